@@ -1,0 +1,29 @@
+# Viewfinder: build, demo and test entry points.
+SWIFT ?= swift
+FORMAT_PATHS := Package.swift Sources Tests
+
+.PHONY: all build demo test lint deps test-deps
+
+all: build
+
+deps:
+	@Scripts/install-dependencies.sh build
+
+test-deps:
+	@Scripts/install-dependencies.sh test
+
+build: deps
+	$(SWIFT) build
+
+## Runs the main job on the built-in simulated camera.
+demo: deps
+	$(SWIFT) build -c release --product viewfinder
+	.build/release/viewfinder demo
+
+## Runs every check: formatting, the build, and all tests.
+test: test-deps lint
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+lint:
+	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)

@@ -1,0 +1,65 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 mode (strict concurrency) and warnings as errors.
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+let package = Package(
+    name: "Viewfinder",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Viewfinder", targets: ["Viewfinder"]),
+        .executable(name: "viewfinder", targets: ["ViewfinderCLI"]),
+    ],
+    targets: [
+        // Combine-shaped publishers, subscribers and operators for Linux.
+        .target(name: "ViewfinderReactive", swiftSettings: strict),
+        // Frames, pixel buffers, frame sources, the capture context, the camera model and errors.
+        .target(name: "ViewfinderCore", dependencies: ["ViewfinderReactive"], swiftSettings: strict),
+        // System libraries for pixel-format conversion and JPEG.
+        .systemLibrary(name: "CLibYUV", providers: [.apt(["libyuv-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .target(
+            name: "ViewfinderImaging",
+            dependencies: ["ViewfinderCore", "CLibYUV", "CTurboJPEG"],
+            swiftSettings: strict
+        ),
+        // PTP/IP protocol, transport, session and the network camera.
+        .target(name: "ViewfinderPTP", dependencies: ["ViewfinderCore", "ViewfinderImaging"], swiftSettings: strict),
+        // A simulated PTP/IP camera.
+        .target(
+            name: "ViewfinderSimulator",
+            dependencies: ["ViewfinderPTP", "ViewfinderImaging"],
+            swiftSettings: strict
+        ),
+        // V4L2 capture devices.
+        .target(name: "CV4L2"),
+        .target(
+            name: "ViewfinderV4L2",
+            dependencies: ["ViewfinderCore", "ViewfinderImaging", "CV4L2"],
+            swiftSettings: strict
+        ),
+        // The umbrella module users import.
+        .target(
+            name: "Viewfinder",
+            dependencies: [
+                "ViewfinderReactive", "ViewfinderCore", "ViewfinderImaging", "ViewfinderPTP", "ViewfinderSimulator",
+                "ViewfinderV4L2",
+            ],
+            swiftSettings: strict
+        ),
+        // The `viewfinder` command-line tool.
+        .executableTarget(name: "ViewfinderCLI", dependencies: ["Viewfinder"], swiftSettings: strict),
+
+        .testTarget(name: "ViewfinderReactiveTests", dependencies: ["ViewfinderReactive"], swiftSettings: strict),
+        .testTarget(name: "ViewfinderCoreTests", dependencies: ["ViewfinderCore"], swiftSettings: strict),
+        .testTarget(name: "ViewfinderImagingTests", dependencies: ["ViewfinderImaging"], swiftSettings: strict),
+        .testTarget(
+            name: "ViewfinderPTPTests",
+            dependencies: ["ViewfinderPTP", "ViewfinderSimulator"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "ViewfinderV4L2Tests", dependencies: ["ViewfinderV4L2"], swiftSettings: strict),
+        .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,3 @@
+import Viewfinder
+
+print("viewfinder")

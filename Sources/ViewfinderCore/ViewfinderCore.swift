@@ -1,0 +1,1 @@
+// The ViewfinderCore module.

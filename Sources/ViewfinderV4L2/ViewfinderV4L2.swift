@@ -1,0 +1,1 @@
+// The ViewfinderV4L2 module.

@@ -1,0 +1,7 @@
+import Testing
+
+@testable import ViewfinderCore
+
+@Test func moduleLoads() {
+    #expect(Bool(true))
+}

@@ -1,0 +1,7 @@
+import Testing
+
+@testable import ViewfinderImaging
+
+@Test func moduleLoads() {
+    #expect(Bool(true))
+}

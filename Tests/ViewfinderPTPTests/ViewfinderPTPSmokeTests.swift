@@ -1,0 +1,7 @@
+import Testing
+
+@testable import ViewfinderPTP
+
+@Test func moduleLoads() {
+    #expect(Bool(true))
+}

@@ -1,0 +1,7 @@
+import Testing
+
+@testable import ViewfinderReactive
+
+@Test func moduleLoads() {
+    #expect(Bool(true))
+}

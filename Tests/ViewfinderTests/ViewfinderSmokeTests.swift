@@ -1,0 +1,7 @@
+import Testing
+
+@testable import Viewfinder
+
+@Test func moduleLoads() {
+    #expect(Bool(true))
+}
