@@ -1,7 +1,0 @@
-import Testing
-
-@testable import ViewfinderCore
-
-@Test func moduleLoads() {
-    #expect(Bool(true))
-}
