@@ -1,3 +1,1 @@
-import Viewfinder
-
-print("viewfinder")
+await CommandRunner.main(root: RootCommand.self)

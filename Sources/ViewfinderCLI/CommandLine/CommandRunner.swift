@@ -1,0 +1,88 @@
+import Viewfinder
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the tool: parses the command line, runs the selected command, and turns failures into messages and exit
+/// codes.
+enum CommandRunner {
+    /// Runs `root` with the process's arguments and exits with the command's status.
+    static func main(root: any Command.Type) async -> Never {
+        let words = Array(CommandLine.arguments.dropFirst())
+        exit(await run(root: root, words: words))
+    }
+
+    /// Runs `root` with `words` and returns the exit status.
+    static func run(root: any Command.Type, words: [String]) async -> Int32 {
+        do {
+            switch try CommandLineParser(root: root).parse(words) {
+            case .help(let command, let path):
+                Console.print(HelpFormatter(command: command, path: path).render())
+                return ExitStatus.success
+            case .run(let command, let arguments):
+                try await command.run(arguments)
+                return ExitStatus.success
+            }
+        } catch {
+            Console.printError(error)
+            return ExitStatus.of(error)
+        }
+    }
+}
+
+/// The exit statuses of the tool, following BSD's sysexits.h where one fits.
+enum ExitStatus {
+    /// The command did what was asked.
+    static let success: Int32 = 0
+    /// The command failed for a reason none of the others describes.
+    static let failure: Int32 = 1
+    /// The command line was wrong (EX_USAGE).
+    static let usage: Int32 = 64
+    /// A value given was not acceptable (EX_DATAERR).
+    static let badValue: Int32 = 65
+    /// Something named on the command line does not exist (EX_NOINPUT).
+    static let notFound: Int32 = 66
+    /// A camera or device could not be reached or went away (EX_UNAVAILABLE).
+    static let unavailable: Int32 = 69
+    /// Reading or writing failed (EX_IOERR).
+    static let ioError: Int32 = 74
+    /// A wait timed out; trying again may work (EX_TEMPFAIL).
+    static let timeout: Int32 = 75
+    /// The system refused access (EX_NOPERM).
+    static let permissionDenied: Int32 = 77
+
+    /// The status for a failure.
+    static func of(_ error: any Error) -> Int32 {
+        if error is UsageError { return usage }
+        if let error = error as? CommandFailure { return error.exitStatus }
+        guard let error = error as? ViewfinderError else { return failure }
+        switch error.code {
+        case .invalidArgument, .invalidPropertyValue, .unsupportedPixelFormat, .noValidFormat: return badValue
+        case .notFound: return notFound
+        case .notConnected, .connectionFailed, .disconnected, .deviceRemoved, .deviceBusy: return unavailable
+        case .timeout: return timeout
+        case .permissionDenied: return permissionDenied
+        case .io: return ioError
+        default: return failure
+        }
+    }
+}
+
+/// A failure a command reports with its own message, hint and exit status.
+struct CommandFailure: Error, CustomStringConvertible {
+    /// What went wrong.
+    let message: String
+    /// What to try, if there is something.
+    let hint: String?
+    /// The status the tool exits with.
+    let exitStatus: Int32
+
+    init(_ message: String, hint: String? = nil, exitStatus: Int32 = ExitStatus.failure) {
+        self.message = message
+        self.hint = hint
+        self.exitStatus = exitStatus
+    }
+
+    var description: String { message }
+}
