@@ -1,0 +1,64 @@
+/// A V4L2 node that captures video: where it is and what its driver says about it.
+public struct CaptureDevice: Hashable, Sendable, CustomStringConvertible {
+    /// The device node, such as `/dev/video0`.
+    public var path: String
+    /// The device's name, such as `HD Pro Webcam C920`.
+    public var name: String
+    /// Where the device sits, such as `usb-0000:00:14.0-1` or `platform:vivid-000`.
+    public var bus: String
+    /// The driver's name, such as `uvcvideo`.
+    public var driver: String
+    /// The node's `V4L2_CAP_*` capability bits.
+    public var capabilities: UInt32
+
+    /// Describes a device.
+    public init(path: String, name: String, bus: String, driver: String, capabilities: UInt32) {
+        self.path = path
+        self.name = name
+        self.bus = bus
+        self.driver = driver
+        self.capabilities = capabilities
+    }
+
+    /// The name and the node, such as `vivid (/dev/video0)`.
+    public var description: String { "\(name) (\(path))" }
+}
+
+extension CaptureDevice {
+    /// Describes a node from what `VIDIOC_QUERYCAP` said.
+    package init(path: String, capability: V4L2Capability) {
+        self.init(
+            path: path,
+            name: capability.card,
+            bus: capability.bus,
+            driver: capability.driver,
+            capabilities: capability.capabilities
+        )
+    }
+
+    /// The capture devices in a directory: every `videoN` node that captures single-planar video through streaming
+    /// buffers, in node-number order. Nodes that cannot be opened or queried are left out.
+    package static func all(in directory: String = "/dev", system: any V4L2System = LinuxV4L2System())
+        -> [CaptureDevice]
+    {
+        let numbered = system.contentsOfDirectory(directory).compactMap { name in
+            videoNodeNumber(name).map { ($0, name) }
+        }
+        return numbered.sorted { $0.0 < $1.0 }.compactMap { identify(path: directory + "/" + $0.1, system: system) }
+    }
+
+    /// Opens a node and describes it if it captures video; `nil` otherwise.
+    package static func identify(path: String, system: any V4L2System) -> CaptureDevice? {
+        guard let capability = try? V4L2Device(path: path, system: system).capability(), capability.canCaptureVideo
+        else { return nil }
+        return CaptureDevice(path: path, capability: capability)
+    }
+
+    /// The number of a `videoN` node name, or `nil` for any other name.
+    package static func videoNodeNumber(_ name: String) -> Int? {
+        guard name.hasPrefix("video") else { return nil }
+        let digits = name.dropFirst(5)
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
+        return Int(digits)
+    }
+}

@@ -1,0 +1,77 @@
+import CV4L2
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A dedicated POSIX thread for a blocking loop (a capture loop or a device watcher), and a pipe that wakes it.
+///
+/// Blocking loops get their own thread rather than a Dispatch worker, so a device that stalls never starves the
+/// shared pool. The loop waits in `poll(2)` on its own descriptors plus the wake descriptor it is given; ``wake()``
+/// makes that descriptor readable so the loop can notice a stop request and return.
+final class CaptureThread: Sendable {
+    private let wakeReadDescriptor: CInt
+    private let wakeWriteDescriptor: CInt
+    private let thread: pthread_t
+
+    private final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    /// Starts a thread named `name` running `body`, which receives the wake descriptor to include in its polls.
+    init(name: String, body: @escaping @Sendable (_ wakeDescriptor: CInt) -> Void) throws(V4L2Error) {
+        var descriptors: [CInt] = [-1, -1]
+        let pipeResult = cv4l2_pipe(&descriptors)
+        guard pipeResult == 0 else {
+            throw V4L2Error(operation: "pipe2", path: name, code: .init(rawValue: -pipeResult))
+        }
+        let wakeDescriptor = descriptors[0]
+        let context = Unmanaged.passRetained(
+            Body {
+                cv4l2_set_thread_name(name)
+                body(wakeDescriptor)
+            }
+        ).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, context)
+        guard result == 0 else {
+            Unmanaged<Body>.fromOpaque(context).release()
+            Glibc.close(descriptors[0])
+            Glibc.close(descriptors[1])
+            throw V4L2Error(operation: "pthread_create", path: name, code: .init(rawValue: result))
+        }
+        self.thread = thread
+        wakeReadDescriptor = descriptors[0]
+        wakeWriteDescriptor = descriptors[1]
+    }
+
+    deinit {
+        Glibc.close(wakeReadDescriptor)
+        Glibc.close(wakeWriteDescriptor)
+    }
+
+    /// Whether the caller is running on this thread.
+    var isCurrent: Bool { pthread_equal(pthread_self(), thread) != 0 }
+
+    /// Makes the wake descriptor readable; the loop sees it at its next `poll(2)`.
+    func wake() {
+        var byte: UInt8 = 1
+        _ = Glibc.write(wakeWriteDescriptor, &byte, 1)
+    }
+
+    /// Wakes the loop and waits for the thread to return; from the thread itself it only wakes the loop.
+    func stop() {
+        wake()
+        if !isCurrent {
+            _ = pthread_join(thread, nil)
+        } else {
+            _ = pthread_detach(thread)
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// The ViewfinderV4L2 module.
