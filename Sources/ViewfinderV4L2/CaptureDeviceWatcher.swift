@@ -1,7 +1,7 @@
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Watches a directory (normally `/dev`) with inotify and reports capture devices that appear or disappear.

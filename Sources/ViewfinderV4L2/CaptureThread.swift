@@ -1,7 +1,7 @@
 import CV4L2
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A dedicated POSIX thread for a blocking loop (a capture loop or a device watcher), and a pipe that wakes it.

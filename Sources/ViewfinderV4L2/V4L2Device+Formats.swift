@@ -1,9 +1,10 @@
 import CV4L2
+import ViewfinderCore
 
 /// A pixel format a capture node lists (`VIDIOC_ENUM_FMT`).
 package struct V4L2FormatDescription: Hashable, Sendable {
     /// The pixel format.
-    package var pixelFormat: FourCC
+    package var pixelFormat: FourCharacterCode
     /// The driver's name for it.
     package var description: String
     /// Whether the frames are compressed (JPEG, H.264, …).
@@ -84,11 +85,13 @@ package struct V4L2PixelFormat: Hashable, Sendable {
     /// The frame size.
     package var size: V4L2Size
     /// The pixel format.
-    package var pixelFormat: FourCC
+    package var pixelFormat: FourCharacterCode
     /// Bytes from one row to the next in the first plane.
     package var bytesPerLine: UInt32
     /// Bytes in a whole frame.
     package var sizeImage: UInt32
+    /// Whether YCbCr values use the full 0–255 range (`V4L2_QUANTIZATION_FULL_RANGE`).
+    package var isFullRange: Bool = false
 }
 
 extension V4L2Device {
@@ -109,7 +112,7 @@ extension V4L2Device {
             }
             formats.append(
                 V4L2FormatDescription(
-                    pixelFormat: FourCC(rawValue: description.pixelformat),
+                    pixelFormat: FourCharacterCode(rawValue: description.pixelformat),
                     description: V4L2Capability.string(description.description),
                     isCompressed: description.flags & UInt32(V4L2_FMT_FLAG_COMPRESSED) != 0,
                     isEmulated: description.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0
@@ -120,7 +123,7 @@ extension V4L2Device {
     }
 
     /// The frame sizes of a pixel format, or `nil` when the driver does not enumerate them.
-    package func frameSizes(for pixelFormat: FourCC) throws(V4L2Error) -> V4L2FrameSizes? {
+    package func frameSizes(for pixelFormat: FourCharacterCode) throws(V4L2Error) -> V4L2FrameSizes? {
         var sizes: [V4L2Size] = []
         for index in 0..<Self.enumerationLimit {
             var size = v4l2_frmsizeenum()
@@ -152,7 +155,9 @@ extension V4L2Device {
     }
 
     /// The frame intervals of a pixel format at a size, or `nil` when the driver does not enumerate them.
-    package func frameIntervals(for pixelFormat: FourCC, size: V4L2Size) throws(V4L2Error) -> V4L2FrameIntervals? {
+    package func frameIntervals(for pixelFormat: FourCharacterCode, size: V4L2Size) throws(V4L2Error)
+        -> V4L2FrameIntervals?
+    {
         var intervals: [V4L2Fraction] = []
         for index in 0..<Self.enumerationLimit {
             var interval = v4l2_frmivalenum()
@@ -190,7 +195,7 @@ extension V4L2Device {
     }
 
     /// Asks for a pixel format and size (`VIDIOC_S_FMT`) and returns what the driver chose, which may differ.
-    package func setFormat(_ pixelFormat: FourCC, size: V4L2Size) throws(V4L2Error) -> V4L2PixelFormat {
+    package func setFormat(_ pixelFormat: FourCharacterCode, size: V4L2Size) throws(V4L2Error) -> V4L2PixelFormat {
         var format = v4l2_format()
         format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         format.fmt.pix.width = size.width
@@ -228,9 +233,10 @@ extension V4L2PixelFormat {
     package init(_ format: v4l2_pix_format) {
         self.init(
             size: V4L2Size(width: format.width, height: format.height),
-            pixelFormat: FourCC(rawValue: format.pixelformat),
+            pixelFormat: FourCharacterCode(rawValue: format.pixelformat),
             bytesPerLine: format.bytesperline,
-            sizeImage: format.sizeimage
+            sizeImage: format.sizeimage,
+            isFullRange: format.quantization == V4L2_QUANTIZATION_FULL_RANGE.rawValue
         )
     }
 }

@@ -1,7 +1,7 @@
 import CV4L2
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// An open V4L2 device node: a descriptor and typed wrappers over the ioctls made on it.

@@ -1,7 +1,7 @@
 import CV4L2
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 extension V4L2Stream {

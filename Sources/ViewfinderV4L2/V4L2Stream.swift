@@ -2,7 +2,7 @@ import CV4L2
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A filled driver buffer lent to the consumer: the mapped bytes and what the driver said about them.

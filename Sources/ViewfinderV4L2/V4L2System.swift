@@ -1,7 +1,7 @@
 import CV4L2
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// The system calls the V4L2 layer makes on a device node, so tests can put a fake device behind them.
