@@ -2,7 +2,7 @@
 SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests
 
-.PHONY: all build demo test lint deps test-deps
+.PHONY: all build demo test test-vivid lint deps test-deps
 
 all: build
 
@@ -24,6 +24,11 @@ demo: deps
 test: test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) test-vivid
+
+## Runs the V4L2 checks and benchmark against the kernel's vivid driver in a qemu VM (a few minutes).
+test-vivid: test-deps
+	SWIFT=$(SWIFT) Scripts/vivid-vm.sh
 
 lint:
 	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)

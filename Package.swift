@@ -10,6 +10,8 @@ let package = Package(
     products: [
         .library(name: "Viewfinder", targets: ["Viewfinder"]),
         .executable(name: "viewfinder", targets: ["ViewfinderCLI"]),
+        .executable(name: "vivid-checks", targets: ["ViewfinderV4L2VividChecks"]),
+        .executable(name: "v4l2-benchmark", targets: ["V4L2Benchmark"]),
     ],
     targets: [
         // Combine-shaped publishers, subscribers and operators for Linux.
@@ -60,6 +62,20 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ViewfinderV4L2Tests", dependencies: ["ViewfinderV4L2"], swiftSettings: strict),
+        // Checks of the V4L2 backend against the kernel's vivid driver, run in a VM by Scripts/vivid-vm.sh.
+        .executableTarget(
+            name: "ViewfinderV4L2VividChecks",
+            dependencies: ["ViewfinderV4L2"],
+            path: "Tests/ViewfinderV4L2VividChecks",
+            swiftSettings: strict
+        ),
+        // CPU per frame of CameraSource against v4l2-ctl, run in the same VM.
+        .executableTarget(
+            name: "V4L2Benchmark",
+            dependencies: ["ViewfinderV4L2"],
+            path: "Benchmarks/V4L2Benchmark",
+            swiftSettings: strict
+        ),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder"], swiftSettings: strict),
     ]
 )

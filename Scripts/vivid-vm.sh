@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Runs the V4L2 checks and benchmark against the kernel's own virtual video driver, vivid, inside a qemu VM.
+#
+# Downloads the distribution's kernel package into .vm/ (not installed), builds an initramfs with busybox, the
+# kernel's vivid modules, the static check and benchmark binaries and v4l2-ctl, boots it under qemu (software
+# emulation) and reads the results from the serial console. The init script runs two phases in one boot:
+#   1. hotplug: vivid-checks listens for devices while init loads vivid, then init unloads it again;
+#   2. capture: vivid with two instances (/dev/video0 and /dev/video1 capture, /dev/video2 output), then every
+#      capture check, then the benchmark on /dev/video1.
+# Prints the check lines, the benchmark figures and a closing `vivid: N passed, N failed`; exits non-zero on any
+# failure, or when the VM does not finish within VIVID_VM_TIMEOUT seconds.
+#
+# Usage: Scripts/vivid-vm.sh        (environment: VIVID_VM_TIMEOUT=480, SWIFT=swift, VIVID_BENCH_FRAMES=100)
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cache="$root/.vm"
+swift=${SWIFT:-swift}
+timeout_seconds=${VIVID_VM_TIMEOUT:-480}
+bench_frames=${VIVID_BENCH_FRAMES:-100}
+mkdir -p "$cache"
+cd "$cache"
+started=$(date +%s)
+
+step() { printf '[vivid-vm %3ss] %s\n' "$(($(date +%s) - started))" "$*"; }
+
+# 1. The kernel package, downloaded and unpacked, with a module dependency table and vivid's load order.
+kernel_package=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+if [ -z "$kernel_package" ]; then
+    apt-get update -qq
+    kernel_package=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+fi
+kernel_version=${kernel_package#linux-image-}
+if ! ls "$kernel_package"_*.deb >/dev/null 2>&1; then
+    step "downloading $kernel_package"
+    apt-get download -q "$kernel_package"
+fi
+kernel_dir="$cache/kernel-$kernel_version"
+if [ ! -f "$kernel_dir/boot/vmlinuz-$kernel_version" ]; then
+    step "unpacking $kernel_package"
+    rm -rf "$kernel_dir"
+    dpkg-deb -x "$kernel_package"_*.deb "$kernel_dir"
+fi
+[ -f "$kernel_dir/lib/modules/$kernel_version/modules.dep" ] || depmod -b "$kernel_dir" "$kernel_version"
+mapfile -t modules < <(modprobe -d "$kernel_dir" -S "$kernel_version" --show-depends vivid | awk '$1 == "insmod" {print $2}')
+
+# 2. The static check and benchmark binaries.
+step "building vivid-checks and v4l2-benchmark (release, static)"
+for product in vivid-checks v4l2-benchmark; do
+    (cd "$root" && "$swift" build -c release -Xswiftc -static-executable --product "$product" \
+        --scratch-path .build-static 2>&1 | grep -vE 'Using .dlopen|statically linked applications requires' | tail -3)
+done
+binaries="$root/.build-static/release"
+
+# 3. The initramfs.
+step "building the initramfs"
+rootfs="$cache/rootfs"
+rm -rf "$rootfs"
+mkdir -p "$rootfs"/{bin,dev,proc,sys,tmp,modules}
+cp /bin/busybox "$rootfs/bin/busybox"
+for applet in sh mount insmod rmmod ls cat echo poweroff sleep cut timeout test grep; do
+    ln -s busybox "$rootfs/bin/$applet"
+done
+for module in "${modules[@]}"; do
+    name=$(basename "$module")
+    case $module in
+        *.xz) xz -dc "$module" >"$rootfs/modules/${name%.xz}" ;;
+        *.zst) zstd -dc "$module" >"$rootfs/modules/${name%.zst}" ;;
+        *) cp "$module" "$rootfs/modules/$name" ;;
+    esac
+    name=${name%.xz}
+    echo "${name%.zst}" >>"$rootfs/modules/order"
+done
+strip -o "$rootfs/bin/vivid-checks" "$binaries/vivid-checks"
+strip -o "$rootfs/bin/v4l2-benchmark" "$binaries/v4l2-benchmark"
+v4l2_ctl=$(command -v v4l2-ctl)
+cp "$v4l2_ctl" "$rootfs/bin/v4l2-ctl"
+for library in $(ldd "$v4l2_ctl" | grep -o '/[^ ]*'); do
+    mkdir -p "$rootfs$(dirname "$library")"
+    cp -L "$library" "$rootfs$library"
+done
+cat >"$rootfs/init" <<INIT
+#!/bin/sh
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+uptime() { cut -d' ' -f1 /proc/uptime; }
+for module in \$(cat /modules/order); do
+    case \$module in vivid.ko) ;; *) insmod /modules/\$module || echo "VIVID FAIL insmod \$module" ;; esac
+done
+echo "VIVID-PHASE hotplug at \$(uptime)s"
+/bin/vivid-checks hotplug /tmp/ready /tmp/added &
+checks=\$!
+for i in \$(seq 1 300); do test -e /tmp/ready && break; sleep 0.1; done
+insmod /modules/vivid.ko n_devs=1 node_types=0x1 || echo "VIVID FAIL insmod vivid for hotplug"
+for i in \$(seq 1 600); do test -e /tmp/added && break; sleep 0.1; done
+rmmod vivid || echo "VIVID FAIL rmmod vivid"
+wait \$checks
+status=\$?
+[ \$status -le 1 ] || echo "VIVID FAIL vivid-checks hotplug ended with status \$status"
+echo "VIVID-PHASE capture at \$(uptime)s"
+insmod /modules/vivid.ko n_devs=2 node_types=0x1,0x101 || echo "VIVID FAIL insmod vivid"
+timeout 300 /bin/vivid-checks
+status=\$?
+# Status 1 means checks failed, and each printed its own line; anything else is a crash or a timeout.
+[ \$status -le 1 ] || echo "VIVID FAIL vivid-checks ended with status \$status"
+echo "VIVID-PHASE benchmark at \$(uptime)s"
+timeout 300 /bin/v4l2-benchmark /dev/video1 /bin/v4l2-ctl $bench_frames || echo "VIVID FAIL benchmark ended with status \$?"
+echo "VIVID-END at \$(uptime)s"
+poweroff -f
+INIT
+chmod +x "$rootfs/init"
+(cd "$rootfs" && find . | busybox cpio -o -H newc 2>/dev/null | gzip -1) >"$cache/initrd.gz"
+
+# 4. Boot.
+step "booting $kernel_version under qemu (TCG), timeout ${timeout_seconds}s"
+log="$cache/serial.log"
+boot_started=$(date +%s)
+timeout "$timeout_seconds" qemu-system-x86_64 -accel tcg -smp 1 -m 1024 -nographic -no-reboot -monitor none \
+    -kernel "$kernel_dir/boot/vmlinuz-$kernel_version" -initrd "$cache/initrd.gz" \
+    -append "console=ttyS0 quiet panic=-1" >"$log" 2>&1 || true
+step "VM ran for $(($(date +%s) - boot_started))s (serial log: $log)"
+
+# 5. Report.
+tr -d '\r' <"$log" | grep -E '^VIVID' | grep -v '^VIVID-END' || true
+passed=$(tr -d '\r' <"$log" | grep -c '^VIVID PASS' || true)
+failed=$(tr -d '\r' <"$log" | grep -c '^VIVID FAIL' || true)
+if ! grep -q '^VIVID-END' <(tr -d '\r' <"$log"); then
+    echo "VIVID FAIL the VM did not finish within ${timeout_seconds}s; see $log"
+    failed=$((failed + 1))
+fi
+expected=${VIVID_EXPECTED_CHECKS:-14}
+if [ "$passed" -lt "$expected" ] && [ "$failed" -eq 0 ]; then
+    echo "VIVID FAIL only $passed of $expected checks reported"
+    failed=$((failed + 1))
+fi
+echo "vivid: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,218 @@
+import CV4L2
+import Synchronization
+import ViewfinderCore
+
+@testable import ViewfinderV4L2
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An in-memory V4L2 driver behind the system-call protocol: enough of QUERYCAP, format enumeration, controls and
+/// mmap streaming to drive the device code, with frames produced on request and faults injected on request.
+final class FakeV4L2System: V4L2System {
+    /// A node's configuration.
+    struct Node {
+        var card = "Fake Camera"
+        var driver = "fakecam"
+        var bus = "usb-0000:00:14.0-1"
+        var capabilities = UInt32(V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING)
+        var formats: [(FourCharacterCode, V4L2FrameSizes, [V4L2Fraction])] = [
+            (
+                .v4l2YUYV, .discrete([.init(width: 640, height: 480), .init(width: 1280, height: 720)]),
+                [.fps(30), .fps(15)]
+            ),
+            (.v4l2NV12, .discrete([.init(width: 640, height: 480)]), [.fps(30)]),
+        ]
+        var controls: [V4L2ControlInfo] = []
+        var openError: CInt = 0
+    }
+
+    struct Buffer: @unchecked Sendable {
+        // Memory owned by the fake, freed in its deinit.
+        var memory: UnsafeMutableRawPointer
+        var length: Int
+        var queued = false
+    }
+
+    struct Stream {
+        var format = V4L2PixelFormat(
+            size: .init(width: 640, height: 480), pixelFormat: .v4l2YUYV, bytesPerLine: 1280,
+            sizeImage: 614_400)
+        var interval = V4L2Fraction.fps(30)
+        var buffers: [Buffer] = []
+        var done: [(Int, UInt32)] = []
+        var streaming = false
+        var sequence: UInt32 = 0
+        var values: [UInt32: Int32] = [:]
+        var disconnected = false
+        var fatalError = false
+        var streamOnError = false
+    }
+
+    private struct State {
+        var nodes: [String: Node] = [:]
+        var streams: [String: Stream] = [:]
+        var descriptors: [CInt: String] = [:]
+        var nextDescriptor: CInt = 1000
+        var freed: [Buffer] = []
+        var calls: [String] = []
+    }
+
+    private let state = Mutex(State())
+    let directory: String
+
+    init(directory: String = "/fake", nodes: [String: Node]) {
+        self.directory = directory
+        state.withLock {
+            for (name, node) in nodes {
+                $0.nodes[directory + "/" + name] = node
+                $0.streams[directory + "/" + name] = Stream()
+            }
+        }
+    }
+
+    deinit {
+        state.withLock { state in
+            for buffer in state.streams.values.flatMap(\.buffers) + state.freed { buffer.memory.deallocate() }
+        }
+    }
+
+    // MARK: Test controls
+
+    /// The names of the ioctls made so far, such as `QBUF`.
+    var calls: [String] { state.withLock { $0.calls } }
+    /// How many descriptors are open.
+    var openDescriptors: Int { state.withLock { $0.descriptors.count } }
+
+    /// Fills up to `count` queued buffers of a node, as the driver does when frames arrive; returns how many.
+    @discardableResult
+    func produce(_ count: Int = 1, at name: String, skippingSequence skipped: UInt32 = 0) -> Int {
+        state.withLock { state in
+            let path = directory + "/" + name
+            guard var stream = state.streams[path], stream.streaming else { return 0 }
+            var produced = 0
+            stream.sequence += skipped
+            for index in stream.buffers.indices where stream.buffers[index].queued && produced < count {
+                stream.buffers[index].queued = false
+                stream.buffers[index].memory.storeBytes(of: UInt8(truncatingIfNeeded: stream.sequence), as: UInt8.self)
+                stream.done.append((index, stream.sequence))
+                stream.sequence += 1
+                produced += 1
+            }
+            state.streams[path] = stream
+            return produced
+        }
+    }
+
+    /// How many buffers of a node the driver holds (queued, not yet filled).
+    func queuedCount(at name: String) -> Int {
+        state.withLock { $0.streams[directory + "/" + name]?.buffers.filter(\.queued).count ?? 0 }
+    }
+
+    /// Makes a node act unplugged (`ENODEV` everywhere) or plugged back in.
+    func setDisconnected(_ disconnected: Bool, at name: String) {
+        state.withLock { $0.streams[directory + "/" + name]?.disconnected = disconnected }
+    }
+
+    /// Makes a streaming node fail with `EIO`, as a driver does after a fatal error.
+    func injectFatalError(at name: String) {
+        state.withLock { $0.streams[directory + "/" + name]?.fatalError = true }
+    }
+
+    /// Makes the next `VIDIOC_STREAMON` on a node fail with `EINVAL`.
+    func injectStreamOnError(at name: String) {
+        state.withLock { $0.streams[directory + "/" + name]?.streamOnError = true }
+    }
+
+    /// Adds a node, as a driver does when a device is plugged in.
+    func add(_ name: String, _ node: Node = Node()) {
+        state.withLock {
+            $0.nodes[directory + "/" + name] = node
+            $0.streams[directory + "/" + name] = Stream()
+        }
+    }
+
+    /// Changes a node's configuration.
+    func update(_ name: String, _ change: (inout Node) -> Void) {
+        state.withLock { change(&$0.nodes[directory + "/" + name]!) }
+    }
+
+    // MARK: V4L2System
+
+    func open(_ path: String, flags: CInt) -> CInt {
+        state.withLock { state in
+            guard let node = state.nodes[path] else { return -ENOENT }
+            if node.openError != 0 { return -node.openError }
+            if state.streams[path]!.disconnected { return -ENODEV }
+            let descriptor = state.nextDescriptor
+            state.nextDescriptor += 1
+            state.descriptors[descriptor] = path
+            return descriptor
+        }
+    }
+
+    func close(_ descriptor: CInt) {
+        state.withLock { _ = $0.descriptors.removeValue(forKey: descriptor) }
+    }
+
+    func mmap(_ descriptor: CInt, length: Int, offset: Int64) -> Result<UnsafeMutableRawPointer, V4L2Error.Code> {
+        state.withLock { state in
+            guard let path = state.descriptors[descriptor], let stream = state.streams[path] else {
+                return .failure(.init(rawValue: EBADF))
+            }
+            let index = Int(offset / 4096)
+            guard index < stream.buffers.count, stream.buffers[index].length == length else {
+                return .failure(.invalidArgument)
+            }
+            return .success(stream.buffers[index].memory)
+        }
+    }
+
+    func munmap(_ address: UnsafeMutableRawPointer, length: Int) {
+        state.withLock { $0.calls.append("munmap") }
+    }
+
+    func contentsOfDirectory(_ path: String) -> [String] {
+        state.withLock { state in
+            state.nodes.keys.filter { $0.hasPrefix(path + "/") }.map { String($0.dropFirst(path.count + 1)) }
+        }
+    }
+
+    func poll(_ descriptors: inout [pollfd], timeout milliseconds: CInt) -> CInt {
+        let deadline = ContinuousClock.now + .milliseconds(milliseconds < 0 ? 60_000 : Int(milliseconds))
+        while true {
+            var ready: CInt = 0
+            for index in descriptors.indices {
+                descriptors[index].revents = revents(for: descriptors[index])
+                if descriptors[index].revents != 0 { ready += 1 }
+            }
+            if ready > 0 || ContinuousClock.now >= deadline { return ready }
+            usleep(500)
+        }
+    }
+
+    private func revents(for descriptor: pollfd) -> Int16 {
+        let stream: Stream?? = state.withLock { state in state.descriptors[descriptor.fd].map { state.streams[$0] } }
+        guard let stream else {
+            var copy = [pollfd(fd: descriptor.fd, events: descriptor.events, revents: 0)]
+            return Glibc.poll(&copy, 1, 0) > 0 ? copy[0].revents : 0
+        }
+        guard let stream else { return Int16(POLLNVAL) }
+        if stream.disconnected { return Int16(POLLERR | POLLHUP) }
+        if stream.fatalError { return Int16(POLLERR) }
+        return stream.done.isEmpty ? 0 : Int16(POLLIN)
+    }
+
+    func ioctl(_ descriptor: CInt, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> CInt {
+        state.withLock { state in
+            guard let path = state.descriptors[descriptor], let node = state.nodes[path] else { return -EBADF }
+            var stream = state.streams[path]!
+            defer { state.streams[path] = stream }
+            if stream.disconnected { return -ENODEV }
+            let (name, result) = Self.handle(request, argument, node: node, stream: &stream, freed: &state.freed)
+            state.calls.append(name)
+            return result
+        }
+    }
+}

@@ -1,0 +1,21 @@
+// Checks of the V4L2 backend against the kernel's vivid driver, run inside a VM by Scripts/vivid-vm.sh.
+//
+// Usage: vivid-checks                      runs every capture check against /dev/video0 and /dev/video1
+//        vivid-checks hotplug READY ADDED  reports vivid's nodes appearing and disappearing; touches READY once
+//                                          watching and ADDED once the node appeared, so the caller can unload it
+import ViewfinderCore
+import ViewfinderV4L2
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let runner = CheckRunner()
+let arguments = CommandLine.arguments
+
+if arguments.count == 4 && arguments[1] == "hotplug" {
+    await runHotplugChecks(runner, readyFile: arguments[2], addedFile: arguments[3])
+} else {
+    await runCaptureChecks(runner)
+}
+exit(runner.failures == 0 ? 0 : 1)
