@@ -34,7 +34,7 @@ func measureV4L2Ctl(path: String, device: String, format: VideoFormat, frames: I
         "--set-parm=\(format.frameRate.framesPerSecond)", "--stream-mmap=4", "--stream-count=\(frames)",
     ]
     var cArguments = arguments.map { strdup($0) } + [nil]
-    defer { cArguments.forEach { free($0) } }
+    defer { for argument in cArguments { free(argument) } }
     var pid: pid_t = 0
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)

@@ -17,8 +17,9 @@ final class CaptureSession: Sendable {
 }
 
 extension CameraSource {
-    /// Starts capture from a device in a format chosen for it (about 640x480 at 30 fps, preferring formats Viewfinder
-    /// uses without conversion). Capture starts asynchronously after this returns.
+    /// Starts capture from a device in a format chosen for it.
+    ///
+    /// The format is about 640x480 at 30 fps, preferring formats Viewfinder uses without conversion. Capture starts asynchronously after this returns.
     public func startCapture(device: CaptureDevice) {
         begin(device: device, format: nil, replacing: false, completion: nil)
     }

@@ -24,7 +24,9 @@ public final class CameraSource: Sendable {
 
     /// How a ``CameraSource`` captures.
     public struct Options: Sendable {
-        /// How many driver buffers to map; at least two. More buffers let a consumer hold more frames at once.
+        /// How many driver buffers to map; at least two.
+        ///
+        /// More buffers let a consumer hold more frames at once.
         public var bufferCount: Int
         /// The queue completions and delegate calls run on; `nil` uses a private serial queue.
         public var callbackQueue: DispatchQueue?

@@ -36,8 +36,10 @@ extension CaptureDevice {
         )
     }
 
-    /// The capture devices in a directory: every `videoN` node that captures single-planar video through streaming
-    /// buffers, in node-number order. Nodes that cannot be opened or queried are left out.
+    /// The capture devices in a directory, in node-number order.
+    ///
+    /// Every `videoN` node that captures single-planar video through streaming buffers. Nodes that cannot be opened
+    /// or queried are left out.
     package static func all(in directory: String = "/dev", system: any V4L2System = LinuxV4L2System())
         -> [CaptureDevice]
     {

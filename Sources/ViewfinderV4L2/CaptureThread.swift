@@ -1,4 +1,5 @@
 import CV4L2
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -13,6 +14,7 @@ final class CaptureThread: Sendable {
     private let wakeReadDescriptor: CInt
     private let wakeWriteDescriptor: CInt
     private let thread: pthread_t
+    private let stopped = Atomic(false)
 
     private final class Body {
         let run: @Sendable () -> Void
@@ -66,7 +68,10 @@ final class CaptureThread: Sendable {
     }
 
     /// Wakes the loop and waits for the thread to return; from the thread itself it only wakes the loop.
+    ///
+    /// Only the first call does anything: a thread is joined or detached once.
     func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         wake()
         if !isCurrent {
             _ = pthread_join(thread, nil)

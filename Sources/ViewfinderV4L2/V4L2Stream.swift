@@ -129,8 +129,9 @@ package final class V4L2Stream: Sendable {
         }
     }
 
-    /// Turns streaming off and waits for the capture thread to return; safe to call more than once and from the
-    /// handler itself. Buffers still lent stay mapped until their leases are released.
+    /// Turns streaming off and waits for the capture thread to return.
+    ///
+    /// Safe to call more than once and from the handler itself. Buffers still lent stay mapped until their leases are released.
     package func stop() {
         let thread: CaptureThread? = state.withLock {
             guard case .streaming(let thread) = $0.phase else { return nil }

@@ -11,12 +11,12 @@ enum VividControl {
     static let disconnect: UInt32 = 0x00f0_f041
     static let injectStreamOnError: UInt32 = 0x00f0_f045
     static let injectFatalStreamingError: UInt32 = 0x00f0_f046
-    static let brightness: UInt32 = 0x0098_0900
 }
 
 /// Sets a control on a node through a descriptor of its own, as another program would.
 func setControl(_ id: UInt32, to value: Int32, on path: String) throws {
-    try V4L2Device(path: path).setValue(value, ofControl: id)
+    let device = CaptureDevice(path: path, name: "", bus: "", driver: "", capabilities: 0)
+    try CameraSource.setValue(value, ofControl: id, on: device)
 }
 
 /// Starts capture in `format`, records frames for `duration`, stops, and returns what was recorded.
@@ -108,6 +108,26 @@ func runCaptureChecks(_ runner: CheckRunner) async {
         return "\(codes.count) V4L2 formats, \(formats.count) VideoFormats in \(pixelFormats), \(sizes.count) sizes"
     }
 
+    await runner.run("controls") {
+        let controls = try CameraSource.controls(for: camera)
+        let byName = Dictionary(controls.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let brightness = try require(byName["Brightness"], "no Brightness among \(controls.map(\.name))")
+        try expect(brightness.id == V4L2ControlID.brightness, "Brightness has id \(brightness.id)")
+        try expect(brightness.type == .integer && brightness.minimum == 0 && brightness.maximum == 255, "\(brightness)")
+        for name in ["Contrast", "Saturation", "Hue", "Gain", "Gain, Automatic"] {
+            try expect(byName[name] != nil, "no \(name) among \(controls.map(\.name))")
+        }
+        let pattern = try require(byName["Test Pattern"], "no Test Pattern menu")
+        try expect(pattern.type == .menu && pattern.menu.count >= 10, "Test Pattern menu \(pattern.menu.map(\.name))")
+        let disconnect = try require(controls.first { $0.id == VividControl.disconnect }, "no Disconnect control")
+        try expect(disconnect.type == .button, "Disconnect is a \(disconnect.type)")
+        try expect(try CameraSource.setValue(77, ofControl: V4L2ControlID.brightness, on: camera) == 77, "set failed")
+        try expect(try CameraSource.value(ofControl: V4L2ControlID.brightness, on: camera) == 77, "get disagrees")
+        try CameraSource.setValue(Int32(brightness.defaultValue), ofControl: V4L2ControlID.brightness, on: camera)
+        let types = Set(controls.map { "\($0.type)" }).sorted()
+        return "\(controls.count) controls of types \(types); Test Pattern has \(pattern.menu.count) entries"
+    }
+
     await runner.run("automatic-format") {
         let (format, log, _) = try await capture(from: camera, format: nil, for: .milliseconds(600))
         try expect(format.dimensions == Dimensions(width: 640, height: 480), "chose \(format)")
@@ -131,7 +151,7 @@ func runCaptureChecks(_ runner: CheckRunner) async {
     await runner.run("brightness") {
         var means: [Double] = []
         for brightness: Int32 in [40, 220] {
-            try setControl(VividControl.brightness, to: brightness, on: camera.path)
+            try setControl(V4L2ControlID.brightness, to: brightness, on: camera.path)
             let wanted = VideoFormat(
                 dimensions: .init(width: 640, height: 480), frameRate: FrameRate(25), pixelFormat: .yuyv)
             let (_, log, _) = try await capture(from: camera, format: wanted, for: .milliseconds(700))
@@ -139,7 +159,7 @@ func runCaptureChecks(_ runner: CheckRunner) async {
             try expect(!entries.isEmpty, "no frames at brightness \(brightness)")
             means.append(entries.map(\.meanLuma).reduce(0, +) / Double(entries.count))
         }
-        try setControl(VividControl.brightness, to: 128, on: camera.path)
+        try setControl(V4L2ControlID.brightness, to: 128, on: camera.path)
         try expect(means[1] > means[0] + 20, "mean luma \(means[0]) at brightness 40, \(means[1]) at 220")
         return "mean luma \(String(format3: means[0])) at brightness 40, \(String(format3: means[1])) at 220"
     }
@@ -235,6 +255,7 @@ struct FailureReport {
 }
 
 /// Streams, triggers a vivid fault control, and checks both delegate reports arrive within a second.
+///
 /// With `ends`, also waits up to 5 s for the end of the interruption (vivid reconnects once every descriptor closes).
 func failWhileStreaming(_ camera: CaptureDevice, control: UInt32, ends: Bool) async throws -> FailureReport {
     let log = DelegateLog()

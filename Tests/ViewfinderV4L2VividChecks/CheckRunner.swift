@@ -16,6 +16,12 @@ func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws(Chec
     if !condition { throw CheckFailure(description: message()) }
 }
 
+/// Unwraps a value, or fails the running check with `message`.
+func require<Value>(_ value: Value?, _ message: @autoclosure () -> String) throws(CheckFailure) -> Value {
+    guard let value else { throw CheckFailure(description: message()) }
+    return value
+}
+
 /// Runs checks one after another and prints one `VIVID PASS` or `VIVID FAIL` line for each, for the harness to count.
 final class CheckRunner {
     private(set) var failures = 0
