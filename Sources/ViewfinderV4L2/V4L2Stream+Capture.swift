@@ -112,14 +112,8 @@ extension V4L2Stream {
 
     /// Ends a stream that failed by itself, unless a stop got there first, then reports the failure.
     private func finish(_ error: V4L2Error, _ handler: @Sendable (V4L2StreamEvent) -> Void) {
-        let thread: CaptureThread? = state.withLock {
-            guard case .streaming(let thread) = $0.phase else { return nil }
-            $0.phase = .ended
-            return thread
+        if end() {
+            handler(.failed(error))
         }
-        guard let thread else { return }
-        thread.stop()
-        streamOff()
-        handler(.failed(error))
     }
 }

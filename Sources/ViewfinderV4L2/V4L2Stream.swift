@@ -131,16 +131,23 @@ package final class V4L2Stream: Sendable {
 
     /// Turns streaming off and waits for the capture thread to return.
     ///
-    /// Safe to call more than once and from the handler itself. Buffers still lent stay mapped until their leases are released.
+    /// Safe to call more than once and from the handler itself. Buffers still lent stay mapped until their leases are
+    /// released.
     package func stop() {
+        _ = end()
+    }
+
+    /// Ends streaming once: stops the capture thread and turns streaming off. Returns whether this call ended it.
+    func end() -> Bool {
         let thread: CaptureThread? = state.withLock {
             guard case .streaming(let thread) = $0.phase else { return nil }
             $0.phase = .ended
             return thread
         }
-        guard let thread else { return }
+        guard let thread else { return false }
         thread.stop()
         streamOff()
+        return true
     }
 
     /// Gives a lent buffer back; the driver gets it again while the stream runs.
