@@ -137,7 +137,9 @@ package final class V4L2Stream: Sendable {
         _ = end()
     }
 
-    /// Ends streaming once: stops the capture thread and turns streaming off. Returns whether this call ended it.
+    /// Ends streaming once: stops the capture thread and turns streaming off.
+    ///
+    /// Returns whether this call ended it.
     func end() -> Bool {
         let thread: CaptureThread? = state.withLock {
             guard case .streaming(let thread) = $0.phase else { return nil }
