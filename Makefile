@@ -1,6 +1,6 @@
 # Viewfinder: build, demo and test entry points.
 SWIFT ?= swift
-FORMAT_PATHS := Package.swift Sources Tests
+FORMAT_PATHS := Package.swift Sources Tests Benchmarks
 
 .PHONY: all build demo test test-vivid lint deps test-deps
 
