@@ -1,0 +1,101 @@
+import CTurboJPEG
+import ViewfinderCore
+
+/// How a JPEG image samples its chroma relative to its luma.
+public enum JPEGChromaSubsampling: Hashable, Sendable, CustomStringConvertible {
+    /// Chroma at full resolution (4:4:4).
+    case yuv444
+    /// Chroma at half width (4:2:2).
+    case yuv422
+    /// Chroma at half width and half height (4:2:0), what cameras and the simulator produce.
+    case yuv420
+    /// Chroma at half height (4:4:0).
+    case yuv440
+    /// Chroma at a quarter width (4:1:1).
+    case yuv411
+    /// No chroma: a greyscale image.
+    case grayscale
+
+    /// The subsampling TurboJPEG reports as `value`, or `nil` for one it does not name.
+    init?(turboJPEG value: Int32) {
+        switch value {
+        case Int32(TJSAMP_444.rawValue): self = .yuv444
+        case Int32(TJSAMP_422.rawValue): self = .yuv422
+        case Int32(TJSAMP_420.rawValue): self = .yuv420
+        case Int32(TJSAMP_440.rawValue): self = .yuv440
+        case Int32(TJSAMP_411.rawValue): self = .yuv411
+        case Int32(TJSAMP_GRAY.rawValue): self = .grayscale
+        default: return nil
+        }
+    }
+
+    /// TurboJPEG's constant for the subsampling.
+    var turboJPEG: Int32 {
+        switch self {
+        case .yuv444: Int32(TJSAMP_444.rawValue)
+        case .yuv422: Int32(TJSAMP_422.rawValue)
+        case .yuv420: Int32(TJSAMP_420.rawValue)
+        case .yuv440: Int32(TJSAMP_440.rawValue)
+        case .yuv411: Int32(TJSAMP_411.rawValue)
+        case .grayscale: Int32(TJSAMP_GRAY.rawValue)
+        }
+    }
+
+    /// The usual name, such as `4:2:0`.
+    public var description: String {
+        switch self {
+        case .yuv444: "4:4:4"
+        case .yuv422: "4:2:2"
+        case .yuv420: "4:2:0"
+        case .yuv440: "4:4:0"
+        case .yuv411: "4:1:1"
+        case .grayscale: "greyscale"
+        }
+    }
+}
+
+/// What a JPEG image's header says: its size, chroma subsampling and colour space.
+///
+/// Read it with ``JPEGDecoder/header(of:)-(Collection<UInt8>)`` to size a pool before decoding, or to choose a
+/// ``JPEGDecoder/Scale`` for a preview.
+public struct JPEGHeader: Hashable, Sendable {
+    /// The colour space of a JPEG image's samples.
+    public enum ColorSpace: Hashable, Sendable {
+        /// YCbCr, as nearly every camera writes.
+        case yCbCr
+        /// RGB without a colour transform.
+        case rgb
+        /// Greyscale.
+        case gray
+        /// CMYK, from print workflows; Viewfinder does not decode it.
+        case cmyk
+        /// YCCK, from print workflows; Viewfinder does not decode it.
+        case ycck
+    }
+
+    /// The image's size in pixels.
+    public var dimensions: Dimensions
+    /// How the chroma is sampled.
+    public var chromaSubsampling: JPEGChromaSubsampling
+    /// The colour space of the samples.
+    public var colorSpace: ColorSpace
+
+    /// The size of the image decoded at `scale`.
+    public func dimensions(scaledBy scale: JPEGDecoder.Scale) -> Dimensions {
+        Dimensions(width: scale.apply(to: dimensions.width), height: scale.apply(to: dimensions.height))
+    }
+}
+
+extension JPEGHeader.ColorSpace {
+    /// The colour space TurboJPEG reports as `value`, or `nil` for one it does not name.
+    init?(turboJPEG value: Int32) {
+        switch value {
+        case Int32(TJCS_YCbCr.rawValue): self = .yCbCr
+        case Int32(TJCS_RGB.rawValue): self = .rgb
+        case Int32(TJCS_GRAY.rawValue): self = .gray
+        case Int32(TJCS_CMYK.rawValue): self = .cmyk
+        case Int32(TJCS_YCCK.rawValue): self = .ycck
+        default: return nil
+        }
+    }
+}

@@ -1,7 +1,0 @@
-import Testing
-
-@testable import ViewfinderImaging
-
-@Test func moduleLoads() {
-    #expect(Bool(true))
-}
