@@ -1,0 +1,65 @@
+import ViewfinderCore
+
+/// Converts pixel buffers between pixel formats with libyuv, and scales, rotates and mirrors them.
+///
+/// Conversions read YUYV, UYVY, I420, NV12, NV21, RGB24, BGR24, BGRA, RGBA and GRAY8 and write NV12 (full or video
+/// range), NV21, I420, BGRA, RGBA, RGB24, BGR24 and GRAY8. YCbCr and RGB meet through BT.601: the JPEG coefficients
+/// for full-range formats, the video ones for video-range formats; a change of range between YCbCr formats maps
+/// the samples (luma 16–235 and chroma 16–240 against 0–255).
+///
+/// A converter keeps the scratch memory some conversions need between calls, so converting a steady stream into a
+/// `PixelBufferPool` allocates nothing per frame. It is safe to share between threads.
+///
+/// ```swift
+/// let converter = PixelConverter()
+/// let pool = try PixelBufferPool(width: 1280, height: 720, format: .nv12FullRange, capacity: 4)
+/// if let nv12 = try converter.convert(frame.pixelBuffer, into: pool) {   // YUYV from a webcam, say
+///     deliver(nv12)
+/// }
+/// let rgb = try converter.convert(nv12, to: .bgra)                        // a new buffer, for one-off use
+/// ```
+public final class PixelConverter: Sendable {
+    private let scratch: ReusableResources<ConversionScratch>
+
+    /// Creates a converter.
+    public init() {
+        scratch = ReusableResources { ConversionScratch() }
+    }
+
+    /// Whether buffers of `source` format convert to `destination` format.
+    public static func canConvert(from source: PixelFormat, to destination: PixelFormat) -> Bool {
+        guard let from = PixelLayout(source), let to = PixelLayout(destination) else { return false }
+        return from != .jpeg && Conversion.produces(to)
+    }
+
+    /// Converts a buffer into a new buffer of `format`.
+    ///
+    /// - Throws: `ViewfinderError` with code `unsupportedPixelFormat` when ``canConvert(from:to:)`` says no.
+    public func convert(_ source: PixelBuffer, to format: PixelFormat) throws -> PixelBuffer {
+        try convert(source, output: .newBuffer(format))!
+    }
+
+    /// Converts a buffer into one from `pool`, in the pool's format, or returns `nil` when every buffer is in use.
+    ///
+    /// - Throws: `ViewfinderError` with code `unsupportedPixelFormat` when ``canConvert(from:to:)`` says no, and
+    ///   `invalidArgument` when the pool's buffers are not the source's size.
+    public func convert(_ source: PixelBuffer, into pool: PixelBufferPool) throws -> PixelBuffer? {
+        try convert(source, output: .pool(pool))
+    }
+
+    private func convert(_ source: PixelBuffer, output: OutputTarget) throws -> PixelBuffer? {
+        guard Self.canConvert(from: source.format, to: output.format) else {
+            throw ViewfinderError(
+                .unsupportedPixelFormat,
+                "cannot convert \(source.format) to \(output.format); conversions read YUYV, UYVY, I420, NV12, NV21, "
+                    + "RGB24, BGR24, BGRA, RGBA or GRAY8 and write NV12, NV21, I420, BGRA, RGBA, RGB24, BGR24 or GRAY8")
+        }
+        return try source.withUnsafePlanes { planes in
+            let input = try ImagePlanes(reading: source, planes: planes, operation: "conversion")
+            return try output.makeBuffer(width: source.width, height: source.height, operation: "conversion") {
+                destination in
+                try scratch.withResource { Conversion.convert(input, to: destination, scratch: $0) }
+            }
+        }
+    }
+}

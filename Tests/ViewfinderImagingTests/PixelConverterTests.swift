@@ -1,0 +1,128 @@
+import Testing
+import ViewfinderCore
+import ViewfinderImaging
+
+/// The formats conversions write.
+let conversionOutputFormats: [PixelFormat] = [
+    .nv12FullRange, .nv12VideoRange, .nv21, .i420, .bgra, .rgba, .rgb24, .bgr24, .gray8,
+]
+
+/// What a colour looks like after passing through `formats` in turn: greyscale keeps only luma.
+func expectedColor(_ color: RGB, through formats: PixelFormat...) -> RGB {
+    formats.reduce(color) { TestImage.representable($0, in: $1) }
+}
+
+@Suite struct PixelConverterTests {
+    let converter = PixelConverter()
+
+    @Test(arguments: uncompressedFormats)
+    func knownColoursConvertFrom(_ source: PixelFormat) throws {
+        let image = try TestImage.bars(width: 128, height: 8, format: source)
+        for destination in conversionOutputFormats {
+            #expect(PixelConverter.canConvert(from: source, to: destination))
+            let converted = try converter.convert(image, to: destination)
+            #expect(converted.format == destination)
+            TestImage.expectColors(
+                converted, tolerance: 2, at: TestImage.barCentres(width: 128, height: 8), "\(source) → \(destination)"
+            ) { x, y in expectedColor(TestImage.barColor()(x, y), through: source, destination) }
+        }
+    }
+
+    @Test(arguments: [(33, 17), (1, 1), (7, 3), (2, 5), (250, 5)])
+    func oddSizesConvertEveryPixel(width: Int, height: Int) throws {
+        let colors: [RGB] = [.red, .green, .blue, .white, .grey]
+        for source in uncompressedFormats {
+            let color = colors[(width + source.name.count) % colors.count]
+            let image = try TestImage.make(width: width, height: height, format: source) { _, _ in color }
+            for destination in conversionOutputFormats {
+                let converted = try converter.convert(image, to: destination)
+                #expect((converted.width, converted.height) == (width, height))
+                TestImage.expectColors(
+                    converted, tolerance: 2, at: TestImage.everyPixel(width: width, height: height),
+                    "\(width)x\(height) \(source) → \(destination)"
+                ) { _, _ in expectedColor(color, through: source, destination) }
+            }
+        }
+    }
+
+    @Test func stridesWiderThanTheRowAreHonouredBothWays() throws {
+        for source in uncompressedFormats {
+            let image = try TestImage.bars(width: 48, height: 6, format: source, padding: 40)
+            for destination in conversionOutputFormats {
+                let pool = try PixelBufferPool(
+                    width: 48, height: 6, format: destination, capacity: 1, rowAlignment: 256)
+                let converted = try #require(try converter.convert(image, into: pool))
+                converted.withUnsafePlanes { planes in #expect(planes[0].bytesPerRow == 256) }
+                TestImage.expectColors(
+                    converted, tolerance: 2, at: TestImage.everyPixel(width: 48, height: 6),
+                    "padded \(source) → \(destination)"
+                ) { x, y in expectedColor(TestImage.barColor()(x, y), through: source, destination) }
+            }
+        }
+    }
+
+    @Test func rangesMapBetweenFullAndVideo() throws {
+        let white = try TestImage.make(width: 4, height: 2, format: .nv12FullRange) { _, _ in .white }
+        let black = try TestImage.make(width: 4, height: 2, format: .nv12FullRange) { _, _ in .black }
+        for (image, luma) in [(white, 235), (black, 16)] {
+            let video = try converter.convert(image, to: .nv12VideoRange)
+            video.withUnsafePlanes { planes in
+                #expect(planes[0].bytes.prefix(4).allSatisfy { Int($0) == luma })
+                #expect(planes[1].bytes.prefix(4).allSatisfy { $0 == 128 })
+            }
+            let back = try converter.convert(video, to: .nv12FullRange)
+            back.withUnsafePlanes { planes in
+                #expect(planes[0].bytes.prefix(4).allSatisfy { Int($0) == (luma == 16 ? 0 : 255) })
+            }
+        }
+        let red = try TestImage.make(width: 2, height: 2, format: .nv12VideoRange) { _, _ in .red }
+        let full = try converter.convert(red, to: .nv12FullRange)
+        full.withUnsafePlanes { planes in
+            let expected = Reference.ycbcr(.red, range: .full)
+            #expect(abs(Int(planes[0].bytes[0]) - expected.y) <= 1)
+            #expect(abs(Int(planes[1].bytes[0]) - expected.cb) <= 1)
+            #expect(abs(Int(planes[1].bytes[1]) - expected.cr) <= 1)
+        }
+    }
+
+    @Test(arguments: conversionOutputFormats)
+    func roundTripsThroughEveryOutputKeepTheColours(_ format: PixelFormat) throws {
+        let image = try TestImage.bars(width: 128, height: 4, format: format)
+        for middle in conversionOutputFormats {
+            let back = try converter.convert(try converter.convert(image, to: middle), to: format)
+            #expect(back.format == format)
+            // Two conversions, each within 2 levels: 8-bit YCbCr cannot hold every RGB colour exactly.
+            TestImage.expectColors(
+                back, tolerance: 4, at: TestImage.barCentres(width: 128, height: 4), "\(format) → \(middle) → back"
+            ) { x, y in expectedColor(TestImage.barColor()(x, y), through: format, middle) }
+        }
+    }
+
+    @Test func convertsIntoPoolBuffersUntilTheyRunOut() throws {
+        let image = try TestImage.bars(width: 32, height: 8, format: .yuyv)
+        let pool = try PixelBufferPool(width: 32, height: 8, format: .nv12FullRange, capacity: 1)
+        var first = try converter.convert(image, into: pool)
+        #expect(first != nil)
+        #expect(try converter.convert(image, into: pool) == nil)
+        first = nil
+        #expect(try converter.convert(image, into: pool) != nil)
+        let wrongSize = try PixelBufferPool(width: 16, height: 8, format: .nv12FullRange, capacity: 1)
+        let error = try #require(throws: ViewfinderError.self) { try converter.convert(image, into: wrongSize) }
+        #expect(error.code == .invalidArgument)
+    }
+
+    @Test func refusesPairsItCannotConvert() throws {
+        let image = try TestImage.bars(width: 16, height: 2, format: .bgra)
+        for destination in [PixelFormat.yuyv, .uyvy, .jpeg] {
+            #expect(!PixelConverter.canConvert(from: .bgra, to: destination))
+            let error = try #require(throws: ViewfinderError.self) { try converter.convert(image, to: destination) }
+            #expect(error.code == .unsupportedPixelFormat)
+            #expect(error.message.contains("BGRA"))
+        }
+        let jpeg = try PixelBuffer(compressed: try JPEGEncoder().encode(image), width: 16, height: 2)
+        #expect(!PixelConverter.canConvert(from: .jpeg, to: .bgra))
+        #expect(throws: ViewfinderError.self) { try converter.convert(jpeg, to: .bgra) }
+        let unknown = PixelFormat(fourCC: "Y10 ", colorRange: .video, planes: [.init(bytesPerElement: 2)], name: "Y10")
+        #expect(!PixelConverter.canConvert(from: unknown, to: .bgra))
+    }
+}
