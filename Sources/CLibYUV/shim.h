@@ -1,6 +1,7 @@
 #ifndef VIEWFINDER_CLIBYUV_SHIM_H
 #define VIEWFINDER_CLIBYUV_SHIM_H
 #include <libyuv.h>
+#include <libyuv/scale_rgb.h>
 #include <stdint.h>
 
 /// The address of libyuv's BT.601 video-range YUV-to-RGB constants, in their own aligned storage.

@@ -18,7 +18,7 @@ import ViewfinderCore
 /// }
 /// ```
 ///
-/// Decoding produces NV12 (either range), I420, BGRA, RGBA, RGB24, BGR24 or GRAY8. Images whose header declares more
+/// Decoding produces NV12 (either range), NV21, I420, BGRA, RGBA, RGB24, BGR24 or GRAY8. Images whose header declares more
 /// than ``maximumPixelCount`` pixels are refused before any pixel memory is allocated.
 public final class JPEGDecoder: Sendable {
     /// The largest image a decoder accepts by default: 100 million pixels, above any current camera sensor.
@@ -64,7 +64,7 @@ public final class JPEGDecoder: Sendable {
     ///
     /// - Parameters:
     ///   - jpeg: The JPEG data.
-    ///   - format: NV12 (either range), I420, BGRA, RGBA, RGB24, BGR24 or GRAY8.
+    ///   - format: NV12 (either range), NV21, I420, BGRA, RGBA, RGB24, BGR24 or GRAY8.
     ///   - scale: How much to reduce the image while decoding.
     /// - Throws: `ViewfinderError/Code/malformedData` for corrupt, truncated or oversized images, with
     ///   TurboJPEG's message, and `ViewfinderError/Code/unsupportedPixelFormat` for other formats.
@@ -117,10 +117,10 @@ public final class JPEGDecoder: Sendable {
     @usableFromInline
     func decode(bytes jpeg: UnsafeRawBufferPointer, scale: Scale, output: OutputTarget) throws -> PixelBuffer? {
         let layout = try PixelLayout.required(output.format, operation: "JPEG decoding")
-        guard layout != .yuyv, layout != .uyvy, layout != .jpeg else {
+        guard layout.isOutput else {
             throw ViewfinderError(
                 .unsupportedPixelFormat,
-                "JPEG decoding produces NV12, I420, BGRA, RGBA, RGB24, BGR24 or GRAY8, not \(output.format)")
+                "JPEG decoding produces NV12, NV21, I420, BGRA, RGBA, RGB24, BGR24 or GRAY8, not \(output.format)")
         }
         return try instances.withResource { instance in
             let header = try readHeader(jpeg, with: instance)

@@ -50,13 +50,47 @@ public final class JPEGEncoder: Sendable {
     public func encode<Result>(
         _ image: PixelBuffer, quality: Int = 85, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) throws -> Result {
+        try encode(image, quality: quality, fittingInto: nil, body)
+    }
+
+    /// Encodes a reduced copy of an image that fits in `bounds`, keeping its aspect ratio: a thumbnail.
+    ///
+    /// An image that already fits is encoded at its own size. NV12, NV21, I420, BGRA, RGBA, RGB24, BGR24 and GRAY8
+    /// images can be reduced; convert YUYV and UYVY first.
+    ///
+    /// - Throws: As ``encode(_:quality:)``, and `ViewfinderError` with code `unsupportedPixelFormat` for YUYV and
+    ///   UYVY images that need reducing.
+    public func encodeThumbnail(
+        of image: PixelBuffer, fittingInto bounds: Dimensions = Dimensions(width: 160, height: 120), quality: Int = 85
+    ) throws -> [UInt8] {
+        try encode(image, quality: quality, fittingInto: bounds) { Array($0) }
+    }
+
+    private func encode<Result>(
+        _ image: PixelBuffer, quality: Int, fittingInto bounds: Dimensions?,
+        _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) throws -> Result {
         guard (1...100).contains(quality) else {
             throw ViewfinderError(.invalidArgument, "JPEG quality must be from 1 to 100, not \(quality)")
         }
+        let size = Dimensions(width: image.width, height: image.height)
+        let target = bounds.map { size.fitted(into: $0) } ?? size
         return try image.withUnsafePlanes { planes in
             let source = try ImagePlanes(reading: image, planes: planes, operation: "JPEG encoding")
             return try instances.withResource { instance in
-                try body(compress(source, quality: Int32(quality), with: instance))
+                guard target != size else {
+                    return try body(compress(source, quality: Int32(quality), with: instance))
+                }
+                guard source.layout.isOutput else {
+                    throw ViewfinderError(
+                        .unsupportedPixelFormat,
+                        "cannot reduce \(image.format) for a thumbnail; convert it to NV12 first")
+                }
+                let reduced = instance.thumbnailScratch.image(
+                    width: Int32(target.width), height: Int32(target.height), layout: source.layout,
+                    range: source.range)
+                Geometry.scale(source, to: reduced, filter: kFilterBox)
+                return try body(compress(reduced, quality: Int32(quality), with: instance))
             }
         }
     }

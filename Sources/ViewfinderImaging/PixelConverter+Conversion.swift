@@ -6,14 +6,6 @@ import CLibYUV
 /// RGB24 is BGR24. A converter for one order serves the other when U and V (or R and B) swap roles, which libyuv's
 /// "Yvu" constants do for YCbCr to RGB.
 enum Conversion {
-    /// The layouts conversions produce.
-    static func produces(_ layout: PixelLayout) -> Bool {
-        switch layout {
-        case .nv12, .nv21, .i420, .bgra, .rgba, .rgb24, .bgr24, .gray: true
-        case .yuyv, .uyvy, .jpeg: false
-        }
-    }
-
     /// Converts `source` into `destination`, which has the same size; both layouts are supported ones.
     static func convert(_ source: ImagePlanes, to destination: ImagePlanes, scratch: ConversionScratch) {
         if source.layout == destination.layout {

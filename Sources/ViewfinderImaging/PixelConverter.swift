@@ -19,7 +19,7 @@ import ViewfinderCore
 /// let rgb = try converter.convert(nv12, to: .bgra)                        // a new buffer, for one-off use
 /// ```
 public final class PixelConverter: Sendable {
-    private let scratch: ReusableResources<ConversionScratch>
+    let scratch: ReusableResources<ConversionScratch>
 
     /// Creates a converter.
     public init() {
@@ -29,7 +29,7 @@ public final class PixelConverter: Sendable {
     /// Whether buffers of `source` format convert to `destination` format.
     public static func canConvert(from source: PixelFormat, to destination: PixelFormat) -> Bool {
         guard let from = PixelLayout(source), let to = PixelLayout(destination) else { return false }
-        return from != .jpeg && Conversion.produces(to)
+        return from != .jpeg && to.isOutput
     }
 
     /// Converts a buffer into a new buffer of `format`.

@@ -72,6 +72,14 @@ enum PixelLayout: Sendable {
         }
     }
 
+    /// Whether conversions write this layout and scaling and rotation handle it: all but packed 4:2:2 and JPEG.
+    var isOutput: Bool {
+        switch self {
+        case .nv12, .nv21, .i420, .bgra, .rgba, .rgb24, .bgr24, .gray: true
+        case .yuyv, .uyvy, .jpeg: false
+        }
+    }
+
     /// Whether the layout holds YCbCr samples, whose range matters.
     var isYCbCr: Bool {
         switch self {

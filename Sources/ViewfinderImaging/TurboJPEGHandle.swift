@@ -19,6 +19,8 @@ final class TurboJPEGHandle: @unchecked Sendable {
     let chromaScratch = ScratchMemory()
     /// Scratch memory for chroma planes resampled to 4:2:0.
     let resampledScratch = ScratchMemory()
+    /// Scratch memory for a reduced copy of an image, for thumbnails.
+    let thumbnailScratch = ScratchMemory()
     /// The compressor's output buffer, from `tjAlloc`, and its size.
     var output: (base: UnsafeMutablePointer<UInt8>, capacity: Int)?
 

@@ -250,3 +250,36 @@ let jpegOutputFormats: [PixelFormat] = [
         #expect(refused.message.contains("64x64"))
     }
 }
+
+@Suite struct JPEGThumbnailTests {
+    @Test func fittingKeepsTheAspectRatioAndNeverEnlarges() {
+        let bounds = Dimensions(width: 160, height: 120)
+        #expect(Dimensions(width: 6000, height: 4000).fitted(into: bounds) == Dimensions(width: 160, height: 107))
+        #expect(Dimensions(width: 1080, height: 1920).fitted(into: bounds) == Dimensions(width: 68, height: 120))
+        #expect(Dimensions(width: 100, height: 50).fitted(into: bounds) == Dimensions(width: 100, height: 50))
+        #expect(Dimensions(width: 10_000, height: 1).fitted(into: bounds) == Dimensions(width: 160, height: 1))
+    }
+
+    @Test(arguments: [PixelFormat.nv12FullRange, .i420, .bgra, .rgb24, .gray8])
+    func thumbnailsFitTheBoundsAndKeepTheColours(_ format: PixelFormat) throws {
+        // Bars of 16 pixels in the thumbnail: whole JPEG blocks, so only the reduction is measured.
+        let image = try TestImage.bars(width: 640, height: 320, format: format, barWidth: 128)
+        let jpeg = try JPEGEncoder().encodeThumbnail(of: image, fittingInto: Dimensions(width: 80, height: 60))
+        let decoder = JPEGDecoder()
+        #expect(try decoder.header(of: jpeg).dimensions == Dimensions(width: 80, height: 40))
+        let decoded = try decoder.decode(jpeg, to: .bgra)
+        TestImage.expectColors(
+            decoded, tolerance: 2, at: TestImage.barCentres(width: 80, height: 40), "\(format) thumbnail"
+        ) { x, y in expectedColor(TestImage.barColor()(x, y), through: format) }
+    }
+
+    @Test func smallImagesAndPackedFormats() throws {
+        let encoder = JPEGEncoder()
+        let small = try TestImage.bars(width: 64, height: 32, format: .yuyv)
+        let jpeg = try encoder.encodeThumbnail(of: small)
+        #expect(try JPEGDecoder().header(of: jpeg).dimensions == Dimensions(width: 64, height: 32))
+        let large = try TestImage.bars(width: 640, height: 32, format: .yuyv)
+        let error = try #require(throws: ViewfinderError.self) { try encoder.encodeThumbnail(of: large) }
+        #expect(error.code == .unsupportedPixelFormat)
+    }
+}
