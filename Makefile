@@ -2,7 +2,7 @@
 SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Benchmarks
 
-.PHONY: all build demo test test-vivid lint deps test-deps
+.PHONY: all build demo test test-vivid bench-imaging lint deps test-deps
 
 all: build
 
@@ -29,6 +29,11 @@ test: test-deps lint
 ## Runs the V4L2 checks and benchmark against the kernel's vivid driver in a qemu VM (a few minutes).
 test-vivid: test-deps
 	SWIFT=$(SWIFT) Scripts/vivid-vm.sh
+
+## Runs the imaging benchmark (release build) against direct libyuv and libjpeg-turbo calls, ffmpeg and memcpy.
+bench-imaging: deps
+	$(SWIFT) build -c release --product imaging-benchmark
+	.build/release/imaging-benchmark
 
 lint:
 	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)

@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "viewfinder", targets: ["ViewfinderCLI"]),
         .executable(name: "vivid-checks", targets: ["ViewfinderV4L2VividChecks"]),
         .executable(name: "v4l2-benchmark", targets: ["V4L2Benchmark"]),
+        .executable(name: "imaging-benchmark", targets: ["ImagingBenchmark"]),
     ],
     targets: [
         // Combine-shaped publishers, subscribers and operators for Linux.
@@ -76,6 +77,15 @@ let package = Package(
             path: "Benchmarks/V4L2Benchmark",
             swiftSettings: strict
         ),
+        // ViewfinderImaging against direct libyuv and libjpeg-turbo calls, ffmpeg and memcpy; `make bench-imaging`.
+        .executableTarget(
+            name: "ImagingBenchmark",
+            dependencies: ["ViewfinderImaging", "CLibYUV", "CTurboJPEG", "AllocationCounter"],
+            path: "Benchmarks/ImagingBenchmark",
+            swiftSettings: strict
+        ),
+        // Counting replacements for the allocation functions, linked into the imaging benchmark.
+        .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder"], swiftSettings: strict),
     ]
 )
