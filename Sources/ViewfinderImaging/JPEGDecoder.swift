@@ -24,7 +24,7 @@ public final class JPEGDecoder: Sendable {
     /// The largest image a decoder accepts by default: 100 million pixels, above any current camera sensor.
     public static let defaultMaximumPixelCount = 100_000_000
 
-    /// The most pixels an image's header may declare; larger images are refused as malformed.
+    /// The most pixels an image's header may declare for it to be decoded; larger images are refused as malformed.
     public let maximumPixelCount: Int
     /// Whether images with recoverable damage, such as truncated data or stray bytes, decode anyway.
     ///
@@ -124,6 +124,13 @@ public final class JPEGDecoder: Sendable {
         }
         return try instances.withResource { instance in
             let header = try readHeader(jpeg, with: instance)
+            let declared = header.dimensions
+            guard declared.width * declared.height <= maximumPixelCount else {
+                throw ViewfinderError(
+                    .malformedData,
+                    "the JPEG header declares \(declared) pixels, more than the decoder's limit of "
+                        + "\(maximumPixelCount) pixels")
+            }
             guard
                 header.colorSpace == .yCbCr || header.colorSpace == .gray
                     || (header.colorSpace == .rgb && !layout.isYCbCr)
@@ -165,11 +172,8 @@ public final class JPEGDecoder: Sendable {
         else {
             throw ViewfinderError(.malformedData, "the JPEG image uses a chroma subsampling or colour space not known")
         }
-        guard width > 0, height > 0, Int(width) * Int(height) <= maximumPixelCount else {
-            throw ViewfinderError(
-                .malformedData,
-                "the JPEG header declares \(width)x\(height) pixels, more than the decoder's limit of "
-                    + "\(maximumPixelCount) pixels")
+        guard width > 0, height > 0 else {
+            throw ViewfinderError(.malformedData, "the JPEG header declares an empty \(width)x\(height) image")
         }
         return JPEGHeader(
             dimensions: Dimensions(width: Int(width), height: Int(height)), chromaSubsampling: chroma,
@@ -185,9 +189,7 @@ public final class JPEGDecoder: Sendable {
     /// Decodes into packed RGB or greyscale pixels, straight into the destination.
     private func decodePixels(
         _ jpeg: UnsafeRawBufferPointer, into destination: ImagePlanes, with instance: TurboJPEGHandle
-    )
-        throws
-    {
+    ) throws {
         let pixelFormat: TJPF =
             switch destination.layout {
             case .bgra: TJPF_BGRA
@@ -239,18 +241,18 @@ public final class JPEGDecoder: Sendable {
                     destination.height)
             }
             if !isHalfSize {
-                let (halfCb, halfCr) =
+                let (resampledCb, resampledCr) =
                     destination.layout == .i420
                     ? (destination.u, destination.v)
                     : instance.resampledScratch.chromaPlanes(bytesPerRow: chromaWidth, rows: chromaHeight)
-                func halve(_ from: PlaneRef, _ to: PlaneRef) {
+                func resample(_ from: PlaneRef, _ to: PlaneRef) {
                     ScalePlane(
                         from.base, from.stride, decodedWidth, decodedHeight, to.base, to.stride, chromaWidth,
                         chromaHeight, kFilterBox)
                 }
-                halve(cb, halfCb)
-                halve(cr, halfCr)
-                (cb, cr) = (halfCb, halfCr)
+                resample(cb, resampledCb)
+                resample(cr, resampledCr)
+                (cb, cr) = (resampledCb, resampledCr)
             }
             switch destination.layout {
             case .nv12:

@@ -96,7 +96,7 @@ public final class JPEGEncoder: Sendable {
     }
 
     /// Compresses an image into the instance's output buffer.
-    func compress(_ source: ImagePlanes, quality: Int32, with instance: TurboJPEGHandle) throws
+    private func compress(_ source: ImagePlanes, quality: Int32, with instance: TurboJPEGHandle) throws
         -> UnsafeRawBufferPointer
     {
         let pixelFormat: TJPF

@@ -241,6 +241,7 @@ let jpegOutputFormats: [PixelFormat] = [
         var jpeg = try validJPEG()
         let frame = try #require(jpeg.indices.first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
         jpeg.replaceSubrange((frame + 5)..<(frame + 9), with: [0xEA, 0x60, 0xEA, 0x60])
+        #expect(try decoder.header(of: jpeg).dimensions == Dimensions(width: 60000, height: 60000))
         let error = try #require(throws: ViewfinderError.self) { try decoder.decode(jpeg, to: .bgra) }
         #expect(error.code == .malformedData)
         #expect(error.message.contains("60000x60000"))
