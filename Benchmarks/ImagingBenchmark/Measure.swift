@@ -50,7 +50,7 @@ struct Comparison {
 /// Measures two ways of doing one thing, interleaved round by round so that load from other processes falls on
 /// both alike; each round runs about 10 ms of calls, and the medians of `rounds` rounds are kept.
 func compare(
-    _ name: String, rounds: Int = 25, viewfinder: () throws -> Void, direct: () throws -> Void
+    _ name: String, rounds: Int = 41, viewfinder: () throws -> Void, direct: () throws -> Void
 ) rethrows -> Comparison {
     for _ in 0..<3 {
         try viewfinder()
