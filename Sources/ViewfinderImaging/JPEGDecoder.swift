@@ -18,8 +18,8 @@ import ViewfinderCore
 /// }
 /// ```
 ///
-/// Decoding produces NV12 (either range), NV21, I420, BGRA, RGBA, RGB24, BGR24 or GRAY8. Images whose header declares more
-/// than ``maximumPixelCount`` pixels are refused before any pixel memory is allocated.
+/// Decoding produces NV12 (either range), NV21, I420, BGRA, RGBA, RGB24, BGR24 or GRAY8. Images whose header
+/// declares more than ``maximumPixelCount`` pixels are refused before any pixel memory is allocated.
 public final class JPEGDecoder: Sendable {
     /// The largest image a decoder accepts by default: 100 million pixels, above any current camera sensor.
     public static let defaultMaximumPixelCount = 100_000_000
