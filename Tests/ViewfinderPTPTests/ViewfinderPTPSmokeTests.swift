@@ -1,7 +1,0 @@
-import Testing
-
-@testable import ViewfinderPTP
-
-@Test func moduleLoads() {
-    #expect(Bool(true))
-}
