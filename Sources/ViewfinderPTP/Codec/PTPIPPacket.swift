@@ -77,6 +77,34 @@ public struct PTPIPGUID: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// Why a responder refused a connection with an InitFail packet.
+public struct PTPIPInitFailReason: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The reason as it travels on the wire.
+    public var rawValue: UInt32
+
+    /// Creates a reason from its wire value.
+    public init(rawValue: UInt32) {
+        self.rawValue = rawValue
+    }
+
+    /// The responder does not accept this initiator.
+    public static let rejectedInitiator = PTPIPInitFailReason(rawValue: 1)
+    /// The responder is busy, for example with another initiator's session.
+    public static let busy = PTPIPInitFailReason(rawValue: 2)
+    /// The responder does not say why.
+    public static let unspecified = PTPIPInitFailReason(rawValue: 3)
+
+    /// The reason in words.
+    public var description: String {
+        switch rawValue {
+        case 1: "the camera rejects this client"
+        case 2: "the camera is busy with another client"
+        case 3: "the camera gives no reason"
+        default: "reason \(rawValue)"
+        }
+    }
+}
+
 /// What an OperationRequest says about the data phase that follows it.
 public struct PTPIPDataPhase: RawRepresentable, Hashable, Sendable {
     /// The value as it travels on the wire.

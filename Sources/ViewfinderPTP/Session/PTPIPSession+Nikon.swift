@@ -1,0 +1,97 @@
+import ViewfinderCore
+
+/// One live view frame from a Nikon camera: a vendor header followed by a JPEG image.
+public struct PTPNikonLiveViewFrame: Sendable {
+    /// The bytes GetLiveViewImg returned, header included.
+    public let data: [UInt8]
+    /// Where the JPEG image is in ``data``: from its start-of-image marker to its last end-of-image marker.
+    public let jpegRange: Range<Int>
+
+    /// Finds the JPEG image in the data of a GetLiveViewImg transaction.
+    ///
+    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/malformedData`` when the data holds no JPEG image.
+    public init(data: [UInt8]) throws(ViewfinderError) {
+        self.data = data
+        guard let start = Self.firstStartOfImage(in: data), let end = Self.lastEndOfImage(in: data), end > start else {
+            throw ViewfinderError(.malformedData, "a live view frame of \(data.count) bytes holds no JPEG image")
+        }
+        jpegRange = start..<end
+    }
+
+    /// The JPEG image, without copying it.
+    public var jpeg: ArraySlice<UInt8> { data[jpegRange] }
+
+    /// The bytes before the JPEG image: the camera's live view header.
+    public var header: ArraySlice<UInt8> { data[..<jpegRange.lowerBound] }
+
+    private static func firstStartOfImage(in data: [UInt8]) -> Int? {
+        var index = 0
+        while index + 2 < data.count {
+            if data[index] == 0xFF, data[index + 1] == 0xD8, data[index + 2] == 0xFF { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func lastEndOfImage(in data: [UInt8]) -> Int? {
+        var index = data.count - 2
+        while index >= 0 {
+            if data[index] == 0xFF, data[index + 1] == 0xD9 { return index + 2 }
+            index -= 1
+        }
+        return nil
+    }
+}
+
+extension PTPIPSession {
+    /// Turns Nikon live view on and waits until the camera reports it ready.
+    ///
+    /// Polls ``PTPOperationCode/nikonDeviceReady`` while it answers ``PTPResponseCode/deviceBusy``.
+    ///
+    /// - Parameter readyTimeout: The longest wait for the camera to become ready.
+    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/timeout`` when the camera stays busy, and the errors of the
+    ///   transactions.
+    public func startNikonLiveView(readyTimeout: Duration = .seconds(3)) async throws {
+        _ = try await transaction(.nikonStartLiveView)
+        try await waitUntilNikonReady(timeout: readyTimeout)
+    }
+
+    /// Polls Nikon DeviceReady until it answers OK.
+    public func waitUntilNikonReady(timeout: Duration = .seconds(3)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            do {
+                _ = try await transaction(.nikonDeviceReady)
+                return
+            } catch let error as ViewfinderError where error.responseCode == PTPResponseCode.deviceBusy.rawValue {
+                guard ContinuousClock.now < deadline else {
+                    throw ViewfinderError(.timeout, "the camera stayed busy for \(timeout) after starting live view")
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+    }
+
+    /// Turns Nikon live view off.
+    public func endNikonLiveView() async throws {
+        _ = try await transaction(.nikonEndLiveView)
+    }
+
+    /// The current Nikon live view frame.
+    ///
+    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/protocolFailure`` with ``PTPResponseCode/nikonNotLiveView``
+    ///   when live view is off, and ``ViewfinderCore/ViewfinderError/Code/malformedData`` when the frame holds no JPEG.
+    public func nikonLiveViewFrame() async throws -> PTPNikonLiveViewFrame {
+        try PTPNikonLiveViewFrame(data: try await transaction(.nikonGetLiveViewImage).data)
+    }
+
+    /// Starts recording a movie to the card; live view must be on.
+    public func startNikonMovieRecording() async throws {
+        _ = try await transaction(.nikonStartMovieRecording)
+    }
+
+    /// Stops recording a movie; the camera reports ``PTPEventCode/nikonMovieRecordComplete`` when the file is written.
+    public func endNikonMovieRecording() async throws {
+        _ = try await transaction(.nikonEndMovieRecording)
+    }
+}

@@ -1,0 +1,87 @@
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A dedicated thread that runs submitted jobs one after another.
+///
+/// Blocking socket calls run here rather than on Swift's cooperative thread pool, whose few threads must never wait
+/// on the network. Async callers submit a job that resumes their continuation when it is done.
+package final class IOThread: Sendable {
+    private struct Queue {
+        var jobs: [@Sendable () -> Void] = []
+        var isStopping = false
+    }
+
+    private final class Start {
+        let body: () -> Void
+
+        init(_ body: @escaping () -> Void) {
+            self.body = body
+        }
+    }
+
+    private let queue = Locked(Queue())
+    private let wakeUp = DispatchSemaphore(value: 0)
+
+    /// Starts a thread.
+    package init() {
+        Self.detach { [self] in run() }
+    }
+
+    /// Runs `body` once on a new detached thread.
+    package static func detach(_ body: @escaping @Sendable () -> Void) {
+        let start = Unmanaged.passRetained(Start(body))
+        var thread = pthread_t()
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<Start>.fromOpaque(context!).takeRetainedValue().body()
+                return nil
+            }, start.toOpaque())
+        precondition(result == 0, "cannot start a thread: error \(result)")
+        pthread_detach(thread)
+    }
+
+    private func run() {
+        while true {
+            wakeUp.wait()
+            let job: (@Sendable () -> Void)? = queue.withLock { queue in
+                queue.jobs.isEmpty ? nil : queue.jobs.removeFirst()
+            }
+            if let job {
+                job()
+            } else if queue.withLock({ $0.isStopping && $0.jobs.isEmpty }) {
+                return
+            }
+        }
+    }
+
+    /// Queues `job`.
+    ///
+    /// - Returns: `false` when the thread is stopping and the job will not run.
+    @discardableResult
+    package func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
+        let accepted = queue.withLock { queue in
+            guard !queue.isStopping else { return false }
+            queue.jobs.append(job)
+            return true
+        }
+        if accepted { wakeUp.signal() }
+        return accepted
+    }
+
+    /// Runs `finalJob` after the jobs already queued, then ends the thread; later submissions are refused.
+    package func stop(then finalJob: (@Sendable () -> Void)? = nil) {
+        let first = queue.withLock { queue in
+            guard !queue.isStopping else { return false }
+            if let finalJob { queue.jobs.append(finalJob) }
+            queue.isStopping = true
+            return true
+        }
+        guard first else { return }
+        if finalJob != nil { wakeUp.signal() }
+        wakeUp.signal()
+    }
+}

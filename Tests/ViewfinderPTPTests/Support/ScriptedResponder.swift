@@ -1,0 +1,134 @@
+import Synchronization
+import ViewfinderCore
+
+@testable import ViewfinderPTP
+
+/// A PTP/IP responder on loopback that follows a script, for tests of how the client copes with a peer that
+/// misbehaves: silence, early closes, malformed packets.
+///
+/// It accepts one command and one event connection, performs the handshake, answers OpenSession and
+/// GetDeviceInfo, then runs the script on its own thread.
+final class ScriptedResponder: Sendable {
+    /// The responder's side of a session.
+    final class Peer: @unchecked Sendable {
+        let command: PTPIPConnection
+        let events: PTPIPConnection
+        /// The transaction IDs of the requests read so far.
+        private(set) var transactionIDs: [UInt32] = []
+
+        init(command: PTPIPConnection, events: PTPIPConnection) {
+            self.command = command
+            self.events = events
+        }
+
+        /// Reads the next operation request.
+        func expectRequest(
+            _ expected: PTPOperationCode? = nil
+        ) throws -> (code: PTPOperationCode, transactionID: UInt32, parameters: [UInt32]) {
+            guard case .operationRequest(_, let code, let id, let parameters) = try command.readPacket(while: "test")
+            else {
+                throw ViewfinderError(.malformedData, "the client sent something other than a request")
+            }
+            if let expected, expected != code {
+                throw ViewfinderError(.malformedData, "expected \(expected), got \(code)")
+            }
+            transactionIDs.append(id)
+            return (code, id, parameters)
+        }
+
+        /// Answers a transaction.
+        func respond(_ code: PTPResponseCode = .ok, _ transactionID: UInt32, parameters: [UInt32] = []) throws {
+            try command.send(
+                .operationResponse(code: code, transactionID: transactionID, parameters: parameters), while: "test")
+        }
+
+        /// Sends a data-in phase in chunks, then OK.
+        func sendData(_ bytes: [UInt8], _ transactionID: UInt32, chunkSize: Int = 1 << 16) throws {
+            try bytes.withUnsafeBytes {
+                try command.sendDataPhase(transactionID: transactionID, $0, chunkSize: chunkSize, while: "test")
+            }
+            try respond(.ok, transactionID)
+        }
+
+        /// Sends an event.
+        func sendEvent(_ code: PTPEventCode, parameters: [UInt32] = []) throws {
+            try events.send(.event(code: code, transactionID: 0xFFFF_FFFF, parameters: parameters), while: "test")
+        }
+    }
+
+    let port: UInt16
+    private let listener: TCPSocket
+    private let failures = Locked<[String]>([])
+    private let finished = Atomic(false)
+    private let scriptDone = Atomic(false)
+
+    static let deviceInfo = PTPDeviceInfo(
+        operationsSupported: [.getDeviceInfo, .openSession, .closeSession, .getObject],
+        eventsSupported: [.objectAdded], devicePropertiesSupported: [.batteryLevel], captureFormats: [],
+        imageFormats: [.exifJPEG], manufacturer: "Scripted", model: "Responder", deviceVersion: "1",
+        serialNumber: "42")
+
+    /// Starts listening and runs `script` once a client has connected and opened a session.
+    ///
+    /// - Parameters:
+    ///   - initFail: When set, the command connection is refused with this reason.
+    ///   - script: What the responder does after the session opened; errors are recorded.
+    init(initFail: PTPIPInitFailReason? = nil, script: @escaping @Sendable (Peer) throws -> Void) throws {
+        listener = try TCPSocket.listen(host: "127.0.0.1", port: 0)
+        port = listener.localPort
+        IOThread.detach { [self] in
+            do {
+                try serve(initFail: initFail, script: script)
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+            finished.store(true, ordering: .releasing)
+        }
+    }
+
+    private func serve(initFail: PTPIPInitFailReason?, script: (Peer) throws -> Void) throws {
+        defer { listener.close() }
+        guard let commandSocket = try listener.accept(timeout: .seconds(10)) else { return }
+        let command = PTPIPConnection(socket: commandSocket, timeout: .seconds(10))
+        defer { command.close() }
+        guard case .initCommandRequest = try command.readPacket(while: "handshake") else {
+            throw ViewfinderError(.malformedData, "no InitCommandRequest")
+        }
+        if let initFail {
+            try command.send(.initFail(reason: initFail.rawValue), while: "refusing")
+            return
+        }
+        try command.send(
+            .initCommandAck(connectionNumber: 1, guid: .random(), name: "Scripted", version: 0x0001_0000),
+            while: "handshake")
+        guard let eventSocket = try listener.accept(timeout: .seconds(10)) else { return }
+        let events = PTPIPConnection(socket: eventSocket, timeout: .seconds(10))
+        defer { events.close() }
+        guard case .initEventRequest(1) = try events.readPacket(while: "handshake") else {
+            throw ViewfinderError(.malformedData, "no InitEventRequest for connection 1")
+        }
+        try events.send(.initEventAck, while: "handshake")
+        let peer = Peer(command: command, events: events)
+        let open = try peer.expectRequest(.openSession)
+        try peer.respond(.ok, open.transactionID)
+        let info = try peer.expectRequest(.getDeviceInfo)
+        try peer.sendData(try Self.deviceInfo.encoded(), info.transactionID)
+        defer {
+            // Keep both connections until the client lets go, so it sees the script's effects, not an early close.
+            while (try? command.readNext(while: "waiting for the client to close")) != nil {}
+        }
+        try script(peer)
+        scriptDone.store(true, ordering: .releasing)
+    }
+
+    /// Waits until the script has finished and returns what went wrong in it.
+    func recordedFailures() async throws -> [String] {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !finished.load(ordering: .acquiring), !scriptDone.load(ordering: .acquiring),
+            ContinuousClock.now < deadline
+        {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return failures.withLock { $0 }
+    }
+}
