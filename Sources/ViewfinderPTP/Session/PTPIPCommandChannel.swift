@@ -304,18 +304,11 @@ final class PTPIPCommandChannel: @unchecked Sendable {
     private func read(
         _ count: Int, into base: UnsafeMutableRawBufferPointer, at offset: Int, total: Int, phase: inout DataInPhase
     ) throws(ViewfinderError) {
-        var done = 0
-        while done < count {
-            if phase.shouldDrain() {
-                try connection.skipPayload(count - done, while: "draining \(phase.activity)")
-                return
-            }
-            let slice = min(Self.sliceLength * 4, count - done)
+        try readSlices(count, of: Self.sliceLength * 4, phase: &phase) { (done, slice, phase) throws(ViewfinderError) in
             let start = offset + done
             try connection.readPayload(
                 into: UnsafeMutableRawBufferPointer(rebasing: base[start..<start + slice]),
                 while: "receiving the data of \(phase.activity)")
-            done += slice
             phase.report(start + slice, of: total)
         }
     }
@@ -326,22 +319,33 @@ final class PTPIPCommandChannel: @unchecked Sendable {
         _ count: Int, at offset: Int, total: Int?, phase: inout DataInPhase,
         _ consumer: (UnsafeRawBufferPointer) throws -> Void
     ) throws(ViewfinderError) {
+        try readSlices(count, of: scratch.count, phase: &phase) { (done, slice, phase) throws(ViewfinderError) in
+            let chunk = UnsafeMutableRawBufferPointer(rebasing: scratch[..<slice])
+            try connection.readPayload(into: chunk, while: "receiving the data of \(phase.activity)")
+            do {
+                try consumer(UnsafeRawBufferPointer(chunk))
+            } catch {
+                phase.consumerError = error
+            }
+            phase.report(offset + done + slice, of: total)
+        }
+    }
+
+    /// Calls `body` with the offset and length of each slice of `count` payload bytes; `body` reads the slice. Once the
+    /// phase must be drained, the rest is read and dropped instead.
+    private func readSlices(
+        _ count: Int, of sliceLength: Int, phase: inout DataInPhase,
+        _ body: (Int, Int, inout DataInPhase) throws(ViewfinderError) -> Void
+    ) throws(ViewfinderError) {
         var done = 0
         while done < count {
             if phase.shouldDrain() {
                 try connection.skipPayload(count - done, while: "draining \(phase.activity)")
                 return
             }
-            let slice = min(scratch.count, count - done)
-            let chunk = UnsafeMutableRawBufferPointer(rebasing: scratch[..<slice])
-            try connection.readPayload(into: chunk, while: "receiving the data of \(phase.activity)")
+            let slice = min(sliceLength, count - done)
+            try body(done, slice, &phase)
             done += slice
-            do {
-                try consumer(UnsafeRawBufferPointer(chunk))
-            } catch {
-                phase.consumerError = error
-            }
-            phase.report(offset + done, of: total)
         }
     }
 }

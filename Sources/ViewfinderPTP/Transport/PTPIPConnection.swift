@@ -198,7 +198,7 @@ package final class PTPIPConnection: @unchecked Sendable {
 }
 
 /// Runs `body`, which throws only ``ViewfinderError``s, inside standard-library calls that rethrow untyped errors.
-func typedThrows<Result>(_ body: () throws -> Result) throws(ViewfinderError) -> Result {
+package func typedThrows<Result>(_ body: () throws -> Result) throws(ViewfinderError) -> Result {
     do {
         return try body()
     } catch let error as ViewfinderError {

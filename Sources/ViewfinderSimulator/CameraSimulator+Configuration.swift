@@ -1,0 +1,138 @@
+import ViewfinderCore
+import ViewfinderPTP
+
+extension CameraSimulator {
+    /// Who the simulated camera says it is, which decides the operations and properties it offers.
+    public enum Identity: String, Sendable, CaseIterable {
+        /// A plain PTP camera: standard operations and properties only.
+        case generic
+        /// A Nikon DSLR (vendor extension 0x0A): adds live view, DeviceReady, movie recording and Nikon's live view
+        /// properties.
+        case nikon
+
+        /// The manufacturer's name.
+        public var manufacturer: String {
+            switch self {
+            case .generic: "Viewfinder"
+            case .nikon: "Nikon Corporation"
+            }
+        }
+
+        /// The model's name unless one is configured.
+        public var defaultModel: String {
+            switch self {
+            case .generic: "Simulated Camera"
+            case .nikon: "Simulated DSLR"
+            }
+        }
+
+        var folderName: String { self == .nikon ? "100NIKON" : "100VFNDR" }
+        var volumeLabel: String { self == .nikon ? "NIKON" : "VIEWFINDER" }
+
+        /// The DeviceInfo dataset of this identity.
+        func deviceInfo(model: String?) -> PTPDeviceInfo {
+            var operations: [PTPOperationCode] = [
+                .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
+                .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .deleteObject, .initiateCapture,
+                .getDevicePropDesc, .getDevicePropValue, .setDevicePropValue, .resetDevicePropValue, .getPartialObject,
+            ]
+            var events: [PTPEventCode] = [
+                .objectAdded, .objectRemoved, .devicePropChanged, .storageInfoChanged, .captureComplete,
+            ]
+            var properties: [PTPDevicePropertyCode] = [
+                .batteryLevel, .imageSize, .whiteBalance, .fNumber, .focalLength, .focusMode, .exposureMeteringMode,
+                .exposureTime, .exposureProgramMode, .exposureIndex, .exposureBiasCompensation, .dateTime,
+            ]
+            if self == .nikon {
+                operations += [
+                    .nikonDeviceReady, .nikonStartLiveView, .nikonEndLiveView, .nikonGetLiveViewImage,
+                    .nikonStartMovieRecording, .nikonEndMovieRecording,
+                ]
+                events.append(.nikonMovieRecordComplete)
+                properties += vendorProperties.map(\.code)
+            }
+            return PTPDeviceInfo(
+                standardVersion: 100, vendorExtensionID: self == .nikon ? 0x0A : 0, vendorExtensionVersion: 100,
+                vendorExtensionDescription: self == .nikon ? "Nikon extensions" : "",
+                operationsSupported: operations, eventsSupported: events, devicePropertiesSupported: properties,
+                captureFormats: [.exifJPEG], imageFormats: [.exifJPEG, .association, .undefined],
+                manufacturer: manufacturer, model: model ?? defaultModel, deviceVersion: "1.0",
+                serialNumber: self == .nikon ? "NK0000001" : "VF0000001")
+        }
+
+        /// The vendor properties of this identity.
+        var vendorProperties: [SimulatedProperty] {
+            guard self == .nikon else { return [] }
+            return [
+                .enumeration(.nikonLiveViewStatus, [.uint8(0), .uint8(1)], current: .uint8(0), isSettable: false),
+                SimulatedProperty(
+                    code: .nikonLiveViewProhibitCondition, dataType: .uint32, factoryDefault: .uint32(0),
+                    value: .uint32(0), form: .none, isSettable: false),
+                SimulatedProperty(
+                    code: .nikonMovieRecordingProhibitCondition, dataType: .uint32, factoryDefault: .uint32(0),
+                    value: .uint32(0), form: .none, isSettable: false),
+                .enumeration(.nikonRecordingMedia, [.uint8(0), .uint8(1)], current: .uint8(0)),
+            ]
+        }
+    }
+
+    /// How the simulated camera presents itself and behaves.
+    public struct Configuration: Sendable {
+        /// Who the camera says it is.
+        public var identity: Identity
+        /// The model name; the identity's default when `nil`.
+        public var model: String?
+        /// The address to listen on; loopback unless told otherwise.
+        public var bindAddress: String
+        /// The TCP port; 0 picks a free one.
+        public var port: UInt16
+        /// The scene's brightness as EV100; 12 is an overcast day.
+        public var sceneEV: Double
+        /// How many images are on the card when the simulator starts.
+        public var sampleImageCount: Int
+        /// The size of live view frames.
+        public var liveViewSize: Dimensions
+        /// How many new live view frames appear per second.
+        public var liveViewFrameRate: Int
+        /// How long DeviceReady answers DeviceBusy after live view starts.
+        public var liveViewStartupDelay: Duration
+        /// How often the battery loses one percent while a client is connected.
+        public var batteryDrainInterval: Duration
+        /// A directory to write a copy of every captured image to, so a download can be compared with it.
+        public var captureArchiveDirectory: String?
+        /// The size of the Data packets of data-in phases.
+        public var dataChunkSize: Int
+        /// The longest wait for a client while sending or receiving a packet.
+        public var replyTimeout: Duration
+        /// How long a session may stay without a request before the simulator ends it.
+        public var idleTimeout: Duration
+        /// Receives one line per notable thing that happens: connections, refusals, captures, errors.
+        public var log: (@Sendable (String) -> Void)?
+
+        /// Creates a configuration.
+        public init(
+            identity: Identity = .generic, model: String? = nil, bindAddress: String = "127.0.0.1",
+            port: UInt16 = 15740, sceneEV: Double = 12, sampleImageCount: Int = 2,
+            liveViewSize: Dimensions = Dimensions(width: 640, height: 424), liveViewFrameRate: Int = 30,
+            liveViewStartupDelay: Duration = .milliseconds(50), batteryDrainInterval: Duration = .seconds(60),
+            captureArchiveDirectory: String? = nil, dataChunkSize: Int = 1 << 22, replyTimeout: Duration = .seconds(5),
+            idleTimeout: Duration = .seconds(600), log: (@Sendable (String) -> Void)? = nil
+        ) {
+            self.identity = identity
+            self.model = model
+            self.bindAddress = bindAddress
+            self.port = port
+            self.sceneEV = sceneEV
+            self.sampleImageCount = sampleImageCount
+            self.liveViewSize = liveViewSize
+            self.liveViewFrameRate = liveViewFrameRate
+            self.liveViewStartupDelay = liveViewStartupDelay
+            self.batteryDrainInterval = batteryDrainInterval
+            self.captureArchiveDirectory = captureArchiveDirectory
+            self.dataChunkSize = dataChunkSize
+            self.replyTimeout = replyTimeout
+            self.idleTimeout = idleTimeout
+            self.log = log
+        }
+    }
+}

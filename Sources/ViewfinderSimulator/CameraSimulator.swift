@@ -1,0 +1,196 @@
+import Dispatch
+import ViewfinderCore
+import ViewfinderPTP
+
+/// A simulated PTP/IP camera: a responder that real clients, such as gphoto2 or ``ViewfinderPTP/PTPIPSession``,
+/// accept as a camera.
+///
+/// It offers standard PTP properties with realistic values (ISO, shutter speed, aperture, exposure compensation,
+/// white balance, focus and exposure program, battery, date) and validates every change; the exposure program decides
+/// which of them can be set. Captures render a test scene whose brightness follows the exposure settings into a real
+/// JPEG on a simulated card with a DCIM folder. With the ``Identity/nikon`` identity it adds Nikon live view and
+/// movie recording.
+///
+/// ```swift
+/// let simulator = try CameraSimulator(configuration: .init(identity: .nikon, port: 0))
+/// try simulator.start()
+/// let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: .init(port: simulator.port))
+/// // …
+/// simulator.stop()
+/// ```
+///
+/// It serves one session at a time; a second client gets an InitFail packet that says the camera is busy. It listens
+/// on loopback unless configured otherwise. Every wait for a client has a timeout, and replies go out at once: slow
+/// work (rendering a capture, writing a movie) finishes later and is reported on the event connection.
+public final class CameraSimulator: Sendable {
+    private struct Server {
+        var listener: TCPSocket?
+        var port: UInt16 = 0
+        var active: SimulatorSession?
+        var nextConnectionNumber: UInt32 = 1
+    }
+
+    /// How the simulator presents itself and behaves.
+    public let configuration: Configuration
+    let camera: SimulatedCamera
+    private let server = Locked(Server())
+    private let sockets = SimulatorSockets()
+    private let threads = DispatchGroup()
+    private let guid = PTPIPGUID.random()
+
+    /// Creates the camera, with its sample images on the card; it does not listen until ``start()``.
+    ///
+    /// - Throws: a ``ViewfinderCore/ViewfinderError`` when the sample images cannot be rendered.
+    public init(configuration: Configuration = Configuration()) throws {
+        self.configuration = configuration
+        camera = try SimulatedCamera(configuration: configuration)
+    }
+
+    /// The port the simulator listens on, once started.
+    public var port: UInt16 { server.withLock { $0.port } }
+
+    /// Starts listening.
+    ///
+    /// - Throws: a ``ViewfinderCore/ViewfinderError`` when the address cannot be bound, for example because the port
+    ///   is in use.
+    public func start() throws {
+        let listener = try TCPSocket.listen(host: configuration.bindAddress, port: configuration.port)
+        guard sockets.register(listener) else { return }
+        server.withLock { server in
+            server.listener = listener
+            server.port = listener.localPort
+        }
+        let identity = "\(configuration.identity.manufacturer) \(camera.deviceInfo.model)"
+        configuration.log?("listening on \(listener.endpoint) as \(identity) (\(configuration.identity.rawValue))")
+        threads.enter()
+        IOThread.detach { [self] in
+            acceptConnections(on: listener)
+            sockets.close(listener)
+            threads.leave()
+        }
+    }
+
+    /// Stops listening, ends the session and waits (up to five seconds) for the simulator's threads to finish.
+    public func stop() {
+        sockets.shutDownAll()
+        _ = threads.wait(timeout: .now() + 5)
+    }
+
+    private func acceptConnections(on listener: TCPSocket) {
+        while true {
+            do {
+                guard let socket = try listener.accept(timeout: .seconds(1)) else { continue }
+                guard sockets.register(socket) else { return }
+                threads.enter()
+                IOThread.detach { [self] in
+                    serve(socket)
+                    threads.leave()
+                }
+            } catch {
+                return
+            }
+        }
+    }
+
+    /// Reads a new connection's first packet and makes it a session's command or event connection.
+    private func serve(_ socket: TCPSocket) {
+        socket.setNoDelay()
+        let connection = PTPIPConnection(socket: socket, timeout: configuration.replyTimeout)
+        connection.acknowledgesQuickly = true
+        var keepsSocket = false
+        defer {
+            if !keepsSocket { sockets.close(socket) }
+        }
+        do {
+            switch try connection.readPacket(while: "waiting for the PTP/IP handshake") {
+            case .initCommandRequest(_, let name, _):
+                try runSession(on: connection, clientName: name)
+            case .initEventRequest(let number):
+                keepsSocket = try attachEvents(connection, number: number)
+            case let packet:
+                configuration.log?("\(socket.endpoint) opened with \(packet.type); closing it")
+            }
+        } catch {
+            configuration.log?("connection from \(socket.endpoint) ended: \(error.message)")
+        }
+    }
+
+    private func runSession(on connection: PTPIPConnection, clientName: String) throws(ViewfinderError) {
+        let endpoint = connection.socket.endpoint
+        let admitted: SimulatorSession? = server.withLock { server in
+            guard server.active == nil else { return nil }
+            let session = SimulatorSession(
+                number: server.nextConnectionNumber, clientName: clientName, command: connection, camera: camera,
+                pump: SimulatorEventPump(sockets: sockets, group: threads, log: configuration.log))
+            server.nextConnectionNumber += 1
+            server.active = session
+            return session
+        }
+        guard let session = admitted else {
+            configuration.log?("refused \(clientName) from \(endpoint): the camera is busy with another client")
+            try connection.send(.initFail(reason: PTPIPInitFailReason.busy.rawValue), while: "refusing \(endpoint)")
+            return
+        }
+        defer {
+            server.withLock { $0.active = nil }
+        }
+        try connection.send(
+            .initCommandAck(
+                connectionNumber: session.number, guid: guid, name: camera.deviceInfo.model,
+                version: PTPIPPacket.protocolVersion),
+            while: "accepting \(endpoint)")
+        configuration.log?("\(clientName) connected from \(endpoint) (connection \(session.number))")
+        let reason = session.run(configuration: configuration)
+        configuration.log?("connection \(session.number) with \(clientName) ended: \(reason)")
+    }
+
+    /// Gives an event connection to the session with `number`.
+    ///
+    /// - Returns: Whether the session took the connection over.
+    private func attachEvents(_ connection: PTPIPConnection, number: UInt32) throws(ViewfinderError) -> Bool {
+        let session = server.withLock { server in server.active?.number == number ? server.active : nil }
+        guard let session, session.claimEvents() else {
+            try connection.send(
+                .initFail(reason: PTPIPInitFailReason.unspecified.rawValue), while: "refusing an event connection")
+            configuration.log?("refused an event connection for unknown connection \(number)")
+            return false
+        }
+        try connection.send(.initEventAck, while: "accepting the event connection")
+        session.attachEvents(connection)
+        return true
+    }
+}
+
+extension CameraSimulator {
+    /// The bytes of a file on the simulated card, or `nil` when there is no such file.
+    public func objectData(_ handle: UInt32) -> [UInt8]? {
+        camera.state.withLock { $0.storage.objects[handle]?.data?.bytes }
+    }
+
+    /// Puts a file in the card's camera folder, as if the camera had recorded it, and reports it to the connected
+    /// client with an ObjectAdded event.
+    ///
+    /// - Parameters:
+    ///   - filename: The file's name, such as `DSC_0100.NEF`.
+    ///   - format: The file's format.
+    ///   - data: The file's bytes, less than 4 GiB.
+    /// - Returns: The file's object handle.
+    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/invalidArgument`` for a name PTP cannot carry or a file of
+    ///   4 GiB or more.
+    public func addObject(
+        named filename: String, format: PTPObjectFormatCode = .undefined, data: [UInt8]
+    ) throws -> UInt32 {
+        guard data.count < Int(UInt32.max), filename.utf16.count < 255, !filename.isEmpty else {
+            throw ViewfinderError(
+                .invalidArgument, "a file on the card needs a name of 1 to 254 characters and less than 4 GiB of data")
+        }
+        let date = camera.currentDate()
+        let handle = camera.state.withLock { state in
+            state.storage.addFile(
+                named: filename, format: format, data: data, thumbnail: nil, imageSize: nil, date: date)
+        }
+        let session = server.withLock { $0.active }
+        session?.emit([PTPEvent(code: .objectAdded, parameters: [handle])])
+        return handle
+    }
+}

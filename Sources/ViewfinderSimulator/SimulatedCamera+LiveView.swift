@@ -1,0 +1,105 @@
+import ViewfinderCore
+import ViewfinderPTP
+
+extension SimulatedCamera {
+    /// Answers Nikon's live view and movie operations.
+    func respondToLiveView(_ request: SimulatorRequest, in context: SimulatorSessionContext) -> SimulatorReply {
+        let now = ContinuousClock.now
+        let startup = configuration.liveViewStartupDelay
+        switch request.code {
+        case .nikonStartLiveView:
+            return state.withLock { state in
+                guard state.liveView == nil else { return .ok }
+                state.liveView = LiveView(startedAt: now)
+                return SimulatorReply(code: .ok, events: Self.updateLiveViewProperties(&state))
+            }
+        case .nikonDeviceReady:
+            return state.withLock { state in
+                guard let liveView = state.liveView, now < liveView.startedAt + startup else { return .ok }
+                return SimulatorReply(code: .deviceBusy)
+            }
+        case .nikonEndLiveView:
+            return state.withLock { state in
+                // A movie being recorded keeps live view on: the camera records on its own until EndMovieRec.
+                if state.recordingSince == nil {
+                    state.liveView = nil
+                }
+                return SimulatorReply(code: .ok, events: Self.updateLiveViewProperties(&state))
+            }
+        case .nikonGetLiveViewImage:
+            return liveViewFrame(at: now)
+        case .nikonStartMovieRecording:
+            return state.withLock { state in
+                guard state.liveView != nil else { return SimulatorReply(code: .nikonNotLiveView) }
+                guard state.recordingSince == nil else { return SimulatorReply(code: .nikonInvalidStatus) }
+                state.recordingSince = now
+                return SimulatorReply(code: .ok, events: Self.updateLiveViewProperties(&state))
+            }
+        default:
+            let events: [PTPEvent]? = state.withLock { state in
+                guard state.recordingSince != nil else { return nil }
+                state.recordingSince = nil
+                return Self.updateLiveViewProperties(&state)
+            }
+            guard let events else { return SimulatorReply(code: .nikonInvalidStatus) }
+            // Writing the movie takes a moment; the camera says when it is done.
+            context.schedule(after: .milliseconds(100)) { [PTPEvent(code: .nikonMovieRecordComplete)] }
+            return SimulatorReply(code: .ok, events: events)
+        }
+    }
+
+    /// The current live view frame: a fixed-size header, then a JPEG of the scene at the live view size.
+    ///
+    /// Frames change at the configured frame rate; asking faster returns the current one again.
+    private func liveViewFrame(at now: ContinuousClock.Instant) -> SimulatorReply {
+        let rate = Double(max(1, configuration.liveViewFrameRate))
+        let startup = configuration.liveViewStartupDelay
+        enum Lookup {
+            case answer(SimulatorReply)
+            case render(index: Int, lighting: TestScene.Lighting)
+        }
+        let lookup: Lookup = state.withLock { state in
+            guard let liveView = state.liveView else { return .answer(SimulatorReply(code: .nikonNotLiveView)) }
+            guard now >= liveView.startedAt + startup else { return .answer(SimulatorReply(code: .deviceBusy)) }
+            let index = Int(liveView.startedAt.duration(to: now).seconds * rate)
+            if let frame = liveView.frame, frame.index == index {
+                return .answer(.data(frame.bytes))
+            }
+            return .render(index: index, lighting: Self.lighting(of: state, sceneEV: configuration.sceneEV))
+        }
+        guard case .render(let index, let lighting) = lookup else {
+            if case .answer(let reply) = lookup { return reply }
+            return SimulatorReply(code: .generalError)
+        }
+        let size = configuration.liveViewSize
+        guard
+            let image = try? TestScene.render(
+                width: size.width, height: size.height, lighting: lighting, time: epoch.duration(to: now).seconds),
+            let jpeg = try? SimulatorJPEG.encode(image, quality: 80)
+        else { return SimulatorReply(code: .generalError) }
+        var bytes = [UInt8](repeating: 0, count: Self.liveViewHeaderLength)
+        bytes += jpeg
+        state.withLock { state in
+            state.liveView?.frame = (index, bytes)
+        }
+        return .data(bytes)
+    }
+
+    /// Sets LiveViewStatus and MovRecProhibitCondition from the live view and recording state, and reports those
+    /// that changed.
+    static func updateLiveViewProperties(_ state: inout State) -> [PTPEvent] {
+        var events: [PTPEvent] = []
+        let status = PTPValue.uint8(state.liveView == nil ? 0 : 1)
+        if let old = state.properties[.nikonLiveViewStatus]?.value, old != status {
+            state.properties[.nikonLiveViewStatus]?.value = status
+            events.append(changed(.nikonLiveViewStatus))
+        }
+        // Bit 10: already recording a movie.
+        let prohibit = PTPValue.uint32(state.recordingSince == nil ? 0 : 1 << 10)
+        if let old = state.properties[.nikonMovieRecordingProhibitCondition]?.value, old != prohibit {
+            state.properties[.nikonMovieRecordingProhibitCondition]?.value = prohibit
+            events.append(changed(.nikonMovieRecordingProhibitCondition))
+        }
+        return events
+    }
+}

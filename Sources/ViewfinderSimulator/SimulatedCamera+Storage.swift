@@ -1,0 +1,176 @@
+import ViewfinderCore
+import ViewfinderPTP
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension SimulatedCamera {
+    /// Answers the operations on storages and objects.
+    func respondToStorage(_ request: SimulatorRequest) -> SimulatorReply {
+        state.withLock { state in
+            switch request.code {
+            case .getStorageIDs:
+                var writer = PTPDataWriter()
+                writer.append(array: [SimulatedStorage.storageID])
+                return .data(writer.bytes)
+            case .getStorageInfo:
+                guard request.parameter(0) == SimulatedStorage.storageID else {
+                    return SimulatorReply(code: .invalidStorageID)
+                }
+                return (try? state.storage.storageInfo.encoded()).map(SimulatorReply.data)
+                    ?? SimulatorReply(code: .generalError)
+            case .getNumObjects, .getObjectHandles:
+                let format = PTPObjectFormatCode(rawValue: UInt16(truncatingIfNeeded: request.parameter(1) ?? 0))
+                let (handles, code) = state.storage.handles(
+                    storageID: request.parameter(0) ?? 0xFFFF_FFFF, format: format, parent: request.parameter(2) ?? 0)
+                guard code == .ok else { return SimulatorReply(code: code) }
+                guard request.code == .getObjectHandles else {
+                    return SimulatorReply(code: .ok, parameters: [UInt32(handles.count)])
+                }
+                var writer = PTPDataWriter()
+                writer.append(array: handles)
+                return .data(writer.bytes)
+            case .deleteObject:
+                return delete(request.parameter(0), from: &state)
+            default:
+                return respondToObject(request, in: state)
+            }
+        }
+    }
+
+    private func respondToObject(_ request: SimulatorRequest, in state: State) -> SimulatorReply {
+        guard let handle = request.parameter(0), let object = state.storage.objects[handle] else {
+            return SimulatorReply(code: request.parameters.isEmpty ? .invalidParameter : .invalidObjectHandle)
+        }
+        switch request.code {
+        case .getObjectInfo:
+            return (try? object.info.encoded()).map(SimulatorReply.data) ?? SimulatorReply(code: .generalError)
+        case .getObject:
+            guard let data = object.data else { return SimulatorReply(code: .invalidObjectHandle) }
+            return SimulatorReply(code: .ok, data: .object(data, 0..<data.bytes.count))
+        case .getPartialObject:
+            guard let data = object.data, let offset = request.parameter(1), let maximum = request.parameter(2) else {
+                return SimulatorReply(code: object.data == nil ? .invalidObjectHandle : .invalidParameter)
+            }
+            guard Int(offset) <= data.bytes.count else { return SimulatorReply(code: .invalidParameter) }
+            let end = min(data.bytes.count, Int(offset) + Int(maximum))
+            return SimulatorReply(
+                code: .ok, parameters: [UInt32(end - Int(offset))], data: .object(data, Int(offset)..<end))
+        case .getThumb:
+            guard let thumbnail = object.thumbnail else { return SimulatorReply(code: .noThumbnailPresent) }
+            return .data(thumbnail)
+        default:
+            return SimulatorReply(code: .operationNotSupported)
+        }
+    }
+
+    /// Deletes one file, or every file for `0xFFFFFFFF`; folders stay.
+    private func delete(_ handle: UInt32?, from state: inout State) -> SimulatorReply {
+        guard let handle else { return SimulatorReply(code: .invalidParameter) }
+        let doomed: [UInt32]
+        if handle == 0xFFFF_FFFF {
+            doomed = state.storage.fileHandles
+        } else {
+            guard let object = state.storage.objects[handle] else { return SimulatorReply(code: .invalidObjectHandle) }
+            guard !object.info.isFolder else { return SimulatorReply(code: .accessDenied) }
+            doomed = [handle]
+        }
+        for handle in doomed {
+            state.storage.remove(handle)
+        }
+        let removed = doomed.map { PTPEvent(code: .objectRemoved, parameters: [$0]) }
+        let changed = PTPEvent(code: .storageInfoChanged, parameters: [SimulatedStorage.storageID])
+        return SimulatorReply(code: .ok, events: removed + (doomed.isEmpty ? [] : [changed]))
+    }
+
+    /// Starts a capture: answers at once, then renders the image and reports ObjectAdded and CaptureComplete.
+    func initiateCapture(_ request: SimulatorRequest, in context: SimulatorSessionContext) -> SimulatorReply {
+        let storage = request.parameter(0) ?? 0
+        let format = request.parameter(1) ?? 0
+        guard storage == 0 || storage == SimulatedStorage.storageID else {
+            return SimulatorReply(code: .invalidStorageID)
+        }
+        guard format == 0 || format == UInt32(PTPObjectFormatCode.exifJPEG.rawValue) else {
+            return SimulatorReply(code: .invalidObjectFormatCode)
+        }
+        let snapshot: (lighting: TestScene.Lighting, size: Dimensions, seconds: Double)? = state.withLock { state in
+            guard !state.isCapturing else { return nil }
+            state.isCapturing = true
+            let settings = Self.exposureSettings(of: state, sceneEV: configuration.sceneEV)
+            var size = Self.dimensions(of: Self.imageSizes.last!)
+            if case .string(let text) = state.properties[.imageSize]?.value {
+                size = Self.dimensions(of: text)
+            }
+            return (Self.lighting(of: state, sceneEV: configuration.sceneEV), size, settings.seconds)
+        }
+        guard let snapshot else { return SimulatorReply(code: .deviceBusy) }
+        let time = epoch.duration(to: .now).seconds
+        // The shutter stays open for the exposure time (at most a second here), then the camera writes the file.
+        let delay = Duration.milliseconds(Int(min(snapshot.seconds, 1) * 1000) + 10)
+        let transactionID = request.transactionID
+        context.schedule(after: delay) { [self] in
+            finishCapture(transactionID: transactionID, lighting: snapshot.lighting, size: snapshot.size, time: time)
+        }
+        return .ok
+    }
+
+    private func finishCapture(
+        transactionID: UInt32, lighting: TestScene.Lighting, size: Dimensions, time: Double
+    ) -> [PTPEvent] {
+        let image: Image
+        do {
+            image = try makeImage(lighting: lighting, size: size, time: time)
+        } catch {
+            state.withLock { $0.isCapturing = false }
+            configuration.log?("capture failed: \(error)")
+            return []
+        }
+        let date = currentDate()
+        let (handle, name) = state.withLock { state in
+            state.isCapturing = false
+            let name = state.storage.nextFilename(extension: "JPG")
+            let handle = state.storage.addFile(
+                named: name, format: .exifJPEG, data: image.jpeg, thumbnail: image.thumbnail, imageSize: image.size,
+                date: date)
+            return (handle, name)
+        }
+        configuration.log?("captured \(name) (\(image.jpeg.count) bytes) as object 0x\(String(handle, radix: 16))")
+        if let directory = configuration.captureArchiveDirectory {
+            archive(image.jpeg, named: name, in: directory)
+        }
+        return [
+            PTPEvent(code: .objectAdded, parameters: [handle]),
+            PTPEvent(code: .captureComplete, transactionID: transactionID),
+        ]
+    }
+
+    /// Writes a copy of a captured file, so a check can compare a download with what the camera stored.
+    private func archive(_ bytes: [UInt8], named name: String, in directory: String) {
+        let path = directory + "/" + name
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            configuration.log?("cannot write \(path): \(String(cString: strerror(errno)))")
+            return
+        }
+        defer { close(descriptor) }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else {
+                configuration.log?("cannot write \(path): \(String(cString: strerror(errno)))")
+                return
+            }
+            written += result
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

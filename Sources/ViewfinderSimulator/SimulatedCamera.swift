@@ -1,0 +1,207 @@
+import ViewfinderCore
+import ViewfinderPTP
+
+/// An operation request as the simulator serves it.
+struct SimulatorRequest: Sendable {
+    var code: PTPOperationCode
+    var transactionID: UInt32
+    var parameters: [UInt32]
+    /// The bytes of the data-out phase, if there was one.
+    var data: [UInt8]?
+
+    /// The parameter at `index`, or `nil` when the request has fewer.
+    func parameter(_ index: Int) -> UInt32? {
+        index < parameters.count ? parameters[index] : nil
+    }
+}
+
+/// The data-in phase of a reply.
+enum SimulatorPayload: Sendable {
+    /// Bytes made for this reply.
+    case bytes([UInt8])
+    /// A range of a stored object's bytes, sent without copying.
+    case object(ObjectBytes, Range<Int>)
+}
+
+/// What the simulator answers a request with.
+struct SimulatorReply: Sendable {
+    var code: PTPResponseCode
+    var parameters: [UInt32] = []
+    var data: SimulatorPayload?
+    /// Events to send once the response has gone out.
+    var events: [PTPEvent] = []
+
+    static let ok = SimulatorReply(code: .ok)
+
+    init(code: PTPResponseCode, parameters: [UInt32] = [], data: SimulatorPayload? = nil, events: [PTPEvent] = []) {
+        self.code = code
+        self.parameters = parameters
+        self.data = data
+        self.events = events
+    }
+
+    /// An OK reply carrying `bytes`.
+    static func data(_ bytes: [UInt8]) -> SimulatorReply {
+        SimulatorReply(code: .ok, data: .bytes(bytes))
+    }
+}
+
+/// Where work that finishes after the reply runs: the session's event thread.
+protocol SimulatorSessionContext: Sendable {
+    /// Runs `job` after `delay` and sends the events it returns.
+    func schedule(after delay: Duration, _ job: @escaping @Sendable () -> [PTPEvent])
+}
+
+/// The simulated camera: its properties, its card, its capture, live view and movie state, and the answer to every
+/// operation it supports.
+///
+/// Its state lives behind a lock; anything slow (rendering and encoding images) happens outside it.
+final class SimulatedCamera: Sendable {
+    struct LiveView {
+        var startedAt: ContinuousClock.Instant
+        var frame: (index: Int, bytes: [UInt8])?
+    }
+
+    struct State {
+        var properties: [PTPDevicePropertyCode: SimulatedProperty] = [:]
+        var clockOffset = 0
+        var storage: SimulatedStorage
+        var openSessionID: UInt32?
+        var isCapturing = false
+        var liveView: LiveView?
+        var recordingSince: ContinuousClock.Instant?
+    }
+
+    let configuration: CameraSimulator.Configuration
+    let deviceInfo: PTPDeviceInfo
+    let state: Locked<State>
+    /// When the camera was made; the scene's moving marker counts from here.
+    let epoch = ContinuousClock.now
+
+    /// The header in front of each live view JPEG.
+    static let liveViewHeaderLength = 384
+
+    init(configuration: CameraSimulator.Configuration) throws {
+        self.configuration = configuration
+        deviceInfo = configuration.identity.deviceInfo(model: configuration.model)
+        let date = CameraClock.format(CameraClock.now())
+        var initial = State(
+            storage: SimulatedStorage(
+                folderName: configuration.identity.folderName, volumeLabel: configuration.identity.volumeLabel,
+                date: date))
+        let properties =
+            Self.standardProperties(imageSizes: Self.imageSizes, battery: 100)
+            + configuration.identity.vendorProperties
+        for property in properties {
+            initial.properties[property.code] = property
+        }
+        _ = Self.applyExposureProgram(&initial, sceneEV: configuration.sceneEV)
+        state = Locked(initial)
+        for index in 0..<configuration.sampleImageCount {
+            let image = try makeImage(
+                lighting: lighting(), size: Self.dimensions(of: Self.imageSizes.last!), time: Double(index) * 1.7)
+            _ = state.withLock { state in
+                let name = state.storage.nextFilename(extension: "JPG")
+                return state.storage.addFile(
+                    named: name, format: .exifJPEG, data: image.jpeg, thumbnail: image.thumbnail,
+                    imageSize: image.size, date: date)
+            }
+        }
+    }
+
+    /// The image sizes the ImageSize property offers; the last is the default.
+    static let imageSizes = ["6000x4000", "4496x3000", "3008x2000"]
+
+    /// The dimensions an ImageSize value names.
+    static func dimensions(of text: String) -> Dimensions {
+        let parts = text.split(separator: "x").compactMap { Int($0) }
+        return parts.count == 2 ? Dimensions(width: parts[0], height: parts[1]) : Dimensions(width: 3008, height: 2000)
+    }
+
+    /// Answers a request.
+    func respond(to request: SimulatorRequest, in context: SimulatorSessionContext) -> SimulatorReply {
+        guard deviceInfo.supports(request.code) else { return SimulatorReply(code: .operationNotSupported) }
+        switch request.code {
+        case .getDeviceInfo:
+            return (try? deviceInfo.encoded()).map(SimulatorReply.data) ?? SimulatorReply(code: .generalError)
+        case .openSession:
+            return openSession(request)
+        default:
+            break
+        }
+        guard state.withLock({ $0.openSessionID != nil }) else { return SimulatorReply(code: .sessionNotOpen) }
+        switch request.code {
+        case .closeSession:
+            endSession()
+            return .ok
+        case .getDevicePropDesc, .getDevicePropValue, .setDevicePropValue, .resetDevicePropValue:
+            return respondToProperty(request)
+        case .initiateCapture:
+            return initiateCapture(request, in: context)
+        case .nikonStartLiveView, .nikonEndLiveView, .nikonGetLiveViewImage, .nikonDeviceReady,
+            .nikonStartMovieRecording, .nikonEndMovieRecording:
+            return respondToLiveView(request, in: context)
+        default:
+            return respondToStorage(request)
+        }
+    }
+
+    private func openSession(_ request: SimulatorRequest) -> SimulatorReply {
+        guard let id = request.parameter(0), id != 0 else { return SimulatorReply(code: .invalidParameter) }
+        return state.withLock { state in
+            if let open = state.openSessionID {
+                return SimulatorReply(code: .sessionAlreadyOpen, parameters: [open])
+            }
+            state.openSessionID = id
+            return .ok
+        }
+    }
+
+    /// Ends the PTP session: a capture in progress is abandoned and live view stops, unless a movie is being
+    /// recorded, which goes on until a client ends it, as on a camera that records to its card on its own.
+    func endSession() {
+        state.withLock { state in
+            state.openSessionID = nil
+            state.isCapturing = false
+            if state.recordingSince == nil {
+                state.liveView = nil
+            }
+            _ = Self.updateLiveViewProperties(&state)
+        }
+    }
+
+    /// The lighting the current settings give the scene.
+    func lighting() -> TestScene.Lighting {
+        state.withLock { Self.lighting(of: $0, sceneEV: configuration.sceneEV) }
+    }
+
+    static func lighting(of state: State, sceneEV: Double) -> TestScene.Lighting {
+        let settings = exposureSettings(of: state, sceneEV: sceneEV)
+        let whiteBalance = state.properties[.whiteBalance]?.value.integerValue ?? 2
+        return TestScene.Lighting(
+            exposure: settings.exposureFactor(sceneEV: sceneEV), gains: gains(forWhiteBalance: UInt16(whiteBalance)))
+    }
+
+    /// A rendered image: the JPEG, its thumbnail and their sizes.
+    struct Image {
+        var jpeg: [UInt8]
+        var thumbnail: [UInt8]
+        var size: (width: Int, height: Int, thumbWidth: Int, thumbHeight: Int)
+    }
+
+    /// Renders the scene at `size` and a 160-pixel-wide thumbnail, and encodes both.
+    func makeImage(lighting: TestScene.Lighting, size: Dimensions, time: Double) throws -> Image {
+        let picture = try TestScene.render(width: size.width, height: size.height, lighting: lighting, time: time)
+        let thumbHeight = max(2, 160 * size.height / max(size.width, 1)) & ~1
+        let thumb = try TestScene.render(width: 160, height: thumbHeight, lighting: lighting, time: time)
+        return Image(
+            jpeg: try SimulatorJPEG.encode(picture, quality: 92),
+            thumbnail: try SimulatorJPEG.encode(thumb, quality: 75),
+            size: (size.width, size.height, 160, thumbHeight))
+    }
+
+    /// The camera clock's current date.
+    func currentDate() -> String {
+        CameraClock.format(CameraClock.now() + state.withLock { $0.clockOffset })
+    }
+}

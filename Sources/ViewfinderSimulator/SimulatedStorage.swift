@@ -1,0 +1,139 @@
+import ViewfinderCore
+import ViewfinderPTP
+
+/// The bytes of an object on the simulated card; shared, never changed, so replies send them without copying.
+final class ObjectBytes: Sendable {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+}
+
+/// An object on the simulated card: a folder or a file.
+struct SimulatedObject: Sendable {
+    /// The object's handle.
+    let handle: UInt32
+    /// What GetObjectInfo returns for it.
+    var info: PTPObjectInfo
+    /// The file's bytes; `nil` for folders.
+    var data: ObjectBytes?
+    /// The file's thumbnail, a small JPEG; `nil` when it has none.
+    var thumbnail: [UInt8]?
+}
+
+/// The simulated memory card: one storage with a DCIM folder and a camera folder inside it.
+struct SimulatedStorage: Sendable {
+    /// The storage's ID.
+    static let storageID: UInt32 = 0x0001_0001
+    /// The card's capacity in bytes.
+    static let capacity: UInt64 = 32_000_000_000
+
+    private(set) var objects: [UInt32: SimulatedObject] = [:]
+    /// Handles in the order the objects were added.
+    private(set) var order: [UInt32] = []
+    private var nextHandle: UInt32 = 1
+    private var nextFileNumber = 1
+    /// The handle of the folder new files go to.
+    private(set) var cameraFolder: UInt32 = 0
+    let volumeLabel: String
+
+    /// Creates a card with `DCIM/<folderName>`.
+    init(folderName: String, volumeLabel: String, date: String) {
+        self.volumeLabel = volumeLabel
+        let dcim = addFolder("DCIM", parent: 0, date: date)
+        cameraFolder = addFolder(folderName, parent: dcim, date: date)
+    }
+
+    private mutating func takeHandle() -> UInt32 {
+        defer { nextHandle += 1 }
+        return nextHandle
+    }
+
+    private mutating func addFolder(_ name: String, parent: UInt32, date: String) -> UInt32 {
+        let handle = takeHandle()
+        let info = PTPObjectInfo(
+            storageID: Self.storageID, format: .association, compressedSize: 0, parentObject: parent,
+            associationType: 1, filename: name, captureDate: date, modificationDate: date)
+        objects[handle] = SimulatedObject(handle: handle, info: info)
+        order.append(handle)
+        return handle
+    }
+
+    /// The next camera-style file name with `extension`, such as `DSC_0007.JPG`.
+    mutating func nextFilename(extension fileExtension: String) -> String {
+        defer { nextFileNumber = nextFileNumber % 9999 + 1 }
+        let digits = String(nextFileNumber)
+        return "DSC_" + String(repeating: "0", count: 4 - digits.count) + digits + "." + fileExtension
+    }
+
+    /// Adds a file to the camera folder and returns its handle.
+    mutating func addFile(
+        named filename: String, format: PTPObjectFormatCode, data: [UInt8], thumbnail: [UInt8]?,
+        imageSize: (width: Int, height: Int, thumbWidth: Int, thumbHeight: Int)?, date: String
+    ) -> UInt32 {
+        let handle = takeHandle()
+        var info = PTPObjectInfo(
+            storageID: Self.storageID, format: format, compressedSize: UInt32(clamping: data.count),
+            parentObject: cameraFolder, filename: filename, captureDate: date, modificationDate: date)
+        if let imageSize, let thumbnail {
+            info.thumbFormat = .jfif
+            info.thumbCompressedSize = UInt32(thumbnail.count)
+            info.thumbPixelWidth = UInt32(imageSize.thumbWidth)
+            info.thumbPixelHeight = UInt32(imageSize.thumbHeight)
+            info.imagePixelWidth = UInt32(imageSize.width)
+            info.imagePixelHeight = UInt32(imageSize.height)
+            info.imageBitDepth = 24
+        }
+        objects[handle] = SimulatedObject(handle: handle, info: info, data: ObjectBytes(data), thumbnail: thumbnail)
+        order.append(handle)
+        return handle
+    }
+
+    /// Removes a file.
+    mutating func remove(_ handle: UInt32) {
+        objects[handle] = nil
+        order.removeAll { $0 == handle }
+    }
+
+    /// The handles of the files, not folders, in the order they were added.
+    var fileHandles: [UInt32] { order.filter { objects[$0]?.data != nil } }
+
+    /// The bytes the files take.
+    var usedBytes: UInt64 { objects.values.reduce(0) { $0 + UInt64($1.data?.bytes.count ?? 0) } }
+
+    /// What GetStorageInfo returns.
+    var storageInfo: PTPStorageInfo {
+        let free = Self.capacity - min(Self.capacity, usedBytes)
+        return PTPStorageInfo(
+            storageType: 4, filesystemType: 3, accessCapability: 0, maximumCapacity: Self.capacity,
+            freeSpaceInBytes: free, freeSpaceInImages: UInt32(clamping: free / 3_000_000),
+            storageDescription: "SD card",
+            volumeLabel: volumeLabel)
+    }
+
+    /// The handles GetObjectHandles returns: everything for parent 0, the root for `0xFFFFFFFF`, else a folder's
+    /// children.
+    ///
+    /// - Returns: The handles and ``PTPResponseCode/ok``, or no handles and the response code that explains why.
+    func handles(
+        storageID: UInt32, format: PTPObjectFormatCode, parent: UInt32
+    ) -> (handles: [UInt32], code: PTPResponseCode) {
+        guard storageID == 0xFFFF_FFFF || storageID == Self.storageID else { return ([], .invalidStorageID) }
+        if parent != 0, parent != 0xFFFF_FFFF {
+            guard let folder = objects[parent] else { return ([], .invalidObjectHandle) }
+            guard folder.info.isFolder else { return ([], .invalidParentObject) }
+        }
+        let matching = order.filter { handle in
+            guard let info = objects[handle]?.info else { return false }
+            let inFolder =
+                switch parent {
+                case 0: true
+                case 0xFFFF_FFFF: info.parentObject == 0
+                default: info.parentObject == parent
+                }
+            return inFolder && (format == .any || info.format == format)
+        }
+        return (matching, .ok)
+    }
+}

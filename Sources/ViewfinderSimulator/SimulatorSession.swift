@@ -1,0 +1,130 @@
+import Dispatch
+import ViewfinderCore
+import ViewfinderPTP
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One client's session with the simulator: reads requests on the command connection, answers them, and hands
+/// events to its event pump.
+///
+/// ``run(configuration:)`` runs on the thread that accepted the command connection; only ``claimEvents()`` and
+/// ``attachEvents(_:)`` are called from another thread.
+final class SimulatorSession: Sendable {
+    let number: UInt32
+    let clientName: String
+    private let command: PTPIPConnection
+    private let camera: SimulatedCamera
+    private let pump: SimulatorEventPump
+    private let eventsClaimed = Locked(false)
+    private let eventsAttached = DispatchSemaphore(value: 0)
+
+    /// The largest data-out phase the simulator accepts.
+    private static let maximumDataOut = 1 << 20
+
+    init(
+        number: UInt32, clientName: String, command: PTPIPConnection, camera: SimulatedCamera, pump: SimulatorEventPump
+    ) {
+        self.number = number
+        self.clientName = clientName
+        self.command = command
+        self.camera = camera
+        self.pump = pump
+    }
+
+    /// Reserves the session's event connection slot; `false` when it has one already.
+    func claimEvents() -> Bool {
+        eventsClaimed.withLock { claimed in
+            defer { claimed = true }
+            return !claimed
+        }
+    }
+
+    /// Hands the event connection to the session's pump.
+    func attachEvents(_ connection: PTPIPConnection) {
+        pump.attach(connection)
+        eventsAttached.signal()
+    }
+
+    /// Sends events to the client.
+    func emit(_ events: [PTPEvent]) {
+        pump.emit(events)
+    }
+
+    /// Serves requests until the client leaves or stops following the protocol.
+    ///
+    /// - Returns: Why the session ended, for the log.
+    func run(configuration: CameraSimulator.Configuration) -> String {
+        defer {
+            camera.endSession()
+            pump.stop()
+        }
+        guard
+            eventsAttached.wait(timeout: .now() + .nanoseconds(Int(configuration.replyTimeout.seconds * 1e9)))
+                == .success
+        else {
+            return "the client did not open its event connection"
+        }
+        let camera = camera
+        pump.repeatEvery(configuration.batteryDrainInterval) { camera.drainBattery() }
+        var lastTransaction: UInt32?
+        do throws(ViewfinderError) {
+            while true {
+                if command.bufferedCount == 0 {
+                    try command.socket.wait(
+                        for: Int16(POLLIN), timeout: configuration.idleTimeout, while: "waiting for a request")
+                }
+                switch try command.readNext(while: "reading a request") {
+                case .packet(.operationRequest(let phase, let code, let id, let parameters)):
+                    var data: [UInt8]?
+                    if phase == .dataOut || code == .setDevicePropValue {
+                        data = try command.receiveDataPhase(
+                            transactionID: id, maximumLength: Self.maximumDataOut, while: "receiving data for \(code)")
+                    }
+                    let request = SimulatorRequest(code: code, transactionID: id, parameters: parameters, data: data)
+                    let reply = camera.respond(to: request, in: pump)
+                    try send(reply, transactionID: id, chunkSize: configuration.dataChunkSize)
+                    pump.emit(reply.events)
+                    lastTransaction = id
+                case .data(true, let id, 0) where id == lastTransaction:
+                    // An empty EndData after a zero-length data-out phase that was complete without it.
+                    continue
+                case .packet(.probeRequest):
+                    try command.send(.probeResponse, while: "answering a probe")
+                case .packet(.probeResponse), .packet(.cancel):
+                    continue
+                case let other:
+                    return "the client sent \(other) where a request belongs"
+                }
+            }
+        } catch {
+            return error.code == .disconnected ? "the client disconnected" : error.message
+        }
+    }
+
+    private func send(_ reply: SimulatorReply, transactionID: UInt32, chunkSize: Int) throws(ViewfinderError) {
+        let activity = "answering transaction \(transactionID)"
+        switch reply.data {
+        case .bytes(let bytes):
+            try typedThrows {
+                try bytes.withUnsafeBytes {
+                    try command.sendDataPhase(transactionID: transactionID, $0, chunkSize: chunkSize, while: activity)
+                }
+            }
+        case .object(let object, let range):
+            try typedThrows {
+                try object.bytes.withUnsafeBytes {
+                    try command.sendDataPhase(
+                        transactionID: transactionID, UnsafeRawBufferPointer(rebasing: $0[range]), chunkSize: chunkSize,
+                        while: activity)
+                }
+            }
+        case nil:
+            break
+        }
+        try command.send(
+            .operationResponse(code: reply.code, transactionID: transactionID, parameters: reply.parameters),
+            while: activity)
+    }
+}

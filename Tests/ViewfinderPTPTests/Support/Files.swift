@@ -1,0 +1,42 @@
+import ViewfinderCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Creates a directory for a test.
+func makeDirectory(_ path: String) throws {
+    guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+        throw ViewfinderError.system(errno: errno, "creating \(path)")
+    }
+}
+
+/// Removes a test's directory and the files in it.
+func removeDirectory(_ path: String) {
+    guard let directory = opendir(path) else { return }
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) {
+            String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+        }
+        if name != ".", name != ".." {
+            unlink(path + "/" + name)
+        }
+    }
+    closedir(directory)
+    rmdir(path)
+}
+
+/// The bytes of a file.
+func readFile(_ path: String) throws -> [UInt8] {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { throw ViewfinderError.system(errno: errno, "opening \(path)") }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { break }
+        bytes += chunk[..<count]
+    }
+    return bytes
+}
