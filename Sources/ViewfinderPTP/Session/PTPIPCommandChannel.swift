@@ -331,8 +331,9 @@ final class PTPIPCommandChannel: @unchecked Sendable {
         }
     }
 
-    /// Calls `body` with the offset and length of each slice of `count` payload bytes; `body` reads the slice. Once the
-    /// phase must be drained, the rest is read and dropped instead.
+    /// Calls `body` with the offset and length of each slice of `count` payload bytes.
+    ///
+    /// `body` reads the slice. Once the phase must be drained, the rest is read and dropped instead.
     private func readSlices(
         _ count: Int, of sliceLength: Int, phase: inout DataInPhase,
         _ body: (Int, Int, inout DataInPhase) throws(ViewfinderError) -> Void
