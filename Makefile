@@ -2,7 +2,7 @@
 SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Benchmarks
 
-.PHONY: all build demo test test-vivid bench-imaging lint deps test-deps
+.PHONY: all build demo test test-vivid test-gphoto2 bench-imaging lint deps test-deps
 
 all: build
 
@@ -24,7 +24,12 @@ demo: deps
 test: test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) test-gphoto2
 	$(MAKE) test-vivid
+
+## Checks the simulated camera against Debian's gphoto2 as an independent PTP/IP client (under a minute).
+test-gphoto2: test-deps
+	SWIFT=$(SWIFT) Scripts/test-gphoto2.sh
 
 ## Runs the V4L2 checks and benchmark against the kernel's vivid driver in a qemu VM (a few minutes).
 test-vivid: test-deps

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Checks the simulated camera against Debian's gphoto2, an independent PTP/IP client: `viewfinder simulate` runs as
+# its own process and gphoto2 talks to it over loopback with a throwaway HOME. gphoto2 can exit 0 after printing an
+# error, so every check reads its output and the files it wrote.
+# Usage: Scripts/test-gphoto2.sh   (SWIFT=... to use another toolchain)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+swift=${SWIFT:-swift}
+for tool in gphoto2 ffprobe ffmpeg cmp; do
+    command -v "$tool" >/dev/null || { echo "test-gphoto2: $tool is missing; run make test-deps" >&2; exit 1; }
+done
+"$swift" build --product viewfinder >/dev/null
+viewfinder="$("$swift" build --show-bin-path)/viewfinder"
+
+work=$(mktemp -d /tmp/viewfinder-gphoto2.XXXXXX)
+export HOME="$work/home"
+mkdir -p "$HOME" "$work/captures" "$work/files"
+simulators=()
+cleanup() {
+    for pid in "${simulators[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+failures=0
+pass() { echo "ok      $1"; }
+fail() {
+    echo "FAILED  $1: $2"
+    [ -n "${3:-}" ] && [ -f "$3" ] && sed 's/^/        | /' "$3"
+    failures=$((failures + 1))
+}
+
+# start_simulator NAME ARGS...: starts `viewfinder simulate --port 0 ARGS` and sets $port from its first log line.
+start_simulator() {
+    local name=$1
+    shift
+    "$viewfinder" simulate --port 0 "$@" >"$work/$name.log" 2>&1 &
+    simulators+=($!)
+    for _ in $(seq 1 200); do
+        port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$work/$name.log")
+        [ -n "$port" ] && return 0
+        sleep 0.1
+    done
+    echo "test-gphoto2: the $name simulator did not start:" >&2
+    cat "$work/$name.log" >&2
+    exit 1
+}
+
+# gphoto NAME MODEL ARGS...: runs gphoto2 against $port in $work/files; output goes to $work/NAME.out.
+gphoto() {
+    local name=$1 model=$2
+    shift 2
+    (cd "$work/files" && timeout 60 gphoto2 --port "ptpip:127.0.0.1:$port:$port" --camera "$model" "$@") \
+        >"$work/$name.out" 2>&1
+}
+
+# expect_ok NAME MODEL PATTERN ARGS...: gphoto2 succeeds, prints no error, and prints PATTERN (an ERE; empty for
+# commands that print nothing).
+expect_ok() {
+    local name=$1 model=$2 pattern=$3
+    shift 3
+    if ! gphoto "$name" "$model" "$@"; then
+        fail "$name" "gphoto2 $* exited with an error" "$work/$name.out"
+    elif grep -q '\*\*\* Error' "$work/$name.out"; then
+        fail "$name" "gphoto2 $* printed an error" "$work/$name.out"
+    elif [ -n "$pattern" ] && ! grep -Eq "$pattern" "$work/$name.out"; then
+        fail "$name" "gphoto2 $* did not print /$pattern/" "$work/$name.out"
+    else
+        pass "$name"
+    fi
+}
+
+# expect_jpeg NAME FILE WIDTHxHEIGHT: FILE decodes completely as a JPEG of that size.
+expect_jpeg() {
+    local name=$1 file=$2 size=$3
+    if [ ! -s "$file" ]; then
+        fail "$name" "$file is missing or empty"
+    elif [ "$(ffprobe -v error -show_entries stream=codec_name,width,height -of csv=p=0 "$file")" != "mjpeg,${size/x/,}" ]; then
+        fail "$name" "$file is not a $size JPEG: $(ffprobe -v error -show_entries stream=codec_name,width,height -of csv=p=0 "$file")"
+    elif [ -n "$(ffmpeg -v error -i "$file" -f null - 2>&1)" ]; then
+        fail "$name" "$file does not decode cleanly: $(ffmpeg -v error -i "$file" -f null - 2>&1 | head -3)"
+    else
+        pass "$name"
+    fi
+}
+
+generic="PTP/IP Camera"
+nikon="Nikon DSLR (WLAN)"
+
+start_simulator generic --save-captures "$work/captures"
+expect_ok summary "$generic" 'Model: Simulated Camera' --summary
+grep -q 'Exposure Index (film speed ISO)(0x500f):(readwrite)' "$work/summary.out" \
+    && grep -q 'store_00010001' "$work/summary.out" \
+    || fail summary-properties "the summary lacks the ISO property or the storage" "$work/summary.out"
+expect_ok list-config "$generic" '/main/imgsettings/iso' --list-config
+for entry in capturesettings/shutterspeed capturesettings/f-number capturesettings/exposurecompensation \
+    capturesettings/expprogram imgsettings/whitebalance status/batterylevel settings/datetime; do
+    grep -q "/main/$entry" "$work/list-config.out" || fail list-config "no /main/$entry" "$work/list-config.out"
+done
+expect_ok get-iso "$generic" '^Current: 100$' --get-config iso
+grep -q '^Choice: [0-9]* 25600$' "$work/get-iso.out" || fail get-iso "ISO 25600 is not offered" "$work/get-iso.out"
+expect_ok set-iso "$generic" '' --set-config iso=800
+expect_ok read-back-iso "$generic" '^Current: 800$' --get-config iso
+if gphoto set-bad-iso "$generic" --set-config iso=123 && ! grep -q '\*\*\* Error' "$work/set-bad-iso.out"; then
+    fail set-bad-iso "gphoto2 accepted ISO 123" "$work/set-bad-iso.out"
+elif ! grep -q '0x201c: PTP Invalid Device Prop Value' "$work/set-bad-iso.out"; then
+    fail set-bad-iso "the refusal does not say InvalidDevicePropValue" "$work/set-bad-iso.out"
+else
+    pass set-bad-iso
+fi
+expect_ok iso-unchanged "$generic" '^Current: 800$' --get-config iso
+
+expect_ok capture "$generic" 'New file is in location /store_00010001/DCIM/100VFNDR/DSC_0003.JPG' \
+    --capture-image-and-download --filename capture.jpg
+expect_jpeg capture-is-jpeg "$work/files/capture.jpg" 3008x2000
+if cmp -s "$work/files/capture.jpg" "$work/captures/DSC_0003.JPG"; then
+    pass capture-identical
+else
+    fail capture-identical "the download differs from the image the simulator stored"
+fi
+expect_ok list-files "$generic" "There are 2 files in folder '/store_00010001/DCIM/100VFNDR'" --list-files
+grep -q 'DSC_0001.JPG .* 3008x2000 image/jpeg' "$work/list-files.out" \
+    || fail list-files "DSC_0001.JPG is not listed as a 3008x2000 JPEG" "$work/list-files.out"
+expect_ok get-file "$generic" 'Saving file as file1.jpg' --folder /store_00010001/DCIM/100VFNDR --get-file 1 \
+    --filename file1.jpg
+expect_jpeg get-file-is-jpeg "$work/files/file1.jpg" 3008x2000
+expect_ok get-thumbnail "$generic" 'Saving file as thumb_file2.jpg' --folder /store_00010001/DCIM/100VFNDR \
+    --get-thumbnail 2 --filename file2.jpg
+expect_jpeg thumbnail-is-jpeg "$work/files/thumb_file2.jpg" 160x106
+
+start_simulator nikon --identity nikon
+expect_ok capture-preview "$nikon" 'Saving file as capture_preview.jpg' --capture-preview
+expect_jpeg preview-is-jpeg "$work/files/capture_preview.jpg" 640x424
+expect_ok capture-movie "$nikon" 'Movie capture finished \(31 frames\)' --capture-movie=30
+frames=$(ffprobe -v error -f mjpeg -count_frames -select_streams v:0 -show_entries stream=nb_read_frames \
+    -of csv=p=0 "$work/files/movie.mjpg" 2>&1)
+[ "$frames" = 31 ] && pass movie-frames || fail movie-frames "movie.mjpg holds '$frames' decodable frames, not 31"
+expect_ok movie-start "$nikon" '' --set-config movie=1
+expect_ok movie-recording "$nikon" 'Current: Movie prohibit conditions: Already in movie recording' \
+    --get-config movieprohibit
+expect_ok movie-stop "$nikon" '' --set-config movie=0
+expect_ok movie-stopped "$nikon" 'Current: No movie prohibit conditions' --get-config movieprohibit
+
+if [ "$failures" -gt 0 ]; then
+    echo "test-gphoto2: $failures check(s) failed; simulator logs follow"
+    sed 's/^/        | /' "$work/generic.log" "$work/nikon.log"
+    exit 1
+fi
+echo "test-gphoto2: every check passed"
