@@ -2,7 +2,7 @@
 SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Benchmarks
 
-.PHONY: all build demo test test-vivid test-gphoto2 bench-imaging lint deps test-deps
+.PHONY: all build demo test test-vivid test-gphoto2 bench-imaging bench-ptp lint deps test-deps
 
 all: build
 
@@ -39,6 +39,11 @@ test-vivid: test-deps
 bench-imaging: deps
 	$(SWIFT) build -c release --product imaging-benchmark
 	.build/release/imaging-benchmark
+
+## Measures the PTP/IP client against gphoto2 on the simulated camera, with iperf3's loopback figure (under a minute).
+bench-ptp: test-deps
+	$(SWIFT) build -c release --product ptp-benchmark
+	$$($(SWIFT) build -c release --show-bin-path)/ptp-benchmark
 
 lint:
 	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)

@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "vivid-checks", targets: ["ViewfinderV4L2VividChecks"]),
         .executable(name: "v4l2-benchmark", targets: ["V4L2Benchmark"]),
         .executable(name: "imaging-benchmark", targets: ["ImagingBenchmark"]),
+        .executable(name: "ptp-benchmark", targets: ["PTPBenchmark"]),
     ],
     targets: [
         // Combine-shaped publishers, subscribers and operators for Linux.
@@ -86,6 +87,13 @@ let package = Package(
         ),
         // Counting replacements for the allocation functions, linked into the imaging benchmark.
         .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
+        // Download and live view of the PTP/IP client against gphoto2 on the simulated camera.
+        .executableTarget(
+            name: "PTPBenchmark",
+            dependencies: ["ViewfinderPTP", "ViewfinderSimulator"],
+            path: "Benchmarks/PTPBenchmark",
+            swiftSettings: strict
+        ),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder"], swiftSettings: strict),
     ]
 )

@@ -170,6 +170,9 @@ extension CameraSimulator {
     /// Puts a file in the card's camera folder, as if the camera had recorded it, and reports it to the connected
     /// client with an ObjectAdded event.
     ///
+    /// Like the camera's own files, it gets a thumbnail: a small JPEG of the scene, which clients such as gphoto2
+    /// need before they download a file of an undefined format, as raw files are.
+    ///
     /// - Parameters:
     ///   - filename: The file's name, such as `DSC_0100.NEF`.
     ///   - format: The file's format.
@@ -185,9 +188,11 @@ extension CameraSimulator {
                 .invalidArgument, "a file on the card needs a name of 1 to 254 characters and less than 4 GiB of data")
         }
         let date = camera.currentDate()
+        let thumbnail = try camera.makeThumbnail(lighting: camera.lighting(), time: 0)
         let handle = camera.state.withLock { state in
             state.storage.addFile(
-                named: filename, format: format, data: data, thumbnail: nil, imageSize: nil, date: date)
+                named: filename, format: format, data: data, thumbnail: thumbnail.jpeg,
+                imageSize: (0, 0, thumbnail.width, thumbnail.height), date: date)
         }
         let session = server.withLock { $0.active }
         session?.emit([PTPEvent(code: .objectAdded, parameters: [handle])])

@@ -192,12 +192,19 @@ final class SimulatedCamera: Sendable {
     /// Renders the scene at `size` and a 160-pixel-wide thumbnail, and encodes both.
     func makeImage(lighting: TestScene.Lighting, size: Dimensions, time: Double) throws -> Image {
         let picture = try TestScene.render(width: size.width, height: size.height, lighting: lighting, time: time)
-        let thumbHeight = max(2, 160 * size.height / max(size.width, 1)) & ~1
-        let thumb = try TestScene.render(width: 160, height: thumbHeight, lighting: lighting, time: time)
+        let thumbnail = try makeThumbnail(lighting: lighting, time: time, aspect: size)
         return Image(
-            jpeg: try SimulatorJPEG.encode(picture, quality: 92),
-            thumbnail: try SimulatorJPEG.encode(thumb, quality: 75),
-            size: (size.width, size.height, 160, thumbHeight))
+            jpeg: try SimulatorJPEG.encode(picture, quality: 92), thumbnail: thumbnail.jpeg,
+            size: (size.width, size.height, thumbnail.width, thumbnail.height))
+    }
+
+    /// Renders and encodes a 160-pixel-wide thumbnail of the scene with the aspect ratio of `aspect`.
+    func makeThumbnail(
+        lighting: TestScene.Lighting, time: Double, aspect: Dimensions = Dimensions(width: 3, height: 2)
+    ) throws -> (jpeg: [UInt8], width: Int, height: Int) {
+        let height = max(2, 160 * aspect.height / max(aspect.width, 1)) & ~1
+        let thumbnail = try TestScene.render(width: 160, height: height, lighting: lighting, time: time)
+        return (try SimulatorJPEG.encode(thumbnail, quality: 75), 160, height)
     }
 
     /// The camera clock's current date.

@@ -83,7 +83,7 @@ struct SimulatedStorage: Sendable {
             info.thumbPixelHeight = UInt32(imageSize.thumbHeight)
             info.imagePixelWidth = UInt32(imageSize.width)
             info.imagePixelHeight = UInt32(imageSize.height)
-            info.imageBitDepth = 24
+            info.imageBitDepth = imageSize.width > 0 ? 24 : 0
         }
         objects[handle] = SimulatedObject(handle: handle, info: info, data: ObjectBytes(data), thumbnail: thumbnail)
         order.append(handle)

@@ -1,6 +1,10 @@
 import Synchronization
 import ViewfinderCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What a transaction does with its data-in phase.
 enum PTPDataInHandling: Sendable {
     /// Collect it in memory, reporting progress.
@@ -226,6 +230,7 @@ final class PTPIPCommandChannel: @unchecked Sendable {
             let data = try typedThrows {
                 try [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
                     let base = UnsafeMutableRawBufferPointer(buffer)
+                    Self.preferHugePages(base)
                     next = try receivePackets(total: total, phase: &phaseCopy) {
                         (offset, count, phase) throws(ViewfinderError) in
                         try self.read(count, into: base, at: offset, total: total, phase: &phase)
@@ -236,6 +241,17 @@ final class PTPIPCommandChannel: @unchecked Sendable {
             phase = phaseCopy
             return (phase.problem == nil ? data : [], next)
         }
+    }
+
+    /// Asks the kernel to back a large receive buffer with transparent huge pages, so receiving tens of megabytes
+    /// into fresh memory takes a few dozen page faults instead of thousands.
+    private static func preferHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
+        let hugePage = 2 << 20
+        guard buffer.count >= 4 * hugePage, let base = buffer.baseAddress else { return }
+        let start = (Int(bitPattern: base) + hugePage - 1) & ~(hugePage - 1)
+        let end = (Int(bitPattern: base) + buffer.count) & ~(hugePage - 1)
+        guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(aligned, end - start, MADV_HUGEPAGE)
     }
 
     /// Collects a data-in phase of unknown length, within the in-memory limit.

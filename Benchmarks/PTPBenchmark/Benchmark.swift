@@ -1,0 +1,188 @@
+import ViewfinderCore
+import ViewfinderPTP
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The benchmark's measurements and the targets they are held to.
+enum Benchmark {
+    static let downloadRuns = 10
+    static let gphoto2Runs = 5
+    static let liveViewSeconds = 3.0
+    static let movieFrames = 300
+
+    static func run(executable: String) async throws {
+        let work = String(cString: mkdtemp(strdup("/tmp/ptp-benchmark.XXXXXX")))
+        // gphoto2 keeps settings in $HOME and writes movie.mjpg to the current directory: both go to a scratch one.
+        setenv("HOME", work, 1)
+        chdir(work)
+        defer { _ = try? Subprocess.run(["rm", "-rf", work]) }
+        say("PTP/IP benchmark: a \(BenchmarkObject.size / 1_000_000) MB download and Nikon live view,")
+        say("Viewfinder's client against gphoto2 on the same simulated camera (a separate process).\n")
+
+        let loopback = try loopbackThroughput()
+        say("loopback TCP (iperf3, 3 s):       \(format(loopback / 1e6, 0)) MB/s\n")
+
+        let server = try Subprocess([executable, "serve"], mergingErrors: false)
+        defer { _ = server.wait() }
+        guard let line = server.readLine(), line.hasPrefix("port "),
+            let port = UInt16(line.split(separator: " ")[1]), let handle = UInt32(line.split(separator: " ")[3])
+        else { throw BenchmarkError("the simulated camera did not start") }
+        let expected = BenchmarkObject.bytes()
+
+        // Viewfinder's client: downloads over one open session.
+        let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: .init(port: port))
+        guard try await session.object(handle) == expected else {
+            throw BenchmarkError("Viewfinder's download differs from the object")
+        }
+        var seconds: [Double] = []
+        let cpuBefore = processCPUSeconds()
+        let serverBefore = server.cpuSecondsSoFar()
+        for _ in 0..<downloadRuns {
+            let start = ContinuousClock.now
+            let bytes = try await session.object(handle)
+            seconds.append(start.duration(to: .now).seconds)
+            guard bytes.count == BenchmarkObject.size else { throw BenchmarkError("short download") }
+        }
+        let ourCPU = (processCPUSeconds() - cpuBefore) / Double(downloadRuns)
+        let serverCPU = (server.cpuSecondsSoFar() - serverBefore) / Double(downloadRuns)
+        await session.close()
+        let megabytes = Double(BenchmarkObject.size) / 1e6
+        let ours = Double(BenchmarkObject.size) / median(seconds)
+
+        // gphoto2 --get-file, and the same command line without the download as its fixed cost.
+        let gphoto2 = ["gphoto2", "--port", "ptpip:127.0.0.1:\(port):\(port)", "--camera", "Nikon DSLR (WLAN)"]
+        let folder = ["--folder", "/store_00010001/DCIM/100NIKON"]
+        let download = try measure(
+            gphoto2 + folder + ["--get-file", "1", "--filename", "object.nef", "--force-overwrite"])
+        guard try readFile("\(work)/object.nef") == expected else {
+            throw BenchmarkError("gphoto2's download differs from the object")
+        }
+        let listing = try measure(gphoto2 + folder + ["--list-files"])
+        let gphotoTransfer = max(download.wall - listing.wall, 1e-6)
+        let gphotoCPU = max(download.cpu - listing.cpu, 1e-6)
+
+        say(
+            "download of \(format(megabytes, 0)) MB (median of \(downloadRuns) for Viewfinder, \(gphoto2Runs) for gphoto2)"
+        )
+        say(
+            "  Viewfinder PTPIPSession.object:  \(format(ours / 1e6, 0)) MB/s, \(format(ourCPU * 1000 / megabytes, 3)) ms CPU/MB"
+        )
+        say(
+            "  gphoto2 --get-file, whole run:   \(format(Double(BenchmarkObject.size) / download.wall / 1e6, 0)) MB/s, "
+                + "\(format(download.cpu * 1000 / megabytes, 3)) ms CPU/MB (\(format(download.wall, 3)) s, "
+                + "\(format(download.cpu, 3)) s CPU)")
+        say("  gphoto2 --list-files (fixed cost): \(format(listing.wall, 3)) s, \(format(listing.cpu, 3)) s CPU")
+        say(
+            "  gphoto2 transfer alone:          \(format(Double(BenchmarkObject.size) / gphotoTransfer / 1e6, 0)) MB/s, "
+                + "\(format(gphotoCPU * 1000 / megabytes, 3)) ms CPU/MB")
+        say("  simulated camera while serving Viewfinder: \(format(serverCPU * 1000 / megabytes, 3)) ms CPU/MB\n")
+
+        let liveView = try await measureLiveView(port: port, work: work)
+        let movie = try measure(gphoto2 + ["--capture-movie=\(movieFrames)"], runs: 3)
+        let single = try measure(gphoto2 + ["--capture-movie=0"], runs: 3)
+        let movieWall = max(movie.wall - single.wall, 1e-6)
+        let movieCPU = max(movie.cpu - single.cpu, 1e-6)
+        let gphotoFPS = Double(movieFrames) / movieWall
+        let gphotoFrameCPU = movieCPU / Double(movieFrames)
+        say("live view (Nikon GetLiveViewImg, 640x424 JPEG frames appended to a file)")
+        say(
+            "  Viewfinder nikonLiveViewFrame:   \(format(liveView.fps, 0)) frames/s, "
+                + "\(format(liveView.cpuPerFrame * 1e6, 0)) µs CPU/frame (\(liveView.frames) frames in \(format(liveViewSeconds, 0)) s)"
+        )
+        say(
+            "  gphoto2 --capture-movie=\(movieFrames):    \(format(Double(movieFrames + 1) / movie.wall, 0)) frames/s, "
+                + "\(format(movie.cpu / Double(movieFrames + 1) * 1e6, 0)) µs CPU/frame for the whole run")
+        say(
+            "  gphoto2 per extra frame (vs 1):  \(format(gphotoFPS, 0)) frames/s, \(format(gphotoFrameCPU * 1e6, 0)) µs CPU/frame\n"
+        )
+
+        say("targets (against gphoto2's transfer alone and its per-frame cost, the stricter figures)")
+        var met = true
+        met =
+            verdict(
+                "download throughput above gphoto2's", ours > Double(BenchmarkObject.size) / gphotoTransfer,
+                "\(format(ours / (Double(BenchmarkObject.size) / gphotoTransfer), 2))×") && met
+        met =
+            verdict(
+                "download throughput ≥ 50% of loopback TCP", ours >= loopback / 2,
+                "\(format(ours / loopback * 100, 0)) %")
+            && met
+        met =
+            verdict(
+                "client CPU per MB ≤ ½ of gphoto2's", ourCPU <= gphotoCPU / 2,
+                "\(format(ourCPU / gphotoCPU, 3))× gphoto2's") && met
+        met =
+            verdict(
+                "live view frames/s ≥ gphoto2's", liveView.fps >= gphotoFPS, "\(format(liveView.fps / gphotoFPS, 2))×")
+            && met
+        met =
+            verdict(
+                "CPU per live view frame ≤ ½ of gphoto2's", liveView.cpuPerFrame <= gphotoFrameCPU / 2,
+                "\(format(liveView.cpuPerFrame / gphotoFrameCPU, 3))× gphoto2's") && met
+        say(met ? "\nevery target met" : "\nsome targets not met")
+    }
+
+    /// Wall and CPU seconds of a command line: the medians of `runs` runs.
+    static func measure(_ command: [String], runs: Int = gphoto2Runs) throws -> (wall: Double, cpu: Double) {
+        var walls: [Double] = []
+        var cpus: [Double] = []
+        for _ in 0..<runs {
+            let outcome = try Subprocess.run(command)
+            guard outcome.status == 0, !outcome.output.contains("*** Error") else {
+                throw BenchmarkError("\(command.joined(separator: " ")) failed:\n\(outcome.output)")
+            }
+            walls.append(outcome.wallSeconds)
+            cpus.append(outcome.cpuSeconds)
+        }
+        return (median(walls), median(cpus))
+    }
+
+    /// Fetches live view frames for a few seconds and appends each JPEG to a file, as gphoto2 --capture-movie does.
+    static func measureLiveView(port: UInt16, work: String) async throws -> (
+        fps: Double, cpuPerFrame: Double, frames: Int
+    ) {
+        let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: .init(port: port))
+        try await session.startNikonLiveView()
+        let file = open("\(work)/viewfinder.mjpg", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        defer { close(file) }
+        _ = try await session.nikonLiveViewFrame()
+        var frames = 0
+        let cpuBefore = processCPUSeconds()
+        let start = ContinuousClock.now
+        while start.duration(to: .now).seconds < liveViewSeconds {
+            let frame = try await session.nikonLiveViewFrame()
+            _ = frame.data.withUnsafeBytes {
+                write(file, $0.baseAddress! + frame.jpegRange.lowerBound, frame.jpegRange.count)
+            }
+            frames += 1
+        }
+        let elapsed = start.duration(to: .now).seconds
+        let cpu = processCPUSeconds() - cpuBefore
+        try await session.endNikonLiveView()
+        await session.close()
+        return (Double(frames) / elapsed, cpu / Double(frames), frames)
+    }
+
+    /// The bytes of a file.
+    static func readFile(_ path: String) throws -> [UInt8] {
+        guard let file = fopen(path, "rb") else { throw BenchmarkError("cannot open \(path)") }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        return bytes
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,106 @@
+// Measures the PTP/IP client against gphoto2 on the same simulated camera in the same run: downloading a 50 MB
+// object and fetching live view frames, with loopback TCP (iperf3) as the ceiling for throughput.
+//
+// Usage: ptp-benchmark            (build with -c release; needs gphoto2 and iperf3)
+//        ptp-benchmark serve      (the simulated camera, started by the benchmark as its own process)
+
+import ViewfinderCore
+import ViewfinderPTP
+import ViewfinderSimulator
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The object both clients download.
+enum BenchmarkObject {
+    static let size = 50_000_000
+    static let name = "DSC_0001.NEF"
+
+    /// Deterministic bytes, so each download can be checked.
+    static func bytes() -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+            for index in 0..<size {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                buffer[index] = UInt8(truncatingIfNeeded: state >> 56)
+            }
+            count = size
+        }
+    }
+}
+
+/// Runs the simulated camera with the benchmark object until standard input closes.
+func serve() throws {
+    let simulator = try CameraSimulator(configuration: .init(identity: .nikon, port: 0, sampleImageCount: 0))
+    try simulator.start()
+    let handle = try simulator.addObject(named: BenchmarkObject.name, data: BenchmarkObject.bytes())
+    print("port \(simulator.port) handle \(handle)")
+    fflush(nil)
+    var byte: UInt8 = 0
+    while read(0, &byte, 1) > 0 {}
+    simulator.stop()
+}
+
+/// The median of some numbers.
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+/// A number with `digits` decimals.
+func format(_ value: Double, _ digits: Int = 1) -> String {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let rounded = (value * scale).rounded() / scale
+    var text = String(rounded)
+    if digits == 0, text.hasSuffix(".0") { text.removeLast(2) }
+    return text
+}
+
+/// Prints a target's verdict.
+func verdict(_ name: String, _ met: Bool, _ detail: String) -> Bool {
+    say("  \(met ? "met    " : "NOT MET") \(name): \(detail)")
+    return met
+}
+
+/// Loopback TCP throughput in bytes per second, from iperf3 over three seconds.
+func loopbackThroughput() throws -> Double {
+    let port = "5\(Int.random(in: 2000...8999))"
+    let server = try Subprocess(["iperf3", "-s", "-1", "-p", port])
+    usleep(300_000)
+    let client = try Subprocess.run(["iperf3", "-c", "127.0.0.1", "-p", port, "-t", "3", "-f", "m"])
+    _ = server.wait()
+    guard client.status == 0,
+        let line = client.output.split(separator: "\n").last(where: { $0.contains("receiver") }),
+        let rate = line.split(separator: " ").firstIndex(of: "Mbits/sec").map({ line.split(separator: " ")[$0 - 1] }),
+        let megabits = Double(rate)
+    else { throw BenchmarkError("iperf3 failed:\n\(client.output)") }
+    return megabits * 1e6 / 8
+}
+
+/// This executable's path, for starting the simulated camera as a child.
+func executablePath() -> String {
+    var path = [CChar](repeating: 0, count: 4096)
+    let length = readlink("/proc/self/exe", &path, path.count - 1)
+    return length > 0 ? String(decoding: path[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "ptp-benchmark"
+}
+
+/// Prints a line at once, even into a pipe.
+func say(_ line: String) {
+    print(line)
+    fflush(nil)
+}
+
+do {
+    if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "serve" {
+        try serve()
+    } else {
+        try await Benchmark.run(executable: executablePath())
+    }
+} catch {
+    let message = Array("ptp-benchmark: \(error)\n".utf8)
+    _ = write(2, message, message.count)
+    exit(1)
+}
