@@ -2,7 +2,7 @@ import Dispatch
 import ViewfinderCore
 import ViewfinderPTP
 
-/// A simulated PTP/IP camera: a responder that real clients, such as gphoto2 or ``ViewfinderPTP/PTPIPSession``,
+/// A simulated PTP/IP camera: a responder that real clients, such as gphoto2 or `PTPIPSession`,
 /// accept as a camera.
 ///
 /// It offers standard PTP properties with realistic values (ISO, shutter speed, aperture, exposure compensation,
@@ -40,7 +40,7 @@ public final class CameraSimulator: Sendable {
 
     /// Creates the camera, with its sample images on the card; it does not listen until ``start()``.
     ///
-    /// - Throws: a ``ViewfinderCore/ViewfinderError`` when the sample images cannot be rendered.
+    /// - Throws: a `ViewfinderError` when the sample images cannot be rendered.
     public init(configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
         camera = try SimulatedCamera(configuration: configuration)
@@ -51,7 +51,7 @@ public final class CameraSimulator: Sendable {
 
     /// Starts listening.
     ///
-    /// - Throws: a ``ViewfinderCore/ViewfinderError`` when the address cannot be bound, for example because the port
+    /// - Throws: a `ViewfinderError` when the address cannot be bound, for example because the port
     ///   is in use.
     public func start() throws {
         let listener = try TCPSocket.listen(host: configuration.bindAddress, port: configuration.port)
@@ -178,7 +178,7 @@ extension CameraSimulator {
     ///   - format: The file's format.
     ///   - data: The file's bytes, less than 4 GiB.
     /// - Returns: The file's object handle.
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/invalidArgument`` for a name PTP cannot carry or a file of
+    /// - Throws: `ViewfinderError/Code/invalidArgument` for a name PTP cannot carry or a file of
     ///   4 GiB or more.
     public func addObject(
         named filename: String, format: PTPObjectFormatCode = .undefined, data: [UInt8]

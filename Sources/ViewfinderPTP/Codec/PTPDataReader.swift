@@ -3,7 +3,7 @@ import ViewfinderCore
 /// Reads little-endian PTP data: integers, strings, arrays and typed values, checking every length against the
 /// bytes that are left before it allocates anything.
 ///
-/// Every failure is a ``ViewfinderCore/ViewfinderError`` with the code ``ViewfinderCore/ViewfinderError/Code/malformedData``
+/// Every failure is a `ViewfinderError` with the code `ViewfinderError/Code/malformedData`
 /// whose message names what was being read:
 ///
 /// ```swift

@@ -32,7 +32,7 @@ public struct PTPDataWriter: Sendable {
 
     /// Appends a PTP string: a count of UCS-2 code units (the terminating NUL included) and the units.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/invalidArgument`` for a string of more than 254 UTF-16 units,
+    /// - Throws: `ViewfinderError/Code/invalidArgument` for a string of more than 254 UTF-16 units,
     ///   which PTP cannot carry.
     public mutating func append(string: String) throws(ViewfinderError) {
         let units = Array(string.utf16)

@@ -60,7 +60,7 @@ public struct PTPDeviceInfo: Hashable, Sendable {
 
     /// Decodes the dataset.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/malformedData`` when the bytes are not a DeviceInfo dataset.
+    /// - Throws: `ViewfinderError/Code/malformedData` when the bytes are not a DeviceInfo dataset.
     public init(decoding bytes: [UInt8]) throws(ViewfinderError) {
         var reader = PTPDataReader(bytes, reading: "DeviceInfo")
         standardVersion = try reader.read(UInt16.self)
@@ -81,7 +81,7 @@ public struct PTPDeviceInfo: Hashable, Sendable {
 
     /// The dataset's wire form.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/invalidArgument`` for a string too long for PTP.
+    /// - Throws: `ViewfinderError/Code/invalidArgument` for a string too long for PTP.
     public func encoded() throws(ViewfinderError) -> [UInt8] {
         var writer = PTPDataWriter(capacity: 256)
         writer.append(standardVersion)

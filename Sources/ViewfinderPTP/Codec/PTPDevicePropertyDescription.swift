@@ -59,7 +59,7 @@ public struct PTPDevicePropertyDescription: Hashable, Sendable {
 
     /// Decodes the dataset.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/malformedData`` when the bytes are not a DevicePropDesc dataset,
+    /// - Throws: `ViewfinderError/Code/malformedData` when the bytes are not a DevicePropDesc dataset,
     ///   including a form PTP does not define or a range on a type that is not an integer.
     public init(decoding bytes: [UInt8]) throws(ViewfinderError) {
         var reader = PTPDataReader(bytes, reading: "DevicePropDesc")
@@ -103,7 +103,7 @@ public struct PTPDevicePropertyDescription: Hashable, Sendable {
 
     /// The dataset's wire form.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/invalidArgument`` when a value is not of ``dataType``.
+    /// - Throws: `ViewfinderError/Code/invalidArgument` when a value is not of ``dataType``.
     public func encoded() throws(ViewfinderError) -> [UInt8] {
         var values = [factoryDefaultValue, currentValue]
         switch form {

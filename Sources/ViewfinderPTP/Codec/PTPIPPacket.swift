@@ -57,7 +57,7 @@ public struct PTPIPGUID: Hashable, Sendable, CustomStringConvertible {
 
     /// Creates a GUID from 16 bytes.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/invalidArgument`` when `bytes` is not 16 bytes long.
+    /// - Throws: `ViewfinderError/Code/invalidArgument` when `bytes` is not 16 bytes long.
     public init(bytes: [UInt8]) throws(ViewfinderError) {
         guard bytes.count == 16 else {
             throw ViewfinderError(.invalidArgument, "a PTP/IP GUID has 16 bytes, not \(bytes.count)")
@@ -127,7 +127,7 @@ public struct PTPIPDataPhase: RawRepresentable, Hashable, Sendable {
 ///
 /// Every packet starts with a little-endian 32-bit length (the whole packet, this header included) and a 32-bit
 /// ``PTPIPPacketType``. ``encoded()`` gives the wire form; ``decode(_:)`` and ``decode(type:payload:)`` parse it and
-/// throw ``ViewfinderCore/ViewfinderError/Code/malformedData`` on anything that is not a well-formed packet.
+/// throw `ViewfinderError/Code/malformedData` on anything that is not a well-formed packet.
 ///
 /// ```swift
 /// let request = PTPIPPacket.operationRequest(
@@ -200,7 +200,7 @@ public enum PTPIPPacket: Hashable, Sendable {
 
     /// The packet's wire form, header included.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/invalidArgument`` for too many parameters, a name too long for
+    /// - Throws: `ViewfinderError/Code/invalidArgument` for too many parameters, a name too long for
     ///   PTP/IP, or a packet longer than 4 GiB.
     public func encoded() throws(ViewfinderError) -> [UInt8] {
         var writer = PTPDataWriter(capacity: 64)
@@ -257,7 +257,7 @@ public enum PTPIPPacket: Hashable, Sendable {
 
     /// Decodes one whole packet, header included.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/malformedData`` when the length word does not match the bytes
+    /// - Throws: `ViewfinderError/Code/malformedData` when the length word does not match the bytes
     ///   or the payload is not a well-formed packet of its type.
     public static func decode(_ bytes: [UInt8]) throws(ViewfinderError) -> PTPIPPacket {
         var reader = PTPDataReader(bytes, reading: "PTP/IP packet")
@@ -271,7 +271,7 @@ public enum PTPIPPacket: Hashable, Sendable {
 
     /// Decodes a packet from its type and the payload that follows the header.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/malformedData`` for an unknown type or a malformed payload.
+    /// - Throws: `ViewfinderError/Code/malformedData` for an unknown type or a malformed payload.
     public static func decode(type: PTPIPPacketType, payload: [UInt8]) throws(ViewfinderError) -> PTPIPPacket {
         var reader = PTPDataReader(payload, reading: "PTP/IP \(type) packet")
         let packet: PTPIPPacket

@@ -78,7 +78,7 @@ public struct PTPObjectInfo: Hashable, Sendable {
 
     /// Decodes the dataset.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/malformedData`` when the bytes are not an ObjectInfo dataset.
+    /// - Throws: `ViewfinderError/Code/malformedData` when the bytes are not an ObjectInfo dataset.
     public init(decoding bytes: [UInt8]) throws(ViewfinderError) {
         var reader = PTPDataReader(bytes, reading: "ObjectInfo")
         storageID = try reader.read(UInt32.self)
@@ -104,7 +104,7 @@ public struct PTPObjectInfo: Hashable, Sendable {
 
     /// The dataset's wire form.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/invalidArgument`` for a string too long for PTP.
+    /// - Throws: `ViewfinderError/Code/invalidArgument` for a string too long for PTP.
     public func encoded() throws(ViewfinderError) -> [UInt8] {
         var writer = PTPDataWriter(capacity: 128)
         writer.append(storageID)

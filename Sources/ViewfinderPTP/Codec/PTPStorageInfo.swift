@@ -38,7 +38,7 @@ public struct PTPStorageInfo: Hashable, Sendable {
 
     /// Decodes the dataset.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/malformedData`` when the bytes are not a StorageInfo dataset.
+    /// - Throws: `ViewfinderError/Code/malformedData` when the bytes are not a StorageInfo dataset.
     public init(decoding bytes: [UInt8]) throws(ViewfinderError) {
         var reader = PTPDataReader(bytes, reading: "StorageInfo")
         storageType = try reader.read(UInt16.self)
@@ -53,7 +53,7 @@ public struct PTPStorageInfo: Hashable, Sendable {
 
     /// The dataset's wire form.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/invalidArgument`` for a string too long for PTP.
+    /// - Throws: `ViewfinderError/Code/invalidArgument` for a string too long for PTP.
     public func encoded() throws(ViewfinderError) -> [UInt8] {
         var writer = PTPDataWriter(capacity: 64)
         writer.append(storageType)

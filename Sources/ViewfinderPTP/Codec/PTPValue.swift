@@ -150,7 +150,7 @@ public enum PTPValue: Hashable, Sendable, CustomStringConvertible {
 extension PTPDataReader {
     /// Reads a value of `type`.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/malformedData`` when the bytes run out or the type is not one
+    /// - Throws: `ViewfinderError/Code/malformedData` when the bytes run out or the type is not one
     ///   PTP defines for property values.
     public mutating func readValue(of type: PTPDataType) throws(ViewfinderError) -> PTPValue {
         switch type {
@@ -179,7 +179,7 @@ extension PTPDataReader {
 extension PTPDataWriter {
     /// Appends a value in its wire form.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/invalidArgument`` for an array whose elements are not all of its
+    /// - Throws: `ViewfinderError/Code/invalidArgument` for an array whose elements are not all of its
     ///   element type, or a string PTP cannot carry.
     public mutating func append(value: PTPValue) throws(ViewfinderError) {
         switch value {

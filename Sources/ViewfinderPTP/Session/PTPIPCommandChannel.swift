@@ -69,7 +69,7 @@ final class PTPIPCommandChannel: @unchecked Sendable {
     ///   - consumerError: Set to the first error a streaming consumer threw; the data is drained and the response
     ///     read regardless, and the caller reports this error instead of the result.
     /// - Returns: The response and the collected data-in bytes.
-    /// - Throws: ``ViewfinderError/Code/protocolFailure`` when the camera answers with anything but OK (the
+    /// - Throws: `ViewfinderError/Code/protocolFailure` when the camera answers with anything but OK (the
     ///   connection stays usable); transport errors (timeout, disconnected, malformed data) leave it unusable.
     func run(
         _ operation: PTPOperationCode, parameters: [UInt32], transactionID: UInt32? = nil, dataOut: [UInt8]?,

@@ -9,7 +9,7 @@ public struct PTPNikonLiveViewFrame: Sendable {
 
     /// Finds the JPEG image in the data of a GetLiveViewImg transaction.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/malformedData`` when the data holds no JPEG image.
+    /// - Throws: `ViewfinderError/Code/malformedData` when the data holds no JPEG image.
     public init(data: [UInt8]) throws(ViewfinderError) {
         self.data = data
         guard let start = Self.firstStartOfImage(in: data), let end = Self.lastEndOfImage(in: data), end > start else {
@@ -49,7 +49,7 @@ extension PTPIPSession {
     /// Polls ``PTPOperationCode/nikonDeviceReady`` while it answers ``PTPResponseCode/deviceBusy``.
     ///
     /// - Parameter readyTimeout: The longest wait for the camera to become ready.
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/timeout`` when the camera stays busy, and the errors of the
+    /// - Throws: `ViewfinderError/Code/timeout` when the camera stays busy, and the errors of the
     ///   transactions.
     public func startNikonLiveView(readyTimeout: Duration = .seconds(3)) async throws {
         _ = try await transaction(.nikonStartLiveView)
@@ -79,8 +79,8 @@ extension PTPIPSession {
 
     /// The current Nikon live view frame.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/protocolFailure`` with ``PTPResponseCode/nikonNotLiveView``
-    ///   when live view is off, and ``ViewfinderCore/ViewfinderError/Code/malformedData`` when the frame holds no JPEG.
+    /// - Throws: `ViewfinderError/Code/protocolFailure` with ``PTPResponseCode/nikonNotLiveView``
+    ///   when live view is off, and `ViewfinderError/Code/malformedData` when the frame holds no JPEG.
     public func nikonLiveViewFrame() async throws -> PTPNikonLiveViewFrame {
         try PTPNikonLiveViewFrame(data: try await transaction(.nikonGetLiveViewImage).data)
     }

@@ -104,7 +104,7 @@ extension PTPIPSession {
 
     /// Sets a property.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/protocolFailure`` with
+    /// - Throws: `ViewfinderError/Code/protocolFailure` with
     ///   ``PTPResponseCode/invalidDevicePropValue`` when the camera does not accept the value, or
     ///   ``PTPResponseCode/accessDenied`` when the property cannot be set now.
     public func setPropertyValue(_ property: PTPDevicePropertyCode, to value: PTPValue) async throws {

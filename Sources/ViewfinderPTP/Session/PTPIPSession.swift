@@ -26,13 +26,13 @@ import ViewfinderCore
 ///
 /// ## Errors
 ///
-/// A transaction the camera refuses throws ``ViewfinderCore/ViewfinderError/Code/protocolFailure`` with the
+/// A transaction the camera refuses throws `ViewfinderError/Code/protocolFailure` with the
 /// camera's response code, and the session stays open. A camera that stops answering
-/// (``ViewfinderCore/ViewfinderError/Code/timeout``), closes a connection
-/// (``ViewfinderCore/ViewfinderError/Code/disconnected``) or sends something that is not PTP/IP
-/// (``ViewfinderCore/ViewfinderError/Code/malformedData``) ends the session: ``state`` becomes
+/// (`ViewfinderError/Code/timeout`), closes a connection
+/// (`ViewfinderError/Code/disconnected`) or sends something that is not PTP/IP
+/// (`ViewfinderError/Code/malformedData`) ends the session: ``state`` becomes
 /// ``State/closed(_:)`` with the error, ``events`` finishes with it, and later calls throw
-/// ``ViewfinderCore/ViewfinderError/Code/notConnected``.
+/// `ViewfinderError/Code/notConnected`.
 public final class PTPIPSession: Sendable {
     /// Where a session is in its life.
     public enum State: Hashable, Sendable {
@@ -98,9 +98,9 @@ public final class PTPIPSession: Sendable {
     /// - Parameters:
     ///   - host: The camera's host name or IP address.
     ///   - configuration: The port, names and timeouts to use.
-    /// - Throws: ``ViewfinderCore/ViewfinderError`` with ``ViewfinderCore/ViewfinderError/Code/connectionFailed`` when
-    ///   the camera cannot be reached, ``ViewfinderCore/ViewfinderError/Code/deviceBusy`` when it refuses because
-    ///   another client has it, ``ViewfinderCore/ViewfinderError/Code/timeout`` when it does not answer in time,
+    /// - Throws: `ViewfinderError` with `ViewfinderError/Code/connectionFailed` when
+    ///   the camera cannot be reached, `ViewfinderError/Code/deviceBusy` when it refuses because
+    ///   another client has it, `ViewfinderError/Code/timeout` when it does not answer in time,
     ///   and the codes of failed transactions.
     public static func connect(to host: String, configuration: Configuration = Configuration()) async throws
         -> PTPIPSession
@@ -226,7 +226,7 @@ extension PTPIPSession {
     ///
     /// The data is received straight into the returned array's memory. Transactions run one at a time in call
     /// order. Cancelling the calling task before the request is sent, or during the data phase, throws
-    /// ``ViewfinderCore/ViewfinderError/Code/cancelled`` (the rest of the data is drained so the session stays usable).
+    /// `ViewfinderError/Code/cancelled` (the rest of the data is drained so the session stays usable).
     ///
     /// - Parameters:
     ///   - operation: The operation.
@@ -234,7 +234,7 @@ extension PTPIPSession {
     ///   - dataOut: Bytes to send in a data-out phase, such as a new property value.
     ///   - progress: Called on the session's I/O thread as data-in bytes arrive.
     /// - Returns: The response and the data-in bytes.
-    /// - Throws: ``ViewfinderCore/ViewfinderError/Code/protocolFailure`` with the response code when the camera
+    /// - Throws: `ViewfinderError/Code/protocolFailure` with the response code when the camera
     ///   answers with anything but OK; see ``PTPIPSession`` for the errors that end the session.
     public func transaction(
         _ operation: PTPOperationCode, parameters: [UInt32] = [], sending dataOut: [UInt8]? = nil,

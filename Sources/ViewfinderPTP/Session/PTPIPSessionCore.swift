@@ -130,7 +130,7 @@ final class PTPIPSessionCore: Sendable {
 
     /// Runs a transaction on the command channel of an open session; transport failures end the session.
     ///
-    /// - Throws: the error a streaming consumer threw, unchanged, or a ``ViewfinderError``.
+    /// - Throws: the error a streaming consumer threw, unchanged, or a `ViewfinderError`.
     func transaction(
         _ operation: PTPOperationCode, parameters: [UInt32], dataOut: [UInt8]?, dataIn: PTPDataInHandling,
         cancellation: PTPCancellationFlag

@@ -21,7 +21,7 @@ extension PTPIPConnection {
     ///
     /// A zero-length phase may end right after StartData, as some initiators send no EndData for it.
     ///
-    /// - Throws: ``ViewfinderError/Code/malformedData`` when the phase is longer than `maximumLength`, belongs to
+    /// - Throws: `ViewfinderError/Code/malformedData` when the phase is longer than `maximumLength`, belongs to
     ///   another transaction, or is not a well-formed data phase.
     package func receiveDataPhase(
         transactionID: UInt32, maximumLength: Int, while activity: String

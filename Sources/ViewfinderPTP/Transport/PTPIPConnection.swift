@@ -17,7 +17,7 @@ package final class PTPIPConnection: @unchecked Sendable {
 
     /// The socket; the connection closes it in ``close()``.
     package let socket: TCPSocket
-    /// The longest wait for the peer before an operation fails with ``ViewfinderError/Code/timeout``.
+    /// The longest wait for the peer before an operation fails with `ViewfinderError/Code/timeout`.
     package var timeout: Duration
     /// Whether to acknowledge received data at once before each wait, for peers that keep Nagle's algorithm on.
     package var acknowledgesQuickly = false
@@ -78,7 +78,7 @@ package final class PTPIPConnection: @unchecked Sendable {
 
     /// Reads the next packet, or the header of the next Data or EndData packet.
     ///
-    /// - Throws: ``ViewfinderError/Code/malformedData`` for a length shorter than the header or a packet longer than
+    /// - Throws: `ViewfinderError/Code/malformedData` for a length shorter than the header or a packet longer than
     ///   ``maximumControlPacketLength`` (checked before anything is allocated), and the socket's errors.
     package func readNext(while activity: String) throws(ViewfinderError) -> Incoming {
         try fill(PTPIPPacket.headerLength, while: activity)
@@ -197,7 +197,7 @@ package final class PTPIPConnection: @unchecked Sendable {
     }
 }
 
-/// Runs `body`, which throws only ``ViewfinderError``s, inside standard-library calls that rethrow untyped errors.
+/// Runs `body`, which throws only `ViewfinderError`s, inside standard-library calls that rethrow untyped errors.
 package func typedThrows<Result>(_ body: () throws -> Result) throws(ViewfinderError) -> Result {
     do {
         return try body()

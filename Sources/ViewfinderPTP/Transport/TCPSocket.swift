@@ -7,7 +7,7 @@ import Glibc
 /// A TCP socket in non-blocking mode whose every wait goes through `poll(2)` with a timeout.
 ///
 /// Thin typed wrappers over `socket`, `connect`, `accept`, `send`, `sendmsg` and `recv`: every call retries on
-/// `EINTR`, waits with `poll` on `EAGAIN`, and turns failures into ``ViewfinderError``s that say what was being done.
+/// `EINTR`, waits with `poll` on `EAGAIN`, and turns failures into `ViewfinderError`s that say what was being done.
 /// Sends use `MSG_NOSIGNAL`, so a closed peer is an error and never a `SIGPIPE`.
 ///
 /// A socket value is a descriptor; the owner closes it once with ``close()``. ``shutdown()`` may be called from any
@@ -25,8 +25,8 @@ package struct TCPSocket: Sendable {
 
     /// Connects to `host` (a name or an address) on `port`, trying each address the name resolves to.
     ///
-    /// - Throws: ``ViewfinderError/Code/timeout`` when no address answers within `timeout`, and
-    ///   ``ViewfinderError/Code/connectionFailed`` (or a code from the system error) when the connection is refused
+    /// - Throws: `ViewfinderError/Code/timeout` when no address answers within `timeout`, and
+    ///   `ViewfinderError/Code/connectionFailed` (or a code from the system error) when the connection is refused
     ///   or the name does not resolve.
     package static func connect(host: String, port: UInt16, timeout: Duration) throws(ViewfinderError) -> TCPSocket {
         let endpoint = "\(host):\(port)"
@@ -86,8 +86,8 @@ package struct TCPSocket: Sendable {
 
     /// Listens on `host` (an IPv4 or IPv6 address) and `port`; port 0 picks a free port.
     ///
-    /// - Throws: a ``ViewfinderError`` from the system error, such as ``ViewfinderError/Code/invalidArgument`` for a
-    ///   bad address or ``ViewfinderError/Code/io`` when the port is in use.
+    /// - Throws: a `ViewfinderError` from the system error, such as `ViewfinderError/Code/invalidArgument` for a
+    ///   bad address or `ViewfinderError/Code/io` when the port is in use.
     package static func listen(host: String, port: UInt16, backlog: Int32 = 8) throws(ViewfinderError) -> TCPSocket {
         let endpoint = "\(host):\(port)"
         var hints = addrinfo()
@@ -242,8 +242,8 @@ package struct TCPSocket: Sendable {
 
     /// Sends all of `buffers` in order, gathering them into as few system calls as possible.
     ///
-    /// - Throws: ``ViewfinderError/Code/timeout`` when the peer takes no data for `timeout`, and
-    ///   ``ViewfinderError/Code/disconnected`` when it has gone.
+    /// - Throws: `ViewfinderError/Code/timeout` when the peer takes no data for `timeout`, and
+    ///   `ViewfinderError/Code/disconnected` when it has gone.
     package func send(_ buffers: [UnsafeRawBufferPointer], timeout: Duration, while activity: String)
         throws(ViewfinderError)
     {
@@ -284,8 +284,8 @@ package struct TCPSocket: Sendable {
     /// Receives at least one byte into `buffer`, waiting at most `timeout` for it.
     ///
     /// - Returns: The number of bytes received, from 1 to `buffer.count`.
-    /// - Throws: ``ViewfinderError/Code/disconnected`` when the peer closed the connection,
-    ///   ``ViewfinderError/Code/timeout`` when nothing arrived in time.
+    /// - Throws: `ViewfinderError/Code/disconnected` when the peer closed the connection,
+    ///   `ViewfinderError/Code/timeout` when nothing arrived in time.
     package func receive(
         into buffer: UnsafeMutableRawBufferPointer, timeout: Duration, quickAck: Bool = false, while activity: String
     ) throws(ViewfinderError) -> Int {
