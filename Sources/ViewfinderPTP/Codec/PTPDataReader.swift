@@ -70,12 +70,6 @@ public struct PTPDataReader: Sendable {
         return Array(bytes[offset...])
     }
 
-    /// Skips `count` bytes.
-    public mutating func skip(_ count: Int) throws(ViewfinderError) {
-        try require(count, for: "skipping")
-        offset += count
-    }
-
     /// Reads a PTP string: a count of UCS-2 code units (the terminating NUL included) and the units.
     ///
     /// A count of 0 is the empty string. Unpaired surrogates become U+FFFD.

@@ -107,7 +107,15 @@ package struct TCPSocket: Sendable {
         guard bind(socket.descriptor, address.ai_addr, address.ai_addrlen) == 0 else {
             let error = errno
             socket.close()
-            throw ViewfinderError.system(errno: error, "binding to \(endpoint)")
+            let failure = ViewfinderError.system(errno: error, "binding to \(endpoint)")
+            let hint =
+                switch error {
+                case EADDRINUSE: "; another program uses the port: choose another one"
+                case EADDRNOTAVAIL: "; the address is not one of this machine's"
+                case EACCES: "; ports below 1024 need privileges: choose a higher one"
+                default: ""
+                }
+            throw ViewfinderError(failure.code, failure.message + hint, errno: error)
         }
         guard Glibc.listen(socket.descriptor, backlog) == 0 else {
             let error = errno
