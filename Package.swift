@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "ViewfinderImagingTests", dependencies: ["ViewfinderImaging"], swiftSettings: strict),
         .testTarget(
             name: "ViewfinderPTPTests",
-            dependencies: ["ViewfinderPTP", "ViewfinderSimulator"],
+            dependencies: ["ViewfinderPTP", "ViewfinderSimulator", "ViewfinderImaging"],
             swiftSettings: strict
         ),
         .testTarget(name: "ViewfinderV4L2Tests", dependencies: ["ViewfinderV4L2"], swiftSettings: strict),

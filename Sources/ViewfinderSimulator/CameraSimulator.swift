@@ -188,7 +188,7 @@ extension CameraSimulator {
                 .invalidArgument, "a file on the card needs a name of 1 to 254 characters and less than 4 GiB of data")
         }
         let date = camera.currentDate()
-        let thumbnail = try camera.makeThumbnail(lighting: camera.lighting(), time: 0)
+        let thumbnail = try camera.makeThumbnail(lighting: camera.lighting())
         let handle = camera.state.withLock { state in
             state.storage.addFile(
                 named: filename, format: format, data: data, thumbnail: thumbnail.jpeg,

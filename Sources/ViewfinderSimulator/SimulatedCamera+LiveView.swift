@@ -75,10 +75,12 @@ extension SimulatedCamera {
         guard
             let image = try? TestScene.render(
                 width: size.width, height: size.height, lighting: lighting, time: epoch.duration(to: now).seconds),
-            let jpeg = try? SimulatorJPEG.encode(image, quality: 80)
+            let bytes = try? encoder.encode(
+                image, quality: 80,
+                { jpeg in
+                    [UInt8](repeating: 0, count: Self.liveViewHeaderLength) + jpeg
+                })
         else { return SimulatorReply(code: .generalError) }
-        var bytes = [UInt8](repeating: 0, count: Self.liveViewHeaderLength)
-        bytes += jpeg
         state.withLock { state in
             state.liveView?.frame = (index, bytes)
         }

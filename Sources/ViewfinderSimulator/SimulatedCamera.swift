@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderImaging
 import ViewfinderPTP
 
 /// An operation request as the simulator serves it.
@@ -75,6 +76,8 @@ final class SimulatedCamera: Sendable {
     let configuration: CameraSimulator.Configuration
     let deviceInfo: PTPDeviceInfo
     let state: Locked<State>
+    /// Encodes captures, thumbnails and live view frames.
+    let encoder = JPEGEncoder()
     /// When the camera was made; the scene's moving marker counts from here.
     let epoch = ContinuousClock.now
 
@@ -189,22 +192,24 @@ final class SimulatedCamera: Sendable {
         var size: (width: Int, height: Int, thumbWidth: Int, thumbHeight: Int)
     }
 
-    /// Renders the scene at `size` and a 160-pixel-wide thumbnail, and encodes both.
+    /// The bounds thumbnails fit in, as cameras make them.
+    static let thumbnailBounds = Dimensions(width: 160, height: 120)
+
+    /// Renders the scene at `size` and encodes it with a thumbnail reduced from the same picture.
     func makeImage(lighting: TestScene.Lighting, size: Dimensions, time: Double) throws -> Image {
         let picture = try TestScene.render(width: size.width, height: size.height, lighting: lighting, time: time)
-        let thumbnail = try makeThumbnail(lighting: lighting, time: time, aspect: size)
+        let thumbnail = size.fitted(into: Self.thumbnailBounds)
         return Image(
-            jpeg: try SimulatorJPEG.encode(picture, quality: 92), thumbnail: thumbnail.jpeg,
+            jpeg: try encoder.encode(picture, quality: 92),
+            thumbnail: try encoder.encodeThumbnail(of: picture, fittingInto: Self.thumbnailBounds, quality: 75),
             size: (size.width, size.height, thumbnail.width, thumbnail.height))
     }
 
-    /// Renders and encodes a 160-pixel-wide thumbnail of the scene with the aspect ratio of `aspect`.
-    func makeThumbnail(
-        lighting: TestScene.Lighting, time: Double, aspect: Dimensions = Dimensions(width: 3, height: 2)
-    ) throws -> (jpeg: [UInt8], width: Int, height: Int) {
-        let height = max(2, 160 * aspect.height / max(aspect.width, 1)) & ~1
-        let thumbnail = try TestScene.render(width: 160, height: height, lighting: lighting, time: time)
-        return (try SimulatorJPEG.encode(thumbnail, quality: 75), 160, height)
+    /// Renders and encodes a thumbnail-sized picture of the scene, for files the camera did not render itself.
+    func makeThumbnail(lighting: TestScene.Lighting) throws -> (jpeg: [UInt8], width: Int, height: Int) {
+        let size = Self.dimensions(of: Self.imageSizes.last!).fitted(into: Self.thumbnailBounds)
+        let picture = try TestScene.render(width: size.width, height: size.height, lighting: lighting, time: 0)
+        return (try encoder.encode(picture, quality: 75), size.width, size.height)
     }
 
     /// The camera clock's current date.

@@ -123,7 +123,8 @@ public final class PTPIPSession: Sendable {
 
     /// Closes the session: ends the PTP session with the camera, then closes both connections.
     ///
-    /// Waits for transactions already queued. Safe to call more than once.
+    /// Waits for transactions already queued, and for the camera to close its side of the command connection (at
+    /// most two seconds), so that a new session finds the camera free. Safe to call more than once.
     public func close() async {
         let core = core
         _ = try? await core.perform { _ in
@@ -131,6 +132,8 @@ public final class PTPIPSession: Sendable {
             core.enter(.closing)
             channel.connection.timeout = min(core.configuration.responseTimeout, .seconds(2))
             _ = try? channel.run(.closeSession)
+            // Let the camera see the end of the connection and let go of it, so the next client finds it free.
+            channel.connection.finish(timeout: min(core.configuration.responseTimeout, .seconds(2)))
         }
         core.finish(nil)
         core.commandThread.stop(then: Self.closeChannel(of: core))

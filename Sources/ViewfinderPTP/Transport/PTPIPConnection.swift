@@ -172,6 +172,19 @@ package final class PTPIPConnection: @unchecked Sendable {
         }
     }
 
+    /// Says the end of the stream to the peer and waits, at most `timeout`, until the peer closes its side too, dropping
+    /// whatever it still sends; a graceful close, after which the peer has let go of the connection.
+    package func finish(timeout: Duration) {
+        socket.shutdownSending()
+        start = 0
+        end = 0
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let wait = ContinuousClock.now.duration(to: deadline)
+            guard (try? socket.receive(into: buffer, timeout: wait, while: "closing")) != nil else { return }
+        }
+    }
+
     /// Sends a packet.
     package func send(_ packet: PTPIPPacket, while activity: String) throws(ViewfinderError) {
         let bytes = try packet.encoded()

@@ -321,6 +321,11 @@ package struct TCPSocket: Sendable {
         _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
     }
 
+    /// Shuts the sending direction down: the peer reads the end of the stream, and can still send.
+    package func shutdownSending() {
+        _ = Glibc.shutdown(descriptor, Int32(SHUT_WR))
+    }
+
     /// Closes the descriptor.
     package func close() {
         _ = Glibc.close(descriptor)
