@@ -86,7 +86,8 @@ enum Benchmark {
         let movieCPU = max(movie.cpu - single.cpu, 1e-6)
         let gphotoFPS = Double(movieFrames) / movieWall
         let gphotoFrameCPU = movieCPU / Double(movieFrames)
-        say("live view (Nikon GetLiveViewImg, 640x424 JPEG frames appended to a file)")
+        say("live view (Nikon GetLiveViewImg, 640x424 JPEG frames appended to a file; the camera renders 30 new")
+        say("frames a second and answers faster requests with its current frame, as a camera's live view buffer does)")
         say(
             "  Viewfinder nikonLiveViewFrame:   \(format(liveView.fps, 0)) frames/s, "
                 + "\(format(liveView.cpuPerFrame * 1e6, 0)) µs CPU/frame (\(liveView.frames) frames in \(format(liveViewSeconds, 0)) s)"
