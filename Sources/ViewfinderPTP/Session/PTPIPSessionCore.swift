@@ -193,10 +193,13 @@ final class PTPIPSessionCore: Sendable {
                     throw ViewfinderError(.malformedData, "unexpected \(packet.type) packet on the event connection")
                 }
             } catch {
-                if case .open = phase {
+                switch phase {
+                case .opening, .open:
                     finish(
                         ViewfinderError(error.code, "the event connection failed: \(error.message)", errno: error.errno)
                     )
+                case .closing, .closed:
+                    break
                 }
                 return
             }
