@@ -16,31 +16,42 @@ let package = Package(
         .executable(name: "ptp-benchmark", targets: ["PTPBenchmark"]),
     ],
     targets: [
+        // Locks and threads the other modules share (package access only).
+        .target(name: "CViewfinderShims"),
+        .target(name: "ViewfinderConcurrency", dependencies: ["CViewfinderShims"], swiftSettings: strict),
         // Combine-shaped publishers, subscribers and operators for Linux.
-        .target(name: "ViewfinderReactive", swiftSettings: strict),
+        .target(name: "ViewfinderReactive", dependencies: ["ViewfinderConcurrency"], swiftSettings: strict),
         // Frames, pixel buffers, frame sources, the capture context, the camera model and errors.
-        .target(name: "ViewfinderCore", dependencies: ["ViewfinderReactive"], swiftSettings: strict),
+        .target(
+            name: "ViewfinderCore",
+            dependencies: ["ViewfinderConcurrency", "ViewfinderReactive"],
+            swiftSettings: strict
+        ),
         // System libraries for pixel-format conversion and JPEG.
         .systemLibrary(name: "CLibYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(
             name: "ViewfinderImaging",
-            dependencies: ["ViewfinderCore", "CLibYUV", "CTurboJPEG"],
+            dependencies: ["ViewfinderConcurrency", "ViewfinderCore", "CLibYUV", "CTurboJPEG"],
             swiftSettings: strict
         ),
         // PTP/IP protocol, transport, session and the network camera.
-        .target(name: "ViewfinderPTP", dependencies: ["ViewfinderCore", "ViewfinderImaging"], swiftSettings: strict),
+        .target(
+            name: "ViewfinderPTP",
+            dependencies: ["ViewfinderConcurrency", "ViewfinderCore", "ViewfinderImaging"],
+            swiftSettings: strict
+        ),
         // A simulated PTP/IP camera.
         .target(
             name: "ViewfinderSimulator",
-            dependencies: ["ViewfinderPTP", "ViewfinderImaging"],
+            dependencies: ["ViewfinderConcurrency", "ViewfinderPTP", "ViewfinderImaging"],
             swiftSettings: strict
         ),
         // V4L2 capture devices.
         .target(name: "CV4L2"),
         .target(
             name: "ViewfinderV4L2",
-            dependencies: ["ViewfinderCore", "ViewfinderImaging", "CV4L2"],
+            dependencies: ["ViewfinderConcurrency", "ViewfinderCore", "ViewfinderImaging", "CV4L2"],
             swiftSettings: strict
         ),
         // The umbrella module users import.
@@ -60,7 +71,7 @@ let package = Package(
         .testTarget(name: "ViewfinderImagingTests", dependencies: ["ViewfinderImaging"], swiftSettings: strict),
         .testTarget(
             name: "ViewfinderPTPTests",
-            dependencies: ["ViewfinderPTP", "ViewfinderSimulator", "ViewfinderImaging"],
+            dependencies: ["ViewfinderConcurrency", "ViewfinderPTP", "ViewfinderSimulator", "ViewfinderImaging"],
             swiftSettings: strict
         ),
         .testTarget(name: "ViewfinderV4L2Tests", dependencies: ["ViewfinderV4L2"], swiftSettings: strict),

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/ioctl.h>
-#include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -88,9 +87,3 @@ int cv4l2_pipe(int descriptors[2]) {
     return pipe2(descriptors, O_CLOEXEC | O_NONBLOCK) == 0 ? 0 : -errno;
 }
 
-void cv4l2_set_thread_name(const char *name) {
-    char truncated[16];
-    strncpy(truncated, name, sizeof truncated - 1);
-    truncated[sizeof truncated - 1] = 0;
-    pthread_setname_np(pthread_self(), truncated);
-}

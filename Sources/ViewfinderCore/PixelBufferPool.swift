@@ -1,4 +1,5 @@
 import Synchronization
+import ViewfinderConcurrency
 
 /// A bounded set of reusable pixel buffers of one size and format.
 ///
@@ -24,7 +25,7 @@ public final class PixelBufferPool: Sendable {
     /// The most buffers the pool holds at once.
     public let capacity: Int
     private let rowAlignment: Int
-    private let slots: Mutex<[PixelBufferStorage]>
+    private let slots: Locked<[PixelBufferStorage]>
 
     /// Creates an empty pool; buffers are allocated as they are first needed, up to `capacity`.
     ///
@@ -46,7 +47,7 @@ public final class PixelBufferPool: Sendable {
         self.format = format
         self.capacity = capacity
         self.rowAlignment = rowAlignment
-        self.slots = Mutex([])
+        self.slots = Locked([])
         slots.withLock { $0.reserveCapacity(capacity) }
     }
 

@@ -1,4 +1,4 @@
-import Synchronization
+import ViewfinderConcurrency
 
 /// Memory that grows to the largest size asked of it and is then reused, for intermediate planes.
 ///
@@ -79,7 +79,7 @@ final class ScratchMemory {
 /// A caller takes an idle resource, or a new one when all are busy, and returns it afterwards; at most `limit`
 /// idle ones are kept.
 final class ReusableResources<Resource: AnyObject & Sendable>: Sendable {
-    private let idle: Mutex<[Resource]>
+    private let idle: Locked<[Resource]>
     private let limit: Int
     private let make: @Sendable () throws -> Resource
 
@@ -88,7 +88,7 @@ final class ReusableResources<Resource: AnyObject & Sendable>: Sendable {
         self.make = make
         var idle: [Resource] = []
         idle.reserveCapacity(limit)
-        self.idle = Mutex(idle)
+        self.idle = Locked(idle)
     }
 
     /// Calls `body` with a resource no one else is using.

@@ -1,4 +1,5 @@
 import Dispatch
+import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderPTP
 

@@ -1,3 +1,4 @@
+import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderImaging
 import ViewfinderPTP

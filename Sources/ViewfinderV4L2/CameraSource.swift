@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import ViewfinderConcurrency
 import ViewfinderCore
 
 /// A frame source that captures from a V4L2 device: look devices up, list their formats, start, switch and stop.
@@ -56,8 +56,8 @@ public final class CameraSource: Sendable {
     let directory: String
     let operations = DispatchQueue(label: "viewfinder.camera-source.operations")
     let callbacks: DispatchQueue
-    let state = Mutex(State())
-    private let watcher = Mutex<CaptureDeviceWatcher?>(nil)
+    let state = Locked(State())
+    private let watcher = Locked<CaptureDeviceWatcher?>(nil)
 
     struct State {
         var session: CaptureSession?

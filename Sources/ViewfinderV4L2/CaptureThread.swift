@@ -1,5 +1,6 @@
 import CV4L2
 import Synchronization
+import ViewfinderConcurrency
 
 #if canImport(Glibc)
 import Glibc
@@ -13,13 +14,8 @@ import Glibc
 final class CaptureThread: Sendable {
     private let wakeReadDescriptor: CInt
     private let wakeWriteDescriptor: CInt
-    private let thread: pthread_t
+    private let thread: PlatformThread
     private let stopped = Atomic(false)
-
-    private final class Body {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
 
     /// Starts a thread named `name` running `body`, which receives the wake descriptor to include in its polls.
     init(name: String, body: @escaping @Sendable (_ wakeDescriptor: CInt) -> Void) throws(V4L2Error) {
@@ -29,26 +25,13 @@ final class CaptureThread: Sendable {
             throw V4L2Error(operation: "pipe2", path: name, code: .init(rawValue: -pipeResult))
         }
         let wakeDescriptor = descriptors[0]
-        let context = Unmanaged.passRetained(
-            Body {
-                cv4l2_set_thread_name(name)
-                body(wakeDescriptor)
-            }
-        ).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(
-            &thread, nil,
-            { context in
-                Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
-                return nil
-            }, context)
-        guard result == 0 else {
-            Unmanaged<Body>.fromOpaque(context).release()
+        do {
+            thread = try PlatformThread(name: name) { body(wakeDescriptor) }
+        } catch {
             Glibc.close(descriptors[0])
             Glibc.close(descriptors[1])
-            throw V4L2Error(operation: "pthread_create", path: name, code: .init(rawValue: result))
+            throw V4L2Error(operation: "pthread_create", path: name, code: .init(rawValue: error.errno))
         }
-        self.thread = thread
         wakeReadDescriptor = descriptors[0]
         wakeWriteDescriptor = descriptors[1]
     }
@@ -59,7 +42,7 @@ final class CaptureThread: Sendable {
     }
 
     /// Whether the caller is running on this thread.
-    var isCurrent: Bool { pthread_equal(pthread_self(), thread) != 0 }
+    var isCurrent: Bool { thread.isCurrent }
 
     /// Makes the wake descriptor readable; the loop sees it at its next `poll(2)`.
     func wake() {
@@ -73,10 +56,10 @@ final class CaptureThread: Sendable {
     func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         wake()
-        if !isCurrent {
-            _ = pthread_join(thread, nil)
+        if isCurrent {
+            thread.detach()
         } else {
-            _ = pthread_detach(thread)
+            thread.join()
         }
     }
 }

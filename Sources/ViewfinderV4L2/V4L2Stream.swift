@@ -1,5 +1,6 @@
 import CV4L2
 import Synchronization
+import ViewfinderConcurrency
 
 #if canImport(Glibc)
 import Glibc
@@ -62,7 +63,7 @@ package final class V4L2Stream: Sendable {
     /// How many buffers stay queued in the driver while the consumer holds the rest.
     package let minimumQueued: Int
 
-    let state = Mutex(State())
+    let state = Locked(State())
 
     struct State {
         enum Phase {

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import ViewfinderConcurrency
 import ViewfinderCore
 
 @testable import ViewfinderPTP

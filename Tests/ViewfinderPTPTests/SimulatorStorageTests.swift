@@ -1,4 +1,5 @@
 import Testing
+import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderSimulator
 

@@ -75,9 +75,6 @@ void *cv4l2_mmap(int fd, size_t length, int64_t offset, int *error);
 /// Creates a close-on-exec, non-blocking pipe (pipe2(2), which needs _GNU_SOURCE). Returns 0 or the negated errno.
 int cv4l2_pipe(int descriptors[2]);
 
-/// Names the calling thread (pthread_setname_np(3), which needs _GNU_SOURCE); longer names are cut to 15 bytes.
-void cv4l2_set_thread_name(const char *name);
-
 // MARK: - Packed unions
 
 /// The name of a `V4L2_CTRL_TYPE_MENU` entry (a member of a packed anonymous union).

@@ -1,4 +1,5 @@
 import Synchronization
+import ViewfinderConcurrency
 import ViewfinderCore
 
 #if canImport(Glibc)

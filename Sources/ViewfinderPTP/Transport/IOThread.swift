@@ -1,4 +1,5 @@
 import Dispatch
+import ViewfinderConcurrency
 
 #if canImport(Glibc)
 import Glibc
@@ -14,14 +15,6 @@ package final class IOThread: Sendable {
         var isStopping = false
     }
 
-    private final class Start {
-        let body: () -> Void
-
-        init(_ body: @escaping () -> Void) {
-            self.body = body
-        }
-    }
-
     private let queue = Locked(Queue())
     private let wakeUp = DispatchSemaphore(value: 0)
 
@@ -31,17 +24,14 @@ package final class IOThread: Sendable {
     }
 
     /// Runs `body` once on a new detached thread.
+    ///
+    /// - Precondition: The system grants a new thread; running out of threads ends the process.
     package static func detach(_ body: @escaping @Sendable () -> Void) {
-        let start = Unmanaged.passRetained(Start(body))
-        var thread = pthread_t()
-        let result = pthread_create(
-            &thread, nil,
-            { context in
-                Unmanaged<Start>.fromOpaque(context!).takeRetainedValue().body()
-                return nil
-            }, start.toOpaque())
-        precondition(result == 0, "cannot start a thread: error \(result)")
-        pthread_detach(thread)
+        do {
+            try PlatformThread.detach(name: "viewfinder-io", body)
+        } catch {
+            preconditionFailure("\(error)")
+        }
     }
 
     private func run() {

@@ -1,4 +1,5 @@
 import Synchronization
+import ViewfinderConcurrency
 import ViewfinderCore
 
 @testable import ViewfinderPTP
