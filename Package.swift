@@ -67,7 +67,11 @@ let package = Package(
         .executableTarget(name: "ViewfinderCLI", dependencies: ["Viewfinder"], swiftSettings: strict),
 
         .testTarget(name: "ViewfinderReactiveTests", dependencies: ["ViewfinderReactive"], swiftSettings: strict),
-        .testTarget(name: "ViewfinderCoreTests", dependencies: ["ViewfinderCore"], swiftSettings: strict),
+        .testTarget(
+            name: "ViewfinderCoreTests",
+            dependencies: ["ViewfinderConcurrency", "ViewfinderCore"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "ViewfinderImagingTests", dependencies: ["ViewfinderImaging"], swiftSettings: strict),
         .testTarget(
             name: "ViewfinderPTPTests",
