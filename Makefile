@@ -2,7 +2,7 @@
 SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Benchmarks
 
-.PHONY: all build demo test test-vivid test-gphoto2 bench-imaging bench-ptp lint deps test-deps
+.PHONY: all build demo test test-vivid test-gphoto2 bench-core bench-imaging bench-ptp lint deps test-deps
 
 all: build
 
@@ -34,6 +34,11 @@ test-gphoto2: test-deps
 ## Runs the V4L2 checks and benchmark against the kernel's vivid driver in a qemu VM (a few minutes).
 test-vivid: test-deps
 	SWIFT=$(SWIFT) Scripts/vivid-vm.sh
+
+## Measures the frame pipeline (release build) against Dispatch, AsyncStream and a condition-variable wake-up.
+bench-core: deps
+	$(SWIFT) build -c release --product frame-pipeline-benchmark
+	$$($(SWIFT) build -c release --show-bin-path)/frame-pipeline-benchmark
 
 ## Runs the imaging benchmark (release build) against direct libyuv and libjpeg-turbo calls, ffmpeg and memcpy.
 bench-imaging: deps

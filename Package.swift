@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "v4l2-benchmark", targets: ["V4L2Benchmark"]),
         .executable(name: "imaging-benchmark", targets: ["ImagingBenchmark"]),
         .executable(name: "ptp-benchmark", targets: ["PTPBenchmark"]),
+        .executable(name: "frame-pipeline-benchmark", targets: ["FramePipelineBenchmark"]),
     ],
     targets: [
         // Locks and threads the other modules share (package access only).
@@ -107,6 +108,14 @@ let package = Package(
             name: "PTPBenchmark",
             dependencies: ["ViewfinderPTP", "ViewfinderSimulator"],
             path: "Benchmarks/PTPBenchmark",
+            swiftSettings: strict
+        ),
+        // SequenceFrameSource into DataCaptureContext against Dispatch, AsyncStream and a condition variable;
+        // `make bench-core`.
+        .executableTarget(
+            name: "FramePipelineBenchmark",
+            dependencies: ["ViewfinderCore"],
+            path: "Benchmarks/FramePipelineBenchmark",
             swiftSettings: strict
         ),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder"], swiftSettings: strict),
