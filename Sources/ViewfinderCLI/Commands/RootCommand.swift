@@ -3,7 +3,7 @@ enum RootCommand: Command {
     static let spec = CommandSpec(
         name: "viewfinder",
         abstract: "Cameras on Linux: network cameras over PTP/IP, V4L2 capture devices, and a simulated camera.",
-        subcommands: [SimulateCommand.self, VersionCommand.self]
+        subcommands: [DemoCommand.self, SimulateCommand.self, VersionCommand.self]
     )
 }
 
