@@ -1,0 +1,157 @@
+/// The subscribers of a subject, its completion and, for a current-value subject, its value.
+///
+/// Values are numbered under the lock; a subject that keeps a current value hands each subscriber only values
+/// newer than the last it accepted, so concurrent sends never leave a subscriber behind the subject's value.
+@usableFromInline
+final class SubjectCore<Output, Failure: Error>: Sendable {
+    @usableFromInline
+    struct State {
+        @usableFromInline var conduits: [SubjectConduit<Output, Failure>] = []
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
+        /// The current value; nil for a subject that passes values through without keeping them.
+        @usableFromInline var current: Output?
+        /// The number of the newest value; the initial current value is number 1.
+        @usableFromInline var version: UInt64 = 1
+
+        @inlinable
+        init(current: Output?) {
+            self.current = current
+        }
+    }
+
+    @usableFromInline let state: Locked<State>
+    /// True when the subject keeps a current value.
+    @usableFromInline let keepsCurrent: Bool
+
+    @inlinable
+    init(current: Output?) {
+        state = Locked(State(current: current))
+        keepsCurrent = current != nil
+    }
+
+    /// Attaches a subscriber; a current value waits for its first demand.
+    @inlinable
+    func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let conduit = SubjectConduit(core: self, downstream: AnySubscriber(subscriber), keepsLatest: keepsCurrent)
+        let attachment = state.withLock { state -> Attachment in
+            if let completion = state.completion { return .completed(completion) }
+            state.conduits.append(conduit)
+            return .attached(current: state.current, version: state.version)
+        }
+        switch attachment {
+        case .attached(let current, let version):
+            if let current { conduit.offer(current, version: version) }
+            subscriber.receive(subscription: conduit)
+        case .completed(let completion):
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: completion)
+        }
+    }
+
+    /// Sends a value to every subscriber, unless the subject has completed.
+    @inlinable
+    func send(_ value: Output) {
+        let (conduits, version) = state.withLock { state -> ([SubjectConduit<Output, Failure>], UInt64) in
+            guard state.completion == nil else { return ([], 0) }
+            if keepsCurrent { state.current = value }
+            state.version &+= 1
+            return (state.conduits, state.version)
+        }
+        for conduit in conduits {
+            conduit.offer(value, version: version)
+        }
+    }
+
+    /// Completes every subscriber, once.
+    @usableFromInline
+    func finish(_ completion: Subscribers.Completion<Failure>) {
+        let conduits = state.withLock { state -> [SubjectConduit<Output, Failure>] in
+            guard state.completion == nil else { return [] }
+            state.completion = completion
+            defer { state.conduits = [] }
+            return state.conduits
+        }
+        for conduit in conduits {
+            conduit.finish(completion)
+        }
+    }
+
+    /// Forgets a cancelled subscriber.
+    @usableFromInline
+    func remove(_ conduit: SubjectConduit<Output, Failure>) {
+        state.withLock { state in
+            if let index = state.conduits.firstIndex(where: { $0 === conduit }) {
+                state.conduits.remove(at: index)
+            }
+        }
+    }
+
+    /// The outcome of attaching a subscriber.
+    @usableFromInline
+    enum Attachment {
+        /// Attached; the current value, if the subject keeps one, and its number.
+        case attached(current: Output?, version: UInt64)
+        /// The subject had already completed.
+        case completed(Subscribers.Completion<Failure>)
+    }
+}
+
+/// One subscriber's connection to a subject.
+@usableFromInline
+final class SubjectConduit<Output, Failure: Error>: Subscription, Sendable {
+    @usableFromInline
+    struct State {
+        @usableFromInline var delivery: Delivery<AnySubscriber<Output, Failure>>
+        /// The number of the newest value accepted, when the subject keeps a current value.
+        @usableFromInline var version: UInt64 = 0
+
+        @inlinable
+        init(delivery: Delivery<AnySubscriber<Output, Failure>>) {
+            self.delivery = delivery
+        }
+    }
+
+    @usableFromInline let core: SubjectCore<Output, Failure>
+    @usableFromInline let state: Locked<State>
+
+    @inlinable
+    init(core: SubjectCore<Output, Failure>, downstream: AnySubscriber<Output, Failure>, keepsLatest: Bool) {
+        self.core = core
+        self.state = Locked(State(delivery: Delivery(downstream: downstream, keepsLatest: keepsLatest)))
+    }
+
+    /// Offers value number `version`; an older value than one already accepted is ignored when keeping the latest.
+    @inlinable
+    func offer(_ value: Output, version: UInt64) {
+        let action = state.withLock { state -> Delivery<AnySubscriber<Output, Failure>>.Action in
+            if state.delivery.keepsLatest {
+                guard version > state.version else { return .none }
+                state.version = version
+            }
+            return state.delivery.offer(value)
+        }
+        run(action)
+    }
+
+    @inlinable
+    func run(_ action: Delivery<AnySubscriber<Output, Failure>>.Action) {
+        Delivery.run(action) { more in state.withLock { $0.delivery.delivered(more) } }
+    }
+
+    @usableFromInline
+    func finish(_ completion: Subscribers.Completion<Failure>) {
+        run(state.withLock { $0.delivery.finish(completion) })
+    }
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+        run(state.withLock { $0.delivery.request(demand) })
+    }
+
+    @usableFromInline
+    func cancel() {
+        if state.withLock({ $0.delivery.cancel() }) {
+            core.remove(self)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import Synchronization
+
+/// A counter shared between threads.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+
+    init() {}
+
+    /// The current count.
+    var value: Int { count.withLock { $0 } }
+
+    /// Adds one and returns the new count.
+    @discardableResult
+    func increment() -> Int {
+        count.withLock {
+            $0 += 1
+            return $0
+        }
+    }
+}

@@ -1,7 +1,0 @@
-import Testing
-
-@testable import ViewfinderReactive
-
-@Test func moduleLoads() {
-    #expect(Bool(true))
-}
