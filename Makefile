@@ -2,7 +2,7 @@
 SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Benchmarks
 
-.PHONY: all build demo test test-vivid test-gphoto2 bench-core bench-imaging bench-ptp lint deps test-deps
+.PHONY: all build demo test test-vivid test-gphoto2 bench-core bench-imaging bench-ptp bench-reactive lint deps test-deps
 
 all: build
 
@@ -49,6 +49,11 @@ bench-imaging: deps
 bench-ptp: test-deps
 	$(SWIFT) build -c release --product ptp-benchmark
 	$$($(SWIFT) build -c release --show-bin-path)/ptp-benchmark
+
+## Measures the reactive layer against AsyncStream and DispatchQueue.async in the same run (release build).
+bench-reactive: deps
+	$(SWIFT) build -c release --product ReactiveBenchmark
+	$$($(SWIFT) build -c release --show-bin-path)/ReactiveBenchmark
 
 lint:
 	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)

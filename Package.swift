@@ -118,6 +118,13 @@ let package = Package(
             path: "Benchmarks/FramePipelineBenchmark",
             swiftSettings: strict
         ),
+        // The reactive layer next to AsyncStream and DispatchQueue.async in the same run; `make bench-reactive`.
+        .executableTarget(
+            name: "ReactiveBenchmark",
+            dependencies: ["ViewfinderReactive"],
+            path: "Benchmarks/ReactiveBenchmark",
+            swiftSettings: strict
+        ),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder"], swiftSettings: strict),
     ]
 )

@@ -5,20 +5,25 @@
 /// replaced by newer ones, until the subscriber asks. A failure from any upstream cancels the others and fails
 /// the subscriber; it finishes once every upstream has finished.
 final class CombineLatestInner<Values, Downstream: Subscriber>: Subscription {
+    private typealias Action = Delivery<Downstream.Input, Downstream.Failure>.Action
+
     private struct State {
         var values: Values
         var upstreams: [(any Subscription)?]
         var finishedCount = 0
         /// Everything the subscriber requested, for upstreams that attach late.
         var requested = Subscribers.Demand.none
-        var delivery: Delivery<Downstream>
+        var delivery: Delivery<Downstream.Input, Downstream.Failure>
     }
 
     private let state: Locked<State>
+    /// The subscriber, called without retaining it; `state` owns it (see ``Delivery``).
+    private let target: Unmanaged<AnySubscriber<Downstream.Input, Downstream.Failure>.Box>
     /// The combination of the slots, or nil while a slot is empty.
     private let combine: (Values) -> Downstream.Input?
 
     init(downstream: Downstream, empty: Values, count: Int, combine: @escaping (Values) -> Downstream.Input?) {
+        let downstream = AnySubscriber(downstream)
         state = Locked(
             State(
                 values: empty,
@@ -26,6 +31,7 @@ final class CombineLatestInner<Values, Downstream: Subscriber>: Subscription {
                 delivery: Delivery(downstream: downstream, keepsLatest: true)
             )
         )
+        target = Unmanaged.passUnretained(downstream.box)
         self.combine = combine
     }
 
@@ -35,7 +41,7 @@ final class CombineLatestInner<Values, Downstream: Subscriber>: Subscription {
     }
 
     func request(_ demand: Subscribers.Demand) {
-        let (upstreams, action) = state.withLock { state -> ([(any Subscription)?], Delivery<Downstream>.Action) in
+        let (upstreams, action) = state.withLock { state -> ([(any Subscription)?], Action) in
             guard state.delivery.isActive, demand > 0 else { return ([], .none) }
             state.requested += demand
             return (state.upstreams, state.delivery.request(demand))
@@ -57,8 +63,8 @@ final class CombineLatestInner<Values, Downstream: Subscriber>: Subscription {
         }
     }
 
-    private func run(_ action: Delivery<Downstream>.Action) {
-        Delivery.run(action) { more in state.withLock { $0.delivery.delivered(more) } }
+    private func run(_ action: consuming Action) {
+        Delivery.run(action, to: target) { more in state.withLock { $0.delivery.delivered(more) } }
     }
 
     fileprivate func receive(subscription: any Subscription, index: Int) {
@@ -83,7 +89,7 @@ final class CombineLatestInner<Values, Downstream: Subscriber>: Subscription {
     }
 
     fileprivate func receive(completion: Subscribers.Completion<Downstream.Failure>, index: Int) {
-        let (others, action) = state.withLock { state -> ([(any Subscription)?], Delivery<Downstream>.Action) in
+        let (others, action) = state.withLock { state -> ([(any Subscription)?], Action) in
             guard state.delivery.isActive else { return ([], .none) }
             switch completion {
             case .finished:

@@ -3,11 +3,15 @@
 /// A value offered while another thread (or the subscriber itself, re-entrantly) is delivering waits in a queue
 /// and is delivered by that thread in order. Only values within the subscriber's demand are accepted, so the queue
 /// never holds more than the subscriber asked for. Every transition returns an ``Action`` that the caller performs
-/// after releasing its lock, with ``run(_:delivered:)``.
+/// after releasing its lock, with ``run(_:to:delivered:)``.
+///
+/// The state owns the subscriber. While a delivery runs, the subscriber stays owned here even if it cancels
+/// (it is kept in `retired` and handed back to the delivering thread), so the delivering thread can call it
+/// through an unretained reference.
 @usableFromInline
-struct Delivery<Downstream: Subscriber> {
-    @usableFromInline typealias Input = Downstream.Input
-    @usableFromInline typealias Completion = Subscribers.Completion<Downstream.Failure>
+struct Delivery<Input, Failure: Error> {
+    @usableFromInline typealias Downstream = AnySubscriber<Input, Failure>
+    @usableFromInline typealias Completion = Subscribers.Completion<Failure>
 
     /// What to do once the lock is released.
     @usableFromInline
@@ -15,13 +19,17 @@ struct Delivery<Downstream: Subscriber> {
         /// Nothing.
         case none
         /// Deliver the value, then report the subscriber's answer to ``Delivery/delivered(_:)``.
-        case deliver(Downstream, Input)
+        case deliver(Input)
         /// Deliver the completion; the delivery is over.
         case complete(Downstream, Completion)
+        /// Let go of a subscriber that cancelled during the delivery.
+        case release(Downstream)
     }
 
     /// The subscriber, until completion or cancellation.
     @usableFromInline var downstream: Downstream?
+    /// A subscriber that cancelled while a delivery to it was running.
+    @usableFromInline var retired: Downstream?
     /// Values the subscriber asked for and has not received.
     @usableFromInline var demand = Subscribers.Demand.none
     /// True while a thread is inside the subscriber's `receive(_:)`.
@@ -49,19 +57,19 @@ struct Delivery<Downstream: Subscriber> {
     /// (or kept as the newest undelivered value when `keepsLatest`).
     @inlinable
     mutating func offer(_ value: Input) -> Action {
-        guard let downstream, completion == nil else { return .none }
+        guard downstream != nil, completion == nil else { return .none }
         guard demand > 0 else {
             if keepsLatest { undelivered = value }
             return .none
         }
         demand -= 1
-        undelivered = nil
+        if keepsLatest { undelivered = nil }
         if delivering {
             queued.append(value)
             return .none
         }
         delivering = true
-        return .deliver(downstream, value)
+        return .deliver(value)
     }
 
     /// Adds demand, which may release the newest undelivered value.
@@ -76,7 +84,11 @@ struct Delivery<Downstream: Subscriber> {
     @inlinable
     mutating func delivered(_ more: Subscribers.Demand) -> Action {
         delivering = false
-        if downstream != nil { demand += more }
+        if let retired {
+            self.retired = nil
+            return .release(retired)
+        }
+        if more != .none { demand += more }
         return next()
     }
 
@@ -92,8 +104,9 @@ struct Delivery<Downstream: Subscriber> {
     /// Drops the subscriber and everything waiting for it; returns false if it was already gone.
     @inlinable
     mutating func cancel() -> Bool {
-        guard downstream != nil else { return false }
-        downstream = nil
+        guard let downstream else { return false }
+        if delivering { retired = downstream }
+        self.downstream = nil
         queued.removeAll()
         undelivered = nil
         completion = nil
@@ -103,34 +116,40 @@ struct Delivery<Downstream: Subscriber> {
     @inlinable
     mutating func next() -> Action {
         guard let downstream else { return .none }
-        if let value = queued.popFirst() {
+        if !queued.isEmpty, let value = queued.popFirst() {
             delivering = true
-            return .deliver(downstream, value)
+            return .deliver(value)
         }
         if let completion {
             self.downstream = nil
             self.completion = nil
             return .complete(downstream, completion)
         }
-        if let value = undelivered, demand > 0 {
+        if keepsLatest, let value = undelivered, demand > 0 {
             undelivered = nil
             demand -= 1
             delivering = true
-            return .deliver(downstream, value)
+            return .deliver(value)
         }
         return .none
     }
 
-    /// Performs `action` and whatever follows it; `delivered` runs ``delivered(_:)`` under the caller's lock.
+    /// Performs `action` and whatever follows it, calling the subscriber through `target`, the unretained box of
+    /// the subscriber this state owns; `delivered` runs ``delivered(_:)`` under the caller's lock.
     @inlinable
-    static func run(_ action: Action, delivered: (Subscribers.Demand) -> Action) {
+    static func run(
+        _ action: consuming Action,
+        to target: Unmanaged<Downstream.Box>,
+        delivered: (Subscribers.Demand) -> Action
+    ) {
         var action = action
         while true {
-            switch action {
-            case .none:
+            switch consume action {
+            case .none, .release:
                 return
-            case .deliver(let downstream, let value):
-                action = delivered(downstream.receive(value))
+            case .deliver(let value):
+                let more = target._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+                action = delivered(more)
             case .complete(let downstream, let completion):
                 downstream.receive(completion: completion)
                 return

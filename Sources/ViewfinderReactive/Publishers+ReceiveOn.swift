@@ -33,7 +33,7 @@ extension Publishers {
         }
 
         @usableFromInline
-        final class Inner<Downstream: Subscriber>: Subscriber, Subscription, Drainer
+        final class Inner<Downstream: Subscriber>: Subscriber, Subscription
         where Downstream.Input == Output, Downstream.Failure == Failure {
             @usableFromInline
             enum Event {
@@ -73,11 +73,15 @@ extension Publishers {
             @usableFromInline let state: Locked<State>
             @usableFromInline let queue: DispatchQueue
             @usableFromInline let cancelled = Atomic(false)
+            /// Calls ``drain()`` on this subscription, compiled where the subscriber's type is known, if the
+            /// subscription still exists when the queue runs it. Set once, in `init`.
+            @usableFromInline private(set) var drainJob = Unchecked<() -> Void> {}
 
             @inlinable
             init(downstream: Downstream, queue: DispatchQueue) {
                 self.state = Locked(State(downstream: downstream))
                 self.queue = queue
+                self.drainJob = Unchecked { [weak self] in self?.drain() }
             }
 
             @inlinable
@@ -122,10 +126,11 @@ extension Publishers {
                 upstream?.cancel()
             }
 
+            /// Schedules ``drain()`` on the queue.
             @inlinable
             func schedule() {
-                let drainer: any Drainer = self
-                queue.async { drainer.drain() }
+                let drain = drainJob
+                queue.async { drain.value() }
             }
 
             /// Delivers batches of events until none are left; runs on the queue.
@@ -165,13 +170,6 @@ extension Publishers {
             }
         }
     }
-}
-
-/// Work that delivers queued events on a dispatch queue.
-@usableFromInline
-protocol Drainer: Sendable {
-    /// Delivers the queued events.
-    func drain()
 }
 
 extension Publisher {

@@ -26,7 +26,8 @@ extension Publishers {
                 subscriber.receive(completion: .finished)
                 return
             }
-            subscriber.receive(subscription: Inner(downstream: subscriber, iterator: iterator, next: first))
+            let inner = Inner(downstream: subscriber, iterator: iterator, next: first) { $0.run($1) }
+            subscriber.receive(subscription: inner)
         }
 
         /// Reads the sequence for one subscriber.
@@ -35,7 +36,7 @@ extension Publishers {
         /// meanwhile, from another thread or from the subscriber itself, is picked up before the loop gives up
         /// the iterator. Cancellation is checked before every element.
         @usableFromInline
-        final class Inner<Downstream: Subscriber>: Subscription, Sendable
+        final class Inner<Downstream: Subscriber>: Subscription
         where Downstream.Input == Elements.Element, Downstream.Failure == Failure {
             @usableFromInline
             struct State {
@@ -67,10 +68,19 @@ extension Publishers {
 
             @usableFromInline let state: Locked<State>
             @usableFromInline let cancelled = Atomic(false)
+            /// ``run(_:)`` as compiled where the subscriber's type is known. Requests arrive through
+            /// `any Subscription`, which would otherwise run the loop as generic code.
+            @usableFromInline let runLoop: (Inner, Source) -> Void
 
             @inlinable
-            init(downstream: Downstream, iterator: Elements.Iterator, next: Elements.Element) {
+            init(
+                downstream: Downstream,
+                iterator: Elements.Iterator,
+                next: Elements.Element,
+                runLoop: @escaping (Inner, Source) -> Void
+            ) {
                 state = Locked(State(source: Source(downstream: downstream, iterator: iterator, next: next)))
+                self.runLoop = runLoop
             }
 
             @inlinable
@@ -82,7 +92,7 @@ extension Publishers {
                     state.running = true
                     return source
                 }
-                if let started { run(started.value) }
+                if let started { runLoop(self, started.value) }
             }
 
             /// Delivers elements while there is demand, then hands the iterator back or finishes.

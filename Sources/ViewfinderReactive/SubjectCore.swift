@@ -101,29 +101,32 @@ final class SubjectCore<Output, Failure: Error>: Sendable {
 final class SubjectConduit<Output, Failure: Error>: Subscription, Sendable {
     @usableFromInline
     struct State {
-        @usableFromInline var delivery: Delivery<AnySubscriber<Output, Failure>>
+        @usableFromInline var delivery: Delivery<Output, Failure>
         /// The number of the newest value accepted, when the subject keeps a current value.
         @usableFromInline var version: UInt64 = 0
 
         @inlinable
-        init(delivery: Delivery<AnySubscriber<Output, Failure>>) {
+        init(delivery: Delivery<Output, Failure>) {
             self.delivery = delivery
         }
     }
 
     @usableFromInline let core: SubjectCore<Output, Failure>
     @usableFromInline let state: Locked<State>
+    /// The subscriber, called without retaining it; `state` owns it (see ``Delivery``).
+    @usableFromInline nonisolated(unsafe) let target: Unmanaged<AnySubscriber<Output, Failure>.Box>
 
     @inlinable
     init(core: SubjectCore<Output, Failure>, downstream: AnySubscriber<Output, Failure>, keepsLatest: Bool) {
         self.core = core
         self.state = Locked(State(delivery: Delivery(downstream: downstream, keepsLatest: keepsLatest)))
+        self.target = Unmanaged.passUnretained(downstream.box)
     }
 
     /// Offers value number `version`; an older value than one already accepted is ignored when keeping the latest.
     @inlinable
     func offer(_ value: Output, version: UInt64) {
-        let action = state.withLock { state -> Delivery<AnySubscriber<Output, Failure>>.Action in
+        let action = state.withLock { state -> Delivery<Output, Failure>.Action in
             if state.delivery.keepsLatest {
                 guard version > state.version else { return .none }
                 state.version = version
@@ -134,8 +137,8 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, Sendable {
     }
 
     @inlinable
-    func run(_ action: Delivery<AnySubscriber<Output, Failure>>.Action) {
-        Delivery.run(action) { more in state.withLock { $0.delivery.delivered(more) } }
+    func run(_ action: consuming Delivery<Output, Failure>.Action) {
+        Delivery.run(action, to: target) { more in state.withLock { $0.delivery.delivered(more) } }
     }
 
     @usableFromInline
