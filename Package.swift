@@ -67,7 +67,11 @@ let package = Package(
         // The `viewfinder` command-line tool.
         .executableTarget(name: "ViewfinderCLI", dependencies: ["Viewfinder"], swiftSettings: strict),
 
-        .testTarget(name: "ViewfinderReactiveTests", dependencies: ["ViewfinderReactive"], swiftSettings: strict),
+        .testTarget(
+            name: "ViewfinderReactiveTests",
+            dependencies: ["ViewfinderConcurrency", "ViewfinderReactive"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ViewfinderCoreTests",
             dependencies: ["ViewfinderConcurrency", "ViewfinderCore"],

@@ -7,15 +7,20 @@ import Glibc
 /// Used instead of Synchronization's `Mutex` because the thread sanitizer sees through `pthread_mutex_lock` but not
 /// through `Mutex`'s futex-based wait, and reports false races whenever a `Mutex` is contended.
 ///
+/// `withLock` is inlinable, so code that other modules specialise (generic publishers, for instance) keeps its
+/// critical sections inline.
+///
 /// ```swift
 /// let counter = Locked(0)
 /// counter.withLock { $0 += 1 }
 /// ```
+@usableFromInline
 package final class Locked<Value> {
-    private var value: Value
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    @usableFromInline var value: Value
+    @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
     /// Wraps `value`.
+    @inlinable
     package init(_ value: Value) {
         self.value = value
         mutex.initialize(to: pthread_mutex_t())
@@ -28,6 +33,7 @@ package final class Locked<Value> {
     }
 
     /// Runs `body` with exclusive access to the value.
+    @inlinable
     package func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {

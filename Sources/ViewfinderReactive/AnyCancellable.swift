@@ -3,16 +3,16 @@
 /// Keep the `AnyCancellable` returned by `sink` and friends for as long as the subscription should live, typically
 /// in a set with ``store(in:)-(Set<AnyCancellable>)``. Releasing it or calling ``cancel()`` ends the subscription.
 public final class AnyCancellable: Cancellable, Hashable, Sendable {
-    private let action: Locked<(() -> Void)?>
+    private let action: LockedState<(() -> Void)?>
 
     /// Creates a cancellable that runs `cancel` once, when cancelled or released.
     public init(_ cancel: @escaping () -> Void) {
-        self.action = Locked(cancel)
+        self.action = LockedState(cancel)
     }
 
     /// Creates a cancellable that cancels `canceller` once, when cancelled or released.
     public init<C: Cancellable>(_ canceller: C) {
-        self.action = Locked(canceller.cancel)
+        self.action = LockedState(canceller.cancel)
     }
 
     deinit {

@@ -97,7 +97,7 @@ public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence {
             case none
         }
 
-        private let state = Locked(State())
+        private let state = LockedState(State())
 
         /// Registers a waiting `next()`: answers at once from a held value or the ending, else requests a value.
         func wait(_ continuation: Continuation) {

@@ -16,7 +16,7 @@ final class CombineLatestInner<Values, Downstream: Subscriber>: Subscription {
         var delivery: Delivery<Downstream.Input, Downstream.Failure>
     }
 
-    private let state: Locked<State>
+    private let state: LockedState<State>
     /// The subscriber, called without retaining it; `state` owns it (see ``Delivery``).
     private let target: Unmanaged<AnySubscriber<Downstream.Input, Downstream.Failure>.Box>
     /// The combination of the slots, or nil while a slot is empty.
@@ -24,7 +24,7 @@ final class CombineLatestInner<Values, Downstream: Subscriber>: Subscription {
 
     init(downstream: Downstream, empty: Values, count: Int, combine: @escaping (Values) -> Downstream.Input?) {
         let downstream = AnySubscriber(downstream)
-        state = Locked(
+        state = LockedState(
             State(
                 values: empty,
                 upstreams: Array(repeating: nil, count: count),

@@ -19,7 +19,7 @@ public final class Future<Output, Failure: Error>: Publisher, Sendable {
         var waiting: [(Result<Output, Failure>) -> Void] = []
     }
 
-    private let state = Locked(State())
+    private let state = LockedState(State())
 
     /// Creates a future and runs `attemptToFulfill` with its promise.
     public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {

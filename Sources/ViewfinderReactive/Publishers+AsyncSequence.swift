@@ -41,11 +41,11 @@ extension Publishers {
             }
 
             private let base: Base
-            private let state: Locked<State>
+            private let state: LockedState<State>
 
             init(downstream: Downstream, base: Base) {
                 self.base = base
-                self.state = Locked(State(downstream: downstream))
+                self.state = LockedState(State(downstream: downstream))
             }
 
             func request(_ demand: Subscribers.Demand) {

@@ -46,7 +46,7 @@ extension Publishers {
         where Downstream.Input == Output, Downstream.Failure == Failure {
             private let events: HandleEvents
             private let downstream: Downstream
-            private let upstream = Locked<(any Subscription)?>(nil)
+            private let upstream = LockedState<(any Subscription)?>(nil)
 
             init(_ events: HandleEvents, downstream: Downstream) {
                 self.events = events

@@ -70,16 +70,18 @@ extension Publishers {
                 }
             }
 
-            @usableFromInline let state: Locked<State>
+            @usableFromInline let state: LockedState<State>
             @usableFromInline let queue: DispatchQueue
             @usableFromInline let cancelled = Atomic(false)
-            /// Calls ``drain()`` on this subscription, compiled where the subscriber's type is known, if the
-            /// subscription still exists when the queue runs it. Set once, in `init`.
+            /// The work scheduled on the queue: ``drain()``, if the subscription still exists by then.
+            ///
+            /// Compiled where the subscriber's type is known, so delivery runs as specialised code; set once, in
+            /// `init`.
             @usableFromInline private(set) var drainJob = Unchecked<() -> Void> {}
 
             @inlinable
             init(downstream: Downstream, queue: DispatchQueue) {
-                self.state = Locked(State(downstream: downstream))
+                self.state = LockedState(State(downstream: downstream))
                 self.queue = queue
                 self.drainJob = Unchecked { [weak self] in self?.drain() }
             }

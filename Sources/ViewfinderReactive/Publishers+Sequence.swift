@@ -66,10 +66,12 @@ extension Publishers {
                 }
             }
 
-            @usableFromInline let state: Locked<State>
+            @usableFromInline let state: LockedState<State>
             @usableFromInline let cancelled = Atomic(false)
-            /// ``run(_:)`` as compiled where the subscriber's type is known. Requests arrive through
-            /// `any Subscription`, which would otherwise run the loop as generic code.
+            /// The delivery loop, compiled where the subscriber's type is known.
+            ///
+            /// Requests arrive through `any Subscription`; calling ``run(_:)`` from there would run the loop as
+            /// generic code.
             @usableFromInline let runLoop: (Inner, Source) -> Void
 
             @inlinable
@@ -79,7 +81,7 @@ extension Publishers {
                 next: Elements.Element,
                 runLoop: @escaping (Inner, Source) -> Void
             ) {
-                state = Locked(State(source: Source(downstream: downstream, iterator: iterator, next: next)))
+                state = LockedState(State(source: Source(downstream: downstream, iterator: iterator, next: next)))
                 self.runLoop = runLoop
             }
 

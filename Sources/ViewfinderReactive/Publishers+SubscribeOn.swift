@@ -33,7 +33,7 @@ extension Publishers {
         where Downstream.Input == Output, Downstream.Failure == Failure {
             private let downstream: Downstream
             private let queue: DispatchQueue
-            private let upstream = Locked<(any Subscription)?>(nil)
+            private let upstream = LockedState<(any Subscription)?>(nil)
 
             init(downstream: Downstream, queue: DispatchQueue) {
                 self.downstream = downstream
@@ -73,7 +73,7 @@ extension Publishers {
 
 extension DispatchQueue {
     /// Runs `work` on this queue; the work may hold subscribers and subscriptions, which the publisher contract
-    /// lets cross threads (see ``Locked``).
+    /// lets cross threads (see ``LockedState``).
     fileprivate func run(_ work: @escaping () -> Void) {
         let work = Unchecked(work)
         async { work.value() }

@@ -21,10 +21,10 @@ final class ResultSubscription<Downstream: Subscriber>: Subscription, Sendable {
         }
     }
 
-    private let state: Locked<State>
+    private let state: LockedState<State>
 
     private init(downstream: Downstream, outcome: Outcome?) {
-        state = Locked(State(downstream: downstream, outcome: outcome))
+        state = LockedState(State(downstream: downstream, outcome: outcome))
     }
 
     /// Hands a new subscription to `downstream`, then delivers `outcome` if it is known and can be delivered.

@@ -36,10 +36,10 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Se
         var upstream: (any Subscription)?
     }
 
-    private let state: Locked<State>
+    private let state: LockedState<State>
 
     init(_ subject: Downstream) {
-        state = Locked(State(subject: subject))
+        state = LockedState(State(subject: subject))
     }
 
     func receive(subscription: any Subscription) {

@@ -19,13 +19,13 @@ final class SubjectCore<Output, Failure: Error>: Sendable {
         }
     }
 
-    @usableFromInline let state: Locked<State>
+    @usableFromInline let state: LockedState<State>
     /// True when the subject keeps a current value.
     @usableFromInline let keepsCurrent: Bool
 
     @inlinable
     init(current: Output?) {
-        state = Locked(State(current: current))
+        state = LockedState(State(current: current))
         keepsCurrent = current != nil
     }
 
@@ -112,14 +112,14 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, Sendable {
     }
 
     @usableFromInline let core: SubjectCore<Output, Failure>
-    @usableFromInline let state: Locked<State>
+    @usableFromInline let state: LockedState<State>
     /// The subscriber, called without retaining it; `state` owns it (see ``Delivery``).
     @usableFromInline nonisolated(unsafe) let target: Unmanaged<AnySubscriber<Output, Failure>.Box>
 
     @inlinable
     init(core: SubjectCore<Output, Failure>, downstream: AnySubscriber<Output, Failure>, keepsLatest: Bool) {
         self.core = core
-        self.state = Locked(State(delivery: Delivery(downstream: downstream, keepsLatest: keepsLatest)))
+        self.state = LockedState(State(delivery: Delivery(downstream: downstream, keepsLatest: keepsLatest)))
         self.target = Unmanaged.passUnretained(downstream.box)
     }
 

@@ -7,11 +7,11 @@ extension Subscribers {
         public let keyPath: ReferenceWritableKeyPath<Root, Input>
 
         private let slot = SubscriptionSlot()
-        private let root: Locked<Root?>
+        private let root: LockedState<Root?>
 
         /// Creates a subscriber that writes values to `object[keyPath: keyPath]`.
         public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
-            self.root = Locked(object)
+            self.root = LockedState(object)
             self.keyPath = keyPath
         }
 

@@ -13,7 +13,7 @@ struct SubscriptionSlot: ~Copyable, Sendable {
         case terminated
     }
 
-    @usableFromInline let status = Locked(Status.awaiting)
+    @usableFromInline let status = LockedState(Status.awaiting)
     /// True while subscribed; cheap to read for every value.
     @usableFromInline let subscribed = Atomic(false)
 

@@ -1,10 +1,10 @@
-import Synchronization
 import Testing
+import ViewfinderConcurrency
 import ViewfinderReactive
 
 @Suite struct AnyCancellableTests {
     @Test func cancelsOnceWhenCancelledTwice() {
-        let count = Mutex(0)
+        let count = Locked(0)
         let cancellable = AnyCancellable { count.withLock { $0 += 1 } }
         cancellable.cancel()
         cancellable.cancel()
@@ -12,7 +12,7 @@ import ViewfinderReactive
     }
 
     @Test func cancelsWhenReleased() {
-        let count = Mutex(0)
+        let count = Locked(0)
         do {
             _ = AnyCancellable { count.withLock { $0 += 1 } }
         }
@@ -30,7 +30,7 @@ import ViewfinderReactive
     @Test func storesInSetsAndArrays() {
         var set = Set<AnyCancellable>()
         var array = [AnyCancellable]()
-        let count = Mutex(0)
+        let count = Locked(0)
         AnyCancellable { count.withLock { $0 += 1 } }.store(in: &set)
         AnyCancellable { count.withLock { $0 += 1 } }.store(in: &array)
         #expect(set.count == 1)

@@ -1,5 +1,5 @@
-import Synchronization
 import Testing
+import ViewfinderConcurrency
 import ViewfinderReactive
 
 @Suite(.timeLimit(.minutes(1))) struct AsyncPublisherTests {
@@ -80,7 +80,7 @@ private final class CountingPublisher: Publisher, Sendable {
     typealias Output = Int
     typealias Failure = Never
 
-    private let log = Mutex(Unchecked((requests: [Subscribers.Demand](), cancelled: false)))
+    private let log = Locked(Unchecked((requests: [Subscribers.Demand](), cancelled: false)))
 
     var cancelled: Bool { log.withLock { $0.value.cancelled } }
     var requests: [Subscribers.Demand] { log.withLock { $0.value.requests } }

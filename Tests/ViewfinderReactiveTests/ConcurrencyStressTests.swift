@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+import ViewfinderConcurrency
 import ViewfinderReactive
 
 /// Many threads at once; run under `swift test --sanitize=thread` to check for data races.
@@ -49,7 +50,7 @@ import ViewfinderReactive
         let decreases = Atomic(0)
         DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
             for _ in 0..<200 {
-                let last = Mutex(-1)
+                let last = Locked(-1)
                 let cancellable = subject.sink { value in
                     last.withLock {
                         if value <= $0 { decreases.add(1, ordering: .relaxed) }
@@ -83,7 +84,7 @@ import ViewfinderReactive
 
     @Test func currentValueSubscriberEndsOnTheSubjectsValue() {
         let subject = CurrentValueSubject<Int, Never>(0)
-        let last = Mutex(-1)
+        let last = Locked(-1)
         let cancellable = subject.sink { value in last.withLock { $0 = value } }
         sendFromManyThreads { thread, index in subject.send(thread * Self.perThread + index) }
         #expect(last.withLock { $0 } == subject.value)
@@ -93,7 +94,7 @@ import ViewfinderReactive
     @Test func combineLatestEndsOnTheNewestValues() {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
-        let last = Mutex((-1, -1))
+        let last = Locked((-1, -1))
         let detector = OverlapDetector()
         let cancellable = a.combineLatest(b).sink { pair in
             detector.enter()
@@ -134,7 +135,7 @@ import ViewfinderReactive
     }
 
     @Test func futureTakesExactlyOneOfConcurrentPromises() {
-        let promises = Mutex<Future<Int, Never>.Promise?>(nil)
+        let promises = Locked<Future<Int, Never>.Promise?>(nil)
         let future = Future<Int, Never> { promise in promises.withLock { $0 = promise } }
         let promise = promises.withLock { $0 }!
         let subscribers = (0..<4).map { _ in TrackingSubscriber<Int, Never>(demand: .unlimited) }
@@ -193,10 +194,10 @@ import ViewfinderReactive
 /// Checks one subscriber's deliveries: never overlapping, each sender's values in the order sent.
 private final class OrderChecker: Sendable {
     private let detector = OverlapDetector()
-    private let state: Mutex<(last: [Int], received: Int, outOfOrder: Int)>
+    private let state: Locked<(last: [Int], received: Int, outOfOrder: Int)>
 
     init(senders: Int) {
-        state = Mutex((Array(repeating: -1, count: senders), 0, 0))
+        state = Locked((Array(repeating: -1, count: senders), 0, 0))
     }
 
     var received: Int { state.withLock { $0.received } }

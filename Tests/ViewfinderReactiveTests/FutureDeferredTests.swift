@@ -1,11 +1,11 @@
 import Dispatch
-import Synchronization
 import Testing
+import ViewfinderConcurrency
 import ViewfinderReactive
 
 @Suite(.timeLimit(.minutes(1))) struct FutureDeferredTests {
     @Test func futureRunsItsClosureOnceAtCreation() {
-        let runs = Mutex(0)
+        let runs = Locked(0)
         let future = Future<Int, Never> { promise in
             runs.withLock { $0 += 1 }
             promise(.success(1))
@@ -21,7 +21,7 @@ import ViewfinderReactive
     }
 
     @Test func futureValueWaitsForResultAndDemand() {
-        let promise = Mutex<Future<String, Never>.Promise?>(nil)
+        let promise = Locked<Future<String, Never>.Promise?>(nil)
         let future = Future<String, Never> { fulfil in promise.withLock { $0 = fulfil } }
         let subscriber = TrackingSubscriber<String, Never>()
         future.subscribe(subscriber)
@@ -50,7 +50,7 @@ import ViewfinderReactive
             DispatchQueue.global().async { promise(.success(42)) }
         }
         let signal = Signal()
-        let value = Mutex(0)
+        let value = Locked(0)
         let cancellable = future.sink { received in
             value.withLock { $0 = received }
             signal.raise()
@@ -61,7 +61,7 @@ import ViewfinderReactive
     }
 
     @Test func cancelledSubscriberGetsNothing() {
-        let promise = Mutex<Future<Int, Never>.Promise?>(nil)
+        let promise = Locked<Future<Int, Never>.Promise?>(nil)
         let future = Future<Int, Never> { fulfil in promise.withLock { $0 = fulfil } }
         let subscriber = TrackingSubscriber<Int, Never>(demand: .unlimited)
         future.subscribe(subscriber)
@@ -71,7 +71,7 @@ import ViewfinderReactive
     }
 
     @Test func deferredCreatesAPublisherPerSubscriber() {
-        let created = Mutex(0)
+        let created = Locked(0)
         let deferred = Deferred { () -> Just<Int> in
             let count = created.withLock {
                 $0 += 1

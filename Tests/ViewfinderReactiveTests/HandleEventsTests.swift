@@ -1,10 +1,10 @@
-import Synchronization
 import Testing
+import ViewfinderConcurrency
 import ViewfinderReactive
 
 @Suite struct HandleEventsTests {
     @Test func seesEveryEventInOrder() {
-        let log = Mutex<[String]>([])
+        let log = Locked<[String]>([])
         let upstream = TrackingPublisher<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(demand: .max(2))
         upstream.handleEvents(
@@ -29,7 +29,7 @@ import ViewfinderReactive
     }
 
     @Test func completionIsObservedAndPassedOn() {
-        let completions = Mutex(0)
+        let completions = Locked(0)
         let subscriber = TrackingSubscriber<Int, Never>(demand: .unlimited)
         [1].publisher.handleEvents(receiveCompletion: { _ in completions.withLock { $0 += 1 } }).subscribe(subscriber)
         #expect(completions.withLock { $0 } == 1)

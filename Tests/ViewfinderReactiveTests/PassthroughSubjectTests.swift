@@ -1,5 +1,5 @@
-import Synchronization
 import Testing
+import ViewfinderConcurrency
 import ViewfinderReactive
 
 @Suite struct PassthroughSubjectTests {
@@ -154,7 +154,7 @@ import ViewfinderReactive
 
     @Test func voidSubjectSendsWithoutArgument() {
         let subject = PassthroughSubject<Void, Never>()
-        let count = Mutex(0)
+        let count = Locked(0)
         let cancellable = subject.sink { count.withLock { $0 += 1 } }
         subject.send()
         subject.send()

@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+import ViewfinderConcurrency
 import ViewfinderReactive
 
 /// A serial queue that knows whether the current code runs on it.
@@ -20,7 +21,7 @@ private final class MarkedQueue: Sendable {
     @Test func receiveOnDeliversValuesAndCompletionOnTheQueueInOrder() async {
         let marked = MarkedQueue("receive")
         let done = Signal()
-        let log = Mutex<[String]>([])
+        let log = Locked<[String]>([])
         let subscriber = TrackingSubscriber<Int, Never>(
             receiveSubscription: { $0.request(.unlimited) },
             receiveValue: { value in
@@ -100,7 +101,7 @@ private final class MarkedQueue: Sendable {
 
     @Test func subscribeOnSubscribesRequestsAndCancelsOnTheQueue() async {
         let marked = MarkedQueue("subscribe")
-        let log = Mutex<[String]>([])
+        let log = Locked<[String]>([])
         let subscribed = Signal()
         let cancelled = Signal()
         let subscriber = TrackingSubscriber<Int, Never>(demand: .max(2))

@@ -1,6 +1,6 @@
 import Dispatch
-import Synchronization
 import Testing
+import ViewfinderConcurrency
 import ViewfinderReactive
 
 /// The camera-shaped API the seed's examples are written against, backed by subjects.
@@ -49,7 +49,7 @@ private func processFrameSynchronously(_ frame: Frame) -> Int {
 @Suite(.timeLimit(.minutes(1))) struct SeedExampleTests {
     @Test func valueAndSettableValuesPublishers() {
         let camera = Camera()
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         let values = camera.valuePublisher(for: .shutterSpeed).sink { shutterSpeed in
             lines.withLock { $0.append("The current shutter speed is: \(shutterSpeed ?? "nil")") }
         }
@@ -70,7 +70,7 @@ private func processFrameSynchronously(_ frame: Frame) -> Int {
 
     @Test func videoRecordingStateSwitch() {
         let camera = Camera()
-        let labels = Mutex<[String]>([])
+        let labels = Locked<[String]>([])
         let cancellable = camera.videoRecordingStatePublisher().sink { recordingState in
             let text =
                 switch recordingState {
@@ -88,7 +88,7 @@ private func processFrameSynchronously(_ frame: Frame) -> Int {
 
     @Test func exposureTriangleWithCombineLatestAndFlatten() {
         let camera = Camera()
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         let cancellable = camera.valuePublisher(for: .shutterSpeed)
             .combineLatest(camera.valuePublisher(for: .aperture))
             .combineLatest(camera.valuePublisher(for: .iso))
@@ -111,7 +111,7 @@ private func processFrameSynchronously(_ frame: Frame) -> Int {
     @Test func liveViewProcessedSynchronouslyAfterReceiveOn() async {
         let camera = Camera()
         let ended = Signal()
-        let results = Mutex<[Int]>([])
+        let results = Locked<[Int]>([])
         let cancellable = camera.liveViewPublisher(options: ["skipImageDecoding": true])
             .receive(on: DispatchQueue.global(qos: .default))
             .sinkWithReadyHandler { completion in

@@ -1,5 +1,5 @@
-import Synchronization
 import Testing
+import ViewfinderConcurrency
 import ViewfinderReactive
 
 @Suite struct SequencePublisherTests {
@@ -36,7 +36,7 @@ import ViewfinderReactive
     }
 
     @Test func demandRequestedInsideReceiveIsAdded() {
-        let subscription = Mutex<Unchecked<(any Subscription)?>>(Unchecked(nil))
+        let subscription = Locked<Unchecked<(any Subscription)?>>(Unchecked(nil))
         let subscriber = TrackingSubscriber<Int, Never>(
             receiveSubscription: { received in
                 subscription.withLock { $0.value = received }
@@ -52,7 +52,7 @@ import ViewfinderReactive
     }
 
     @Test func cancelInsideReceiveStopsDelivery() {
-        let subscription = Mutex<Unchecked<(any Subscription)?>>(Unchecked(nil))
+        let subscription = Locked<Unchecked<(any Subscription)?>>(Unchecked(nil))
         let subscriber = TrackingSubscriber<Int, Never>(
             receiveSubscription: { received in
                 subscription.withLock { $0.value = received }
@@ -68,7 +68,7 @@ import ViewfinderReactive
     }
 
     @Test func readsALazySequenceOnlyAsFarAsDemanded() {
-        let produced = Mutex(0)
+        let produced = Locked(0)
         let naturals = (1...).lazy.map { value in
             produced.withLock { $0 = value }
             return value

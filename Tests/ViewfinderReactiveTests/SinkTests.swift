@@ -1,13 +1,13 @@
 import Dispatch
-import Synchronization
 import Testing
+import ViewfinderConcurrency
 import ViewfinderReactive
 
 @Suite(.timeLimit(.minutes(1))) struct SinkTests {
     @Test func sinkAsksForUnlimitedAndReceivesEverything() {
         let upstream = TrackingPublisher<Int, TestError>()
-        let values = Mutex<[Int]>([])
-        let completions = Mutex<[Subscribers.Completion<TestError>]>([])
+        let values = Locked<[Int]>([])
+        let completions = Locked<[Subscribers.Completion<TestError>]>([])
         let cancellable = upstream.sink { completion in
             completions.withLock { $0.append(completion) }
         } receiveValue: { value in
@@ -26,7 +26,7 @@ import ViewfinderReactive
 
     @Test func sinkIgnoresValuesAfterCancel() {
         let upstream = TrackingPublisher<Int, Never>()
-        let values = Mutex<[Int]>([])
+        let values = Locked<[Int]>([])
         let cancellable = upstream.sink { value in values.withLock { $0.append(value) } }
         upstream.send(1)
         cancellable.cancel()
@@ -86,7 +86,7 @@ import ViewfinderReactive
 
     @Test func readyHandlerRequestsOneValueAtATimeAndOnlyOncePerValue() {
         let upstream = TrackingPublisher<Int, Never>()
-        let handlers = Mutex<[Subscribers.ReadyHandler]>([])
+        let handlers = Locked<[Subscribers.ReadyHandler]>([])
         let cancellable = upstream.sinkWithReadyHandler { _ in
         } receiveValue: { _, ready in
             handlers.withLock { $0.append(ready) }
@@ -108,7 +108,7 @@ import ViewfinderReactive
     }
 
     @Test func readyHandlerDeliversCompletionOnce() {
-        let completions = Mutex(0)
+        let completions = Locked(0)
         let cancellable = [1, 2].publisher.sinkWithReadyHandler { _ in
             completions.withLock { $0 += 1 }
         } receiveValue: { _, ready in
@@ -119,8 +119,8 @@ import ViewfinderReactive
     }
 
     @Test func readyHandlerPacesASequence() {
-        let values = Mutex<[Int]>([])
-        let pending = Mutex<Subscribers.ReadyHandler?>(nil)
+        let values = Locked<[Int]>([])
+        let pending = Locked<Subscribers.ReadyHandler?>(nil)
         let cancellable = (1...100).publisher.sinkWithReadyHandler { _ in
         } receiveValue: { value, ready in
             values.withLock { $0.append(value) }

@@ -1,5 +1,5 @@
-import Synchronization
 import Testing
+import ViewfinderConcurrency
 import ViewfinderReactive
 
 @Suite struct TypeErasureTests {
@@ -33,7 +33,7 @@ import ViewfinderReactive
     }
 
     @Test func anySubscriberFromClosures() {
-        let log = Mutex<[String]>([])
+        let log = Locked<[String]>([])
         let subscriber = AnySubscriber<Int, Never>(
             receiveSubscription: { subscription in
                 log.withLock { $0.append("subscription") }

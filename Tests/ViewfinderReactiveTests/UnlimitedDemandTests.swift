@@ -1,6 +1,6 @@
 import Dispatch
-import Synchronization
 import Testing
+import ViewfinderConcurrency
 import ViewfinderReactive
 
 /// A custom publisher learns that a subscriber gave up pacing when its subscription's `request(_:)` sees
@@ -56,7 +56,7 @@ import ViewfinderReactive
 
     @Test func subjectBasedPublisherSeesDemandThroughHandleEvents() {
         let frames = PassthroughSubject<Int, Never>()
-        let warnings = Mutex(0)
+        let warnings = Locked(0)
         let publisher = frames.handleEvents(receiveRequest: { demand in
             if demand == .unlimited { warnings.withLock { $0 += 1 } }
         })

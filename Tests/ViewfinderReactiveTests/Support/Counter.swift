@@ -1,8 +1,8 @@
-import Synchronization
+import ViewfinderConcurrency
 
 /// A counter shared between threads.
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
 
     init() {}
 

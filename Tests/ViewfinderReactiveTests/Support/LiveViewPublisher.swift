@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import ViewfinderConcurrency
 import ViewfinderReactive
 
 /// A live view frame: its number.
@@ -19,7 +19,7 @@ final class LiveViewPublisher: Publisher, Sendable {
         var requests: [Subscribers.Demand] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let fetchQueue = DispatchQueue(label: "live-view-fetch")
     /// Stop after this many frames, finishing the subscriber.
     private let limit: Int
@@ -67,11 +67,11 @@ final class LiveViewPublisher: Publisher, Sendable {
         }
 
         private let publisher: LiveViewPublisher
-        private let state: Mutex<Unchecked<State>>
+        private let state: Locked<Unchecked<State>>
 
         init(publisher: LiveViewPublisher, subscriber: AnySubscriber<Frame, Never>) {
             self.publisher = publisher
-            self.state = Mutex(Unchecked(State(subscriber: subscriber)))
+            self.state = Locked(Unchecked(State(subscriber: subscriber)))
         }
 
         func request(_ demand: Subscribers.Demand) {

@@ -1,8 +1,8 @@
-import Synchronization
+import ViewfinderConcurrency
 
 /// A list that callbacks on any thread append to.
 final class Recorder<Element: Sendable>: Sendable {
-    private let elements = Mutex<[Element]>([])
+    private let elements = Locked<[Element]>([])
 
     init() {}
 

@@ -1,4 +1,4 @@
-import Synchronization
+import ViewfinderConcurrency
 
 /// A counter that a test awaits: callbacks on other threads raise it, the test waits for a target.
 final class Signal: Sendable {
@@ -7,7 +7,7 @@ final class Signal: Sendable {
         var waiters: [(target: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init() {}
 

@@ -1,4 +1,4 @@
-import Synchronization
+import ViewfinderConcurrency
 import ViewfinderReactive
 
 /// A publisher that records the requests and cancellations of its subscription and lets a test push events
@@ -15,7 +15,7 @@ final class TrackingPublisher<Output, Failure: Error>: Publisher, Sendable {
         var events: [Event] = []
     }
 
-    private let state = Mutex(Unchecked(State()))
+    private let state = Locked(Unchecked(State()))
 
     init() {}
 

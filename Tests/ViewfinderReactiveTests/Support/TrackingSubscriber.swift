@@ -1,4 +1,4 @@
-import Synchronization
+import ViewfinderConcurrency
 import ViewfinderReactive
 
 /// A subscriber that records every event it receives and answers values with a chosen demand.
@@ -15,7 +15,7 @@ final class TrackingSubscriber<Input, Failure: Error>: Subscriber, Sendable {
         var subscription: (any Subscription)?
     }
 
-    private let state = Mutex(Unchecked(State()))
+    private let state = Locked(Unchecked(State()))
     private let onSubscription: Unchecked<(any Subscription) -> Void>
     private let onValue: Unchecked<(Input) -> Subscribers.Demand>
 
