@@ -2,87 +2,59 @@ import Dispatch
 import ViewfinderReactive
 
 /// Handing values to a serial queue: through `receive(on:)`, and with one `DispatchQueue.async` per value.
+///
+/// In a burst the values are handed over as fast as possible and the time runs until the last one was handled on
+/// the queue; one at a time, each hand-off waits until its value was handled.
 enum HopBenchmark {
-    /// Values sent as fast as possible through `receive(on:)`; timed until the last one is handled on the queue.
-    static func receiveOnBurst(count: Int) -> Duration {
-        let queue = DispatchQueue(label: "receive-on")
+    /// Values sent through a subject and `receive(on:)` to a sink on the queue.
+    static func receiveOn(count: Int, oneAtATime: Bool) -> Duration {
         let subject = PassthroughSubject<Int, Never>()
-        let done = DispatchSemaphore(value: 0)
-        let total = Total()
-        let cancellable = subject.receive(on: queue).sink { value in
-            total.value &+= value
-            if value == count - 1 { done.signal() }
-        }
-        let start = clock.now
-        for value in 0..<count {
-            subject.send(value)
-        }
-        done.wait()
-        let elapsed = clock.now - start
+        let consumer = Consumer(count: count, oneAtATime: oneAtATime)
+        let cancellable = subject.receive(on: DispatchQueue(label: "receive-on")).sink(receiveValue: consumer.handle)
+        let elapsed = consumer.time { subject.send($0) }
         cancellable.cancel()
-        consume(total.value)
         return elapsed
     }
 
-    /// One `DispatchQueue.async` per value, as fast as possible; timed until the last one has run.
-    static func dispatchBurst(count: Int) -> Duration {
+    /// One `DispatchQueue.async` per value.
+    static func dispatch(count: Int, oneAtATime: Bool) -> Duration {
         let queue = DispatchQueue(label: "dispatch")
-        let done = DispatchSemaphore(value: 0)
-        let total = Total()
-        let start = clock.now
-        for value in 0..<count {
-            queue.async {
-                total.value &+= value
-                if value == count - 1 { done.signal() }
-            }
-        }
-        done.wait()
-        let elapsed = clock.now - start
-        consume(total.value)
-        return elapsed
+        let consumer = Consumer(count: count, oneAtATime: oneAtATime)
+        return consumer.time { value in queue.async { consumer.handle(value) } }
     }
 
-    /// One value at a time through `receive(on:)`: each send waits until the value was handled on the queue.
-    static func receiveOnOneByOne(count: Int) -> Duration {
-        let queue = DispatchQueue(label: "receive-on-one")
-        let subject = PassthroughSubject<Int, Never>()
+    /// The work done on the queue for each value, and the signals the producer waits for.
+    final class Consumer: @unchecked Sendable {
+        let count: Int
+        let oneAtATime: Bool
+        /// A running total, touched only on the queue; the semaphores order the final read.
+        var total = 0
         let handled = DispatchSemaphore(value: 0)
-        let total = Total()
-        let cancellable = subject.receive(on: queue).sink { value in
-            total.value &+= value
-            handled.signal()
-        }
-        let start = clock.now
-        for value in 0..<count {
-            subject.send(value)
-            handled.wait()
-        }
-        let elapsed = clock.now - start
-        cancellable.cancel()
-        consume(total.value)
-        return elapsed
-    }
+        let finished = DispatchSemaphore(value: 0)
 
-    /// One value at a time with `DispatchQueue.async`: each hand-off waits until the block has run.
-    static func dispatchOneByOne(count: Int) -> Duration {
-        let queue = DispatchQueue(label: "dispatch-one")
-        let handled = DispatchSemaphore(value: 0)
-        let total = Total()
-        let start = clock.now
-        for value in 0..<count {
-            queue.async {
-                total.value &+= value
-                handled.signal()
+        init(count: Int, oneAtATime: Bool) {
+            self.count = count
+            self.oneAtATime = oneAtATime
+        }
+
+        /// Handles a value on the queue.
+        func handle(_ value: Int) {
+            total &+= value
+            if oneAtATime { handled.signal() }
+            if value == count - 1 { finished.signal() }
+        }
+
+        /// Hands the values `0..<count` over with `handOff`, and returns how long until the last was handled.
+        func time(_ handOff: (Int) -> Void) -> Duration {
+            let start = clock.now
+            for value in 0..<count {
+                handOff(value)
+                if oneAtATime { handled.wait() }
             }
-            handled.wait()
+            finished.wait()
+            let elapsed = clock.now - start
+            consume(total)
+            return elapsed
         }
-        let elapsed = clock.now - start
-        consume(total.value)
-        return elapsed
-    }
-
-    /// A running total touched only on the benchmark's queue; the semaphore orders the final read.
-    final class Total: @unchecked Sendable {
-        var value = 0
     }
 }

@@ -29,6 +29,15 @@ func measure(count: Int, _ body: @Sendable () async -> Duration) async -> Double
     return samples.sorted()[runs / 2]
 }
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Lets threads left busy by the previous run (dispatch workers keep spinning for a while) go idle.
+func settle() {
+    usleep(200_000)
+}
+
 /// Two measurements taken in alternation, with the ratio of each back-to-back pair of runs.
 struct Pair {
     /// The median nanoseconds per value of the first body.
@@ -40,6 +49,9 @@ struct Pair {
 
     /// The median of the per-run ratios.
     var ratio: Double { ratios[ratios.count / 2] }
+
+    /// The number of runs in which the first body was faster.
+    var firstFaster: Int { ratios.count { $0 < 1 } }
 }
 
 /// `runs` alternating runs of `first` and `second`, in nanoseconds per value for `count` values.
@@ -47,10 +59,14 @@ struct Pair {
 /// Alternating keeps a change in machine load from favouring one of the two.
 func measurePair(count: Int, _ first: () -> Duration, _ second: () -> Duration) -> Pair {
     _ = first()  // Warm-up.
+    settle()
     _ = second()
     var samples: [(first: Double, second: Double)] = []
     for _ in 0..<runs {
-        samples.append((nanoseconds(first()) / Double(count), nanoseconds(second()) / Double(count)))
+        settle()
+        let firstSample = nanoseconds(first()) / Double(count)
+        settle()
+        samples.append((firstSample, nanoseconds(second()) / Double(count)))
     }
     return Pair(
         first: samples.map(\.first).sorted()[runs / 2],
@@ -90,5 +106,10 @@ func report(_ name: String, _ nanosecondsPerValue: Double) {
 
 /// Prints a figure against a target and whether the target is met.
 func verdict(_ name: String, _ figure: String, target: String, met: Bool) {
-    print("  \(padded(name, 50)) \(padded(figure, 14)) target \(target): \(met ? "met" : "NOT MET")")
+    verdict(name, figure, target: target, outcome: met ? "met" : "NOT MET")
+}
+
+/// Prints a figure against a target and the outcome.
+func verdict(_ name: String, _ figure: String, target: String, outcome: String) {
+    print("  \(padded(name, 50)) \(padded(figure, 14)) target \(target): \(outcome)")
 }

@@ -21,3 +21,7 @@ public struct Empty<Output, Failure: Error>: Publisher {
         }
     }
 }
+
+extension Empty: Sendable {}
+
+extension Empty: Equatable {}

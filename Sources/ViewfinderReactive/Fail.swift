@@ -19,3 +19,7 @@ public struct Fail<Output, Failure: Error>: Publisher {
         subscriber.receive(completion: .failure(error))
     }
 }
+
+extension Fail: Sendable where Failure: Sendable {}
+
+extension Fail: Equatable where Failure: Equatable {}

@@ -16,3 +16,7 @@ public struct Just<Output>: Publisher {
         ResultSubscription.attach(subscriber, outcome: .success(output))
     }
 }
+
+extension Just: Sendable where Output: Sendable {}
+
+extension Just: Equatable where Output: Equatable {}

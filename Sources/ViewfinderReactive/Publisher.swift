@@ -1,10 +1,10 @@
 /// A type that delivers a sequence of values over time to subscribers that ask for them.
 ///
-/// A publisher does nothing until a subscriber attaches with ``subscribe(_:)-(Subscriber)``. It then hands the
+/// A publisher does nothing until a subscriber attaches with ``subscribe(_:)->()``. It then hands the
 /// subscriber a ``Subscription`` and sends values only as far as the subscriber's demand allows (see
 /// ``Subscribers/Demand``), followed by at most one completion. Calls to one subscriber never overlap.
 ///
-/// Implement ``receive(subscriber:)`` to write a publisher; attach subscribers with ``subscribe(_:)-(Subscriber)``.
+/// Implement ``receive(subscriber:)`` to write a publisher; attach subscribers with ``subscribe(_:)->()``.
 ///
 /// ```swift
 /// let cancellable = [1, 2, 3].publisher
@@ -18,7 +18,7 @@ public protocol Publisher<Output, Failure> {
     /// The kind of error this publisher may fail with; `Never` when it cannot fail.
     associatedtype Failure: Error
 
-    /// Attaches a subscriber: called by ``subscribe(_:)-(Subscriber)``, not by users.
+    /// Attaches a subscriber: called by ``subscribe(_:)->()``, not by users.
     ///
     /// The implementation must call the subscriber's ``Subscriber/receive(subscription:)`` exactly once, then send
     /// values only within the demand requested through that subscription.

@@ -47,8 +47,6 @@ extension Publishers {
                 @usableFromInline var upstream: (any Subscription)?
                 /// Events waiting for the queue.
                 @usableFromInline var pending: [Event] = []
-                /// An emptied array kept for its capacity, swapped with `pending` by each batch.
-                @usableFromInline var spare: [Event] = []
                 /// True while a block is scheduled or running.
                 @usableFromInline var scheduled = false
                 /// True once the completion has arrived or the subscriber cancelled.
@@ -136,20 +134,22 @@ extension Publishers {
             }
 
             /// Delivers batches of events until none are left; runs on the queue.
+            ///
+            /// Each batch swaps the pending events for the emptied array of the previous batch, so steady delivery
+            /// reuses the same two buffers.
             @inlinable
             func drain() {
+                var batch: [Event] = []
                 while true {
-                    let taken = state.withLock { state -> (Downstream, (any Subscription)?, [Event])? in
+                    let target = state.withLock { state -> (Downstream, (any Subscription)?)? in
                         guard let downstream = state.downstream, !state.pending.isEmpty else {
                             state.scheduled = false
                             return nil
                         }
-                        var batch = state.spare
                         swap(&batch, &state.pending)
-                        return (downstream, state.upstream, batch)
+                        return (downstream, state.upstream)
                     }
-                    guard let (downstream, upstream, events) = taken else { return }
-                    var batch = events
+                    guard let (downstream, upstream) = target else { return }
                     var demand = Subscribers.Demand.none
                     for event in batch {
                         if cancelled.load(ordering: .relaxed) { return }
@@ -167,7 +167,6 @@ extension Publishers {
                     }
                     if demand > 0 { upstream?.request(demand) }
                     batch.removeAll(keepingCapacity: true)
-                    state.withLock { $0.spare = batch }
                 }
             }
         }

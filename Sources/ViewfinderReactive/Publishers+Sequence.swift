@@ -140,6 +140,10 @@ extension Publishers {
     }
 }
 
+extension Publishers.Sequence: Sendable where Elements: Sendable {}
+
+extension Publishers.Sequence: Equatable where Elements: Equatable {}
+
 extension Sequence {
     /// A publisher of this sequence's elements, delivered as demand allows.
     @inlinable

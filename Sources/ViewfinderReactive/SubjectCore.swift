@@ -30,21 +30,27 @@ final class SubjectCore<Output, Failure: Error>: Sendable {
     }
 
     /// Attaches a subscriber; a current value waits for its first demand.
+    ///
+    /// The subscriber receives its subscription before the conduit joins the list, so nothing — not even a
+    /// completion sent meanwhile from another thread — reaches it first.
     @inlinable
     func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = SubjectConduit(core: self, downstream: AnySubscriber(subscriber), keepsLatest: keepsCurrent)
+        subscriber.receive(subscription: conduit)
         let attachment = state.withLock { state -> Attachment in
             if let completion = state.completion { return .completed(completion) }
+            // A conduit cancelled during `receive(subscription:)` has already tried to remove itself.
+            guard conduit.isActive else { return .cancelled }
             state.conduits.append(conduit)
             return .attached(current: state.current, version: state.version)
         }
         switch attachment {
         case .attached(let current, let version):
             if let current { conduit.offer(current, version: version) }
-            subscriber.receive(subscription: conduit)
         case .completed(let completion):
-            subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(completion: completion)
+            conduit.finish(completion)
+        case .cancelled:
+            break
         }
     }
 
@@ -93,6 +99,8 @@ final class SubjectCore<Output, Failure: Error>: Sendable {
         case attached(current: Output?, version: UInt64)
         /// The subject had already completed.
         case completed(Subscribers.Completion<Failure>)
+        /// The subscriber cancelled as soon as it received its subscription.
+        case cancelled
     }
 }
 
@@ -113,7 +121,9 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, Sendable {
 
     @usableFromInline let core: SubjectCore<Output, Failure>
     @usableFromInline let state: LockedState<State>
-    /// The subscriber, called without retaining it; `state` owns it (see ``Delivery``).
+    /// The subscriber, called without retaining it.
+    ///
+    /// `state` owns it (see ``Delivery``); calls to it cross threads under the publisher contract, one at a time.
     @usableFromInline nonisolated(unsafe) let target: Unmanaged<AnySubscriber<Output, Failure>.Box>
 
     @inlinable
@@ -144,6 +154,12 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, Sendable {
     @usableFromInline
     func finish(_ completion: Subscribers.Completion<Failure>) {
         run(state.withLock { $0.delivery.finish(completion) })
+    }
+
+    /// True until the subscriber has cancelled or been given its completion.
+    @usableFromInline
+    var isActive: Bool {
+        state.withLock { $0.delivery.isActive }
     }
 
     @usableFromInline

@@ -65,6 +65,23 @@ import ViewfinderReactive
         #expect(decreases.load(ordering: .relaxed) == 0)
     }
 
+    @Test func subscribersAttachingWhileTheSubjectCompletesGetTheSubscriptionFirstAndOneCompletion() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscribers = (0..<400).map { _ in TrackingSubscriber<Int, Never>(demand: .unlimited) }
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            if thread == 0 {
+                subject.send(1)
+                subject.send(completion: .finished)
+            }
+            for index in stride(from: thread, to: subscribers.count, by: Self.threads) {
+                subject.subscribe(subscribers[index])
+            }
+        }
+        #expect(subscribers.allSatisfy { $0.events.first == .subscription })
+        #expect(subscribers.allSatisfy { $0.completions == [.finished] })
+        #expect(subscribers.allSatisfy { $0.events.last == .completion(.finished) })
+    }
+
     @Test func sequenceServesConcurrentRequestsInOrderOneAtATime() {
         let detector = OverlapDetector()
         let received = Recorder<Int>()

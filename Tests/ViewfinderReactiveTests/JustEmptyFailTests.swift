@@ -45,4 +45,15 @@ import ViewfinderReactive
         Fail(outputType: String.self, failure: TestError()).subscribe(typed)
         #expect(typed.completions == [.failure(TestError())])
     }
+
+    @Test func valuePublishersCompareByTheirContents() {
+        #expect(Just(1) == Just(1))
+        #expect(Just(1) != Just(2))
+        #expect(Empty<Int, Never>() == Empty<Int, Never>())
+        #expect(Empty<Int, Never>() != Empty<Int, Never>(completeImmediately: false))
+        #expect(Fail<Int, TestError>(error: TestError(code: 1)) == Fail(error: TestError(code: 1)))
+        #expect(Fail<Int, TestError>(error: TestError(code: 1)) != Fail(error: TestError(code: 2)))
+        #expect([1, 2].publisher == [1, 2].publisher)
+        #expect([1, 2].publisher != [2, 1].publisher)
+    }
 }

@@ -79,27 +79,27 @@ import ViewfinderReactive
         #expect(released == nil)
     }
 
-    @Test func reentrantSendIsDeliveredAfterTheCurrentValue() {
+    @Test func subscriberCancellingOnSubscriptionIsNotKept() {
         let subject = PassthroughSubject<Int, Never>()
-        let subscriber = TrackingSubscriber<Int, Never>(
-            receiveSubscription: { $0.request(.unlimited) },
-            receiveValue: { value in
-                if value == 1 {
-                    subject.send(2)
-                    subject.send(3)
-                }
-                return .none
-            }
-        )
-        subject.subscribe(subscriber)
-        subject.send(1)
-        #expect(subscriber.values == [1, 2, 3])
+        weak var released: TrackingSubscriber<Int, Never>?
+        do {
+            let subscriber = TrackingSubscriber<Int, Never>(receiveSubscription: { subscription in
+                subscription.request(.unlimited)
+                subscription.cancel()
+            })
+            released = subscriber
+            subject.subscribe(subscriber)
+            subject.send(1)
+            #expect(subscriber.events == [.subscription])
+        }
+        #expect(released == nil)
     }
 
-    @Test func reentrantSendBeyondDemandIsDropped() {
+    @Test(arguments: [(Subscribers.Demand.unlimited, [1, 2, 3]), (.max(2), [1, 2])])
+    func reentrantSendIsDeliveredAfterTheCurrentValueWithinDemand(demand: Subscribers.Demand, expected: [Int]) {
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(
-            receiveSubscription: { $0.request(.max(2)) },
+            receiveSubscription: { $0.request(demand) },
             receiveValue: { value in
                 if value == 1 {
                     subject.send(2)
@@ -110,7 +110,7 @@ import ViewfinderReactive
         )
         subject.subscribe(subscriber)
         subject.send(1)
-        #expect(subscriber.values == [1, 2])
+        #expect(subscriber.values == expected)
     }
 
     @Test func completionWaitsForQueuedValues() {
