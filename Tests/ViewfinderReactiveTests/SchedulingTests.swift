@@ -99,6 +99,44 @@ private final class MarkedQueue: Sendable {
         #expect(upstream.events == [.request(.unlimited), .cancel])
     }
 
+    @Test func receiveOnPassesAFailureAfterTheValues() async {
+        let done = Signal()
+        let subject = PassthroughSubject<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>(demand: .unlimited)
+        subject.receive(on: DispatchQueue(label: "failure"))
+            .handleEvents(receiveCompletion: { _ in done.raise() })
+            .subscribe(subscriber)
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .failure(TestError(code: 7)))
+        subject.send(3)
+        await done.wait()
+        #expect(
+            subscriber.events == [.subscription, .value(1), .value(2), .completion(.failure(TestError(code: 7)))]
+        )
+    }
+
+    @Test func subscribeOnPassesValuesAndCompletionWithinDemand() async {
+        let done = Signal()
+        let delivered = Signal()
+        let subscriber = TrackingSubscriber<Int, Never>(
+            receiveSubscription: { $0.request(.max(2)) },
+            receiveValue: { _ in
+                delivered.raise()
+                return .none
+            }
+        )
+        (1...3).publisher
+            .subscribe(on: DispatchQueue(label: "subscribe-values"))
+            .handleEvents(receiveCompletion: { _ in done.raise() })
+            .subscribe(subscriber)
+        await delivered.wait(for: 2)
+        #expect(subscriber.events == [.subscription, .value(1), .value(2)])
+        subscriber.subscription?.request(.max(1))
+        await done.wait()
+        #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+    }
+
     @Test func subscribeOnSubscribesRequestsAndCancelsOnTheQueue() async {
         let marked = MarkedQueue("subscribe")
         let log = Locked<[String]>([])
