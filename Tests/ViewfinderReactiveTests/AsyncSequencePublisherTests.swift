@@ -17,13 +17,7 @@ import ViewfinderReactive
         let pulled = Counter()
         let numbers = PulledNumbers(pulled: pulled)
         let delivered = Signal()
-        let subscriber = TrackingSubscriber<Int, Never>(
-            receiveSubscription: { $0.request(.max(2)) },
-            receiveValue: { _ in
-                delivered.raise()
-                return .none
-            }
-        )
+        let subscriber = TrackingSubscriber<Int, Never>(demand: .max(2), raising: delivered)
         numbers.publisher.subscribe(subscriber)
         await delivered.wait(for: 2)
         // Give the iteration time to run ahead if it wrongly would.
@@ -57,13 +51,7 @@ import ViewfinderReactive
         let terminated = Signal()
         continuation.onTermination = { _ in terminated.raise() }
         let delivered = Signal()
-        let subscriber = TrackingSubscriber<Int, Never>(
-            receiveSubscription: { $0.request(.unlimited) },
-            receiveValue: { _ in
-                delivered.raise()
-                return .none
-            }
-        )
+        let subscriber = TrackingSubscriber<Int, Never>(demand: .unlimited, raising: delivered)
         stream.publisher.subscribe(subscriber)
         continuation.yield(1)
         await delivered.wait()

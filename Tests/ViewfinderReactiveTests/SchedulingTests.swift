@@ -50,13 +50,7 @@ private final class MarkedQueue: Sendable {
     @Test func receiveOnPassesDemandUpstreamIncludingDemandReturnedOnTheQueue() async {
         let upstream = TrackingPublisher<Int, Never>()
         let delivered = Signal()
-        let subscriber = TrackingSubscriber<Int, Never>(
-            receiveSubscription: { $0.request(.max(1)) },
-            receiveValue: { _ in
-                delivered.raise()
-                return .max(2)
-            }
-        )
+        let subscriber = TrackingSubscriber<Int, Never>(demand: .max(1), answer: .max(2), raising: delivered)
         upstream.receive(on: DispatchQueue(label: "demand")).subscribe(subscriber)
         #expect(upstream.events == [.request(.max(1))])
         upstream.send(1)
@@ -119,13 +113,7 @@ private final class MarkedQueue: Sendable {
     @Test func subscribeOnPassesValuesAndCompletionWithinDemand() async {
         let done = Signal()
         let delivered = Signal()
-        let subscriber = TrackingSubscriber<Int, Never>(
-            receiveSubscription: { $0.request(.max(2)) },
-            receiveValue: { _ in
-                delivered.raise()
-                return .none
-            }
-        )
+        let subscriber = TrackingSubscriber<Int, Never>(demand: .max(2), raising: delivered)
         (1...3).publisher
             .subscribe(on: DispatchQueue(label: "subscribe-values"))
             .handleEvents(receiveCompletion: { _ in done.raise() })

@@ -28,9 +28,16 @@ final class TrackingSubscriber<Input, Failure: Error>: Subscriber, Sendable {
         onValue = Unchecked(receiveValue)
     }
 
-    /// Creates a subscriber that requests `demand` when subscribed and answers every value with `answer`.
-    convenience init(demand: Subscribers.Demand, answer: Subscribers.Demand = .none) {
-        self.init(receiveSubscription: { $0.request(demand) }, receiveValue: { _ in answer })
+    /// Creates a subscriber that requests `demand` when subscribed and answers every value with `answer`, raising
+    /// `delivered` (if given) after recording each value.
+    convenience init(demand: Subscribers.Demand, answer: Subscribers.Demand = .none, raising delivered: Signal? = nil) {
+        self.init(
+            receiveSubscription: { $0.request(demand) },
+            receiveValue: { _ in
+                delivered?.raise()
+                return answer
+            }
+        )
     }
 
     /// Everything received so far.
