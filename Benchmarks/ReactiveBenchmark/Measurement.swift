@@ -1,7 +1,7 @@
 /// Timing helpers: each figure is the median of several runs, reported per value.
 
 /// How many times each measurement runs; the median is reported.
-let runs = 7
+let runs = 9
 
 /// The clock all measurements use.
 let clock = ContinuousClock()

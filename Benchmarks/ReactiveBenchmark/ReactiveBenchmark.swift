@@ -14,7 +14,7 @@ enum ReactiveBenchmark {
         let streamCount = 500_000
         let fanOutCount = 50_000
         let subscribers = 100
-        let hopCount = 500_000
+        let hopCount = 1_000_000
         let oneByOneCount = 20_000
 
         print("Reactive layer benchmark (median of \(runs) runs, release build)")
