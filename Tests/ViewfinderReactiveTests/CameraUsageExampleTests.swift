@@ -3,7 +3,8 @@ import Testing
 import ViewfinderConcurrency
 import ViewfinderReactive
 
-/// The camera-shaped API the seed's examples are written against, backed by subjects.
+/// A camera-shaped API written the way camera SDKs use Combine, backed by subjects: property publishers, a
+/// recording state and a paced live view.
 private final class Camera: Sendable {
     enum Property {
         case shutterSpeed, aperture, iso
@@ -46,7 +47,8 @@ private func processFrameSynchronously(_ frame: Frame) -> Int {
     frame.number * 10
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SeedExampleTests {
+/// Usage examples of such an API, as its users would write them.
+@Suite(.timeLimit(.minutes(1))) struct CameraUsageExampleTests {
     @Test func valueAndSettableValuesPublishers() {
         let camera = Camera()
         let lines = Locked<[String]>([])
