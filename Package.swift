@@ -83,7 +83,11 @@ let package = Package(
             dependencies: ["ViewfinderConcurrency", "ViewfinderPTP", "ViewfinderSimulator", "ViewfinderImaging"],
             swiftSettings: strict
         ),
-        .testTarget(name: "ViewfinderV4L2Tests", dependencies: ["ViewfinderV4L2"], swiftSettings: strict),
+        .testTarget(
+            name: "ViewfinderV4L2Tests",
+            dependencies: ["ViewfinderConcurrency", "ViewfinderV4L2"],
+            swiftSettings: strict
+        ),
         // Checks of the V4L2 backend against the kernel's vivid driver, run in a VM by Scripts/vivid-vm.sh.
         .executableTarget(
             name: "ViewfinderV4L2VividChecks",

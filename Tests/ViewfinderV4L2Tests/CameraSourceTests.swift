@@ -1,5 +1,5 @@
-import Synchronization
 import Testing
+import ViewfinderConcurrency
 import ViewfinderCore
 
 @testable import ViewfinderV4L2
@@ -10,7 +10,7 @@ import Glibc
 
 /// Records a source's delegate calls.
 final class RecordingDelegate: CameraSourceDelegate {
-    let events = Mutex<[String]>([])
+    let events = Locked<[String]>([])
 
     func cameraSourceWasInterrupted(_ source: CameraSource, reason: CameraSourceInterruptionReason) {
         events.withLock { $0.append("interrupted \(reason)") }
@@ -27,8 +27,8 @@ final class RecordingDelegate: CameraSourceDelegate {
 
 /// Frames a handler received, optionally kept alive.
 final class FrameSink: Sendable {
-    private let frames = Mutex<[Frame]>([])
-    private let sequences = Mutex<[UInt64]>([])
+    private let frames = Locked<[Frame]>([])
+    private let sequences = Locked<[UInt64]>([])
     let keeps: Bool
 
     init(keeps: Bool = false) { self.keeps = keeps }
@@ -72,7 +72,7 @@ func eventually(_ condition: () -> Bool) async -> Bool {
 
     @Test func startChoosesAFormatAndSetsTheDeviceByTheStartedCompletion() async throws {
         let source = makeSource()
-        let seen = Mutex<(CaptureDevice?, VideoFormat?)?>(nil)
+        let seen = Locked<(CaptureDevice?, VideoFormat?)?>(nil)
         await withCheckedContinuation { continuation in
             source.startCapture(device: camera) { device, format, error in
                 #expect(error == nil)
@@ -84,7 +84,7 @@ func eventually(_ condition: () -> Bool) async -> Bool {
         #expect(seen.withLock { $0?.1 }?.description == "640x480@30/NV12")
         #expect(source.format?.pixelFormat == .nv12VideoRange)
         #expect(system.calls.contains("STREAMON"))
-        let deviceAtStop = Mutex<CaptureDevice??>(nil)
+        let deviceAtStop = Locked<CaptureDevice??>(nil)
         await withCheckedContinuation { continuation in
             source.stopCapture { error in
                 deviceAtStop.withLock { $0 = .some(source.device) }

@@ -1,5 +1,5 @@
-import Synchronization
 import Testing
+import ViewfinderConcurrency
 
 @testable import ViewfinderV4L2
 
@@ -14,7 +14,7 @@ import Glibc
         defer { rmdir(directory) }
         let directoryName = String(directory.dropFirst(5))
         let system = FakeV4L2System(directory: "/tmp", nodes: [:])
-        let events = Mutex<[CaptureDeviceWatcher.Event]>([])
+        let events = Locked<[CaptureDeviceWatcher.Event]>([])
         let watcher = try CaptureDeviceWatcher(directory: directory, system: system) { event in
             events.withLock { $0.append(event) }
         }

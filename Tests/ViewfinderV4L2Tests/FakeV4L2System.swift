@@ -1,5 +1,5 @@
 import CV4L2
-import Synchronization
+import ViewfinderConcurrency
 import ViewfinderCore
 
 @testable import ViewfinderV4L2
@@ -59,7 +59,7 @@ final class FakeV4L2System: V4L2System {
         var calls: [String] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let directory: String
 
     init(directory: String = "/fake", nodes: [String: Node]) {
