@@ -1,0 +1,94 @@
+/// Names a camera property and the type of its values, so that `camera.property(for: .iso)` is typed.
+///
+/// The standard identifiers are static members constrained by their value type: ``iso`` identifies a property of
+/// ``ISOValue``s, ``shutterSpeed`` one of ``ShutterSpeedValue``s. Backends make identifiers of their own for
+/// properties with no standard name, such as the controls of a capture device:
+///
+/// ```swift
+/// let contrast = CameraPropertyIdentifier<CameraControlValue>(name: "contrast", localizedDisplayName: "Contrast")
+/// ```
+///
+/// Identifiers are equal when their names are; an identifier's name is unique among those of its value type.
+public struct CameraPropertyIdentifier<Value: CameraPropertyValue>: Hashable, Sendable, CustomStringConvertible {
+    /// A stable name for the property, such as `"iso"`, for code and logs.
+    public let name: String
+    /// The property's name for people, such as "ISO" or "Shutter Speed".
+    public let localizedDisplayName: String
+
+    /// Creates an identifier.
+    ///
+    /// - Parameters:
+    ///   - name: A stable name, unique among the identifiers of this value type.
+    ///   - localizedDisplayName: The property's name for people.
+    public init(name: String, localizedDisplayName: String) {
+        self.name = name
+        self.localizedDisplayName = localizedDisplayName
+    }
+
+    /// Whether two identifiers name the same property.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.name == rhs.name
+    }
+
+    /// Hashes the name.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+    }
+
+    /// The stable name.
+    public var description: String { name }
+}
+
+extension CameraPropertyIdentifier where Value == ISOValue {
+    /// The sensor's sensitivity.
+    public static var iso: Self { Self(name: "iso", localizedDisplayName: "ISO") }
+}
+
+extension CameraPropertyIdentifier where Value == ShutterSpeedValue {
+    /// How long the shutter stays open.
+    public static var shutterSpeed: Self { Self(name: "shutterSpeed", localizedDisplayName: "Shutter Speed") }
+}
+
+extension CameraPropertyIdentifier where Value == ApertureValue {
+    /// The lens aperture.
+    public static var aperture: Self { Self(name: "aperture", localizedDisplayName: "Aperture") }
+}
+
+extension CameraPropertyIdentifier where Value == ExposureCompensationValue {
+    /// The exposure compensation.
+    public static var exposureCompensation: Self {
+        Self(name: "exposureCompensation", localizedDisplayName: "Exposure Compensation")
+    }
+}
+
+extension CameraPropertyIdentifier where Value == WhiteBalanceValue {
+    /// The white balance.
+    public static var whiteBalance: Self { Self(name: "whiteBalance", localizedDisplayName: "White Balance") }
+}
+
+extension CameraPropertyIdentifier where Value == FocusModeValue {
+    /// The focus mode.
+    public static var focusMode: Self { Self(name: "focusMode", localizedDisplayName: "Focus Mode") }
+}
+
+extension CameraPropertyIdentifier where Value == AutoExposureModeValue {
+    /// The exposure mode (P, A, S, M …).
+    public static var autoExposureMode: Self {
+        Self(name: "autoExposureMode", localizedDisplayName: "Exposure Mode")
+    }
+}
+
+extension CameraPropertyIdentifier where Value == DriveModeValue {
+    /// The drive mode.
+    public static var driveMode: Self { Self(name: "driveMode", localizedDisplayName: "Drive Mode") }
+}
+
+extension CameraPropertyIdentifier where Value == BatteryLevelValue {
+    /// The battery level; read-only.
+    public static var batteryLevel: Self { Self(name: "batteryLevel", localizedDisplayName: "Battery") }
+}
+
+extension CameraPropertyIdentifier where Value == ShotsAvailableValue {
+    /// How many more pictures fit on the card; read-only.
+    public static var shotsAvailable: Self { Self(name: "shotsAvailable", localizedDisplayName: "Shots Available") }
+}

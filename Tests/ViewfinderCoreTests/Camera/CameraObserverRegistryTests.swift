@@ -1,0 +1,79 @@
+import Dispatch
+import Synchronization
+import Testing
+import ViewfinderCore
+
+@Suite struct CameraObserverRegistryTests {
+    @Test func deliversInOrderUntilTheTokenGoes() {
+        let registry = CameraObserverRegistry<Int>()
+        let received = Mutex<[Int]>([])
+        var token: CameraObserverToken? = registry.addObserver { event in received.withLock { $0.append(event) } }
+        registry.notify(1)
+        registry.notify(2)
+        #expect(token?.isValid == true)
+        token = nil
+        registry.notify(3)
+        #expect(received.withLock { $0 } == [1, 2])
+        #expect(!registry.hasObservers)
+    }
+
+    @Test func invalidateStopsAtOnceAndTwiceIsHarmless() {
+        let registry = CameraObserverRegistry<Int>()
+        let count = Atomic(0)
+        let token = registry.addObserver { _ in count.add(1, ordering: .relaxed) }
+        registry.notify(1)
+        token.invalidate()
+        token.invalidate()
+        registry.notify(2)
+        #expect(count.load(ordering: .relaxed) == 1)
+        #expect(!token.isValid)
+    }
+
+    @Test func observerRemovedDuringDeliveryIsNotCalledAfterwards() {
+        let registry = CameraObserverRegistry<Int>()
+        let laterCalls = Atomic(0)
+        let laterToken = Mutex<CameraObserverToken?>(nil)
+        let first = registry.addObserver { _ in laterToken.withLock { $0 }?.invalidate() }
+        laterToken.withLock { $0 = registry.addObserver { _ in laterCalls.add(1, ordering: .relaxed) } }
+        registry.notify(1)
+        #expect(laterCalls.load(ordering: .relaxed) == 0)
+        withExtendedLifetime(first) {}
+    }
+
+    @Test func eventsCausedByAnObserverWaitTheirTurn() {
+        let registry = CameraObserverRegistry<Int>()
+        let received = Mutex<[String]>([])
+        let token = registry.addObserver { event in
+            received.withLock { $0.append("start \(event)") }
+            if event == 1 {
+                registry.notify(2)
+            }
+            received.withLock { $0.append("end \(event)") }
+        }
+        registry.notify(1)
+        #expect(received.withLock { $0 } == ["start 1", "end 1", "start 2", "end 2"])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func concurrentNotifiersNeverOverlapAndCoalesce() {
+        let registry = CameraObserverRegistry<Set<Int>> { $0.union($1) }
+        let inside = Atomic(0)
+        let overlaps = Atomic(0)
+        let seen = Mutex(Set<Int>())
+        let token = registry.addObserver { events in
+            if inside.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
+                overlaps.add(1, ordering: .relaxed)
+            }
+            seen.withLock { $0.formUnion(events) }
+            inside.subtract(1, ordering: .sequentiallyConsistent)
+        }
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<200 {
+                registry.notify([thread * 1000 + index])
+            }
+        }
+        #expect(overlaps.load(ordering: .relaxed) == 0)
+        #expect(seen.withLock { $0.count } == 1600)
+        withExtendedLifetime(token) {}
+    }
+}
