@@ -1,0 +1,49 @@
+import Dispatch
+
+extension Camera {
+    /// Connects to the camera, then calls `completionHandler` on `completionQueue` with `nil`, or with the error.
+    public func connect(
+        completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(on: completionQueue, { try await self.connect() }, completion: completionHandler)
+    }
+
+    /// Disconnects from the camera, then calls `completionHandler` on `completionQueue` with `nil`, or with the
+    /// error.
+    public func disconnect(
+        completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(on: completionQueue, { try await self.disconnect() }, completion: completionHandler)
+    }
+
+    /// Takes one picture, then calls `completionHandler` on `completionQueue` with `nil`, or with the error.
+    public func invokeOneShotShutterExplicitlyEngagingAutoFocus(
+        _ engageAutoFocus: Bool,
+        completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(
+            on: completionQueue,
+            { try await self.invokeOneShotShutterExplicitlyEngagingAutoFocus(engageAutoFocus) },
+            completion: completionHandler)
+    }
+
+    /// Starts recording video, then calls `completionHandler` on `completionQueue` with `nil`, or with the error.
+    public func startVideoRecording(
+        completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(
+            on: completionQueue, { try await self.startVideoRecording() }, completion: completionHandler)
+    }
+
+    /// Stops recording video, then calls `completionHandler` on `completionQueue` with `nil`, or with the error.
+    public func stopVideoRecording(
+        completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(on: completionQueue, { try await self.stopVideoRecording() }, completion: completionHandler)
+    }
+}

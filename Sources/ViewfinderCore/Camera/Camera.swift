@@ -1,0 +1,111 @@
+/// A camera Viewfinder controls: its connection, identity, typed properties, shutter and video recording.
+///
+/// Network cameras (PTP/IP) conform; a camera that also gives access to the files on its card conforms to
+/// ``CameraFileAccess`` as well. Live view is declared beside this protocol by the modules that provide it, and
+/// ``supportedFunctionality`` says whether a camera offers it.
+///
+/// ```swift
+/// try await camera.connect()
+/// print(camera.deviceInfo?.model ?? "unknown model")
+///
+/// let isoProperty = camera.property(for: .iso)  // a TypedCameraProperty<ISOValue>
+/// try await isoProperty.setValue(.iso400)
+/// try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
+/// try await camera.disconnect()
+/// ```
+///
+/// Every member may be called from any thread; none needs a run loop. Each async operation has a variant with a
+/// completion handler that runs on a queue of the caller's choice.
+///
+/// ## Implementing a camera
+///
+/// Keep properties in a ``CameraPropertyStore`` and become their ``CameraPropertyBackend``; keep connection and
+/// recording observers in ``CameraObserverRegistry``s. When the connection ends, record a
+/// ``CameraDisconnection``, reset the store so that property values read `nil`, and tell the connection observers.
+public protocol Camera: AnyObject, Sendable {
+    // MARK: Connection
+
+    /// Where the camera is in its connection's life.
+    var connectionState: CameraConnectionState { get }
+
+    /// Calls `observer` with the new state whenever ``connectionState`` changes.
+    ///
+    /// Observers are called one at a time, in order, outside the camera's locks, on the thread that changed the
+    /// state. A burst of changes may reach an observer as its last state only.
+    ///
+    /// - Returns: A token that keeps the observation: it ends when the token is released or invalidated.
+    func addConnectionStateObserver(_ observer: @escaping @Sendable (CameraConnectionState) -> Void)
+        -> CameraObserverToken
+
+    /// How the last connection ended; `nil` while connected or before the first connection.
+    ///
+    /// Read it when ``connectionState`` becomes ``CameraConnectionState/notConnected``: a disconnection that
+    /// ``disconnect()`` did not ask for carries the error that ended it, such as a closed socket or a camera that
+    /// stopped answering.
+    var lastDisconnection: CameraDisconnection? { get }
+
+    /// Connects to the camera, returning once it is ready for use; does nothing when already connected.
+    ///
+    /// - Throws: ``ViewfinderError`` such as ``ViewfinderError/Code/connectionFailed`` or
+    ///   ``ViewfinderError/Code/timeout``; the camera is then ``CameraConnectionState/notConnected``.
+    func connect() async throws
+
+    /// Disconnects from the camera, returning once the connection is closed; does nothing when not connected.
+    ///
+    /// ``lastDisconnection`` then reads ``CameraDisconnection/requested``.
+    func disconnect() async throws
+
+    // MARK: Identity
+
+    /// Who made the camera and which model and unit it is; `nil` until connected.
+    var deviceInfo: CameraDeviceInfo? { get }
+
+    /// What the camera can do over this connection; empty until connected.
+    var supportedFunctionality: CameraFunctionality { get }
+
+    // MARK: Properties
+
+    /// The camera's property for an identifier, the same object for every call with that identifier.
+    ///
+    /// The property exists whether or not the camera has it: until the camera reports it, its current value is
+    /// `nil` and it has no valid settable values.
+    ///
+    /// ```swift
+    /// let shutterSpeed = camera.property(for: .shutterSpeed)  // a TypedCameraProperty<ShutterSpeedValue>
+    /// ```
+    func property<Value>(for identifier: CameraPropertyIdentifier<Value>) -> TypedCameraProperty<Value>
+
+    // MARK: Shutter
+
+    /// Takes one picture, focusing first when `engageAutoFocus` is `true` and the lens is in autofocus.
+    ///
+    /// Returns once the camera has taken the picture; the file appears on the card afterwards.
+    ///
+    /// - Throws: ``ViewfinderError`` such as ``ViewfinderError/Code/notConnected``,
+    ///   ``ViewfinderError/Code/deviceBusy``, or ``ViewfinderError/Code/notAvailable`` without
+    ///   ``CameraFunctionality/stillCapture``.
+    func invokeOneShotShutterExplicitlyEngagingAutoFocus(_ engageAutoFocus: Bool) async throws
+
+    // MARK: Video recording
+
+    /// Whether the camera is recording video, with its timer.
+    var videoRecordingState: VideoRecordingState { get }
+
+    /// Calls `observer` with the new state whenever ``videoRecordingState`` changes, timer ticks included.
+    ///
+    /// - Returns: A token that keeps the observation: it ends when the token is released or invalidated.
+    func addVideoRecordingStateObserver(_ observer: @escaping @Sendable (VideoRecordingState) -> Void)
+        -> CameraObserverToken
+
+    /// Starts recording video.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/videoRecording``, or what
+    ///   the camera answered.
+    func startVideoRecording() async throws
+
+    /// Stops recording video.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/videoRecording``, or what
+    ///   the camera answered.
+    func stopVideoRecording() async throws
+}

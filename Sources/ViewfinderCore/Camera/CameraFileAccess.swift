@@ -1,0 +1,80 @@
+/// A camera whose card can be browsed: storages, folders, downloads, thumbnails, deletion and new files.
+///
+/// ```swift
+/// if let files = camera.fileAccess {
+///     for storage in try await files.storages() {
+///         for item in try await files.contents(of: nil, in: storage) where !item.isFolder {
+///             let bytes = try await files.downloadData(of: item)
+///             print("\(item.name): \(bytes.count) bytes")
+///         }
+///     }
+/// }
+/// ```
+public protocol CameraFileAccess: Camera {
+    /// The camera's storages, such as its card slots.
+    func storages() async throws -> [CameraStorage]
+
+    /// The files and folders in a folder of a storage, or at its top when `folder` is `nil`.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notFound`` for a folder or storage that is gone, or what the camera answered.
+    func contents(of folder: CameraFileItem?, in storage: CameraStorage) async throws -> [CameraFileItem]
+
+    /// Downloads a file in chunks, handing each to `chunkHandler` before fetching the next.
+    ///
+    /// The handler paces the download: the next chunk is fetched only once it returns, so memory stays at one chunk
+    /// however large the file is.
+    ///
+    /// - Parameters:
+    ///   - item: The file.
+    ///   - chunkHandler: Takes the next bytes of the file and the progress so far; throwing stops the download.
+    func download(
+        _ item: CameraFileItem,
+        chunkHandler: @escaping @Sendable (_ chunk: [UInt8], _ progress: CameraTransferProgress) async throws -> Void
+    ) async throws
+
+    /// The thumbnail the camera keeps for a file, usually a small JPEG.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the file has none.
+    func thumbnail(of item: CameraFileItem) async throws -> [UInt8]
+
+    /// Deletes a file from the card.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/fileDeletion``, or what the
+    ///   camera answered, such as a protected file.
+    func delete(_ item: CameraFileItem) async throws
+
+    /// Calls `observer` with each file that appears on the card, such as a picture just taken.
+    ///
+    /// - Returns: A token that keeps the observation: it ends when the token is released or invalidated.
+    func addNewFileObserver(_ observer: @escaping @Sendable (CameraFileItem) -> Void) -> CameraObserverToken
+}
+
+extension Camera {
+    /// The camera's files, when it gives access to them.
+    public var fileAccess: (any CameraFileAccess)? {
+        self as? any CameraFileAccess
+    }
+}
+
+extension CameraFileAccess {
+    /// Downloads a whole file into memory, refusing one larger than `maximumByteCount`.
+    ///
+    /// - Parameters:
+    ///   - item: The file.
+    ///   - maximumByteCount: The most bytes to hold; by default 256 MiB. Stream larger files with
+    ///     ``download(_:chunkHandler:)``.
+    ///   - progress: Called after each chunk.
+    /// - Throws: ``ViewfinderError/Code/invalidArgument`` when the file is larger than `maximumByteCount`.
+    public func downloadData(
+        of item: CameraFileItem,
+        maximumByteCount: Int = 256 << 20,
+        progress: @escaping @Sendable (CameraTransferProgress) -> Void = { _ in }
+    ) async throws -> [UInt8] {
+        let collected = DownloadBuffer(limit: maximumByteCount, name: item.name)
+        try await download(item) { chunk, transferred in
+            try collected.append(chunk)
+            progress(transferred)
+        }
+        return collected.bytes
+    }
+}

@@ -1,0 +1,57 @@
+/// A file or folder on a camera's storage.
+public struct CameraFileItem: Hashable, Sendable, Identifiable {
+    /// What a file holds.
+    public enum Kind: Hashable, Sendable {
+        /// A folder.
+        case folder
+        /// A JPEG picture.
+        case jpegImage
+        /// A raw picture.
+        case rawImage
+        /// A video.
+        case video
+        /// Anything else.
+        case other
+    }
+
+    /// The camera's identifier for the file, unique on the camera while the connection lasts.
+    public let id: UInt32
+    /// The identifier of the storage the file is on.
+    public var storageID: UInt32
+    /// The identifier of the folder the file is in; `nil` at the top of the storage.
+    public var parentID: UInt32?
+    /// The file's name, such as "DSC_0042.JPG".
+    public var name: String
+    /// What the file holds.
+    public var kind: Kind
+    /// The size in bytes.
+    public var byteCount: UInt64
+    /// When the picture was taken, as the camera writes it (ISO 8601 basic format, such as "20240131T154502").
+    public var captureDate: String?
+    /// The picture's size in pixels, when the camera reports it.
+    public var pixelSize: Dimensions?
+
+    /// Creates a file record.
+    public init(
+        id: UInt32,
+        storageID: UInt32,
+        parentID: UInt32?,
+        name: String,
+        kind: Kind,
+        byteCount: UInt64,
+        captureDate: String? = nil,
+        pixelSize: Dimensions? = nil
+    ) {
+        self.id = id
+        self.storageID = storageID
+        self.parentID = parentID
+        self.name = name
+        self.kind = kind
+        self.byteCount = byteCount
+        self.captureDate = captureDate
+        self.pixelSize = pixelSize
+    }
+
+    /// Whether this is a folder.
+    public var isFolder: Bool { kind == .folder }
+}

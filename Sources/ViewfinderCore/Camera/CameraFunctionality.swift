@@ -1,0 +1,23 @@
+/// What a camera can do over its connection.
+public struct CameraFunctionality: OptionSet, Hashable, Sendable {
+    /// The bits of the set.
+    public let rawValue: UInt32
+
+    /// Creates a set from its bits.
+    public init(rawValue: UInt32) {
+        self.rawValue = rawValue
+    }
+
+    /// Taking a picture with ``Camera/invokeOneShotShutterExplicitlyEngagingAutoFocus(_:)``.
+    public static let stillCapture = CameraFunctionality(rawValue: 1 << 0)
+    /// A live view stream.
+    public static let liveView = CameraFunctionality(rawValue: 1 << 1)
+    /// Starting and stopping video recording.
+    public static let videoRecording = CameraFunctionality(rawValue: 1 << 2)
+    /// Listing, downloading and showing thumbnails of files on the card (``CameraFileAccess``).
+    public static let fileAccess = CameraFunctionality(rawValue: 1 << 3)
+    /// Deleting files on the card.
+    public static let fileDeletion = CameraFunctionality(rawValue: 1 << 4)
+    /// Setting properties such as ISO, shutter speed and aperture.
+    public static let propertyControl = CameraFunctionality(rawValue: 1 << 5)
+}

@@ -1,0 +1,278 @@
+import Synchronization
+import ViewfinderCore
+
+/// A camera held in memory, built only from ViewfinderCore's public API, as a backend would be.
+///
+/// Tests install properties with their values, choose how the "camera" answers a set, and trigger what a real
+/// camera would do by itself: report a value, drop the connection.
+final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
+    /// How the camera answers a set.
+    enum SetBehaviour: Sendable {
+        /// Reports the new value before the set returns.
+        case reflect
+        /// Reports the new value from another task, after the set returns.
+        case reflectLater
+        /// Accepts the set and never reports the value.
+        case ignore
+        /// Refuses the set.
+        case fail(ViewfinderError)
+    }
+
+    private struct State {
+        var connectionState = CameraConnectionState.notConnected
+        var lastDisconnection: CameraDisconnection?
+        var recordingState = VideoRecordingState.notRecording
+        var setBehaviour = SetBehaviour.reflect
+        var reflectors: [String: @Sendable (CameraPropertyRawValue) -> Void] = [:]
+        var shotsTaken = 0
+        var files: [(item: CameraFileItem, bytes: [UInt8])] = []
+    }
+
+    let properties: CameraPropertyStore
+    /// Every raw value sent to the camera, in order, with the property's name.
+    let sentValues: AsyncStream<(name: String, rawValue: CameraPropertyRawValue)>
+    private let sentValuesContinuation: AsyncStream<(name: String, rawValue: CameraPropertyRawValue)>.Continuation
+    private let state = Mutex(State())
+    private let connectionObservers = CameraObserverRegistry<CameraConnectionState>()
+    private let recordingObservers = CameraObserverRegistry<VideoRecordingState>()
+    private let newFileObservers = CameraObserverRegistry<CameraFileItem>()
+    static let storage = CameraStorage(
+        id: 0x0001_0001, storageDescription: "SD card", volumeLabel: "FAKE", capacityByteCount: 1 << 30,
+        freeByteCount: 1 << 29, isWritable: true)
+
+    init(setValueTimeout: Duration = .seconds(10)) {
+        properties = CameraPropertyStore(setValueTimeout: setValueTimeout)
+        (sentValues, sentValuesContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
+    }
+
+    // MARK: Test controls
+
+    var setBehaviour: SetBehaviour {
+        get { state.withLock { $0.setBehaviour } }
+        set { state.withLock { $0.setBehaviour = newValue } }
+    }
+
+    var shotsTaken: Int { state.withLock { $0.shotsTaken } }
+
+    /// Gives the camera a property with `values`, showing `current`; a set shows the value with the raw value sent.
+    func install<Value>(
+        _ identifier: CameraPropertyIdentifier<Value>,
+        values: CameraPropertySettableValues<Value>,
+        current: TypedCameraPropertyValue<Value>?
+    ) {
+        let property = self.property(for: identifier)
+        property.update(currentValue: current, validSettableValues: values)
+        state.withLock { state in
+            state.reflectors[identifier.name] = { [weak property] rawValue in
+                property?.update(currentValue: values.first { $0.rawValue == rawValue })
+            }
+        }
+    }
+
+    /// Gives the camera a property with a list of values.
+    func install<Value>(
+        _ identifier: CameraPropertyIdentifier<Value>,
+        values: [TypedCameraPropertyValue<Value>],
+        current: TypedCameraPropertyValue<Value>?
+    ) {
+        install(identifier, values: CameraPropertySettableValues(values), current: current)
+    }
+
+    /// Installs the exposure properties a typical camera has, set to ISO 400, 1/250, f/8 and 0 EV.
+    func installStandardProperties() {
+        let isos = [ISOValue.automatic, .iso100, .iso200, .iso400, .iso800, .iso1600, .iso3200, .iso6400, .iso25600]
+        let isoValues = isos.map { TypedCameraPropertyValue($0, rawValue: .integer(Int64($0.numericValue ?? 0xFFFF))) }
+        install(.iso, values: isoValues, current: isoValues[3])
+        let speeds: [Int64] = [300_000, 25_000, 3333, 500, 80, 40, 20, 1]
+        let speedValues = speeds.map {
+            TypedCameraPropertyValue(ShutterSpeedValue(tenThousandthsOfASecond: $0)!, rawValue: .integer($0))
+        }
+        install(.shutterSpeed, values: speedValues, current: speedValues[5])
+        let apertures = [140, 280, 560, 800, 2200]
+        let apertureValues = apertures.map {
+            TypedCameraPropertyValue(ApertureValue(hundredthsOfFNumber: $0)!, rawValue: .integer(Int64($0)))
+        }
+        install(.aperture, values: apertureValues, current: apertureValues[3])
+        let compensations = (-3...3).map { $0 * 333 + ($0 > 0 ? 1 : 0) }
+        let compensationValues = compensations.map {
+            TypedCameraPropertyValue(ExposureCompensationValue(thousandthsOfAStop: $0), rawValue: .integer(Int64($0)))
+        }
+        install(.exposureCompensation, values: compensationValues, current: compensationValues[3])
+    }
+
+    /// Reports a value the camera changed by itself, as after a turn of its dial.
+    func cameraReports<Value>(_ identifier: CameraPropertyIdentifier<Value>, _ value: TypedCameraPropertyValue<Value>?)
+    {
+        property(for: identifier).update(currentValue: value)
+    }
+
+    /// Drops the connection as a vanished peer would.
+    func loseConnection(_ error: ViewfinderError) {
+        state.withLock { state in
+            state.connectionState = .notConnected
+            state.lastDisconnection = CameraDisconnection(error: error)
+        }
+        properties.resetAll(failingRequestsWith: error)
+        connectionObservers.notify(.notConnected)
+    }
+
+    /// Puts a file on the card, as a capture would.
+    @discardableResult
+    func addFile(named name: String, bytes: [UInt8]) -> CameraFileItem {
+        let item = state.withLock { state in
+            let item = CameraFileItem(
+                id: UInt32(state.files.count + 1), storageID: Self.storage.id, parentID: nil, name: name,
+                kind: .jpegImage, byteCount: UInt64(bytes.count))
+            state.files.append((item, bytes))
+            return item
+        }
+        newFileObservers.notify(item)
+        return item
+    }
+
+    // MARK: Camera
+
+    var connectionState: CameraConnectionState { state.withLock { $0.connectionState } }
+    var lastDisconnection: CameraDisconnection? { state.withLock { $0.lastDisconnection } }
+
+    var deviceInfo: CameraDeviceInfo? {
+        connectionState == .connected
+            ? CameraDeviceInfo(manufacturer: "Viewfinder", model: "Fake", serialNumber: "0001", version: "1.0") : nil
+    }
+
+    var supportedFunctionality: CameraFunctionality {
+        connectionState == .connected ? [.stillCapture, .videoRecording, .fileAccess, .propertyControl] : []
+    }
+
+    func addConnectionStateObserver(_ observer: @escaping @Sendable (CameraConnectionState) -> Void)
+        -> CameraObserverToken
+    {
+        connectionObservers.addObserver(observer)
+    }
+
+    func connect() async throws {
+        guard transition(from: .notConnected, to: .connecting) else { return }
+        installStandardProperties()
+        _ = transition(from: .connecting, to: .connected)
+    }
+
+    func disconnect() async throws {
+        guard transition(from: .connected, to: .disconnecting) else { return }
+        state.withLock { $0.lastDisconnection = .requested }
+        properties.resetAll(failingRequestsWith: ViewfinderError(.disconnected, "the camera was disconnected"))
+        _ = transition(from: .disconnecting, to: .notConnected)
+    }
+
+    private func transition(from old: CameraConnectionState, to new: CameraConnectionState) -> Bool {
+        let changed = state.withLock { state in
+            guard state.connectionState == old else { return false }
+            state.connectionState = new
+            return true
+        }
+        if changed {
+            connectionObservers.notify(new)
+        }
+        return changed
+    }
+
+    func property<Value>(for identifier: CameraPropertyIdentifier<Value>) -> TypedCameraProperty<Value> {
+        properties.property(for: identifier, backend: self)
+    }
+
+    func invokeOneShotShutterExplicitlyEngagingAutoFocus(_ engageAutoFocus: Bool) async throws {
+        let shot = try state.withLock { state in
+            guard state.connectionState == .connected else {
+                throw ViewfinderError(.notConnected, "the camera is not connected")
+            }
+            state.shotsTaken += 1
+            return state.shotsTaken
+        }
+        addFile(named: "IMG_\(shot).JPG", bytes: Array(repeating: UInt8(shot), count: 100))
+    }
+
+    var videoRecordingState: VideoRecordingState { state.withLock { $0.recordingState } }
+
+    func addVideoRecordingStateObserver(_ observer: @escaping @Sendable (VideoRecordingState) -> Void)
+        -> CameraObserverToken
+    {
+        recordingObservers.addObserver(observer)
+    }
+
+    func startVideoRecording() async throws {
+        setRecordingState(.recording(timer: .countingUp(.zero)))
+    }
+
+    func stopVideoRecording() async throws {
+        setRecordingState(.notRecording)
+    }
+
+    /// Changes the recording state, as the camera's timer would.
+    func setRecordingState(_ recordingState: VideoRecordingState) {
+        state.withLock { $0.recordingState = recordingState }
+        recordingObservers.notify(recordingState)
+    }
+
+    // MARK: CameraPropertyBackend
+
+    func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws {
+        sentValuesContinuation.yield((name, rawValue))
+        let (behaviour, reflect) = state.withLock { ($0.setBehaviour, $0.reflectors[name]) }
+        switch behaviour {
+        case .reflect:
+            reflect?(rawValue)
+        case .reflectLater:
+            Task { reflect?(rawValue) }
+        case .ignore:
+            break
+        case .fail(let error):
+            throw error
+        }
+    }
+
+    // MARK: CameraFileAccess
+
+    func storages() async throws -> [CameraStorage] { [Self.storage] }
+
+    func contents(of folder: CameraFileItem?, in storage: CameraStorage) async throws -> [CameraFileItem] {
+        state.withLock { $0.files.map(\.item) }
+    }
+
+    func download(
+        _ item: CameraFileItem,
+        chunkHandler: @escaping @Sendable (_ chunk: [UInt8], _ progress: CameraTransferProgress) async throws -> Void
+    ) async throws {
+        let bytes = try self.bytes(of: item)
+        var offset = 0
+        repeat {
+            let chunk = Array(bytes[offset..<min(offset + 64, bytes.count)])
+            offset += chunk.count
+            let progress = CameraTransferProgress(
+                completedByteCount: UInt64(offset), totalByteCount: UInt64(bytes.count))
+            try await chunkHandler(chunk, progress)
+        } while offset < bytes.count
+    }
+
+    func thumbnail(of item: CameraFileItem) async throws -> [UInt8] {
+        Array(try bytes(of: item).prefix(8))
+    }
+
+    func delete(_ item: CameraFileItem) async throws {
+        try state.withLock { state in
+            guard let index = state.files.firstIndex(where: { $0.item.id == item.id }) else {
+                throw ViewfinderError(.notFound, "no file \(item.name) on the card")
+            }
+            state.files.remove(at: index)
+        }
+    }
+
+    func addNewFileObserver(_ observer: @escaping @Sendable (CameraFileItem) -> Void) -> CameraObserverToken {
+        newFileObservers.addObserver(observer)
+    }
+
+    private func bytes(of item: CameraFileItem) throws -> [UInt8] {
+        guard let bytes = state.withLock({ $0.files.first { $0.item.id == item.id }?.bytes }) else {
+            throw ViewfinderError(.notFound, "no file \(item.name) on the card")
+        }
+        return bytes
+    }
+}
