@@ -72,14 +72,18 @@ struct CameraPropertyState<Value: CameraPropertyValue> {
         return actions
     }
 
+    /// Checks that the property has values to set, with a message that says why not.
+    private func requireSettableValues() throws {
+        guard validSettableValues.isEmpty else { return }
+        throw ViewfinderError(
+            .notAvailable,
+            "\(displayName) cannot be set now: the camera reports no values to choose from (it is read-only, "
+                + "not reported yet, or locked by the camera's mode)")
+    }
+
     /// Checks that `target` can be set now, with a message that says why not.
     func validate(_ target: Element) throws {
-        guard !validSettableValues.isEmpty else {
-            throw ViewfinderError(
-                .notAvailable,
-                "\(displayName) cannot be set now: the camera reports no values to choose from (it is read-only, "
-                    + "not reported yet, or locked by the camera's mode)")
-        }
+        try requireSettableValues()
         guard validSettableValues.position(of: target) != nil else {
             throw ViewfinderError(
                 .invalidPropertyValue,
@@ -90,6 +94,7 @@ struct CameraPropertyState<Value: CameraPropertyValue> {
 
     /// The valid settable value `offset` steps from the pending or current value.
     func validValue(offsetBy offset: Int) throws -> Element {
+        try requireSettableValues()
         guard let base = pending?.value ?? currentValue else {
             throw ViewfinderError(.notAvailable, "\(displayName) has no current value to step from")
         }

@@ -106,6 +106,13 @@ public final class TypedCameraProperty<Value: CameraPropertyValue>: Sendable {
         validSettableValues.first(matchingCommonValue: commonValue)
     }
 
+    /// Whether anything observes the property, such as an observer or a publisher with demand.
+    ///
+    /// A backend that must poll the camera for changes can poll only the properties someone watches.
+    public var hasObservers: Bool {
+        observers.hasObservers
+    }
+
     /// Calls `observer` whenever the current value, the pending value or the valid settable values change.
     ///
     /// - Returns: A token that keeps the observation: it ends when the token is released or invalidated.

@@ -77,10 +77,13 @@ func connectedCamera(setValueTimeout: Duration = .seconds(10)) async throws -> F
         let camera = try await connectedCamera()
         let iso = camera.property(for: .iso)
         let calls = Atomic(0)
+        #expect(!iso.hasObservers)
         var token: CameraObserverToken? = iso.addObserver { _, _ in calls.add(1, ordering: .relaxed) }
+        #expect(iso.hasObservers)
         camera.cameraReports(.iso, iso.validValue(matchingCommonValue: .iso800))
         #expect(token != nil)
         token = nil
+        #expect(!iso.hasObservers)
         camera.cameraReports(.iso, iso.validValue(matchingCommonValue: .iso1600))
         #expect(calls.load(ordering: .relaxed) == 1)
     }
@@ -197,6 +200,7 @@ func connectedCamera(setValueTimeout: Duration = .seconds(10)) async throws -> F
         #expect(await errorCode { try await battery.setValue(.percent(50)) } == .invalidPropertyValue)
         let level = TypedCameraPropertyValue(BatteryLevelValue.percent(50), rawValue: .integer(50))
         #expect(await errorCode { try await battery.setValue(level) } == .notAvailable)
+        #expect(await errorCode { try await battery.increment() } == .notAvailable)
         let drive = camera.property(for: .driveMode)
         #expect(drive.currentValue == nil)
         #expect(await errorCode { try await drive.increment() } == .notAvailable)
