@@ -67,6 +67,22 @@ extension TypedCameraProperty {
         AsyncCompletion.run(on: completionQueue, { try await self.setValue(value) }, completion: completionHandler)
     }
 
+    /// Sets the property to the valid settable value that means `commonValue`, calling `completionHandler` with `nil`
+    /// once the camera shows it, or with the error.
+    ///
+    /// - Parameters:
+    ///   - commonValue: The meaning of the value to set, such as ``ISOValue/iso800``.
+    ///   - completionQueue: The queue `completionHandler` runs on.
+    ///   - completionHandler: Called once, with the error as ``setValue(_:timeout:)-(Value,_)`` would throw it.
+    public func setValue(
+        _ commonValue: Value,
+        completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(
+            on: completionQueue, { try await self.setValue(commonValue) }, completion: completionHandler)
+    }
+
     /// Moves to the next of ``validSettableValues`` after the pending or current value, and waits until the camera
     /// shows it.
     ///

@@ -274,6 +274,10 @@ func connectedCamera(setValueTimeout: Duration = .seconds(10)) async throws -> F
         #expect(error == nil)
         #expect(queueName == "completion")
         #expect(iso.commonValue == .iso3200)
+        let refusal: (any Error)? = await withCheckedContinuation { continuation in
+            iso.setValue(.iso12800) { continuation.resume(returning: $0) }
+        }
+        #expect((refusal as? ViewfinderError)?.code == .invalidPropertyValue)
     }
 }
 
