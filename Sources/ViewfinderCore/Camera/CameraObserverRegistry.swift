@@ -1,4 +1,4 @@
-import Synchronization
+import ViewfinderConcurrency
 
 /// A thread-safe set of observers that are called one at a time, in order, outside any lock.
 ///
@@ -25,7 +25,7 @@ public final class CameraObserverRegistry<Event: Sendable>: Sendable {
         var pendingEvent: Event?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let coalesce: @Sendable (Event, Event) -> Event
 
     /// Creates an empty registry.

@@ -1,4 +1,4 @@
-import Synchronization
+import ViewfinderConcurrency
 
 /// Keeps an observation alive: the observer is removed when the token is released or invalidated.
 ///
@@ -19,14 +19,14 @@ import Synchronization
 /// Once ``invalidate()`` returns, the observer is not called again, except in a call another thread had already
 /// begun: invalidation never waits for a call under way, so it is safe from inside the observer itself.
 public final class CameraObserverToken: Sendable {
-    private let removal: Mutex<(@Sendable () -> Void)?>
+    private let removal: Locked<(@Sendable () -> Void)?>
 
     /// Creates a token that runs `removal` once, when it is invalidated or released.
     ///
     /// Camera implementations use this for observations of their own; ``CameraObserverRegistry`` makes tokens for
     /// the common case.
     public init(removal: @escaping @Sendable () -> Void) {
-        self.removal = Mutex(removal)
+        self.removal = Locked(removal)
     }
 
     deinit {

@@ -1,4 +1,4 @@
-import Synchronization
+import ViewfinderConcurrency
 
 /// Makes and keeps a camera's properties: one ``TypedCameraProperty`` per identifier, for camera implementations.
 ///
@@ -27,7 +27,7 @@ public final class CameraPropertyStore: Sendable {
         let reset: @Sendable (ViewfinderError) -> Void
     }
 
-    private let entries = Mutex<[Key: Entry]>([:])
+    private let entries = Locked<[Key: Entry]>([:])
 
     /// How long a set waits by default, in every property the store makes, for the camera to show the new value.
     public let setValueTimeout: Duration

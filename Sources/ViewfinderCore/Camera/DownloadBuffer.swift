@@ -1,8 +1,8 @@
-import Synchronization
+import ViewfinderConcurrency
 
 /// The bytes of a download to memory, bounded by a limit.
 final class DownloadBuffer: Sendable {
-    private let storage = Mutex<[UInt8]>([])
+    private let storage = Locked<[UInt8]>([])
     private let limit: Int
     private let name: String
 

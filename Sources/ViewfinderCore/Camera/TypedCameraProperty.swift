@@ -1,4 +1,4 @@
-import Synchronization
+import ViewfinderConcurrency
 
 /// One property of a camera — its ISO, shutter speed, white balance… — with values of a known type.
 ///
@@ -47,7 +47,7 @@ public final class TypedCameraProperty<Value: CameraPropertyValue>: Sendable {
     public let setValueTimeout: Duration
 
     weak let backend: (any CameraPropertyBackend)?
-    let state: Mutex<CameraPropertyState<Value>>
+    let state: Locked<CameraPropertyState<Value>>
     private let observers = CameraObserverRegistry<CameraPropertyChangeType> { $0.union($1) }
 
     /// Creates a property with no values yet.
@@ -64,7 +64,7 @@ public final class TypedCameraProperty<Value: CameraPropertyValue>: Sendable {
         self.identifier = identifier
         self.backend = backend
         self.setValueTimeout = setValueTimeout
-        self.state = Mutex(CameraPropertyState(displayName: identifier.localizedDisplayName))
+        self.state = Locked(CameraPropertyState(displayName: identifier.localizedDisplayName))
     }
 
     /// The property's name for people, such as "ISO".

@@ -1,12 +1,13 @@
 import Dispatch
 import Synchronization
 import Testing
+import ViewfinderConcurrency
 import ViewfinderCore
 
 @Suite struct CameraObserverRegistryTests {
     @Test func deliversInOrderUntilTheTokenGoes() {
         let registry = CameraObserverRegistry<Int>()
-        let received = Mutex<[Int]>([])
+        let received = Locked<[Int]>([])
         var token: CameraObserverToken? = registry.addObserver { event in received.withLock { $0.append(event) } }
         registry.notify(1)
         registry.notify(2)
@@ -32,7 +33,7 @@ import ViewfinderCore
     @Test func observerRemovedDuringDeliveryIsNotCalledAfterwards() {
         let registry = CameraObserverRegistry<Int>()
         let laterCalls = Atomic(0)
-        let laterToken = Mutex<CameraObserverToken?>(nil)
+        let laterToken = Locked<CameraObserverToken?>(nil)
         let first = registry.addObserver { _ in laterToken.withLock { $0 }?.invalidate() }
         laterToken.withLock { $0 = registry.addObserver { _ in laterCalls.add(1, ordering: .relaxed) } }
         registry.notify(1)
@@ -42,7 +43,7 @@ import ViewfinderCore
 
     @Test func eventsCausedByAnObserverWaitTheirTurn() {
         let registry = CameraObserverRegistry<Int>()
-        let received = Mutex<[String]>([])
+        let received = Locked<[String]>([])
         let token = registry.addObserver { event in
             received.withLock { $0.append("start \(event)") }
             if event == 1 {
@@ -59,7 +60,7 @@ import ViewfinderCore
         let registry = CameraObserverRegistry<Set<Int>> { $0.union($1) }
         let inside = Atomic(0)
         let overlaps = Atomic(0)
-        let seen = Mutex(Set<Int>())
+        let seen = Locked(Set<Int>())
         let token = registry.addObserver { events in
             if inside.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
                 overlaps.add(1, ordering: .relaxed)

@@ -1,12 +1,12 @@
 import Dispatch
-import Synchronization
 import Testing
+import ViewfinderConcurrency
 import ViewfinderCore
 
 @Suite struct CameraConnectionTests {
     @Test func connectingAndDisconnectingAreObserved() async throws {
         let camera = FakeCamera()
-        let states = Mutex<[CameraConnectionState]>([])
+        let states = Locked<[CameraConnectionState]>([])
         let token = camera.addConnectionStateObserver { state in states.withLock { $0.append(state) } }
         #expect(camera.deviceInfo == nil)
         #expect(camera.supportedFunctionality.isEmpty)
@@ -61,7 +61,7 @@ import ViewfinderCore
 
     @Test func recordingStateIsObserved() async throws {
         let camera = try await connectedCamera()
-        let states = Mutex<[VideoRecordingState]>([])
+        let states = Locked<[VideoRecordingState]>([])
         let token = camera.addVideoRecordingStateObserver { state in states.withLock { $0.append(state) } }
         try await camera.startVideoRecording()
         camera.setRecordingState(.recording(timer: .countingUp(.seconds(65))))
@@ -103,13 +103,13 @@ import ViewfinderCore
     @Test func newPicturesAreAnnouncedAndDownloaded() async throws {
         let camera = try await connectedCamera()
         let files = try #require(camera.fileAccess)
-        let announced = Mutex<[String]>([])
+        let announced = Locked<[String]>([])
         let token = files.addNewFileObserver { item in announced.withLock { $0.append(item.name) } }
         try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
         #expect(announced.withLock { $0 } == ["IMG_1.JPG"])
         let storage = try #require(try await files.storages().first)
         let item = try #require(try await files.contents(of: nil, in: storage).first)
-        let progress = Mutex<[Double]>([])
+        let progress = Locked<[Double]>([])
         let bytes = try await files.downloadData(of: item) { step in
             progress.withLock { $0.append(step.fractionCompleted) }
         }

@@ -1,4 +1,4 @@
-import Synchronization
+import ViewfinderConcurrency
 import ViewfinderCore
 
 /// A camera held in memory, built only from ViewfinderCore's public API, as a backend would be.
@@ -32,7 +32,7 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
     /// Every raw value sent to the camera, in order, with the property's name.
     let sentValues: AsyncStream<(name: String, rawValue: CameraPropertyRawValue)>
     private let sentValuesContinuation: AsyncStream<(name: String, rawValue: CameraPropertyRawValue)>.Continuation
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let connectionObservers = CameraObserverRegistry<CameraConnectionState>()
     private let recordingObservers = CameraObserverRegistry<VideoRecordingState>()
     private let newFileObservers = CameraObserverRegistry<CameraFileItem>()

@@ -1,5 +1,5 @@
-import Synchronization
 import Testing
+import ViewfinderConcurrency
 import ViewfinderCore
 
 /// The strongly-typed property example of the reference API, run against the fake camera.
@@ -15,7 +15,7 @@ import ViewfinderCore
     @Test func stronglyTypedPropertyExample() async throws {
         let camera = FakeCamera()
         try await camera.connect()
-        let printed = Mutex<[String]>([])
+        let printed = Locked<[String]>([])
         let print: @Sendable (String) -> Void = { line in printed.withLock { $0.append(line) } }
 
         let isoProperty = camera.property(for: .iso)  // Gives you a `TypedCameraProperty<ISOValue>`

@@ -1,12 +1,13 @@
 import Dispatch
 import Synchronization
 import Testing
+import ViewfinderConcurrency
 import ViewfinderCore
 
 /// Records what a property's observer sees.
 final class ChangeRecorder<Value: CameraPropertyValue>: Sendable {
     private final class Log: Sendable {
-        let entries = Mutex<[(change: CameraPropertyChangeType, value: String?, isSender: Bool)]>([])
+        let entries = Locked<[(change: CameraPropertyChangeType, value: String?, isSender: Bool)]>([])
     }
 
     private let log: Log
@@ -92,7 +93,7 @@ func connectedCamera(setValueTimeout: Duration = .seconds(10)) async throws -> F
         let camera = try await connectedCamera()
         let iso = camera.property(for: .iso)
         let iso1600 = iso.validValue(matchingCommonValue: .iso1600)
-        let seen = Mutex<[String]>([])
+        let seen = Locked<[String]>([])
         let token = iso.addObserver { property, _ in
             let shown = property.currentValue?.localizedDisplayValue ?? "none"
             seen.withLock { $0.append(shown) }
