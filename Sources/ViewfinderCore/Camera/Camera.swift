@@ -33,9 +33,9 @@ public protocol Camera: AnyObject, Sendable {
     /// Observers are called one at a time, in order, outside the camera's locks, on the thread that changed the
     /// state. A burst of changes may reach an observer as its last state only.
     ///
-    /// - Returns: A token that keeps the observation: it ends when the token is released or invalidated.
+    /// - Returns: A token that keeps the observation: it ends when the token is released or cancelled.
     func addConnectionStateObserver(_ observer: @escaping @Sendable (CameraConnectionState) -> Void)
-        -> CameraObserverToken
+        -> ObservationToken
 
     /// How the last connection ended; `nil` while connected or before the first connection.
     ///
@@ -93,9 +93,9 @@ public protocol Camera: AnyObject, Sendable {
 
     /// Calls `observer` with the new state whenever ``videoRecordingState`` changes, timer ticks included.
     ///
-    /// - Returns: A token that keeps the observation: it ends when the token is released or invalidated.
+    /// - Returns: A token that keeps the observation: it ends when the token is released or cancelled.
     func addVideoRecordingStateObserver(_ observer: @escaping @Sendable (VideoRecordingState) -> Void)
-        -> CameraObserverToken
+        -> ObservationToken
 
     /// Starts recording video.
     ///

@@ -45,8 +45,8 @@ public protocol CameraFileAccess: Camera {
 
     /// Calls `observer` with each file that appears on the card, such as a picture just taken.
     ///
-    /// - Returns: A token that keeps the observation: it ends when the token is released or invalidated.
-    func addNewFileObserver(_ observer: @escaping @Sendable (CameraFileItem) -> Void) -> CameraObserverToken
+    /// - Returns: A token that keeps the observation: it ends when the token is released or cancelled.
+    func addNewFileObserver(_ observer: @escaping @Sendable (CameraFileItem) -> Void) -> ObservationToken
 }
 
 extension Camera {

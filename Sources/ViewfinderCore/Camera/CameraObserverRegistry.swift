@@ -41,14 +41,18 @@ public final class CameraObserverRegistry<Event: Sendable>: Sendable {
         state.withLock { !$0.observers.isEmpty }
     }
 
-    /// Adds an observer, called for every event from the next one on, until the returned token is released.
-    public func addObserver(_ observer: @escaping @Sendable (Event) -> Void) -> CameraObserverToken {
+    /// Adds an observer, called for every event from the next one on, until the returned token is released or
+    /// cancelled.
+    ///
+    /// Once the token is cancelled, the observer is not called again, except in a call another thread had already
+    /// begun: cancelling never waits for a call under way, so it is safe from inside the observer itself.
+    public func addObserver(_ observer: @escaping @Sendable (Event) -> Void) -> ObservationToken {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             state.observers[state.nextID] = observer
             return state.nextID
         }
-        return CameraObserverToken { [weak self] in
+        return ObservationToken { [weak self] in
             _ = self?.state.withLock { $0.observers.removeValue(forKey: id) }
         }
     }

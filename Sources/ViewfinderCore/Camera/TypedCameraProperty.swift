@@ -115,8 +115,8 @@ public final class TypedCameraProperty<Value: CameraPropertyValue>: Sendable {
 
     /// Calls `observer` whenever the current value, the pending value or the valid settable values change.
     ///
-    /// - Returns: A token that keeps the observation: it ends when the token is released or invalidated.
-    public func addObserver(_ observer: @escaping Observer) -> CameraObserverToken {
+    /// - Returns: A token that keeps the observation: it ends when the token is released or cancelled.
+    public func addObserver(_ observer: @escaping Observer) -> ObservationToken {
         observers.addObserver { [weak self] changeType in
             guard let self else { return }
             observer(self, changeType)

@@ -8,33 +8,33 @@ import ViewfinderCore
     @Test func deliversInOrderUntilTheTokenGoes() {
         let registry = CameraObserverRegistry<Int>()
         let received = Locked<[Int]>([])
-        var token: CameraObserverToken? = registry.addObserver { event in received.withLock { $0.append(event) } }
+        var token: ObservationToken? = registry.addObserver { event in received.withLock { $0.append(event) } }
         registry.notify(1)
         registry.notify(2)
-        #expect(token?.isValid == true)
+        #expect(token != nil && registry.hasObservers)
         token = nil
         registry.notify(3)
         #expect(received.withLock { $0 } == [1, 2])
         #expect(!registry.hasObservers)
     }
 
-    @Test func invalidateStopsAtOnceAndTwiceIsHarmless() {
+    @Test func cancellingStopsAtOnceAndTwiceIsHarmless() {
         let registry = CameraObserverRegistry<Int>()
         let count = Atomic(0)
         let token = registry.addObserver { _ in count.add(1, ordering: .relaxed) }
         registry.notify(1)
-        token.invalidate()
-        token.invalidate()
+        token.cancel()
+        token.cancel()
         registry.notify(2)
         #expect(count.load(ordering: .relaxed) == 1)
-        #expect(!token.isValid)
+        #expect(!registry.hasObservers)
     }
 
     @Test func observerRemovedDuringDeliveryIsNotCalledAfterwards() {
         let registry = CameraObserverRegistry<Int>()
         let laterCalls = Atomic(0)
-        let laterToken = Locked<CameraObserverToken?>(nil)
-        let first = registry.addObserver { _ in laterToken.withLock { $0 }?.invalidate() }
+        let laterToken = Locked<ObservationToken?>(nil)
+        let first = registry.addObserver { _ in laterToken.withLock { $0 }?.cancel() }
         laterToken.withLock { $0 = registry.addObserver { _ in laterCalls.add(1, ordering: .relaxed) } }
         registry.notify(1)
         #expect(laterCalls.load(ordering: .relaxed) == 0)

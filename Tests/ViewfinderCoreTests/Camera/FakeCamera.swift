@@ -145,7 +145,7 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
     }
 
     func addConnectionStateObserver(_ observer: @escaping @Sendable (CameraConnectionState) -> Void)
-        -> CameraObserverToken
+        -> ObservationToken
     {
         connectionObservers.addObserver(observer)
     }
@@ -193,7 +193,7 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
     var videoRecordingState: VideoRecordingState { state.withLock { $0.recordingState } }
 
     func addVideoRecordingStateObserver(_ observer: @escaping @Sendable (VideoRecordingState) -> Void)
-        -> CameraObserverToken
+        -> ObservationToken
     {
         recordingObservers.addObserver(observer)
     }
@@ -265,7 +265,7 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
         }
     }
 
-    func addNewFileObserver(_ observer: @escaping @Sendable (CameraFileItem) -> Void) -> CameraObserverToken {
+    func addNewFileObserver(_ observer: @escaping @Sendable (CameraFileItem) -> Void) -> ObservationToken {
         newFileObservers.addObserver(observer)
     }
 

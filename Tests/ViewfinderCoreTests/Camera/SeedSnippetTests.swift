@@ -27,7 +27,7 @@ import ViewfinderCore
         // Important: The observation will invalidate when this token is
         // deallocated — it should be stored somewhere!
         let property = isoProperty
-        var observerToken: CameraObserverToken? = property.addObserver { property, changeType in
+        var observerToken: ObservationToken? = property.addObserver { property, changeType in
             if changeType.contains(.value) {
                 print("ISO changed to: \(property.currentValue?.localizedDisplayValue ?? "unknown")!")
             }
@@ -41,7 +41,7 @@ import ViewfinderCore
         try await isoProperty.setValue(.iso100)
         if isoProperty.commonValue == .iso100 { print("ISO 100!") }
         isoProperty.update(validSettableValues: [TypedCameraPropertyValue(.iso100, rawValue: .integer(100))])
-        #expect(observerToken?.isValid == true)
+        #expect(observerToken != nil && isoProperty.hasObservers)
         observerToken = nil
         try await isoProperty.setValue(.iso100)
 

@@ -11,7 +11,7 @@ final class ChangeRecorder<Value: CameraPropertyValue>: Sendable {
     }
 
     private let log: Log
-    private let token: CameraObserverToken
+    private let token: ObservationToken
 
     init(_ property: TypedCameraProperty<Value>) {
         let log = Log()
@@ -79,7 +79,7 @@ func connectedCamera(setValueTimeout: Duration = .seconds(10)) async throws -> F
         let iso = camera.property(for: .iso)
         let calls = Atomic(0)
         #expect(!iso.hasObservers)
-        var token: CameraObserverToken? = iso.addObserver { _, _ in calls.add(1, ordering: .relaxed) }
+        var token: ObservationToken? = iso.addObserver { _, _ in calls.add(1, ordering: .relaxed) }
         #expect(iso.hasObservers)
         camera.cameraReports(.iso, iso.validValue(matchingCommonValue: .iso800))
         #expect(token != nil)
