@@ -96,6 +96,17 @@ final class FrameRing: @unchecked Sendable {
         return removeFirst()
     }
 
+    /// Removes (and so releases) every frame that is stored now; returns how many it removed.
+    ///
+    /// A frame whose producer is still storing it stays, as with ``takeFirst()``.
+    func removeAll() -> Int {
+        var removedCount = 0
+        while removeFirst() != nil {
+            removedCount += 1
+        }
+        return removedCount
+    }
+
     /// Waits, for a bounded number of checks, while the consumer takes a frame.
     private func yieldToTheConsumer() {
         var checks = 0

@@ -80,6 +80,18 @@ extension FrameSourceEngine {
         return droppedCount == 0 ? .accepted : .acceptedDroppingOldest
     }
 
+    /// Drops every frame waiting for the context, releasing each on the calling thread; returns how many.
+    ///
+    /// A backend calls this once its producer has stopped, so that frames of a finished stream are not delivered
+    /// when the source is switched on again, and the memory they hold, such as a driver's buffers, goes back at once.
+    /// The frame the context is processing is not affected. Discarded frames count as dropped in ``statistics``.
+    @discardableResult
+    public func discardQueuedFrames() -> Int {
+        let discarded = ring.removeAll()
+        if discarded > 0 { dropped.add(discarded, ordering: .relaxed) }
+        return discarded
+    }
+
     /// Wakes the attached context if it is still marked waiting.
     private func wakeConsumer() {
         guard consumerIsWaiting.exchange(false, ordering: .acquiringAndReleasing) else { return }

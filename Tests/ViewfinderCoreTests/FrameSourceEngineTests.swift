@@ -124,6 +124,40 @@ import Testing
         #expect(seen.all == [true])
     }
 
+    @Test func discardingQueuedFramesReleasesThemAndCountsThemAsDropped() async throws {
+        let engine = FrameSourceEngine(queueCapacity: 2)
+        let released = Atomic<Int>(0)
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 16)
+        defer { memory.deallocate() }
+        let plane = PixelBuffer.Plane(
+            baseAddress: UnsafeRawPointer(memory.baseAddress!), bytesPerRow: 8, width: 8, height: 8, byteCount: 64)
+        for index in 0..<2 {
+            let buffer = try PixelBuffer(width: 8, height: 8, format: .gray8, borrowing: [plane]) {
+                released.add(1, ordering: .relaxed)
+            }
+            engine.submit(Frame(pixelBuffer: buffer, timestamp: .now(), sequenceNumber: UInt64(index)))
+        }
+        #expect(released.load(ordering: .relaxed) == 0)
+        #expect(engine.discardQueuedFrames() == 2)
+        #expect(released.load(ordering: .relaxed) == 2)
+        #expect(engine.statistics.dropped == 2 && engine.statistics.queued == 0)
+        #expect(engine.discardQueuedFrames() == 0)
+
+        // A frame submitted afterwards is the next one delivered.
+        final class Source: FrameSource {
+            let frameSourceEngine: FrameSourceEngine
+            init(_ engine: FrameSourceEngine) { frameSourceEngine = engine }
+        }
+        let sequences = Recorder<UInt64>()
+        let context = DataCaptureContext()
+        context.addProcessor { sequences.append($0.sequenceNumber) }
+        await context.setFrameSource(Source(engine))
+        engine.submit(makeFrame(7))
+        #expect(await engine.requestState(.on).succeeded)
+        try await waitUntil("the frame to be processed") { sequences.count == 1 }
+        #expect(sequences.all == [7])
+    }
+
     @Test func transitionalStatesAreRefused() async {
         let source = SequenceFrameSource()
         #expect(await source.switch(toDesiredState: .stopping) == false)
