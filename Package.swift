@@ -91,14 +91,14 @@ let package = Package(
         // Checks of the V4L2 backend against the kernel's vivid driver, run in a VM by Scripts/vivid-vm.sh.
         .executableTarget(
             name: "ViewfinderV4L2VividChecks",
-            dependencies: ["ViewfinderV4L2"],
+            dependencies: ["ViewfinderConcurrency", "ViewfinderV4L2"],
             path: "Tests/ViewfinderV4L2VividChecks",
             swiftSettings: strict
         ),
         // CPU per frame of CameraSource against v4l2-ctl, run in the same VM.
         .executableTarget(
             name: "V4L2Benchmark",
-            dependencies: ["ViewfinderV4L2"],
+            dependencies: ["ViewfinderConcurrency", "ViewfinderV4L2"],
             path: "Benchmarks/V4L2Benchmark",
             swiftSettings: strict
         ),

@@ -3,7 +3,7 @@
 // Usage: v4l2-benchmark DEVICE V4L2CTL [FRAMES]   e.g. v4l2-benchmark /dev/video1 /bin/v4l2-ctl 100
 // Both capture FRAMES frames of 1920x1080 YUYV at the device's fastest rate for that size, through mmap buffers,
 // without touching the pixels. CPU time is user + system time of the capturing process (getrusage/wait4).
-import Synchronization
+import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderV4L2
 
@@ -39,7 +39,7 @@ func measureV4L2Ctl(path: String, device: String, format: VideoFormat, frames: I
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    // Its per-frame progress marks go to /dev/null, as CameraSource's frames go nowhere.
+    // Its per-frame progress marks go to /dev/null, as the context's processor only counts CameraSource's frames.
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
     let start = now()
     guard posix_spawn(&pid, path, &actions, nil, &cArguments, environ) == 0 else { return nil }
@@ -49,13 +49,16 @@ func measureV4L2Ctl(path: String, device: String, format: VideoFormat, frames: I
     return Measurement(frames: frames, cpuSeconds: cpuSeconds(usage), wallSeconds: now() - start)
 }
 
-/// Captures with CameraSource and reads this process's CPU time around the capture.
+/// Captures with CameraSource into a DataCaptureContext and reads this process's CPU time around the capture.
 ///
-/// The handler counts frames and wakes the waiting task once, at the last one, so the measurement adds no polling.
+/// The context's processor counts frames and wakes the waiting task once, at the last one, so the measurement adds
+/// no polling; the context's own thread and hand-off are part of what is measured.
 func measureCameraSource(device: CaptureDevice, format: VideoFormat, frames: Int) async throws -> Measurement {
     let source = CameraSource()
-    let progress = Mutex<(count: Int, waiter: CheckedContinuation<Void, Never>?)>((0, nil))
-    source.setFrameHandler { _ in
+    let context = DataCaptureContext()
+    await context.setFrameSource(source)
+    let progress = Locked<(count: Int, waiter: CheckedContinuation<Void, Never>?)>((0, nil))
+    context.addProcessor { _ in
         let waiter = progress.withLock { progress -> CheckedContinuation<Void, Never>? in
             progress.count += 1
             guard progress.count >= frames else { return nil }

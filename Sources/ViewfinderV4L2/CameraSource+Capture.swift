@@ -1,73 +1,103 @@
 import Dispatch
 import ViewfinderCore
 
-/// One capture from one device: the open node, its stream and the format in use.
-final class CaptureSession: Sendable {
-    let captureDevice: CaptureDevice
-    let stream: V4L2Stream
-    let format: VideoFormat
-    let layout: V4L2PixelFormat
-
-    init(captureDevice: CaptureDevice, stream: V4L2Stream, format: VideoFormat, layout: V4L2PixelFormat) {
-        self.captureDevice = captureDevice
-        self.stream = stream
-        self.format = format
-        self.layout = layout
-    }
-}
-
 extension CameraSource {
+    // MARK: Starting
+
     /// Starts capture from a device in a format chosen for it.
     ///
-    /// The format is about 640x480 at 30 fps, preferring formats Viewfinder uses without conversion. Capture starts asynchronously after this returns.
+    /// The format is about 640x480 at 30 fps, preferring formats Viewfinder uses without conversion. Capture starts
+    /// asynchronously after this returns.
     public func startCapture(device: CaptureDevice) {
-        begin(device: device, format: nil, replacing: false, completion: nil)
+        startCapture(device: device, completion: nil)
     }
 
     /// Starts capture from a device in a format chosen for it, and reports the outcome to `completion`.
-    public func startCapture(device: CaptureDevice, completion: StartedCompletion?) {
-        begin(device: device, format: nil, replacing: false, completion: completion)
+    ///
+    /// - Parameters:
+    ///   - device: The device to capture from.
+    ///   - completionQueue: The queue `completion` runs on.
+    ///   - completion: Called once capture has started, with the format in use, or failed to start, with the error.
+    public func startCapture(
+        device: CaptureDevice, completionQueue: DispatchQueue = .global(), completion: StartedCompletion?
+    ) {
+        report(on: completionQueue, to: completion, device: device) {
+            await $0.begin(device: device, format: nil, replacing: false)
+        }
     }
 
     /// Starts capture from a device in a given format, and reports the outcome to `completion`.
     ///
     /// Fails with `alreadyRunning` while capturing, `noValidFormat` when the device does not offer the format,
     /// `deviceBusy` when another program captures from it, `permissionDenied` or `deviceRemoved`.
-    public func startCapture(device: CaptureDevice, format: VideoFormat, completion: StartedCompletion?) {
-        begin(device: device, format: format, replacing: false, completion: completion)
+    ///
+    /// - Parameters:
+    ///   - device: The device to capture from.
+    ///   - format: One of ``supportedFormats(for:)``.
+    ///   - completionQueue: The queue `completion` runs on.
+    ///   - completion: Called once capture has started, with the format in use, or failed to start, with the error.
+    public func startCapture(
+        device: CaptureDevice, format: VideoFormat, completionQueue: DispatchQueue = .global(),
+        completion: StartedCompletion?
+    ) {
+        report(on: completionQueue, to: completion, device: device) {
+            await $0.begin(device: device, format: format, replacing: false)
+        }
     }
 
     /// Starts capture from a device in a format chosen for it; returns the format in use.
     @discardableResult
     public func startCapture(device: CaptureDevice) async throws(ViewfinderError) -> VideoFormat {
-        try await awaitStart(device: device, format: nil, replacing: false)
+        try await operations.run { await self.begin(device: device, format: nil, replacing: false) }.get()
     }
 
     /// Starts capture from a device in a given format; returns the format in use.
     @discardableResult
     public func startCapture(device: CaptureDevice, format: VideoFormat) async throws(ViewfinderError) -> VideoFormat {
-        try await awaitStart(device: device, format: format, replacing: false)
+        try await operations.run { await self.begin(device: device, format: format, replacing: false) }.get()
     }
+
+    // MARK: Selecting
 
     /// Switches capture to another device (or starts it), in a format chosen for it.
     public func selectCaptureDevice(_ device: CaptureDevice) {
-        begin(device: device, format: nil, replacing: true, completion: nil)
+        selectCaptureDevice(device, completion: nil)
     }
 
     /// Switches capture to another device (or starts it), in a format chosen for it, and reports the outcome.
-    public func selectCaptureDevice(_ device: CaptureDevice, completion: StartedCompletion?) {
-        begin(device: device, format: nil, replacing: true, completion: completion)
+    ///
+    /// - Parameters:
+    ///   - device: The device to capture from.
+    ///   - completionQueue: The queue `completion` runs on.
+    ///   - completion: Called once capture runs from `device`, with the format in use, or failed, with the error.
+    public func selectCaptureDevice(
+        _ device: CaptureDevice, completionQueue: DispatchQueue = .global(), completion: StartedCompletion?
+    ) {
+        report(on: completionQueue, to: completion, device: device) {
+            await $0.begin(device: device, format: nil, replacing: true)
+        }
     }
 
     /// Switches capture to another device and/or format (or starts it), and reports the outcome.
-    public func selectCaptureDevice(_ device: CaptureDevice, format: VideoFormat, completion: StartedCompletion?) {
-        begin(device: device, format: format, replacing: true, completion: completion)
+    ///
+    /// - Parameters:
+    ///   - device: The device to capture from.
+    ///   - format: One of ``supportedFormats(for:)``.
+    ///   - completionQueue: The queue `completion` runs on.
+    ///   - completion: Called once capture runs from `device`, with the format in use, or failed, with the error.
+    public func selectCaptureDevice(
+        _ device: CaptureDevice, format: VideoFormat, completionQueue: DispatchQueue = .global(),
+        completion: StartedCompletion?
+    ) {
+        report(on: completionQueue, to: completion, device: device) {
+            await $0.begin(device: device, format: format, replacing: true)
+        }
     }
 
     /// Switches capture to another device (or starts it), in a format chosen for it; returns the format in use.
     @discardableResult
     public func selectCaptureDevice(_ device: CaptureDevice) async throws(ViewfinderError) -> VideoFormat {
-        try await awaitStart(device: device, format: nil, replacing: true)
+        try await operations.run { await self.begin(device: device, format: nil, replacing: true) }.get()
     }
 
     /// Switches capture to another device and/or format (or starts it); returns the format in use.
@@ -75,8 +105,10 @@ extension CameraSource {
     public func selectCaptureDevice(_ device: CaptureDevice, format: VideoFormat) async throws(ViewfinderError)
         -> VideoFormat
     {
-        try await awaitStart(device: device, format: format, replacing: true)
+        try await operations.run { await self.begin(device: device, format: format, replacing: true) }.get()
     }
+
+    // MARK: Stopping
 
     /// Stops capture asynchronously; the same as `stopCapture(completion: nil)`.
     public func stopCapture() {
@@ -84,231 +116,89 @@ extension CameraSource {
     }
 
     /// Stops capture and calls `completion` once the device is released; stopping a stopped source succeeds.
-    public func stopCapture(completion: StoppedCompletion?) {
-        operations.async { [self] in
-            let session = state.withLock { state in
-                defer { state.session = nil }
-                return state.session
+    ///
+    /// - Parameters:
+    ///   - completionQueue: The queue `completion` runs on.
+    ///   - completion: Called once the source is off, with `nil`, or with the error when a later request, such as
+    ///     ``FrameSource/switch(toDesiredState:)``, kept it from stopping.
+    public func stopCapture(completionQueue: DispatchQueue = .global(), completion: StoppedCompletion?) {
+        operations.add { [self] in
+            let error = await end()
+            if let completion {
+                completionQueue.async { completion(error) }
             }
-            session?.stream.stop()
-            state.withLock {
-                $0.device = nil
-                $0.format = nil
-            }
-            callbacks.async { completion?(nil) }
         }
     }
 
-    /// Stops capture and returns once the device is released.
+    /// Stops capture and returns once the device is released, or once a later request kept the source on.
     public func stopCapture() async {
-        await withCheckedContinuation { continuation in
-            stopCapture { _ in continuation.resume() }
-        }
+        _ = await operations.run { await self.end() }
     }
 
-    private func awaitStart(device: CaptureDevice, format: VideoFormat?, replacing: Bool) async throws(ViewfinderError)
-        -> VideoFormat
-    {
-        let result: Result<VideoFormat, ViewfinderError> = await withCheckedContinuation { continuation in
-            begin(device: device, format: format, replacing: replacing) { _, format, error in
-                if let format, error == nil {
-                    continuation.resume(returning: .success(format))
-                } else {
-                    continuation.resume(
-                        returning: .failure(error ?? ViewfinderError(.notAvailable, "capture did not start")))
-                }
-            }
-        }
-        return try result.get()
-    }
+    // MARK: Carrying out
 
-    private func begin(device: CaptureDevice, format: VideoFormat?, replacing: Bool, completion: StartedCompletion?) {
-        operations.async { [self] in
-            let result = open(device: device, format: format, replacing: replacing)
-            callbacks.async {
+    /// Runs a start in order with the other operations and reports its outcome on `queue`.
+    private func report(
+        on queue: DispatchQueue, to completion: StartedCompletion?, device: CaptureDevice,
+        _ start: @escaping @Sendable (CameraSource) async -> Result<VideoFormat, ViewfinderError>
+    ) {
+        operations.add { [self] in
+            let result = await start(self)
+            guard let completion else { return }
+            queue.async {
                 switch result {
-                case .success(let format): completion?(device, format, nil)
-                case .failure(let error): completion?(device, nil, error)
+                case .success(let format): completion(device, format, nil)
+                case .failure(let error): completion(device, nil, error)
                 }
             }
         }
     }
 
-    /// Opens the device, sets the format and starts streaming; runs on the operations queue.
-    private func open(device: CaptureDevice, format: VideoFormat?, replacing: Bool) -> Result<
+    /// Selects the device and switches the source on; with `replacing`, a running capture is stopped first,
+    /// without it, a running capture is an error.
+    private func begin(device: CaptureDevice, format: VideoFormat?, replacing: Bool) async -> Result<
         VideoFormat, ViewfinderError
     > {
-        let running = state.withLock { $0.session }
-        if let running {
-            guard replacing else {
-                return .failure(
-                    ViewfinderError(
-                        .alreadyRunning,
-                        "already capturing from \(running.captureDevice); stop capture or select another device"))
-            }
-            state.withLock { $0.session = nil }
-            running.stream.stop()
+        let isRunning = frameSourceEngine.desiredState == .on
+        if isRunning && !replacing {
+            let running = self.device.map { "\($0)" } ?? "a device"
+            return .failure(
+                ViewfinderError(
+                    .alreadyRunning, "already capturing from \(running); stop capture or select another device"))
         }
-        do throws(ViewfinderError) {
-            let session = try makeSession(device: device, format: format)
-            state.withLock {
-                $0.session = session
-                $0.interruptedPath = nil
-            }
-            do {
-                try session.stream.start { [weak self, weak session] event in
-                    guard let self, let session else { return }
-                    handle(event, from: session)
-                }
-            } catch {
-                state.withLock { if $0.session === session { $0.session = nil } }
-                throw error.viewfinderError
-            }
-            // A failure reported between STREAMON and here has already cleared the session.
-            let stillRunning = state.withLock { state in
-                guard state.session === session else { return false }
-                state.device = device
-                state.format = session.format
-                return true
-            }
-            guard stillRunning else {
-                throw ViewfinderError(.disconnected, "capture from \(device) ended as soon as it started")
-            }
-            return .success(session.format)
-        } catch {
-            state.withLock {
-                $0.device = nil
-                $0.format = nil
-            }
+        backend.select(CaptureSelection(device: device, format: format))
+        if isRunning, let error = Self.error(from: await frameSourceEngine.requestState(.off), switchingTo: .off) {
             return .failure(error)
         }
+        if let error = Self.error(from: await frameSourceEngine.requestState(.on), switchingTo: .on) {
+            return .failure(error)
+        }
+        // A failure reported while the start finished has already cleared the session.
+        guard let session = backend.session, session.prepared.captureDevice == device else {
+            return .failure(ViewfinderError(.disconnected, "capture from \(device) ended as soon as it started"))
+        }
+        return .success(session.prepared.format)
     }
 
-    private func makeSession(device captureDevice: CaptureDevice, format: VideoFormat?) throws(ViewfinderError)
-        -> CaptureSession
+    /// Switches the source off; returns the error when it did not get there.
+    private func end() async -> ViewfinderError? {
+        Self.error(from: await frameSourceEngine.requestState(.off), switchingTo: .off)
+    }
+
+    /// The error a switch request ended with, or `nil` when the source got there.
+    private static func error(from result: FrameSourceSwitchResult, switchingTo state: FrameSourceState)
+        -> ViewfinderError?
     {
-        do {
-            let device = try V4L2Device(path: captureDevice.path, system: system)
-            guard try device.capability().canCaptureVideo else {
-                throw ViewfinderError(.notAvailable, "\(captureDevice) does not capture video through streaming")
-            }
-            let wanted = try format ?? Self.preferredFormat(among: Self.supportedFormats(of: device))
-            let size = V4L2Size(width: UInt32(wanted.dimensions.width), height: UInt32(wanted.dimensions.height))
-            let layout = try device.setFormat(wanted.pixelFormat.v4l2Code, size: size)
-            guard layout.pixelFormat == wanted.pixelFormat.v4l2Code, layout.size == size,
-                let pixelFormat = PixelFormat(v4l2: layout.pixelFormat, fullRange: layout.isFullRange)
-            else {
-                throw ViewfinderError(
-                    .noValidFormat,
-                    "\(captureDevice) does not offer \(wanted) (it chose \(layout.size.width)x\(layout.size.height) "
-                        + "\(layout.pixelFormat)); pick one of CameraSource.supportedFormats(for:)")
-            }
-            let requested = V4L2Fraction(numerator: wanted.frameRate.seconds, denominator: wanted.frameRate.frames)
-            let interval = try device.setFrameInterval(requested)
-            let frameRate =
-                interval.map { FrameRate(frames: $0.denominator, seconds: $0.numerator) } ?? wanted.frameRate
-            let chosen = VideoFormat(dimensions: wanted.dimensions, frameRate: frameRate, pixelFormat: pixelFormat)
-            let stream = V4L2Stream(device: device, bufferCount: max(options.bufferCount, 2))
-            return CaptureSession(captureDevice: captureDevice, stream: stream, format: chosen, layout: layout)
-        } catch let error as V4L2Error {
-            throw error.viewfinderError
-        } catch let error as ViewfinderError {
-            throw error
-        } catch {
-            throw ViewfinderError(.io, "could not start capture from \(captureDevice): \(error)")
-        }
-    }
-
-    /// Hands a captured buffer to the frame handler, or ends capture after a device failure; runs on the capture
-    /// thread.
-    private func handle(_ event: V4L2StreamEvent, from session: CaptureSession) {
-        switch event {
-        case .buffer(let buffer):
-            let handler = state.withLock { $0.session === session ? $0.frameHandler : nil }
-            guard let handler, let frame = session.frame(wrapping: buffer) else {
-                buffer.lease.release()
-                return
-            }
-            handler(frame)
+        switch result {
+        case .reached:
+            return nil
+        case .superseded:
+            return ViewfinderError(
+                .cancelled, "a later request to switch the source kept it from switching \(state)")
+        case .failed(let error as ViewfinderError):
+            return error
         case .failed(let error):
-            let isCurrent = state.withLock { state in
-                guard state.session === session else { return false }
-                state.session = nil
-                state.device = nil
-                state.format = nil
-                if error.code == .noDevice { state.interruptedPath = session.captureDevice.path }
-                return true
-            }
-            guard isCurrent else { return }
-            let reason: CameraSourceInterruptionReason
-            switch error.code {
-            case .noDevice: reason = .deviceRemoved
-            case .busy: reason = .inUseByAnotherClient
-            default: reason = .streamingError
-            }
-            let failure = error.viewfinderError
-            notifyDelegate { $0.cameraSourceWasInterrupted(self, reason: reason) }
-            notifyDelegate { $0.cameraSource(self, didFailWithError: failure) }
-            if reason == .deviceRemoved {
-                watchForReturn(of: session.captureDevice.path, until: .now + options.recoveryTimeout)
-            }
+            return ViewfinderError(.io, "the camera source could not switch \(state): \(error)")
         }
-    }
-
-    /// Checks every 200 ms whether a removed device is back, and reports the end of the interruption when it is.
-    private func watchForReturn(of path: String, until deadline: ContinuousClock.Instant) {
-        operations.asyncAfter(deadline: .now() + .milliseconds(200)) { [weak self] in
-            guard let self, state.withLock({ $0.interruptedPath == path && $0.session == nil }) else { return }
-            if CaptureDevice.identify(path: path, system: system) != nil {
-                let ended = state.withLock { state in
-                    defer { state.interruptedPath = nil }
-                    return state.interruptedPath == path
-                }
-                if ended { notifyDelegate { $0.cameraSourceInterruptionEnded(self) } }
-            } else if ContinuousClock.now < deadline {
-                watchForReturn(of: path, until: deadline)
-            }
-        }
-    }
-}
-
-extension CaptureSession {
-    /// Wraps a lent buffer as a frame without copying; `nil` when the driver filled fewer bytes than the format needs.
-    func frame(wrapping buffer: V4L2CapturedBuffer) -> Frame? {
-        let pixelFormat = format.pixelFormat
-        let (width, height) = (format.dimensions.width, format.dimensions.height)
-        var planes: [PixelBuffer.Plane] = []
-        if pixelFormat.isCompressed {
-            guard buffer.bytesUsed > 0 else { return nil }
-            planes = [
-                .init(
-                    baseAddress: buffer.base, bytesPerRow: buffer.bytesUsed, width: buffer.bytesUsed,
-                    height: 1, byteCount: buffer.bytesUsed)
-            ]
-        } else {
-            let firstRowBytes = pixelFormat.bytesPerRow(ofPlane: 0, width: width)
-            let stride = max(Int(layout.bytesPerLine), firstRowBytes)
-            var offset = 0
-            for (index, plane) in pixelFormat.planes.enumerated() {
-                let bytesPerRow = stride * pixelFormat.bytesPerRow(ofPlane: index, width: width) / firstRowBytes
-                let rows = plane.rows(height: height)
-                let byteCount = bytesPerRow * rows
-                guard offset + byteCount <= buffer.bytesUsed else { return nil }
-                planes.append(
-                    .init(
-                        baseAddress: buffer.base + offset, bytesPerRow: bytesPerRow,
-                        width: plane.elementsPerRow(width: width), height: rows, byteCount: byteCount))
-                offset += byteCount
-            }
-        }
-        let lease = buffer.lease
-        guard
-            let pixelBuffer = try? PixelBuffer(
-                width: width, height: height, format: pixelFormat, borrowing: planes, onRelease: { lease.release() })
-        else { return nil }
-        return Frame(
-            pixelBuffer: pixelBuffer,
-            timestamp: MonotonicTimestamp(nanoseconds: buffer.timestampNanoseconds),
-            sequenceNumber: UInt64(buffer.sequence))
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 import ViewfinderConcurrency
 import ViewfinderCore
@@ -8,59 +9,8 @@ import ViewfinderCore
 import Glibc
 #endif
 
-/// Records a source's delegate calls.
-final class RecordingDelegate: CameraSourceDelegate {
-    let events = Locked<[String]>([])
-
-    func cameraSourceWasInterrupted(_ source: CameraSource, reason: CameraSourceInterruptionReason) {
-        events.withLock { $0.append("interrupted \(reason)") }
-    }
-
-    func cameraSourceInterruptionEnded(_ source: CameraSource) {
-        events.withLock { $0.append("interruption ended") }
-    }
-
-    func cameraSource(_ source: CameraSource, didFailWithError error: ViewfinderError) {
-        events.withLock { $0.append("failed \(error.code)") }
-    }
-}
-
-/// Frames a handler received, optionally kept alive.
-final class FrameSink: Sendable {
-    private let frames = Locked<[Frame]>([])
-    private let sequences = Locked<[UInt64]>([])
-    let keeps: Bool
-
-    init(keeps: Bool = false) { self.keeps = keeps }
-
-    func receive(_ frame: Frame) {
-        sequences.withLock { $0.append(frame.sequenceNumber) }
-        if keeps { frames.withLock { $0.append(frame) } }
-    }
-
-    var received: [UInt64] { sequences.withLock { $0 } }
-    var kept: [Frame] { frames.withLock { $0 } }
-
-    func releaseAll() {
-        let released = frames.withLock { frames in
-            defer { frames = [] }
-            return frames
-        }
-        _ = released
-    }
-}
-
-/// Polls a condition for up to two seconds (the fake's capture thread runs on its own).
-func eventually(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<400 {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
-}
-
 @Suite struct CameraSourceTests {
-    let system = FakeV4L2System(nodes: ["video0": .init(), "video1": .init()])
+    let system = FakeV4L2System.twoCameras()
     let camera = CaptureDevice(
         path: "/fake/video0", name: "Fake Camera", bus: "usb", driver: "fakecam", capabilities: 0)
     let other = CaptureDevice(path: "/fake/video1", name: "Fake Camera", bus: "usb", driver: "fakecam", capabilities: 0)
@@ -70,97 +20,114 @@ func eventually(_ condition: () -> Bool) async -> Bool {
             options: .init(recoveryTimeout: .seconds(2)), delegate: delegate, system: system, directory: "/fake")
     }
 
-    @Test func startChoosesAFormatAndSetsTheDeviceByTheStartedCompletion() async throws {
+    @Test func startAndStopSetTheDeviceAroundTheirCompletionsOnTheGivenQueue() async throws {
         let source = makeSource()
-        let seen = Locked<(CaptureDevice?, VideoFormat?)?>(nil)
+        let marked = MarkedQueue()
+        let started = Locked<(CaptureDevice?, VideoFormat?, FrameSourceState, Bool)?>(nil)
         await withCheckedContinuation { continuation in
-            source.startCapture(device: camera) { device, format, error in
+            source.startCapture(device: camera, completionQueue: marked.queue) { device, format, error in
                 #expect(error == nil)
-                seen.withLock { $0 = (source.device, format) }
+                #expect(device == camera)
+                started.withLock { $0 = (source.device, format, source.currentState, marked.isCurrent) }
                 continuation.resume()
             }
         }
-        #expect(seen.withLock { $0?.0 } == camera)
-        #expect(seen.withLock { $0?.1 }?.description == "640x480@30/NV12")
+        let (deviceAtStart, format, stateAtStart, onMarkedQueue) = try #require(started.withLock { $0 })
+        #expect(deviceAtStart == camera)
+        #expect(format?.description == "640x480@30/NV12")
+        #expect(stateAtStart == .on)
+        #expect(onMarkedQueue)
         #expect(source.format?.pixelFormat == .nv12VideoRange)
         #expect(system.calls.contains("STREAMON"))
-        let deviceAtStop = Locked<CaptureDevice??>(nil)
+
+        let stopped = Locked<(CaptureDevice?, FrameSourceState, Bool)?>(nil)
         await withCheckedContinuation { continuation in
-            source.stopCapture { error in
-                deviceAtStop.withLock { $0 = .some(source.device) }
+            source.stopCapture(completionQueue: marked.queue) { error in
+                #expect(error == nil)
+                stopped.withLock { $0 = (source.device, source.currentState, marked.isCurrent) }
                 continuation.resume()
             }
         }
-        #expect(deviceAtStop.withLock { $0 } == .some(nil))
+        #expect(stopped.withLock { $0?.0 } == nil)
+        #expect(stopped.withLock { $0?.1 } == .off)
+        #expect(stopped.withLock { $0?.2 } == true)
         #expect(system.calls.last(where: { $0.hasPrefix("STREAM") }) == "STREAMOFF")
+        #expect(await eventually { system.openDescriptors == 0 })
     }
 
-    @Test func deliversZeroCopyFramesAndReturnsBuffersWhenTheLastReferenceGoes() async throws {
+    @Test func theSeedsCallShapesWorkAndRunInCallOrder() async throws {
         let source = makeSource()
-        let sink = FrameSink(keeps: true)
-        source.setFrameHandler { sink.receive($0) }
-        let format = VideoFormat(
-            dimensions: .init(width: 640, height: 480), frameRate: FrameRate(30), pixelFormat: .yuyv)
-        #expect(try await source.startCapture(device: camera, format: format) == format)
-        #expect(system.queuedCount(at: "video0") == 4)
-        system.produce(2, at: "video0")
-        #expect(await eventually { sink.received.count == 2 })
-        #expect(system.queuedCount(at: "video0") == 2)
-        let frame = sink.kept[1]
-        #expect(frame.sequenceNumber == 1)
-        frame.pixelBuffer.withUnsafeBytes(ofPlane: 0) { bytes in
-            #expect(bytes.count == 640 * 2 * 480)
-            #expect(bytes[0] == 1)  // the fake writes the sequence number into the buffer's first byte
+        let order = Recorder<String>()
+        // Called from synchronous code, as the seed shows them.
+        func issue() {
+            source.startCapture(device: camera)
+            source.stopCapture()
+            source.selectCaptureDevice(other)
+            source.startCapture(device: camera, completion: { _, _, error in order.append("refused \(error!.code)") })
+            source.stopCapture()
+            source.startCapture(device: camera, completion: { _, format, _ in order.append("started \(format!)") })
+            source.selectCaptureDevice(other, completion: { device, _, _ in order.append("selected \(device.path)") })
+            source.stopCapture(completion: { _ in order.append("stopped") })
         }
-        sink.releaseAll()
-        #expect(system.queuedCount(at: "video0") == 3)  // `frame` still holds one
-        _ = consume frame
-        #expect(system.queuedCount(at: "video0") == 4)
-        await source.stopCapture()
-    }
-
-    @Test func dropsInsteadOfStallingWhenTheConsumerHoldsEveryLendableBuffer() async throws {
-        let source = makeSource()
-        let sink = FrameSink(keeps: true)
-        source.setFrameHandler { sink.receive($0) }
-        try await source.startCapture(device: camera)
-        for _ in 0..<6 {
-            system.produce(1, at: "video0")
-            _ = await eventually { system.queuedCount(at: "video0") >= 1 && system.calls.last != "DQBUF" }
-        }
-        #expect(await eventually { source.statistics.droppedForBackpressure == 3 })
-        #expect(sink.kept.count == 3)
-        #expect(system.queuedCount(at: "video0") == 1)
-        sink.releaseAll()
-        system.produce(1, at: "video0")
-        #expect(await eventually { sink.received.count == 4 })
-        await source.stopCapture()
-    }
-
-    @Test func countsSequenceGapsAsDriverDrops() async throws {
-        let source = makeSource()
-        let sink = FrameSink()
-        source.setFrameHandler { sink.receive($0) }
-        try await source.startCapture(device: camera)
-        system.produce(1, at: "video0")
-        #expect(await eventually { sink.received.count == 1 })
-        system.produce(1, at: "video0", skippingSequence: 5)
-        #expect(await eventually { sink.received.count == 2 })
-        #expect(sink.received == [0, 6])
-        #expect(source.statistics.droppedByDriver == 5)
-        await source.stopCapture()
+        issue()
+        #expect(await eventually { order.all.count == 4 })
+        // Operations run in call order (the select made the later start fail); completions run on global queues.
+        #expect(
+            order.all.sorted() == [
+                "refused alreadyRunning", "selected /fake/video1", "started 640x480@30/NV12", "stopped",
+            ])
+        #expect(source.device == nil)
+        #expect(await eventually { system.openDescriptors == 0 })
     }
 
     @Test func refusesASecondStartAndSwitchesDevicesOnSelect() async throws {
         let source = makeSource()
+        let changes = Recorder<String>()
+        let token = source.addStateListener { changes.append("\($0.state)") }
         try await source.startCapture(device: camera)
         let error = await #expect(throws: ViewfinderError.self) { try await source.startCapture(device: other) }
         #expect(error?.code == .alreadyRunning)
+        #expect(error?.message.contains("Fake Camera (/fake/video0)") == true)
         #expect(source.device == camera)
         try await source.selectCaptureDevice(other)
         #expect(source.device == other)
         await source.stopCapture()
         #expect(source.device == nil)
+        #expect(await eventually { system.openDescriptors == 0 })
+        #expect(
+            changes.all == ["starting", "on", "stopping", "off", "starting", "on", "stopping", "off"])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func switchingOnUsesTheSelectedDeviceOrTheFirstOne() async throws {
+        let source = makeSource()
+        #expect(await source.switch(toDesiredState: .on))
+        #expect(source.device?.path == camera.path)
+        #expect(source.device?.driver == "fakecam")
+        #expect(await source.switch(toDesiredState: .off))
+        try await source.selectCaptureDevice(other)
+        await source.stopCapture()
+        #expect(await source.switch(toDesiredState: .on))
+        #expect(source.device == other)
+        #expect(await source.switch(toDesiredState: .off))
+        #expect(source.device == nil)
+    }
+
+    @Test func standbyKeepsTheDeviceSetUpWithoutStreaming() async throws {
+        let source = makeSource()
+        #expect(await source.switch(toDesiredState: .standby))
+        #expect(system.openDescriptors == 1)
+        #expect(system.calls.contains("S_FMT"))
+        #expect(!system.calls.contains("STREAMON"))
+        #expect(source.device == nil)
+        #expect(system.calls.filter { $0 == "S_PARM" }.count == 1)
+        #expect(await source.switch(toDesiredState: .on))
+        #expect(source.device?.path == camera.path)
+        #expect(system.calls.filter { $0 == "S_PARM" }.count == 1)  // woken without setting up again
+        #expect(await source.switch(toDesiredState: .standby))
+        #expect(system.calls.last(where: { $0.hasPrefix("STREAM") }) == "STREAMOFF")
+        #expect(system.openDescriptors == 1)
+        #expect(await source.switch(toDesiredState: .off))
         #expect(await eventually { system.openDescriptors == 0 })
     }
 
@@ -171,6 +138,7 @@ func eventually(_ condition: () -> Bool) async -> Bool {
         #expect(error?.message.contains("VIDIOC_STREAMON") == true)
         #expect(error?.errno == EINVAL)
         #expect(source.device == nil)
+        #expect(source.currentState == .off)
         #expect(await eventually { system.openDescriptors == 0 })
         try await source.startCapture(device: camera)
         #expect(source.device == camera)
@@ -185,6 +153,7 @@ func eventually(_ condition: () -> Bool) async -> Bool {
             try await source.startCapture(device: camera, format: format)
         }
         #expect(error?.code == .noValidFormat)
+        #expect(source.currentState == .off)
     }
 
     @Test func reportsBusyAndMissingDevices() async throws {
@@ -197,18 +166,26 @@ func eventually(_ condition: () -> Bool) async -> Bool {
         #expect(gone?.code == .notFound)
     }
 
-    @Test func unplugInterruptsFailsAndEndsWhenTheDeviceReturns() async throws {
+    @Test func unplugInterruptsFailsSwitchesOffAndEndsWhenTheDeviceReturns() async throws {
         let delegate = RecordingDelegate()
         let source = makeSource(delegate: delegate)
+        let changes = Recorder<FrameSourceStateChange>()
+        let token = source.addStateListener { changes.append($0) }
         try await source.startCapture(device: camera)
         system.setDisconnected(true, at: "video0")
         #expect(await eventually { delegate.events.withLock { $0.count } == 2 })
         #expect(delegate.events.withLock { $0 } == ["interrupted deviceRemoved", "failed deviceRemoved"])
         #expect(source.device == nil)
+        #expect(source.currentState == .off)
+        let last = try #require(changes.all.last)
+        #expect(last.previousState == .on && last.state == .off)
+        #expect((last.error as? ViewfinderError)?.code == .deviceRemoved)
         system.setDisconnected(false, at: "video0")
         #expect(await eventually { delegate.events.withLock { $0.count } == 3 })
         #expect(delegate.events.withLock { $0.last } == "interruption ended")
+        try await source.startCapture(device: camera)
         await source.stopCapture()
+        withExtendedLifetime(token) {}
     }
 
     @Test func fatalStreamingErrorFailsWithIO() async throws {
@@ -219,6 +196,7 @@ func eventually(_ condition: () -> Bool) async -> Bool {
         #expect(await eventually { delegate.events.withLock { $0.count } == 2 })
         #expect(delegate.events.withLock { $0 } == ["interrupted streamingError", "failed io"])
         #expect(source.device == nil)
+        #expect(source.currentState == .off)
         await source.stopCapture()
     }
 }

@@ -86,6 +86,8 @@ final class FakeV4L2System: V4L2System {
     var openDescriptors: Int { state.withLock { $0.descriptors.count } }
 
     /// Fills up to `count` queued buffers of a node, as the driver does when frames arrive; returns how many.
+    ///
+    /// Every byte is 0x80 (mid-grey in YUYV and NV12) except the first, which is the frame's sequence number.
     @discardableResult
     func produce(_ count: Int = 1, at name: String, skippingSequence skipped: UInt32 = 0) -> Int {
         state.withLock { state in
@@ -95,7 +97,9 @@ final class FakeV4L2System: V4L2System {
             stream.sequence += skipped
             for index in stream.buffers.indices where stream.buffers[index].queued && produced < count {
                 stream.buffers[index].queued = false
-                stream.buffers[index].memory.storeBytes(of: UInt8(truncatingIfNeeded: stream.sequence), as: UInt8.self)
+                let memory = stream.buffers[index].memory
+                memory.initializeMemory(as: UInt8.self, repeating: 0x80, count: stream.buffers[index].length)
+                memory.storeBytes(of: UInt8(truncatingIfNeeded: stream.sequence), as: UInt8.self)
                 stream.done.append((index, stream.sequence))
                 stream.sequence += 1
                 produced += 1
@@ -110,9 +114,13 @@ final class FakeV4L2System: V4L2System {
         state.withLock { $0.streams[directory + "/" + name]?.buffers.filter(\.queued).count ?? 0 }
     }
 
-    /// Makes a node act unplugged (`ENODEV` everywhere) or plugged back in.
+    /// Makes a node act unplugged (`ENODEV` everywhere) or plugged back in, with streaming off.
     func setDisconnected(_ disconnected: Bool, at name: String) {
-        state.withLock { $0.streams[directory + "/" + name]?.disconnected = disconnected }
+        state.withLock { state in
+            let path = directory + "/" + name
+            state.streams[path]?.disconnected = disconnected
+            if !disconnected { state.streams[path]?.streaming = false }
+        }
     }
 
     /// Makes a streaming node fail with `EIO`, as a driver does after a fatal error.

@@ -1,4 +1,4 @@
-import Synchronization
+import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderV4L2
 
@@ -58,19 +58,21 @@ func wait(upTo timeout: Duration, until condition: () -> Bool) async -> Bool {
     return true
 }
 
-/// What the frame handler saw: sequence numbers, driver timestamps, plane sizes and mean luma.
+/// What a context's processor saw: sequence numbers, driver timestamps, formats, plane sizes and luma.
 final class FrameLog: Sendable {
     struct Entry: Sendable {
         var sequence: UInt64
         var timestamp: MonotonicTimestamp
+        var format: PixelFormat
         var width: Int
         var height: Int
         var planeBytes: [Int]
         var meanLuma: Double
+        var minimumLuma: UInt8
     }
 
-    private let entries = Mutex<[Entry]>([])
-    private let held = Mutex<[Frame]>([])
+    private let entries = Locked<[Entry]>([])
+    private let held = Locked<[Frame]>([])
     let holdsFrames: Bool
 
     init(holdsFrames: Bool = false) {
@@ -83,12 +85,13 @@ final class FrameLog: Sendable {
     func record(_ frame: Frame) {
         let buffer = frame.pixelBuffer
         let planeBytes = buffer.withUnsafePlanes { $0.map(\.byteCount) }
-        let luma = Self.meanLuma(buffer)
+        let (mean, minimum) = Self.luma(of: buffer)
         entries.withLock {
             $0.append(
                 Entry(
-                    sequence: frame.sequenceNumber, timestamp: frame.timestamp, width: buffer.width,
-                    height: buffer.height, planeBytes: planeBytes, meanLuma: luma))
+                    sequence: frame.sequenceNumber, timestamp: frame.timestamp, format: buffer.format,
+                    width: buffer.width, height: buffer.height, planeBytes: planeBytes, meanLuma: mean,
+                    minimumLuma: minimum))
         }
         if holdsFrames { held.withLock { $0.append(frame) } }
     }
@@ -101,21 +104,25 @@ final class FrameLog: Sendable {
         _ = frames
     }
 
-    /// The mean of every 16th luma sample of the middle row band (YUYV: even bytes; NV12: the first plane).
-    static func meanLuma(_ buffer: PixelBuffer) -> Double {
+    /// The mean and the minimum of every 16th luma sample of the middle row band, clear of vivid's text overlay
+    /// (YUYV: even bytes; NV12: the first plane).
+    static func luma(of buffer: PixelBuffer) -> (mean: Double, minimum: UInt8) {
         buffer.withUnsafePlanes { planes in
             let plane = planes[0]
             let step = buffer.format == .yuyv ? 2 : 1
             var total = 0
             var count = 0
+            var minimum = UInt8.max
             for row in stride(from: plane.height / 4, to: plane.height * 3 / 4, by: 8) {
                 let line = plane.baseAddress + row * plane.bytesPerRow
                 for column in stride(from: 0, to: buffer.width, by: 16) {
-                    total += Int(line.load(fromByteOffset: column * step, as: UInt8.self))
+                    let sample = line.load(fromByteOffset: column * step, as: UInt8.self)
+                    total += Int(sample)
+                    minimum = min(minimum, sample)
                     count += 1
                 }
             }
-            return count == 0 ? 0 : Double(total) / Double(count)
+            return (count == 0 ? 0 : Double(total) / Double(count), minimum)
         }
     }
 }
@@ -130,7 +137,7 @@ final class DelegateLog: CameraSourceDelegate {
         case removed(CaptureDevice)
     }
 
-    private let events = Mutex<[(MonotonicTimestamp, Event)]>([])
+    private let events = Locked<[(MonotonicTimestamp, Event)]>([])
 
     var all: [(MonotonicTimestamp, Event)] { events.withLock { $0 } }
 
