@@ -28,6 +28,8 @@ const unsigned long cv4l2_VIDIOC_QUERY_EXT_CTRL = VIDIOC_QUERY_EXT_CTRL;
 const unsigned long cv4l2_VIDIOC_QUERYMENU = VIDIOC_QUERYMENU;
 const unsigned long cv4l2_VIDIOC_G_CTRL = VIDIOC_G_CTRL;
 const unsigned long cv4l2_VIDIOC_S_CTRL = VIDIOC_S_CTRL;
+const unsigned long cv4l2_VIDIOC_SUBSCRIBE_EVENT = VIDIOC_SUBSCRIBE_EVENT;
+const unsigned long cv4l2_VIDIOC_DQEVENT = VIDIOC_DQEVENT;
 const unsigned long cv4l2_VIDIOC_G_INPUT = VIDIOC_G_INPUT;
 const unsigned long cv4l2_VIDIOC_S_INPUT = VIDIOC_S_INPUT;
 

@@ -15,6 +15,8 @@ public enum V4L2ControlID {
     public static let gain = UInt32(V4L2_CID_GAIN)
     /// Automatic gain on or off (`V4L2_CID_AUTOGAIN`).
     public static let automaticGain = UInt32(V4L2_CID_AUTOGAIN)
+    /// Exposure in the driver's own units (`V4L2_CID_EXPOSURE`).
+    public static let exposure = UInt32(V4L2_CID_EXPOSURE)
     /// Exposure time in units of 100 µs (`V4L2_CID_EXPOSURE_ABSOLUTE`).
     public static let exposureTime = UInt32(V4L2_CID_EXPOSURE_ABSOLUTE)
     /// Exposure mode: manual, automatic, shutter or aperture priority (`V4L2_CID_EXPOSURE_AUTO`).

@@ -76,6 +76,17 @@ public struct V4L2ControlInfo: Hashable, Sendable {
     public var isInactive: Bool {
         flags & UInt32(V4L2_CTRL_FLAG_INACTIVE) != 0
     }
+
+    /// Whether the control's value cannot be read, as for buttons and other write-only controls.
+    var isWriteOnly: Bool {
+        type == .button || flags & UInt32(V4L2_CTRL_FLAG_WRITE_ONLY) != 0
+    }
+
+    /// Whether the driver changes the value by itself, as it does for a gain its automatic switch controls; such
+    /// changes send no control event.
+    var isVolatile: Bool {
+        flags & UInt32(V4L2_CTRL_FLAG_VOLATILE) != 0
+    }
 }
 
 extension V4L2Device {
@@ -94,23 +105,36 @@ extension V4L2Device {
             }
             nextID = query.id | next
             guard query.type != V4L2_CTRL_TYPE_CTRL_CLASS.rawValue else { continue }
-            var info = V4L2ControlInfo(
-                id: query.id,
-                name: V4L2Capability.string(query.name),
-                type: V4L2ControlType(query.type),
-                minimum: query.minimum,
-                maximum: query.maximum,
-                step: query.step,
-                defaultValue: query.default_value,
-                flags: query.flags,
-                menu: []
-            )
-            if info.type == .menu || info.type == .integerMenu {
-                info.menu = try menuEntries(of: info)
-            }
-            controls.append(info)
+            controls.append(try info(from: query))
         }
         return controls
+    }
+
+    /// The control with identifier `id`, as the driver describes it now (`VIDIOC_QUERY_EXT_CTRL`).
+    package func control(_ id: UInt32) throws(V4L2Error) -> V4L2ControlInfo {
+        var query = v4l2_query_ext_ctrl()
+        query.id = id
+        try control(cv4l2_VIDIOC_QUERY_EXT_CTRL, "VIDIOC_QUERY_EXT_CTRL", &query)
+        return try info(from: query)
+    }
+
+    /// Describes a queried control, with its menu entries.
+    private func info(from query: v4l2_query_ext_ctrl) throws(V4L2Error) -> V4L2ControlInfo {
+        var info = V4L2ControlInfo(
+            id: query.id,
+            name: V4L2Capability.string(query.name),
+            type: V4L2ControlType(query.type),
+            minimum: query.minimum,
+            maximum: query.maximum,
+            step: query.step,
+            defaultValue: query.default_value,
+            flags: query.flags,
+            menu: []
+        )
+        if info.type == .menu || info.type == .integerMenu {
+            info.menu = try menuEntries(of: info)
+        }
+        return info
     }
 
     /// The entries of a menu control; indexes the driver skips (`EINVAL`) are left out.
@@ -150,5 +174,35 @@ extension V4L2Device {
         var value = v4l2_control(id: id, value: newValue)
         try control(cv4l2_VIDIOC_S_CTRL, "VIDIOC_S_CTRL", &value)
         return value.value
+    }
+}
+
+extension V4L2Device {
+    /// Asks for a `V4L2_EVENT_CTRL` event on this descriptor whenever the control's value, flags or range change,
+    /// changes made through this descriptor included (`VIDIOC_SUBSCRIBE_EVENT`).
+    package func subscribeToChanges(ofControl id: UInt32) throws(V4L2Error) {
+        var subscription = v4l2_event_subscription()
+        subscription.type = UInt32(V4L2_EVENT_CTRL)
+        subscription.id = id
+        subscription.flags = UInt32(V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK)
+        try control(cv4l2_VIDIOC_SUBSCRIBE_EVENT, "VIDIOC_SUBSCRIBE_EVENT", &subscription)
+    }
+
+    /// The identifiers of the controls named by every control event waiting on this descriptor (`VIDIOC_DQEVENT`),
+    /// in order, without repeats.
+    package func dequeueControlEvents() throws(V4L2Error) -> [UInt32] {
+        var changed: [UInt32] = []
+        for _ in 0..<Self.enumerationLimit {
+            var event = v4l2_event()
+            do {
+                try control(cv4l2_VIDIOC_DQEVENT, "VIDIOC_DQEVENT", &event)
+            } catch  where error.code == .noSuchFile {
+                break  // ENOENT: no event is waiting.
+            }
+            if event.type == UInt32(V4L2_EVENT_CTRL) && !changed.contains(event.id) {
+                changed.append(event.id)
+            }
+        }
+        return changed
     }
 }

@@ -161,7 +161,9 @@ extension FakeV4L2System {
             let flags = UInt32(V4L2_CTRL_FLAG_NEXT_CTRL) | UInt32(V4L2_CTRL_FLAG_NEXT_COMPOUND)
             let wanted = query.pointee.id & ~flags
             let next = query.pointee.id & flags != 0
-            guard let info = node.controls.first(where: { next ? $0.id > wanted : $0.id == wanted }) else {
+            // Drivers enumerate controls in identifier order.
+            let sorted = node.controls.sorted { $0.id < $1.id }
+            guard let info = sorted.first(where: { next ? $0.id > wanted : $0.id == wanted }) else {
                 return ("QUERY_EXT_CTRL", -EINVAL)
             }
             query.pointee = v4l2_query_ext_ctrl()
@@ -172,7 +174,7 @@ extension FakeV4L2System {
             query.pointee.maximum = info.maximum
             query.pointee.step = info.step
             query.pointee.default_value = info.defaultValue
-            query.pointee.flags = info.flags
+            query.pointee.flags = info.flags | (isInactive(info.id, node: node, stream: stream) ? inactiveFlag : 0)
             return ("QUERY_EXT_CTRL", 0)
         case cv4l2_VIDIOC_QUERYMENU:
             let menu = argument.assumingMemoryBound(to: v4l2_querymenu.self)
@@ -199,6 +201,20 @@ extension FakeV4L2System {
             return (request == cv4l2_VIDIOC_S_CTRL ? "S_CTRL" : "G_CTRL", 0)
         default:
             return ("unknown", -ENOTTY)
+        }
+    }
+
+    private static let inactiveFlag = UInt32(V4L2_CTRL_FLAG_INACTIVE)
+
+    /// Whether an automatic switch that is on governs the control.
+    private static func isInactive(_ id: UInt32, node: Node, stream: Stream) -> Bool {
+        node.automaticSwitches.contains { automatic, governed in
+            let value =
+                stream.values[automatic]
+                ?? node.controls.first { $0.id == automatic }.map {
+                    Int32($0.defaultValue)
+                }
+            return governed.contains(id) && value != 0
         }
     }
 

@@ -25,6 +25,8 @@ final class FakeV4L2System: V4L2System {
             (.v4l2NV12, .discrete([.init(width: 640, height: 480)]), [.fps(30)]),
         ]
         var controls: [V4L2ControlInfo] = []
+        /// Automatic switches and the controls they make inactive while on, as a driver's auto clusters do.
+        var automaticSwitches: [UInt32: [UInt32]] = [:]
         var openError: CInt = 0
     }
 
@@ -54,6 +56,9 @@ final class FakeV4L2System: V4L2System {
         var nodes: [String: Node] = [:]
         var streams: [String: Stream] = [:]
         var descriptors: [CInt: String] = [:]
+        /// The controls each descriptor subscribed to, and the control events waiting on it.
+        var subscriptions: [CInt: Set<UInt32>] = [:]
+        var events: [CInt: [UInt32]] = [:]
         var nextDescriptor: CInt = 1000
         var freed: [Buffer] = []
         var calls: [String] = []
@@ -133,6 +138,18 @@ final class FakeV4L2System: V4L2System {
         state.withLock { $0.streams[directory + "/" + name]?.streamOnError = true }
     }
 
+    /// Changes a control as another program would, telling every descriptor that subscribed to it.
+    func changeControl(_ id: UInt32, to value: Int32, at name: String) {
+        state.withLock { state in
+            let path = directory + "/" + name
+            state.streams[path]?.values[id] = value
+            Self.announce([id], at: path, in: &state)
+        }
+    }
+
+    /// How many control events wait on all descriptors.
+    var waitingEvents: Int { state.withLock { $0.events.values.map(\.count).reduce(0, +) } }
+
     /// Adds a node, as a driver does when a device is plugged in.
     func add(_ name: String, _ node: Node = Node()) {
         state.withLock {
@@ -161,7 +178,11 @@ final class FakeV4L2System: V4L2System {
     }
 
     func close(_ descriptor: CInt) {
-        state.withLock { _ = $0.descriptors.removeValue(forKey: descriptor) }
+        state.withLock {
+            _ = $0.descriptors.removeValue(forKey: descriptor)
+            $0.subscriptions[descriptor] = nil
+            $0.events[descriptor] = nil
+        }
     }
 
     func mmap(_ descriptor: CInt, length: Int, offset: Int64) -> Result<UnsafeMutableRawPointer, V4L2Error.Code> {
@@ -200,16 +221,24 @@ final class FakeV4L2System: V4L2System {
         }
     }
 
+    /// What poll(2) reports for a descriptor: the events it asked for, plus errors and hang-ups, as the kernel's
+    /// video nodes do (a node reports a streaming error only to a poll for frames).
     private func revents(for descriptor: pollfd) -> Int16 {
-        let stream: Stream?? = state.withLock { state in state.descriptors[descriptor.fd].map { state.streams[$0] } }
-        guard let stream else {
+        let found = state.withLock { state in
+            state.descriptors[descriptor.fd].map { (state.streams[$0], !(state.events[descriptor.fd] ?? []).isEmpty) }
+        }
+        guard let (stream, hasEvents) = found else {
             var copy = [pollfd(fd: descriptor.fd, events: descriptor.events, revents: 0)]
             return Glibc.poll(&copy, 1, 0) > 0 ? copy[0].revents : 0
         }
         guard let stream else { return Int16(POLLNVAL) }
         if stream.disconnected { return Int16(POLLERR | POLLHUP) }
-        if stream.fatalError { return Int16(POLLERR) }
-        return stream.done.isEmpty ? 0 : Int16(POLLIN)
+        var events: Int16 = hasEvents ? Int16(POLLPRI) : 0
+        if descriptor.events & Int16(POLLIN) != 0 {
+            if stream.fatalError { return Int16(POLLERR) }
+            if !stream.done.isEmpty { events |= Int16(POLLIN) }
+        }
+        return events & (descriptor.events | Int16(POLLERR | POLLHUP | POLLNVAL))
     }
 
     func ioctl(_ descriptor: CInt, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> CInt {
@@ -218,9 +247,48 @@ final class FakeV4L2System: V4L2System {
             var stream = state.streams[path]!
             defer { state.streams[path] = stream }
             if stream.disconnected { return -ENODEV }
+            if let result = Self.handleEvents(request, argument, descriptor: descriptor, state: &state) {
+                return result
+            }
             let (name, result) = Self.handle(request, argument, node: node, stream: &stream, freed: &state.freed)
             state.calls.append(name)
+            if name == "S_CTRL" && result == 0 {
+                // The control changed, and so did the flags of the controls its automatic switch governs.
+                let id = argument.load(as: v4l2_control.self).id
+                Self.announce([id] + (node.automaticSwitches[id] ?? []), at: path, in: &state)
+            }
             return result
+        }
+    }
+
+    /// Subscribes to control events and dequeues them; `nil` for other requests.
+    private static func handleEvents(
+        _ request: UInt, _ argument: UnsafeMutableRawPointer, descriptor: CInt, state: inout State
+    ) -> CInt? {
+        switch request {
+        case cv4l2_VIDIOC_SUBSCRIBE_EVENT:
+            let subscription = argument.load(as: v4l2_event_subscription.self)
+            guard subscription.type == UInt32(V4L2_EVENT_CTRL) else { return -EINVAL }
+            state.subscriptions[descriptor, default: []].insert(subscription.id)
+            state.calls.append("SUBSCRIBE_EVENT")
+            return 0
+        case cv4l2_VIDIOC_DQEVENT:
+            guard let id = state.events[descriptor]?.first else { return -ENOENT }
+            state.events[descriptor]?.removeFirst()
+            var event = v4l2_event()
+            event.type = UInt32(V4L2_EVENT_CTRL)
+            event.id = id
+            argument.storeBytes(of: event, as: v4l2_event.self)
+            return 0
+        default:
+            return nil
+        }
+    }
+
+    /// Queues a control event for each descriptor of a node that subscribed to one of `ids`.
+    private static func announce(_ ids: [UInt32], at path: String, in state: inout State) {
+        for (descriptor, subscribed) in state.subscriptions where state.descriptors[descriptor] == path {
+            state.events[descriptor, default: []] += ids.filter(subscribed.contains)
         }
     }
 }

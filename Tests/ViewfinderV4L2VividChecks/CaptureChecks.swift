@@ -215,6 +215,7 @@ func runCaptureChecks(_ runner: CheckRunner) async {
         return "held \(held) frames, \(dropped) dropped meanwhile, delivery resumed after release"
     }
 
+    await runControlChecks(runner, camera: camera)
     await runFrameSourceChecks(runner, camera: camera)
 
     await runner.run("dropped-buffers") {

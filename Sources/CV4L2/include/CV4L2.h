@@ -32,6 +32,8 @@ extern const unsigned long cv4l2_VIDIOC_QUERY_EXT_CTRL;
 extern const unsigned long cv4l2_VIDIOC_QUERYMENU;
 extern const unsigned long cv4l2_VIDIOC_G_CTRL;
 extern const unsigned long cv4l2_VIDIOC_S_CTRL;
+extern const unsigned long cv4l2_VIDIOC_SUBSCRIBE_EVENT;
+extern const unsigned long cv4l2_VIDIOC_DQEVENT;
 extern const unsigned long cv4l2_VIDIOC_G_INPUT;
 extern const unsigned long cv4l2_VIDIOC_S_INPUT;
 
