@@ -92,23 +92,20 @@ final class ControlMonitor: Sendable {
         }
     }
 
-    /// The event loop: waits for control events, refresh requests and, while a volatile control is observed, the
-    /// next half second; returns when closed or when the device goes away.
+    /// The event loop: waits for control events, refresh requests and, while the device has volatile controls, the
+    /// next half second, to read those that are observed; returns when closed or when the device goes away.
     func run(wakeDescriptor: CInt) {
         while let device = state.withLock({ $0.isClosed ? nil : $0.device }) {
-            let volatile = state.withLock { state in
-                state.order.filter { id in
-                    state.entries[id].map { $0.info.isVolatile && $0.property.hasObservers } ?? false
-                }
-            }
+            // An observer can start at any time, so with volatile controls the loop looks every half second.
+            let hasVolatile = state.withLock { state in state.entries.values.contains { $0.info.isVolatile } }
             var descriptors = [
                 pollfd(fd: device.descriptor, events: Int16(POLLPRI), revents: 0),
                 pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = device.system.poll(&descriptors, timeout: volatile.isEmpty ? -1 : 500)
+            let ready = device.system.poll(&descriptors, timeout: hasVolatile ? 500 : -1)
             guard ready >= 0 else { return deviceWentAway(device, code: .init(rawValue: -ready)) }
             if descriptors[1].revents != 0 { Self.drain(wakeDescriptor) }
-            var changed = ready == 0 ? volatile : []
+            var changed = ready == 0 ? observedVolatileControls() : []
             let events = descriptors[0].revents
             if events & Int16(POLLPRI) != 0 {
                 do {
@@ -125,6 +122,15 @@ final class ControlMonitor: Sendable {
             }
             if isClosed { return }
             refresh(all.isEmpty ? changed : all)
+        }
+    }
+
+    /// The volatile controls whose properties have observers.
+    private func observedVolatileControls() -> [UInt32] {
+        state.withLock { state in
+            state.order.filter { id in
+                state.entries[id].map { $0.info.isVolatile && $0.property.hasObservers } ?? false
+            }
         }
     }
 

@@ -13,6 +13,7 @@ import ViewfinderCore
     init() {
         var node = FakeV4L2System.Node()
         let readOnly = UInt32(V4L2_CTRL_FLAG_READ_ONLY)
+        let volatile = UInt32(V4L2_CTRL_FLAG_VOLATILE)
         func control(
             _ id: UInt32, _ name: String, _ type: V4L2ControlType, _ range: ClosedRange<Int64>, default value: Int64,
             step: UInt64 = 1, flags: UInt32 = 0, menu: [V4L2MenuEntry] = []
@@ -25,7 +26,7 @@ import ViewfinderCore
             control(V4L2ControlID.brightness, "Brightness", .integer, 0...255, default: 128),
             control(V4L2ControlID.contrast, "Contrast", .integer, 0...100, default: 50, step: 10),
             control(V4L2ControlID.automaticGain, "Gain, Automatic", .boolean, 0...1, default: 1),
-            control(V4L2ControlID.gain, "Gain", .integer, 0...255, default: 100),
+            control(V4L2ControlID.gain, "Gain", .integer, 0...255, default: 100, flags: volatile),
             control(
                 UInt32(V4L2_CID_POWER_LINE_FREQUENCY), "Power Line Frequency", .menu, 0...2, default: 1,
                 menu: [
@@ -127,6 +128,20 @@ import ViewfinderCore
         system.changeControl(V4L2ControlID.brightness, to: 42, at: "video0")
         #expect(await eventually { brightness.commonValue == .integer(42) })
         #expect(system.waitingEvents == 0)
+    }
+
+    @Test func volatileControlsAreReadWhileObserved() async throws {
+        let controls = try open()
+        let gain = controls.property(for: .gain)
+        let values = Recorder<String>()
+        let token = gain.addObserver { property, change in
+            if change.contains(.value) { values.append(property.currentValue?.localizedDisplayValue ?? "-") }
+        }
+        // The driver changes a volatile control without an event; the observed property follows it.
+        system.changeControl(V4L2ControlID.gain, to: 17, at: "video0", announcing: false)
+        #expect(await eventually { gain.commonValue == .integer(17) })
+        #expect(values.all == ["17"])
+        withExtendedLifetime(token) {}
     }
 
     @Test func unplugResetsEveryPropertyAndClosesTheDevice() async throws {

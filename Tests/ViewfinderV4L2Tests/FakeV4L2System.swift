@@ -138,12 +138,13 @@ final class FakeV4L2System: V4L2System {
         state.withLock { $0.streams[directory + "/" + name]?.streamOnError = true }
     }
 
-    /// Changes a control as another program would, telling every descriptor that subscribed to it.
-    func changeControl(_ id: UInt32, to value: Int32, at name: String) {
+    /// Changes a control as another program would, telling every descriptor that subscribed to it, or as a driver
+    /// changes a volatile control, telling nobody.
+    func changeControl(_ id: UInt32, to value: Int32, at name: String, announcing: Bool = true) {
         state.withLock { state in
             let path = directory + "/" + name
             state.streams[path]?.values[id] = value
-            Self.announce([id], at: path, in: &state)
+            if announcing { Self.announce([id], at: path, in: &state) }
         }
     }
 
