@@ -13,7 +13,7 @@ public enum CameraSourceInterruptionReason: Hashable, Sendable {
 /// Receives a ``CameraSource``'s interruptions, failures and device-list changes.
 ///
 /// Every method has an empty default, so a delegate implements only what it needs. Calls arrive in order on the
-/// source's callback queue (see ``CameraSource/Options/callbackQueue``):
+/// source's delegate queue (see ``CameraSource/Options/delegateQueue``):
 ///
 /// ```swift
 /// final class Watcher: CameraSourceDelegate {
