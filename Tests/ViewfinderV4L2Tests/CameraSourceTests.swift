@@ -22,29 +22,33 @@ import Glibc
 
     @Test func startAndStopSetTheDeviceAroundTheirCompletionsOnTheGivenQueue() async throws {
         let source = makeSource()
-        let marked = MarkedQueue()
+        let completions = DispatchQueue(label: "completions")
+        let onCompletions = DispatchSpecificKey<Bool>()
+        completions.setSpecific(key: onCompletions, value: true)
         let started = Locked<(CaptureDevice?, VideoFormat?, FrameSourceState, Bool)?>(nil)
         await withCheckedContinuation { continuation in
-            source.startCapture(device: camera, completionQueue: marked.queue) { device, format, error in
+            source.startCapture(device: camera, completionQueue: completions) { device, format, error in
                 #expect(error == nil)
                 #expect(device == camera)
-                started.withLock { $0 = (source.device, format, source.currentState, marked.isCurrent) }
+                let onQueue = DispatchQueue.getSpecific(key: onCompletions) == true
+                started.withLock { $0 = (source.device, format, source.currentState, onQueue) }
                 continuation.resume()
             }
         }
-        let (deviceAtStart, format, stateAtStart, onMarkedQueue) = try #require(started.withLock { $0 })
+        let (deviceAtStart, format, stateAtStart, onQueue) = try #require(started.withLock { $0 })
         #expect(deviceAtStart == camera)
         #expect(format?.description == "640x480@30/NV12")
         #expect(stateAtStart == .on)
-        #expect(onMarkedQueue)
+        #expect(onQueue)
         #expect(source.format?.pixelFormat == .nv12VideoRange)
         #expect(system.calls.contains("STREAMON"))
 
         let stopped = Locked<(CaptureDevice?, FrameSourceState, Bool)?>(nil)
         await withCheckedContinuation { continuation in
-            source.stopCapture(completionQueue: marked.queue) { error in
+            source.stopCapture(completionQueue: completions) { error in
                 #expect(error == nil)
-                stopped.withLock { $0 = (source.device, source.currentState, marked.isCurrent) }
+                let onQueue = DispatchQueue.getSpecific(key: onCompletions) == true
+                stopped.withLock { $0 = (source.device, source.currentState, onQueue) }
                 continuation.resume()
             }
         }

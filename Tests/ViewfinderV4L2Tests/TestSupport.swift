@@ -58,19 +58,6 @@ final class Recorder<Value: Sendable>: Sendable {
     var all: [Value] { values.withLock { $0 } }
 }
 
-/// A serial queue that can tell whether code runs on it.
-struct MarkedQueue {
-    let queue = DispatchQueue(label: "marked")
-    private let key = DispatchSpecificKey<Bool>()
-
-    init() {
-        queue.setSpecific(key: key, value: true)
-    }
-
-    /// Whether the caller runs on the queue.
-    var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
-}
-
 /// A gate a processor waits at until the test opens it.
 final class Gate: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
