@@ -65,7 +65,8 @@ let package = Package(
             swiftSettings: strict
         ),
         // The `viewfinder` command-line tool.
-        .executableTarget(name: "ViewfinderCLI", dependencies: ["Viewfinder"], swiftSettings: strict),
+        .executableTarget(
+            name: "ViewfinderCLI", dependencies: ["Viewfinder", "ViewfinderConcurrency"], swiftSettings: strict),
 
         .testTarget(
             name: "ViewfinderReactiveTests",

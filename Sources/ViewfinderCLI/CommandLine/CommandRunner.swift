@@ -45,12 +45,16 @@ enum ExitStatus {
     static let notFound: Int32 = 66
     /// A camera or device could not be reached or went away (EX_UNAVAILABLE).
     static let unavailable: Int32 = 69
+    /// An output file or directory could not be created (EX_CANTCREAT).
+    static let cannotCreate: Int32 = 73
     /// Reading or writing failed (EX_IOERR).
     static let ioError: Int32 = 74
     /// A wait timed out; trying again may work (EX_TEMPFAIL).
     static let timeout: Int32 = 75
     /// The system refused access (EX_NOPERM).
     static let permissionDenied: Int32 = 77
+    /// The user stopped the command with Ctrl-C before it finished (128 + SIGINT, as shells report it).
+    static let interrupted: Int32 = 130
 
     /// The status for a failure.
     static func of(_ error: any Error) -> Int32 {

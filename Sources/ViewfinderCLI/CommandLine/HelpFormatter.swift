@@ -16,7 +16,7 @@ struct HelpFormatter {
         }
         lines.append(usage)
         if !spec.discussion.isEmpty {
-            lines += ["", spec.discussion]
+            lines += [""] + Self.wrap(spec.discussion)
         }
         if !spec.subcommands.isEmpty {
             lines += ["", "Commands:"]
@@ -48,6 +48,22 @@ struct HelpFormatter {
             lines += ["", "Run '\(commandPath) <command> --help' for a command's options."]
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Breaks text into lines of at most `width` characters at spaces, keeping the text's own line breaks.
+    static func wrap(_ text: String, width: Int = 100) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { paragraph -> [String] in
+            var lines: [String] = []
+            var line = ""
+            for word in paragraph.split(separator: " ") {
+                if !line.isEmpty && line.count + 1 + word.count > width {
+                    lines.append(line)
+                    line = ""
+                }
+                line += line.isEmpty ? String(word) : " " + word
+            }
+            return lines + [line]
+        }
     }
 
     private func table(_ rows: [(String, String)]) -> [String] {

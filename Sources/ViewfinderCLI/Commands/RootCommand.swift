@@ -3,7 +3,10 @@ enum RootCommand: Command {
     static let spec = CommandSpec(
         name: "viewfinder",
         abstract: "Cameras on Linux: network cameras over PTP/IP, V4L2 capture devices, and a simulated camera.",
-        subcommands: [DemoCommand.self, SimulateCommand.self, VersionCommand.self]
+        subcommands: [
+            DevicesCommand.self, FormatsCommand.self, ControlsCommand.self, SetControlCommand.self,
+            CaptureCommand.self, PreviewCommand.self, DemoCommand.self, SimulateCommand.self, VersionCommand.self,
+        ]
     )
 }
 

@@ -1,0 +1,117 @@
+import Viewfinder
+
+/// `viewfinder preview DEVICE`: shows a capture device's live frames in a browser.
+enum PreviewCommand: Command {
+    static let spec = CommandSpec(
+        name: "preview",
+        abstract: "Show a capture device's live frames in a browser, with the frame rate.",
+        discussion: """
+            Serves a page that shows the live frames as Motion JPEG, with the source's frame rate and frame count \
+            and the frames the page was shown. Other addresses: /stream.mjpeg (the stream alone, for players such \
+            as ffplay or VLC), /snapshot.jpg (the newest frame) and /stats (figures as JSON). A slow browser gets \
+            fewer frames rather than a delay. It listens on loopback only, unless --bind says otherwise, on a free \
+            port unless --port gives one, and prints the address to open. Press Ctrl-C to stop. With \
+            --test-pattern it shows moving colour bars instead of a device, to try it without a camera.
+            """,
+        options: [
+            .value("format", "FORMAT", help: FormatSpecifier.help),
+            .value("port", "PORT", short: "p", help: "The TCP port to serve on; 0 picks a free one.", default: "0"),
+            .value("bind", "ADDRESS", help: "The numeric address to serve on.", default: "127.0.0.1"),
+            .value("max-connections", "N", help: "How many connections to serve at once.", default: "8"),
+            .value("quality", "1-100", help: "The JPEG quality of the frames.", default: "80"),
+            .flag("test-pattern", help: "Show a moving test pattern instead of a device."),
+        ],
+        arguments: [
+            ArgumentSpec(
+                name: "DEVICE", help: "A capture device, as for 'formats' (not with --test-pattern).",
+                isOptional: true)
+        ],
+        examples: [
+            Example(commandLine: "preview /dev/video0", comment: "Serves the preview on a free port of 127.0.0.1."),
+            Example(
+                commandLine: "preview 0 --format 1280x720@30/yuyv --port 8080",
+                comment: "A 1280x720 preview at http://127.0.0.1:8080/."),
+            Example(
+                commandLine: "preview --test-pattern --format 640x360@30",
+                comment: "Moving colour bars, to try the preview without a camera."),
+        ]
+    )
+
+    private enum Ending: Sendable {
+        case interrupted
+        case failed(String)
+    }
+
+    static func run(_ arguments: ParsedArguments) async throws {
+        let commandPath = arguments.commandPath
+        var configuration = PreviewServer.Configuration()
+        configuration.bindAddress = arguments.value("bind") ?? configuration.bindAddress
+        configuration.port = UInt16(try arguments.integer("port", default: 0, in: 0...65535))
+        configuration.maximumConnections = try arguments.integer("max-connections", default: 8, in: 1...64)
+        let quality = try arguments.integer("quality", default: 80, in: 1...100)
+        let specifier = try arguments.value("format").map { try FormatSpecifier($0, commandPath: commandPath) }
+
+        let (endings, ending) = AsyncStream.makeStream(of: Ending.self, bufferingPolicy: .bufferingNewest(1))
+        let feed = PreviewFeed(quality: quality) { ending.yield(.failed($0)) }
+        let source = try makeSource(arguments, specifier: specifier, feed: feed)
+        let format = try await source.start()
+        let server: PreviewServer
+        do {
+            server = try PreviewServer(feed: feed, title: source.title, format: format, configuration: configuration)
+            try server.start()
+        } catch {
+            await source.stop()
+            throw error
+        }
+        Console.print("Previewing \(source.title) at \(format)")
+        Console.print("Open \(server.url) in a browser (also /stream.mjpeg, /snapshot.jpg, /stats); Ctrl-C stops.")
+        if !["127.0.0.1", "::1", "localhost"].contains(configuration.bindAddress) {
+            Console.printToError("note: the preview can be reached from other machines on \(configuration.bindAddress)")
+        }
+        Task {
+            await Interrupt.wait()
+            ending.yield(.interrupted)
+        }
+        var end = Ending.interrupted
+        for await first in endings {
+            end = first
+            break
+        }
+        server.stop()
+        await source.stop()
+        let served = server.served
+        let streams = served.streams == 1 ? "1 stream" : "\(served.streams) streams"
+        Console.print(
+            "Stopped after \(feed.statistics.frames) frames from the source; sent \(served.frames) in \(streams).")
+        if case .failed(let reason) = end {
+            throw CommandFailure(
+                reason, hint: "Check the device and start the preview again.", exitStatus: ExitStatus.unavailable)
+        }
+    }
+
+    /// The source the command line asks for: a device, or the test pattern.
+    private static func makeSource(_ arguments: ParsedArguments, specifier: FormatSpecifier?, feed: PreviewFeed)
+        throws -> any PreviewSource
+    {
+        let named = arguments.positionals.first
+        if arguments.flag("test-pattern") {
+            guard named == nil else {
+                throw UsageError("give DEVICE or --test-pattern, not both", commandPath: arguments.commandPath)
+            }
+            guard specifier?.fourCC == nil || specifier?.fourCC == "NV12" else {
+                throw UsageError("the test pattern is NV12 only", commandPath: arguments.commandPath)
+            }
+            let rate = specifier?.framesPerSecond.map { FrameRate(frames: UInt32($0 * 1000), seconds: 1000) }
+            return TestPatternSource(
+                dimensions: specifier?.dimensions ?? Dimensions(width: 640, height: 480),
+                frameRate: rate ?? FrameRate(30),
+                feed: feed)
+        }
+        guard let named else {
+            throw UsageError("preview needs DEVICE, or --test-pattern", commandPath: arguments.commandPath)
+        }
+        let device = try DeviceLookup.device(named: named)
+        let format = try specifier?.select(from: CameraSource.supportedFormats(for: device), device: device)
+        return CaptureDevicePreviewSource(device: device, format: format, feed: feed)
+    }
+}

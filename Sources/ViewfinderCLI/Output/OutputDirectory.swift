@@ -1,0 +1,58 @@
+import Foundation
+import Viewfinder
+
+/// A directory the tool saves files into, created when missing.
+struct OutputDirectory {
+    /// The directory's path, as given.
+    let path: String
+
+    /// Makes sure `path` is a directory this user can write to, creating it and its parents when missing.
+    ///
+    /// - Throws: ``CommandFailure`` naming the part that could not be created or written.
+    init(_ path: String) throws {
+        self.path = path
+        var partial = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            partial += "/" + component
+            if mkdir(partial, 0o755) != 0 && errno != EEXIST {
+                throw Self.failure("cannot create the directory \(partial)", errno: errno)
+            }
+        }
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            throw CommandFailure("\(path) is not a directory", exitStatus: ExitStatus.cannotCreate)
+        }
+        guard access(path, W_OK) == 0 else {
+            throw Self.failure("cannot write into \(path)", errno: errno)
+        }
+    }
+
+    /// Writes `bytes` to the file `name` in the directory, replacing it; returns the file's path.
+    func write(_ bytes: [UInt8], to name: String) throws -> String {
+        let file = (path.hasSuffix("/") ? path : path + "/") + name
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Self.failure("cannot create \(file)", errno: errno) }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes {
+                Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+            }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw Self.failure("cannot write \(file)", errno: errno) }
+            offset += written
+        }
+        return file
+    }
+
+    private static func failure(_ message: String, errno: Int32) -> CommandFailure {
+        let hint: String? =
+            switch errno {
+            case EACCES, EPERM: "Choose a directory this user can write to with --out."
+            case ENOSPC: "The disk is full; free some space or choose another directory with --out."
+            default: nil
+            }
+        return CommandFailure(
+            "\(message): \(String(cString: strerror(errno)))", hint: hint, exitStatus: ExitStatus.cannotCreate)
+    }
+}

@@ -1,0 +1,75 @@
+import Viewfinder
+
+/// Sends a feed to one viewer as Motion JPEG over HTTP: a `multipart/x-mixed-replace` response with one JPEG image
+/// per part, which browsers show in an `<img>` element as it arrives.
+///
+/// The stream sends the newest frame each time the viewer has taken the last one, and skips the frames published
+/// meanwhile: a slow viewer gets fewer frames, never a backlog. A viewer that takes nothing for ``sendTimeout`` is
+/// dropped.
+struct MJPEGStream {
+    /// The boundary between parts.
+    static let boundary = "viewfinder-frame"
+
+    /// The connection to the viewer.
+    let socket: PreviewSocket
+    /// Where the frames come from.
+    let feed: PreviewFeed
+    /// How long the viewer may take to accept a frame.
+    let sendTimeout: Duration
+
+    /// Sends frames until the viewer goes away, a send times out, or `isStopping` says so.
+    ///
+    /// - Parameters:
+    ///   - headOnly: Whether to answer a `HEAD` request: the response head only.
+    ///   - isStopping: Checked between frames and at least once a second.
+    ///   - sent: Called after each frame with its number, the frames skipped before it, and its size in bytes.
+    func run(headOnly: Bool, isStopping: () -> Bool, sent: (UInt64, UInt64, Int) -> Void) throws {
+        let wakeup = try Wakeup()
+        feed.addWaiter(wakeup)
+        defer { feed.removeWaiter(wakeup) }
+        let head = """
+            HTTP/1.1 200 OK\r
+            Content-Type: multipart/x-mixed-replace; boundary=\(Self.boundary)\r
+            Cache-Control: no-store\r
+            Pragma: no-cache\r
+            Connection: close\r
+            \r
+
+            """
+        try socket.send(head, deadline: .now + sendTimeout)
+        guard !headOnly else { return }
+        var scratch = [UInt8](repeating: 0, count: 512)
+        var last: UInt64 = 0
+        while !isStopping() {
+            wakeup.drain()
+            if let (number, jpeg) = feed.jpeg(newerThan: last) {
+                try send(jpeg, number: number)
+                sent(number, last == 0 ? 0 : number - last - 1, jpeg.count)
+                last = number
+                continue
+            }
+            let ready = try Poll.wait(
+                [(wakeup.descriptor, Poll.readable), (socket.descriptor, Poll.readable)], until: .now + .seconds(1))
+            if ready[1] != 0 {
+                // A viewer sends nothing after its request: anything readable is its closing (or noise to drop).
+                let count = try scratch.withUnsafeMutableBytes { try socket.receive(into: $0) }
+                if count == 0 { return }
+            }
+        }
+    }
+
+    private func send(_ jpeg: [UInt8], number: UInt64) throws {
+        let deadline = ContinuousClock.now + sendTimeout
+        let partHead = """
+            --\(Self.boundary)\r
+            Content-Type: image/jpeg\r
+            Content-Length: \(jpeg.count)\r
+            X-Frame-Number: \(number)\r
+            \r
+
+            """
+        try socket.send(partHead, deadline: deadline, more: true)
+        try socket.send(jpeg, deadline: deadline, more: true)
+        try socket.send("\r\n", deadline: deadline)
+    }
+}

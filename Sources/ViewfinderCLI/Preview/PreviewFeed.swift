@@ -1,0 +1,152 @@
+import Viewfinder
+import ViewfinderConcurrency
+
+/// The frames a preview shows: only the newest one, handed to each viewer when the viewer is ready for another.
+///
+/// A source publishes frames (``publish(_:)``) or ready JPEG images (``publish(jpeg:)``, such as a camera's live
+/// view); nothing queues. The feed keeps the newest frame and encodes it as JPEG only when a viewer asks for it, once
+/// however many viewers ask, so a slow viewer costs neither memory nor encoding work: it gets fewer frames.
+final class PreviewFeed: Sendable {
+    /// What the feed has seen, for `/stats`.
+    struct Statistics: Sendable {
+        /// Frames published so far.
+        var frames: UInt64 = 0
+        /// Frames published per second, recently.
+        var framesPerSecond: Double = 0
+        /// Frames encoded as JPEG for viewers.
+        var framesEncoded: UInt64 = 0
+        /// The size of the newest frame.
+        var dimensions: Dimensions?
+        /// The size of the newest JPEG image handed out, in bytes.
+        var jpegBytes = 0
+        /// Why the source or the encoding failed, if one did.
+        var failure: String?
+    }
+
+    private struct Latest {
+        /// The newest frame, while it is not encoded yet.
+        var frame: Frame?
+        var encoded: [UInt8]?
+        var number: UInt64 = 0
+
+        func encodedImage(newerThan number: UInt64) -> (number: UInt64, bytes: [UInt8])? {
+            guard self.number > number, let encoded else { return nil }
+            return (self.number, encoded)
+        }
+    }
+
+    private struct State {
+        var latest = Latest()
+        var statistics = Statistics()
+        var meter = RateMeter()
+        var waiters: [ObjectIdentifier: Wakeup] = [:]
+    }
+
+    private let state = Locked(State())
+    /// Held while encoding, so that viewers asking for the same frame wait for one encoding instead of each doing it.
+    private let encoding = Locked(())
+    private let jpeg: FrameJPEG
+    private let failureHandler: @Sendable (String) -> Void
+
+    /// Creates a feed.
+    ///
+    /// - Parameters:
+    ///   - quality: The JPEG quality frames are encoded with, from 1 to 100.
+    ///   - onFailure: Called once with the reason when the source fails (see ``fail(_:)``).
+    init(quality: Int, onFailure: @escaping @Sendable (String) -> Void = { _ in }) {
+        jpeg = FrameJPEG(quality: quality)
+        failureHandler = onFailure
+    }
+
+    /// Makes `frame` the newest, dropping the one before if no viewer took it; any thread may call it.
+    func publish(_ frame: Frame) {
+        let dimensions = Dimensions(width: frame.pixelBuffer.width, height: frame.pixelBuffer.height)
+        publish(Latest(frame: frame), dimensions: dimensions)
+    }
+
+    /// Makes a JPEG image the newest frame, such as a network camera's live view frame.
+    func publish(jpeg bytes: [UInt8]) {
+        publish(Latest(encoded: bytes), dimensions: nil)
+    }
+
+    private func publish(_ latest: Latest, dimensions: Dimensions?) {
+        let waiters = state.withLock { state in
+            state.statistics.frames += 1
+            state.meter.record()
+            state.latest = Latest(frame: latest.frame, encoded: latest.encoded, number: state.statistics.frames)
+            if let dimensions { state.statistics.dimensions = dimensions }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.signal() }
+    }
+
+    /// Notes that the source failed and stops holding its last frame; the first failure reaches `onFailure`.
+    func fail(_ reason: String) {
+        let first = state.withLock { state in
+            defer { state.statistics.failure = state.statistics.failure ?? reason }
+            state.latest.frame = nil
+            return state.statistics.failure == nil
+        }
+        if first { failureHandler(reason) }
+    }
+
+    /// Lets go of the newest frame, so a capture device gets its buffer back; viewers keep its JPEG if they had it.
+    func releaseFrame() {
+        state.withLock { $0.latest.frame = nil }
+    }
+
+    /// The newest frame as JPEG with its number, if it is newer than frame `number`; `nil` otherwise.
+    ///
+    /// Frames are numbered from 1 in the order they were published.
+    func jpeg(newerThan number: UInt64) -> (number: UInt64, bytes: [UInt8])? {
+        if let ready = state.withLock({ $0.latest.encodedImage(newerThan: number) }) {
+            return ready
+        }
+        return encoding.withLock { _ in
+            // Another viewer may have encoded the frame while this one waited.
+            let pending = state.withLock { state -> (UInt64, Frame)? in
+                guard state.latest.number > number, state.latest.encoded == nil, let frame = state.latest.frame else {
+                    return nil
+                }
+                return (state.latest.number, frame)
+            }
+            guard let (pendingNumber, frame) = pending else {
+                return state.withLock { $0.latest.encodedImage(newerThan: number) }
+            }
+            do {
+                let bytes = try jpeg.encode(frame.pixelBuffer)
+                state.withLock { state in
+                    state.statistics.framesEncoded += 1
+                    state.statistics.jpegBytes = bytes.count
+                    if state.latest.number == pendingNumber {
+                        state.latest.encoded = bytes
+                        state.latest.frame = nil
+                    }
+                }
+                return (pendingNumber, bytes)
+            } catch {
+                fail("cannot encode \(frame.pixelBuffer.format) frames as JPEG: \(error)")
+                return nil
+            }
+        }
+    }
+
+    /// Wakes `waiter` whenever a frame is published, until ``removeWaiter(_:)``.
+    func addWaiter(_ waiter: Wakeup) {
+        state.withLock { $0.waiters[ObjectIdentifier(waiter)] = waiter }
+    }
+
+    /// Stops waking `waiter`.
+    func removeWaiter(_ waiter: Wakeup) {
+        state.withLock { _ = $0.waiters.removeValue(forKey: ObjectIdentifier(waiter)) }
+    }
+
+    /// What the feed has seen so far.
+    var statistics: Statistics {
+        state.withLock { state in
+            var statistics = state.statistics
+            statistics.framesPerSecond = state.meter.rate()
+            return statistics
+        }
+    }
+}
