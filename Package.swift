@@ -89,10 +89,19 @@ let package = Package(
             dependencies: ["ViewfinderConcurrency", "ViewfinderV4L2"],
             swiftSettings: strict
         ),
-        // Checks of the V4L2 backend against the kernel's vivid driver, run in a VM by Scripts/vivid-vm.sh.
+        // Runs the built `viewfinder` tool and checks its output, files and exit codes.
+        .testTarget(
+            name: "ViewfinderCLITests",
+            dependencies: ["ViewfinderCLI", "ViewfinderCLITestSupport", "Viewfinder"],
+            swiftSettings: strict
+        ),
+        // What the tool's tests and the vivid checks share: child processes, a raw-socket HTTP client, JPEG checks.
+        .target(name: "ViewfinderCLITestSupport", path: "Tests/ViewfinderCLITestSupport", swiftSettings: strict),
+        // Checks of the V4L2 backend and of the `viewfinder` tool against the kernel's vivid driver, run in a VM by
+        // Scripts/vivid-vm.sh.
         .executableTarget(
             name: "ViewfinderV4L2VividChecks",
-            dependencies: ["ViewfinderConcurrency", "ViewfinderV4L2"],
+            dependencies: ["ViewfinderConcurrency", "ViewfinderV4L2", "ViewfinderCLITestSupport"],
             path: "Tests/ViewfinderV4L2VividChecks",
             swiftSettings: strict
         ),

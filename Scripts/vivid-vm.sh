@@ -2,11 +2,14 @@
 # Runs the V4L2 checks and benchmark against the kernel's own virtual video driver, vivid, inside a qemu VM.
 #
 # Downloads the distribution's kernel package into .vm/ (not installed), builds an initramfs with busybox, the
-# kernel's vivid modules, the static check and benchmark binaries and v4l2-ctl, boots it under qemu (software
-# emulation) and reads the results from the serial console. The init script runs two phases in one boot:
+# kernel's vivid modules, the static check and benchmark binaries, the static `viewfinder` tool and v4l2-ctl, boots
+# it under qemu (software emulation) and reads the results from the serial console. The init script runs these
+# phases in one boot:
 #   1. hotplug: vivid-checks listens for devices while init loads vivid, then init unloads it again;
 #   2. capture: vivid with two instances (/dev/video0 and /dev/video1 capture, /dev/video2 output), then every
-#      capture check, then the benchmark on /dev/video1.
+#      capture check;
+#   3. cli: the `viewfinder` tool's device commands and its preview server (over loopback) on the same devices;
+#   4. benchmark: on /dev/video1.
 # Prints the check lines, the benchmark figures and a closing `vivid: N passed, N failed`; exits non-zero on any
 # failure, or when the VM does not finish within VIVID_VM_TIMEOUT seconds.
 #
@@ -44,9 +47,9 @@ fi
 [ -f "$kernel_dir/lib/modules/$kernel_version/modules.dep" ] || depmod -b "$kernel_dir" "$kernel_version"
 mapfile -t modules < <(modprobe -d "$kernel_dir" -S "$kernel_version" --show-depends vivid | awk '$1 == "insmod" {print $2}')
 
-# 2. The static check and benchmark binaries.
-step "building vivid-checks and v4l2-benchmark (release, static)"
-for product in vivid-checks v4l2-benchmark; do
+# 2. The static check and benchmark binaries, and the tool.
+step "building vivid-checks, v4l2-benchmark and viewfinder (release, static)"
+for product in vivid-checks v4l2-benchmark viewfinder; do
     (cd "$root" && "$swift" build -c release -Xswiftc -static-executable --product "$product" \
         --scratch-path .build-static 2>&1 | grep -vE 'Using .dlopen|statically linked applications requires' | tail -3)
 done
@@ -58,7 +61,7 @@ rootfs="$cache/rootfs"
 rm -rf "$rootfs"
 mkdir -p "$rootfs"/{bin,dev,proc,sys,tmp,modules}
 cp /bin/busybox "$rootfs/bin/busybox"
-for applet in sh mount insmod rmmod ls cat echo poweroff sleep cut timeout test grep; do
+for applet in sh mount insmod rmmod ls cat echo poweroff sleep cut timeout test grep ip; do
     ln -s busybox "$rootfs/bin/$applet"
 done
 for module in "${modules[@]}"; do
@@ -73,6 +76,7 @@ for module in "${modules[@]}"; do
 done
 strip -o "$rootfs/bin/vivid-checks" "$binaries/vivid-checks"
 strip -o "$rootfs/bin/v4l2-benchmark" "$binaries/v4l2-benchmark"
+strip -o "$rootfs/bin/viewfinder" "$binaries/viewfinder"
 v4l2_ctl=$(command -v v4l2-ctl)
 cp "$v4l2_ctl" "$rootfs/bin/v4l2-ctl"
 for library in $(ldd "$v4l2_ctl" | grep -o '/[^ ]*'); do
@@ -104,6 +108,11 @@ timeout 300 /bin/vivid-checks
 status=\$?
 # Status 1 means checks failed, and each printed its own line; anything else is a crash or a timeout.
 [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks ended with status \$status"
+echo "VIVID-PHASE cli at \$(uptime)s"
+ip link set lo up || echo "VIVID FAIL ip link set lo up"
+timeout 240 /bin/vivid-checks cli /bin/viewfinder
+status=\$?
+[ \$status -le 1 ] || echo "VIVID FAIL vivid-checks cli ended with status \$status"
 echo "VIVID-PHASE benchmark at \$(uptime)s"
 timeout 300 /bin/v4l2-benchmark /dev/video1 /bin/v4l2-ctl $bench_frames || echo "VIVID FAIL benchmark ended with status \$?"
 echo "VIVID-END at \$(uptime)s"
@@ -129,7 +138,7 @@ if ! grep -q '^VIVID-END' <(tr -d '\r' <"$log"); then
     echo "VIVID FAIL the VM did not finish within ${timeout_seconds}s; see $log"
     failed=$((failed + 1))
 fi
-expected=${VIVID_EXPECTED_CHECKS:-20}
+expected=${VIVID_EXPECTED_CHECKS:-28}
 if [ "$passed" -lt "$expected" ] && [ "$failed" -eq 0 ]; then
     echo "VIVID FAIL only $passed of $expected checks reported"
     failed=$((failed + 1))

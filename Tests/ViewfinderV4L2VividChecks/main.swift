@@ -3,6 +3,7 @@
 // Usage: vivid-checks                      runs every capture check against /dev/video0 and /dev/video1
 //        vivid-checks hotplug READY ADDED  reports vivid's nodes appearing and disappearing; touches READY once
 //                                          watching and ADDED once the node appeared, so the caller can unload it
+//        vivid-checks cli VIEWFINDER       runs the viewfinder tool at VIEWFINDER against the same devices
 import ViewfinderCore
 import ViewfinderV4L2
 
@@ -15,6 +16,8 @@ let arguments = CommandLine.arguments
 
 if arguments.count == 4 && arguments[1] == "hotplug" {
     await runHotplugChecks(runner, readyFile: arguments[2], addedFile: arguments[3])
+} else if arguments.count == 3 && arguments[1] == "cli" {
+    await runCLIChecks(runner, tool: arguments[2])
 } else {
     await runCaptureChecks(runner)
 }

@@ -2,17 +2,19 @@ import Viewfinder
 import ViewfinderConcurrency
 
 /// Takes a capture's frames on the capture thread, counts them, and hands them on through a buffer of two that drops
-/// its oldest frame when the consumer falls behind.
+/// its oldest frame when the consumer falls behind; as the source's delegate, ends them when capture fails.
 ///
 /// Held frames hold driver buffers, so the buffer is small: with the frame being saved, three are out, and the
 /// device drops new frames rather than the tool queueing them.
-final class CaptureRecorder: Sendable {
+final class CaptureRecorder: CameraSourceDelegate {
     /// Why the frames ended before the consumer stopped reading.
     enum Ending: Sendable {
         /// No frame arrived for longer than the stall timeout.
         case stalled
         /// The user pressed Ctrl-C.
         case interrupted
+        /// Capture stopped with an error, such as the device being unplugged.
+        case failed(ViewfinderError)
     }
 
     /// What the capture delivered, from the frames' own sequence numbers and driver timestamps.
@@ -32,12 +34,11 @@ final class CaptureRecorder: Sendable {
             return Int(lastSequence - firstSequence + 1) - delivered
         }
 
-        /// Frames per second between the first and the last delivered frame, by the driver's timestamps.
+        /// The device's frame rate: frames it produced (by their sequence numbers, so dropped frames count) per
+        /// second between the first and the last delivered frame (by the driver's timestamps).
         var framesPerSecond: Double? {
-            guard delivered > 1, let firstTimestamp, let lastTimestamp, lastTimestamp > firstTimestamp else {
-                return nil
-            }
-            return Double(delivered - 1) / lastTimestamp.duration(since: firstTimestamp).seconds
+            guard let firstSequence, let lastSequence, lastSequence > firstSequence, seconds > 0 else { return nil }
+            return Double(lastSequence - firstSequence) / seconds
         }
 
         /// Seconds between the first and the last delivered frame.
@@ -90,6 +91,10 @@ final class CaptureRecorder: Sendable {
     func endIfStalled(after timeout: Duration) {
         let stalled = state.withLock { MonotonicTimestamp.now().duration(since: $0.lastArrival) > timeout }
         if stalled { end(.stalled) }
+    }
+
+    func cameraSource(_ source: CameraSource, didFailWithError error: ViewfinderError) {
+        end(.failed(error))
     }
 
     /// What was delivered so far.

@@ -14,7 +14,8 @@ protocol Command: Sendable {
 
 extension Command {
     static func run(_ arguments: ParsedArguments) async throws {
-        throw UsageError("\(arguments.commandPath) needs a subcommand", commandPath: arguments.commandPath)
+        let names = spec.subcommands.map { $0.spec.name }.joined(separator: ", ")
+        throw UsageError("\(arguments.commandPath) needs a command: \(names)", commandPath: arguments.commandPath)
     }
 }
 

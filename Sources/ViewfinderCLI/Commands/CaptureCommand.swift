@@ -8,8 +8,9 @@ enum CaptureCommand: Command {
         abstract: "Capture frames from a capture device, save them as JPEG images, and report the frame rate.",
         discussion: """
             Saves --frames frames as DIR/videoN-0001.jpg and so on, replacing files of the same name, then prints \
-            the frame rate measured from the driver's timestamps and how many frames the device dropped (gaps in \
-            its sequence numbers). Frames that arrive while the tool is still saving are skipped rather than \
+            the device's frame rate measured from the driver's timestamps and sequence numbers, and how many \
+            frames were dropped: gaps in the sequence, frames the driver skipped or could not hand over while the \
+            tool held every buffer. Frames that arrive while the tool is still saving are skipped rather than \
             queued, and counted. Without --format the device's format closest to 640x480 at 30 fps is used. \
             Progress is drawn on a terminal; otherwise each saved file is printed on its own line.
             """,
@@ -44,7 +45,7 @@ enum CaptureCommand: Command {
         let directory = try OutputDirectory(arguments.value("out") ?? ".")
 
         let recorder = CaptureRecorder()
-        let source = CameraSource()
+        let source = CameraSource(delegate: recorder)
         source.setFrameHandler { recorder.receive($0) }
         let format: VideoFormat
         if let requested {
@@ -131,7 +132,7 @@ enum CaptureCommand: Command {
                 summary.framesPerSecond.map { String(format: "%.2f fps measured", $0) } ?? "too few frames to measure"
             var line = "Saved \(saved.count) frames to \(directory.path): \(rate)"
             line += String(format: " over %.2f s", summary.seconds) + " (\(format.frameRate) wanted), "
-            line += "\(summary.dropped) dropped by the device"
+            line += "\(summary.dropped) dropped"
             if summary.skipped > 0 { line += ", \(summary.skipped) skipped while saving" }
             Console.print(line)
         }
@@ -146,6 +147,11 @@ enum CaptureCommand: Command {
                 hint: "The device may have been unplugged or stopped streaming; check it and try again, "
                     + "or allow longer with --timeout.",
                 exitStatus: ExitStatus.timeout)
+        case .failed(let error) where saved.count < count:
+            throw CommandFailure(
+                "capture from \(device) stopped after \(saved.count) of \(count) frames: \(error.message)",
+                hint: error.code == .deviceRemoved ? "Check the device's cable and try again." : nil,
+                exitStatus: ExitStatus.of(error))
         default:
             break
         }

@@ -162,6 +162,9 @@ final class PreviewServer: Sendable {
             return state.nextID
         }
         guard let id else {
+            // Read the request first: closing a socket with unread data resets the connection, and the browser
+            // would lose the answer.
+            _ = try? HTTPRequest.read(from: socket, until: .now + .milliseconds(200))
             let message = "The preview serves \(configuration.maximumConnections) connections at most; close one."
             try? HTTPResponse.text("503 Service Unavailable", message).send(
                 on: socket, until: .now + .milliseconds(100))

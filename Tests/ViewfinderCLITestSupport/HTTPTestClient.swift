@@ -1,0 +1,187 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP response as a test reads it.
+public struct HTTPReply {
+    /// The status code, such as 200.
+    public var status: Int
+    /// The header fields, with lower-case names.
+    public var headers: [String: String]
+    /// The body (empty when only the head was read).
+    public var body: [UInt8]
+
+    /// The body as UTF-8 text.
+    public var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// A blocking TCP connection to a server on loopback for tests, with a timeout on every read and write.
+public final class TestConnection {
+    private let descriptor: Int32
+    private var buffered: [UInt8] = []
+
+    /// Connects to `127.0.0.1:port`.
+    ///
+    /// - Parameters:
+    ///   - receiveBuffer: A receive buffer size to ask for, to make a slow reader whose data backs up quickly.
+    ///   - timeout: How long each read or write may wait.
+    public init(port: UInt16, receiveBuffer: Int32? = nil, timeout: Duration = .seconds(10)) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw TestFailure("socket failed: errno \(errno)") }
+        var time = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBuffer {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        let result = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            close(descriptor)
+            throw TestFailure("cannot connect to 127.0.0.1:\(port): errno \(errno)")
+        }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Sends bytes.
+    public func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, 0) }
+            guard sent > 0 else { throw TestFailure("send failed: errno \(errno)") }
+            offset += sent
+        }
+    }
+
+    /// Sends a `GET` (or another method's) request for `path`.
+    public func request(_ path: String, method: String = "GET") throws {
+        try send(Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+    }
+
+    /// Reads a line ending in CRLF, without the CRLF.
+    public func readLine() throws -> String {
+        while true {
+            if let end = buffered.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffered[..<end]
+                buffered.removeSubrange(...end)
+                return String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
+            }
+            guard buffered.count < 16384 else { throw TestFailure("a line longer than 16 KiB") }
+            guard try fill() else { throw TestFailure("the connection closed in the middle of a line") }
+        }
+    }
+
+    /// Reads exactly `count` bytes.
+    public func read(count: Int) throws -> [UInt8] {
+        while buffered.count < count {
+            guard try fill() else {
+                throw TestFailure("the connection closed after \(buffered.count) of \(count) bytes")
+            }
+        }
+        defer { buffered.removeSubrange(..<count) }
+        return Array(buffered[..<count])
+    }
+
+    /// Reads until the server closes the connection.
+    public func readToEnd() throws -> [UInt8] {
+        while try fill() {}
+        defer { buffered = [] }
+        return buffered
+    }
+
+    /// Reads a status line and header fields.
+    public func readHead() throws -> HTTPReply {
+        let statusLine = try readLine()
+        let parts = statusLine.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
+            throw TestFailure("not an HTTP status line: \(statusLine)")
+        }
+        return HTTPReply(status: status, headers: try readFields(), body: [])
+    }
+
+    /// Reads header fields up to the empty line.
+    public func readFields() throws -> [String: String] {
+        var headers: [String: String] = [:]
+        while true {
+            let line = try readLine()
+            if line.isEmpty { return headers }
+            guard let colon = line.firstIndex(of: ":") else { throw TestFailure("not a header field: \(line)") }
+            let value = line[line.index(after: colon)...].drop { $0 == " " }
+            headers[line[..<colon].lowercased()] = String(value)
+        }
+    }
+
+    /// Reads whatever arrives next into the buffer; returns `false` when the peer closed.
+    private func fill() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = recv(descriptor, &chunk, chunk.count, 0)
+        if count > 0 {
+            buffered += chunk[..<count]
+            return true
+        }
+        if count == 0 { return false }
+        throw TestFailure(errno == EAGAIN ? "no data within the timeout" : "recv failed: errno \(errno)")
+    }
+}
+
+/// One-request HTTP for tests.
+public enum HTTPTestClient {
+    /// Requests `path` from `127.0.0.1:port` and reads the whole response.
+    public static func get(port: UInt16, _ path: String, method: String = "GET") throws -> HTTPReply {
+        let connection = try TestConnection(port: port)
+        try connection.request(path, method: method)
+        var reply = try connection.readHead()
+        if method != "HEAD" {
+            reply.body = try connection.readToEnd()
+        }
+        if let length = reply.headers["content-length"].flatMap(Int.init), method != "HEAD", length != reply.body.count
+        {
+            throw TestFailure("Content-Length says \(length) but the body has \(reply.body.count) bytes")
+        }
+        return reply
+    }
+}
+
+/// Reads a `multipart/x-mixed-replace` stream of JPEG images part by part.
+public final class MJPEGTestReader {
+    /// The connection the stream arrives on.
+    public let connection: TestConnection
+    /// The response head.
+    public let head: HTTPReply
+    private let boundary: String
+
+    /// Requests `path` and reads the response head.
+    public init(port: UInt16, path: String = "/stream.mjpeg", receiveBuffer: Int32? = nil) throws {
+        connection = try TestConnection(port: port, receiveBuffer: receiveBuffer)
+        try connection.request(path)
+        head = try connection.readHead()
+        let type = head.headers["content-type"] ?? ""
+        let parameter = type.split(separator: ";").map { $0.drop { $0 == " " } }.first { $0.hasPrefix("boundary=") }
+        guard head.status == 200, type.hasPrefix("multipart/x-mixed-replace"), let parameter else {
+            throw TestFailure("not a multipart stream: status \(head.status), Content-Type \(type)")
+        }
+        boundary = String(parameter.dropFirst("boundary=".count))
+    }
+
+    /// Reads the next part: its header fields and its body.
+    public func readPart() throws -> (headers: [String: String], body: [UInt8]) {
+        var line = try connection.readLine()
+        while line.isEmpty { line = try connection.readLine() }
+        guard line == "--" + boundary else { throw TestFailure("expected the boundary, got '\(line)'") }
+        let headers = try connection.readFields()
+        guard let length = headers["content-length"].flatMap(Int.init), (1...50_000_000).contains(length) else {
+            throw TestFailure("a part without a usable Content-Length: \(headers)")
+        }
+        return (headers, try connection.read(count: length))
+    }
+}

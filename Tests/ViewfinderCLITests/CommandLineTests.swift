@@ -1,0 +1,72 @@
+import Testing
+import ViewfinderCLITestSupport
+
+/// Help, bad command lines and exit codes of the built tool.
+@Suite struct CommandLineTests {
+    static let commands = [
+        "devices", "formats", "controls", "set-control", "capture", "preview", "simulate", "version",
+    ]
+
+    @Test(arguments: commands)
+    func helpExplainsTheCommandWithExamples(_ command: String) throws {
+        let result = try Tool.run(command, "--help")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.standardOutput.contains("Usage: viewfinder \(command)"), "\(result)")
+        #expect(result.standardOutput.contains("Examples:\n  viewfinder \(command)"), "\(result)")
+        #expect(result.standardOutput.contains("-h, --help"), "\(result)")
+        #expect(result.standardError.isEmpty, "\(result)")
+    }
+
+    @Test func topLevelHelpListsEveryCommand() throws {
+        for arguments in [["--help"], ["help"]] {
+            let result = try ChildProcess.run(Tool.path, arguments)
+            #expect(result.status == 0, "\(arguments): \(result)")
+            for command in Self.commands {
+                #expect(result.standardOutput.contains("\n  \(command) "), "\(command) missing from \(result)")
+            }
+        }
+        let bare = try Tool.run()
+        #expect(bare.status == 64, "\(bare)")
+        #expect(bare.standardError.contains("viewfinder needs a command: " + Self.commands.joined(separator: ", ")))
+    }
+
+    @Test func helpCommandShowsACommandsHelp() throws {
+        let result = try Tool.run("help", "capture")
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("Usage: viewfinder capture [options] DEVICE"), "\(result)")
+    }
+
+    /// Bad command lines exit with EX_USAGE (64), say what was wrong, and point at the help.
+    @Test(arguments: [
+        (["frobnicate"], "there is no command 'frobnicate'"),
+        (["devices", "--colour"], "unknown option '--colour'"),
+        (["devices", "extra"], "unexpected argument 'extra'"),
+        (["formats"], "needs DEVICE"),
+        (["controls"], "needs DEVICE"),
+        (["set-control", "/dev/video0", "brightness"], "needs VALUE"),
+        (["capture", "/dev/video0", "--frames", "0"], "--frames takes a whole number from 1 to 100000, not '0'"),
+        (["capture", "/dev/video0", "--frames"], "--frames needs a value (N)"),
+        (["capture", "/dev/video0", "--format", "640x"], "'640x' is not a size"),
+        (["capture", "/dev/video0", "--format", "640x480/h265"], "'h265' is not a pixel format"),
+        (["capture", "/dev/video0", "--format", "640x480@fast"], "'fast' is not a frame rate"),
+        (["capture", "/dev/video0", "--quality", "101"], "--quality takes a whole number from 1 to 100"),
+        (["preview"], "preview needs DEVICE, or --test-pattern"),
+        (["preview", "/dev/video0", "--test-pattern"], "give DEVICE or --test-pattern, not both"),
+        (["preview", "--test-pattern", "--port", "70000"], "--port takes a whole number from 0 to 65535"),
+        (["preview", "--test-pattern", "--format", "/yuyv"], "the test pattern is NV12 only"),
+        (["simulate", "--identity", "canon"], "--identity takes generic or nikon, not 'canon'"),
+    ])
+    func badCommandLinesExitWithUsage(_ arguments: [String], _ message: String) throws {
+        let result = try ChildProcess.run(Tool.path, arguments)
+        #expect(result.status == 64, "\(arguments): \(result)")
+        #expect(result.standardError.contains(message), "\(arguments): \(result)")
+        #expect(result.standardError.contains("--help"), "\(arguments): \(result)")
+        #expect(result.standardOutput.isEmpty, "\(arguments): \(result)")
+    }
+
+    @Test func versionPrintsTheVersion() throws {
+        let result = try Tool.run("version")
+        #expect(result.status == 0)
+        #expect(result.standardOutput.hasPrefix("viewfinder "), "\(result)")
+    }
+}
