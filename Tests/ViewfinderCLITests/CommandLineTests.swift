@@ -8,32 +8,38 @@ import ViewfinderCLITestSupport
     ]
 
     @Test(arguments: commands)
-    func helpExplainsTheCommandWithExamples(_ command: String) throws {
-        let result = try Tool.run(command, "--help")
-        #expect(result.status == 0, "\(result)")
-        #expect(result.standardOutput.contains("Usage: viewfinder \(command)"), "\(result)")
-        #expect(result.standardOutput.contains("Examples:\n  viewfinder \(command)"), "\(result)")
-        #expect(result.standardOutput.contains("-h, --help"), "\(result)")
-        #expect(result.standardError.isEmpty, "\(result)")
-    }
-
-    @Test func topLevelHelpListsEveryCommand() throws {
-        for arguments in [["--help"], ["help"]] {
-            let result = try ChildProcess.run(Tool.path, arguments)
-            #expect(result.status == 0, "\(arguments): \(result)")
-            for command in Self.commands {
-                #expect(result.standardOutput.contains("\n  \(command) "), "\(command) missing from \(result)")
-            }
+    func helpExplainsTheCommandWithExamples(_ command: String) async throws {
+        try await onOwnThread {
+            let result = try Tool.run(command, "--help")
+            #expect(result.status == 0, "\(result)")
+            #expect(result.standardOutput.contains("Usage: viewfinder \(command)"), "\(result)")
+            #expect(result.standardOutput.contains("Examples:\n  viewfinder \(command)"), "\(result)")
+            #expect(result.standardOutput.contains("-h, --help"), "\(result)")
+            #expect(result.standardError.isEmpty, "\(result)")
         }
-        let bare = try Tool.run()
-        #expect(bare.status == 64, "\(bare)")
-        #expect(bare.standardError.contains("viewfinder needs a command: " + Self.commands.joined(separator: ", ")))
     }
 
-    @Test func helpCommandShowsACommandsHelp() throws {
-        let result = try Tool.run("help", "capture")
-        #expect(result.status == 0)
-        #expect(result.standardOutput.contains("Usage: viewfinder capture [options] DEVICE"), "\(result)")
+    @Test func topLevelHelpListsEveryCommand() async throws {
+        try await onOwnThread {
+            for arguments in [["--help"], ["help"]] {
+                let result = try ChildProcess.run(Tool.path, arguments)
+                #expect(result.status == 0, "\(arguments): \(result)")
+                for command in Self.commands {
+                    #expect(result.standardOutput.contains("\n  \(command) "), "\(command) missing from \(result)")
+                }
+            }
+            let bare = try Tool.run()
+            #expect(bare.status == 64, "\(bare)")
+            #expect(bare.standardError.contains("viewfinder needs a command: " + Self.commands.joined(separator: ", ")))
+        }
+    }
+
+    @Test func helpCommandShowsACommandsHelp() async throws {
+        try await onOwnThread {
+            let result = try Tool.run("help", "capture")
+            #expect(result.status == 0)
+            #expect(result.standardOutput.contains("Usage: viewfinder capture [options] DEVICE"), "\(result)")
+        }
     }
 
     /// Bad command lines exit with EX_USAGE (64), say what was wrong, and point at the help.
@@ -56,17 +62,21 @@ import ViewfinderCLITestSupport
         (["preview", "--test-pattern", "--format", "/yuyv"], "the test pattern is NV12 only"),
         (["simulate", "--identity", "canon"], "--identity takes generic or nikon, not 'canon'"),
     ])
-    func badCommandLinesExitWithUsage(_ arguments: [String], _ message: String) throws {
-        let result = try ChildProcess.run(Tool.path, arguments)
-        #expect(result.status == 64, "\(arguments): \(result)")
-        #expect(result.standardError.contains(message), "\(arguments): \(result)")
-        #expect(result.standardError.contains("--help"), "\(arguments): \(result)")
-        #expect(result.standardOutput.isEmpty, "\(arguments): \(result)")
+    func badCommandLinesExitWithUsage(_ arguments: [String], _ message: String) async throws {
+        try await onOwnThread {
+            let result = try ChildProcess.run(Tool.path, arguments)
+            #expect(result.status == 64, "\(arguments): \(result)")
+            #expect(result.standardError.contains(message), "\(arguments): \(result)")
+            #expect(result.standardError.contains("--help"), "\(arguments): \(result)")
+            #expect(result.standardOutput.isEmpty, "\(arguments): \(result)")
+        }
     }
 
-    @Test func versionPrintsTheVersion() throws {
-        let result = try Tool.run("version")
-        #expect(result.status == 0)
-        #expect(result.standardOutput.hasPrefix("viewfinder "), "\(result)")
+    @Test func versionPrintsTheVersion() async throws {
+        try await onOwnThread {
+            let result = try Tool.run("version")
+            #expect(result.status == 0)
+            #expect(result.standardOutput.hasPrefix("viewfinder "), "\(result)")
+        }
     }
 }

@@ -3,7 +3,9 @@ import Testing
 import ViewfinderCLITestSupport
 
 /// `viewfinder preview --test-pattern` as a process, read by raw-socket HTTP clients.
-@Suite struct PreviewServerTests {
+///
+/// One preview at a time: each draws and encodes frames, and the machine is shared with the other suites.
+@Suite(.serialized) struct PreviewServerTests {
     /// What `/stats` says, the parts the tests read.
     struct Statistics: Decodable {
         struct Stream: Decodable {
@@ -62,124 +64,136 @@ import ViewfinderCLITestSupport
         }
     }
 
-    @Test func servesThePageTheStreamASnapshotAndStatistics() throws {
-        let preview = try Preview(["--format", "320x240@30"])
-        #expect(preview.process.standardOutput.hasPrefix("Previewing test pattern at 320x240@30/nv12\n"))
+    @Test func servesThePageTheStreamASnapshotAndStatistics() async throws {
+        try await onOwnThread {
+            let preview = try Preview(["--format", "320x240@30"])
+            #expect(preview.process.standardOutput.hasPrefix("Previewing test pattern at 320x240@30/nv12\n"))
 
-        let page = try HTTPTestClient.get(port: preview.port, "/")
-        #expect(page.status == 200)
-        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
-        for part in ["<img id=\"live\"", "/stream.mjpeg?viewer=", "fetch(\"/stats\"", "<h1>test pattern</h1>"] {
-            #expect(page.text.contains(part), "the page lacks \(part)")
+            let page = try HTTPTestClient.get(port: preview.port, "/")
+            #expect(page.status == 200)
+            #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+            for part in ["<img id=\"live\"", "/stream.mjpeg?viewer=", "fetch(\"/stats\"", "<h1>test pattern</h1>"] {
+                #expect(page.text.contains(part), "the page lacks \(part)")
+            }
+
+            let stream = try MJPEGTestReader(port: preview.port, path: "/stream.mjpeg?viewer=test-reader")
+            var numbers: [Int] = []
+            for _ in 0..<5 {
+                let part = try stream.readPart()
+                #expect(part.headers["content-type"] == "image/jpeg")
+                let size = JPEGCheck.dimensions(of: part.body)
+                #expect(size?.width == 320 && size?.height == 240, "part \(numbers.count) is not a 320x240 JPEG")
+                numbers.append(try #require(part.headers["x-frame-number"].flatMap(Int.init)))
+            }
+            #expect(numbers == numbers.sorted() && Set(numbers).count == numbers.count, "frame numbers \(numbers)")
+
+            let first = try preview.statistics()
+            #expect(first.source == "test pattern" && first.format == "320x240@30/nv12")
+            let viewer = first.streams.first { $0.viewer == "test-reader" }
+            #expect((viewer?.framesSent ?? 0) >= 5, "the open stream is not in \(first.streams)")
+            let later = try preview.statistics(within: .seconds(10)) { $0.frames > first.frames }
+            #expect(later.frames > first.frames, "the frame count did not advance from \(first.frames)")
+            #expect(later.framesEncoded >= 5 && later.jpegBytes > 0)
+
+            let snapshot = try HTTPTestClient.get(port: preview.port, "/snapshot.jpg")
+            #expect(snapshot.status == 200 && snapshot.headers["content-type"] == "image/jpeg")
+            #expect(JPEGCheck.dimensions(of: snapshot.body)?.width == 320, "the snapshot is not a 320x240 JPEG")
+
+            #expect(preview.stop() == 0, "\(preview.process.standardError)")
+            #expect(preview.process.standardOutput.contains("Stopped after"), "\(preview.process.standardOutput)")
         }
-
-        let stream = try MJPEGTestReader(port: preview.port, path: "/stream.mjpeg?viewer=test-reader")
-        var numbers: [Int] = []
-        for _ in 0..<5 {
-            let part = try stream.readPart()
-            #expect(part.headers["content-type"] == "image/jpeg")
-            let size = JPEGCheck.dimensions(of: part.body)
-            #expect(size?.width == 320 && size?.height == 240, "part \(numbers.count) is not a 320x240 JPEG")
-            numbers.append(try #require(part.headers["x-frame-number"].flatMap(Int.init)))
-        }
-        #expect(numbers == numbers.sorted() && Set(numbers).count == numbers.count, "frame numbers \(numbers)")
-
-        let first = try preview.statistics()
-        #expect(first.source == "test pattern" && first.format == "320x240@30/nv12")
-        let viewer = first.streams.first { $0.viewer == "test-reader" }
-        #expect((viewer?.framesSent ?? 0) >= 5, "the open stream is not in \(first.streams)")
-        let later = try preview.statistics(within: .seconds(10)) { $0.frames > first.frames }
-        #expect(later.frames > first.frames, "the frame count did not advance from \(first.frames)")
-        #expect(later.framesEncoded >= 5 && later.jpegBytes > 0)
-
-        let snapshot = try HTTPTestClient.get(port: preview.port, "/snapshot.jpg")
-        #expect(snapshot.status == 200 && snapshot.headers["content-type"] == "image/jpeg")
-        #expect(JPEGCheck.dimensions(of: snapshot.body)?.width == 320, "the snapshot is not a 320x240 JPEG")
-
-        #expect(preview.stop() == 0, "\(preview.process.standardError)")
-        #expect(preview.process.standardOutput.contains("Stopped after"), "\(preview.process.standardOutput)")
     }
 
-    @Test func answersOtherRequestsWithTheRightStatus() throws {
-        let preview = try Preview([])
-        let head = try HTTPTestClient.get(port: preview.port, "/", method: "HEAD")
-        #expect(head.status == 200 && head.body.isEmpty && Int(head.headers["content-length"] ?? "") ?? 0 > 1000)
-        #expect(try HTTPTestClient.get(port: preview.port, "/missing").status == 404)
-        #expect(try HTTPTestClient.get(port: preview.port, "/", method: "POST").status == 405)
+    @Test func answersOtherRequestsWithTheRightStatus() async throws {
+        try await onOwnThread {
+            let preview = try Preview([])
+            let head = try HTTPTestClient.get(port: preview.port, "/", method: "HEAD")
+            #expect(head.status == 200 && head.body.isEmpty && Int(head.headers["content-length"] ?? "") ?? 0 > 1000)
+            #expect(try HTTPTestClient.get(port: preview.port, "/missing").status == 404)
+            #expect(try HTTPTestClient.get(port: preview.port, "/", method: "POST").status == 405)
 
-        let garbage = try TestConnection(port: preview.port)
-        try garbage.send(Array("HELLO\r\n\r\n".utf8))
-        #expect(try garbage.readHead().status == 400)
+            let garbage = try TestConnection(port: preview.port)
+            try garbage.send(Array("HELLO\r\n\r\n".utf8))
+            #expect(try garbage.readHead().status == 400)
 
-        let silent = try TestConnection(port: preview.port)
-        #expect(try silent.readHead().status == 408, "a client that sends nothing is answered 408 and dropped")
-        #expect(preview.stop() == 0)
+            let silent = try TestConnection(port: preview.port)
+            #expect(try silent.readHead().status == 408, "a client that sends nothing is answered 408 and dropped")
+            #expect(preview.stop() == 0)
+        }
     }
 
     /// A viewer that stops reading holds no queue: the server's memory stays flat while the source runs on, and when
     /// the viewer reads again it gets the newest frame, skipping the ones in between.
-    @Test func aSlowViewerGetsFewerFramesAndTheServerDoesNotGrow() throws {
-        let preview = try Preview(["--format", "1920x1080@60", "--quality", "95"])
-        let stream = try MJPEGTestReader(port: preview.port, path: "/stream.mjpeg?viewer=slow", receiveBuffer: 16384)
-        let firstPart = try stream.readPart()
-        #expect(JPEGCheck.dimensions(of: firstPart.body)?.width == 1920)
-        let jpegBytes = firstPart.body.count
-        // Let the source cycle through its buffers first, so that the memory measured is the steady state.
-        let start = try preview.statistics().frames
-        let before = try preview.statistics(within: .seconds(30)) { $0.frames >= start + 60 }
-        let residentBefore = try #require(preview.process.residentBytes)
+    @Test func aSlowViewerGetsFewerFramesAndTheServerDoesNotGrow() async throws {
+        try await onOwnThread {
+            let preview = try Preview(["--format", "1920x1080@60", "--quality", "95"])
+            let stream = try MJPEGTestReader(
+                port: preview.port, path: "/stream.mjpeg?viewer=slow", receiveBuffer: 16384)
+            let firstPart = try stream.readPart()
+            #expect(JPEGCheck.dimensions(of: firstPart.body)?.width == 1920)
+            let jpegBytes = firstPart.body.count
+            // Let the source cycle through its buffers first, so that the memory measured is the steady state.
+            let start = try preview.statistics().frames
+            let before = try preview.statistics(within: .seconds(30)) { $0.frames >= start + 60 }
+            let residentBefore = try #require(preview.process.residentBytes)
 
-        let published = 300
-        let after = try preview.statistics(within: .seconds(60)) { $0.frames >= before.frames + published }
-        try #require(after.frames >= before.frames + published, "the source published too few frames: \(after)")
-        let residentAfter = try #require(preview.process.residentBytes)
-        let slow = try #require(after.streams.first { $0.viewer == "slow" })
-        // What the socket buffers (the server's 256 KiB send buffer, doubled by the kernel, and the reader's) hold.
-        let inFlight = 2 + (2 * 262_144 + 65_536) / jpegBytes
-        #expect(slow.framesSent <= inFlight, "a stalled viewer was sent \(slow.framesSent) frames of \(jpegBytes) B")
-        let queueGrowth = published * jpegBytes
-        let growth = residentAfter - residentBefore
-        #expect(growth < queueGrowth / 4, "memory grew by \(growth) B; a frame queue would hold \(queueGrowth) B")
+            let published = 300
+            let after = try preview.statistics(within: .seconds(60)) { $0.frames >= before.frames + published }
+            try #require(after.frames >= before.frames + published, "the source published too few frames: \(after)")
+            let residentAfter = try #require(preview.process.residentBytes)
+            let slow = try #require(after.streams.first { $0.viewer == "slow" })
+            // What the socket buffers (the server's 256 KiB send buffer, doubled by the kernel, and the reader's) hold.
+            let inFlight = 2 + (2 * 262_144 + 65_536) / jpegBytes
+            #expect(
+                slow.framesSent <= inFlight, "a stalled viewer was sent \(slow.framesSent) frames of \(jpegBytes) B")
+            let queueGrowth = published * jpegBytes
+            let growth = residentAfter - residentBefore
+            #expect(growth < queueGrowth / 4, "memory grew by \(growth) B; a frame queue would hold \(queueGrowth) B")
 
-        var previous = try #require(firstPart.headers["x-frame-number"].flatMap(Int.init))
-        var largestJump = 0
-        for _ in 0..<(inFlight + 3) {
-            let number = try #require(try stream.readPart().headers["x-frame-number"].flatMap(Int.init))
-            largestJump = max(largestJump, number - previous)
-            previous = number
+            var previous = try #require(firstPart.headers["x-frame-number"].flatMap(Int.init))
+            var largestJump = 0
+            for _ in 0..<(inFlight + 3) {
+                let number = try #require(try stream.readPart().headers["x-frame-number"].flatMap(Int.init))
+                largestJump = max(largestJump, number - previous)
+                previous = number
+            }
+            #expect(largestJump >= published / 2, "frames went on one by one (largest jump \(largestJump))")
+            let skipped = try preview.statistics().streams.first { $0.viewer == "slow" }?.framesSkipped ?? 0
+            #expect(skipped >= published / 2, "the stream counts \(skipped) skipped frames")
+            #expect(preview.stop() == 0)
         }
-        #expect(largestJump >= published / 2, "frames went on one by one (largest jump \(largestJump))")
-        let skipped = try preview.statistics().streams.first { $0.viewer == "slow" }?.framesSkipped ?? 0
-        #expect(skipped >= published / 2, "the stream counts \(skipped) skipped frames")
-        #expect(preview.stop() == 0)
     }
 
-    @Test func refusesConnectionsBeyondTheLimit() throws {
-        let preview = try Preview(["--max-connections", "2"])
-        var streams = [
-            try MJPEGTestReader(port: preview.port), try MJPEGTestReader(port: preview.port),
-        ]
-        for stream in streams { _ = try stream.readPart() }
-        let refused = try HTTPTestClient.get(port: preview.port, "/")
-        #expect(refused.status == 503)
-        #expect(refused.text.contains("2 connections at most"), "\(refused.text)")
+    @Test func refusesConnectionsBeyondTheLimit() async throws {
+        try await onOwnThread {
+            let preview = try Preview(["--max-connections", "2"])
+            var streams = [
+                try MJPEGTestReader(port: preview.port), try MJPEGTestReader(port: preview.port),
+            ]
+            for stream in streams { _ = try stream.readPart() }
+            let refused = try HTTPTestClient.get(port: preview.port, "/")
+            #expect(refused.status == 503)
+            #expect(refused.text.contains("2 connections at most"), "\(refused.text)")
 
-        streams.removeLast()
-        let deadline = ContinuousClock.now + .seconds(10)
-        var status = refused.status
-        while status == 503 && ContinuousClock.now < deadline {
-            usleep(50_000)
-            status = try HTTPTestClient.get(port: preview.port, "/").status
+            streams.removeLast()
+            let deadline = ContinuousClock.now + .seconds(10)
+            var status = refused.status
+            while status == 503 && ContinuousClock.now < deadline {
+                usleep(50_000)
+                status = try HTTPTestClient.get(port: preview.port, "/").status
+            }
+            #expect(status == 200, "a closed stream did not free its place")
+            #expect(preview.stop() == 0)
         }
-        #expect(status == 200, "a closed stream did not free its place")
-        #expect(preview.stop() == 0)
     }
 
-    @Test func saysWhenThePortIsTaken() throws {
-        let preview = try Preview([])
-        let second = try Tool.run("preview", "--test-pattern", "--port", String(preview.port))
-        #expect(second.status == 74, "\(second)")
-        #expect(second.standardError.contains("another program uses the port"), "\(second)")
-        #expect(preview.stop() == 0)
+    @Test func saysWhenThePortIsTaken() async throws {
+        try await onOwnThread {
+            let preview = try Preview([])
+            let second = try Tool.run("preview", "--test-pattern", "--port", String(preview.port))
+            #expect(second.status == 74, "\(second)")
+            #expect(second.standardError.contains("another program uses the port"), "\(second)")
+            #expect(preview.stop() == 0)
+        }
     }
 }

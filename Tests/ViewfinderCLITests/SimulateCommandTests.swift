@@ -3,52 +3,56 @@ import ViewfinderCLITestSupport
 
 /// `viewfinder simulate` as a process: it listens, answers a PTP/IP client's handshake, and stops on Ctrl-C.
 @Suite struct SimulateCommandTests {
-    @Test func answersThePTPIPHandshakeAndStopsOnInterrupt() throws {
-        let process = try Tool.start(["simulate", "--port", "0", "--model", "Test Body"], waitingFor: " as ")
-        let line = process.standardOutput.split(separator: "\n").first { $0.hasPrefix("listening on 127.0.0.1:") }
-        let port = try #require(
-            line.flatMap { UInt16($0.dropFirst(23).prefix { $0.isNumber }) }, "\(process.standardOutput)")
-        #expect(line?.hasSuffix("as Viewfinder Test Body (generic)") == true, "\(process.standardOutput)")
+    @Test func answersThePTPIPHandshakeAndStopsOnInterrupt() async throws {
+        try await onOwnThread {
+            let process = try Tool.start(["simulate", "--port", "0", "--model", "Test Body"], waitingFor: " as ")
+            let line = process.standardOutput.split(separator: "\n").first { $0.hasPrefix("listening on 127.0.0.1:") }
+            let port = try #require(
+                line.flatMap { UInt16($0.dropFirst(23).prefix { $0.isNumber }) }, "\(process.standardOutput)")
+            #expect(line?.hasSuffix("as Viewfinder Test Body (generic)") == true, "\(process.standardOutput)")
 
-        // PTP/IP Init Command Request: length, type 1, GUID, the client's name in UTF-16 with a terminator, version.
-        let name = Array("cli-test".utf16) + [0]
-        var request: [UInt8] = []
-        let length = 8 + 16 + name.count * 2 + 4
-        request += littleEndian(UInt32(length)) + littleEndian(UInt32(1)) + Array(repeating: 0x42, count: 16)
-        request += name.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
-        request += littleEndian(UInt32(0x0001_0000))
-        let connection = try TestConnection(port: port)
-        try connection.send(request)
+            // PTP/IP Init Command Request: length, type 1, GUID, the client's name in UTF-16 with a terminator, version.
+            let name = Array("cli-test".utf16) + [0]
+            var request: [UInt8] = []
+            let length = 8 + 16 + name.count * 2 + 4
+            request += littleEndian(UInt32(length)) + littleEndian(UInt32(1)) + Array(repeating: 0x42, count: 16)
+            request += name.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+            request += littleEndian(UInt32(0x0001_0000))
+            let connection = try TestConnection(port: port)
+            try connection.send(request)
 
-        let header = try connection.read(count: 8)
-        let replyLength = Int(value(header, at: 0))
-        #expect(value(header, at: 4) == 2, "packet type \(value(header, at: 4)) is not Init Command Ack")
-        try #require((8 + 4 + 16 + 2...1024).contains(replyLength), "reply length \(replyLength)")
-        let body = try connection.read(count: replyLength - 8)
-        #expect(value(body, at: 0) != 0, "the session number is 0")
-        var units: [UInt16] = []
-        var offset = 20
-        while offset + 1 < body.count, body[offset] != 0 || body[offset + 1] != 0 {
-            units.append(UInt16(body[offset]) | UInt16(body[offset + 1]) << 8)
-            offset += 2
+            let header = try connection.read(count: 8)
+            let replyLength = Int(value(header, at: 0))
+            #expect(value(header, at: 4) == 2, "packet type \(value(header, at: 4)) is not Init Command Ack")
+            try #require((8 + 4 + 16 + 2...1024).contains(replyLength), "reply length \(replyLength)")
+            let body = try connection.read(count: replyLength - 8)
+            #expect(value(body, at: 0) != 0, "the session number is 0")
+            var units: [UInt16] = []
+            var offset = 20
+            while offset + 1 < body.count, body[offset] != 0 || body[offset + 1] != 0 {
+                units.append(UInt16(body[offset]) | UInt16(body[offset + 1]) << 8)
+                offset += 2
+            }
+            #expect(String(decoding: units, as: UTF16.self) == "Test Body", "the camera calls itself \(units)")
+
+            process.interrupt()
+            let status = process.wait(timeout: .seconds(10))
+            #expect(status == 0, "stderr: \(process.standardError)")
+            #expect(process.standardOutput.contains("stopping"), "\(process.standardOutput)")
         }
-        #expect(String(decoding: units, as: UTF16.self) == "Test Body", "the camera calls itself \(units)")
-
-        process.interrupt()
-        let status = process.wait(timeout: .seconds(10))
-        #expect(status == 0, "stderr: \(process.standardError)")
-        #expect(process.standardOutput.contains("stopping"), "\(process.standardOutput)")
     }
 
-    @Test func saysWhenThePortIsTaken() throws {
-        let first = try Tool.start(["simulate", "--port", "0"], waitingFor: " as ")
-        let line = first.standardOutput.split(separator: "\n").first { $0.hasPrefix("listening on 127.0.0.1:") }
-        let port = try #require(line.flatMap { String($0.dropFirst(23).prefix { $0.isNumber }) })
-        let second = try Tool.run("simulate", "--port", port, timeout: .seconds(20))
-        #expect(second.status != 0, "\(second)")
-        #expect(second.standardError.contains("another program uses the port"), "\(second)")
-        first.interrupt()
-        #expect(first.wait(timeout: .seconds(10)) == 0)
+    @Test func saysWhenThePortIsTaken() async throws {
+        try await onOwnThread {
+            let first = try Tool.start(["simulate", "--port", "0"], waitingFor: " as ")
+            let line = first.standardOutput.split(separator: "\n").first { $0.hasPrefix("listening on 127.0.0.1:") }
+            let port = try #require(line.flatMap { String($0.dropFirst(23).prefix { $0.isNumber }) })
+            let second = try Tool.run("simulate", "--port", port, timeout: .seconds(20))
+            #expect(second.status != 0, "\(second)")
+            #expect(second.standardError.contains("another program uses the port"), "\(second)")
+            first.interrupt()
+            #expect(first.wait(timeout: .seconds(10)) == 0)
+        }
     }
 
     private func littleEndian(_ value: UInt32) -> [UInt8] {

@@ -37,6 +37,7 @@ func runCLIChecks(_ runner: CheckRunner, tool path: String) async {
         let yuyv = rows.first { $0.count >= 3 && $0[0] == "640x480" && $0[1] == "yuyv" }
         try expect(yuyv?.contains("25") == true, "no 640x480 yuyv row with 25 fps in:\n\(table)")
         try expect(rows.contains { $0.count >= 3 && $0[0] == "1920x1080" && $0[1] == "nv12" }, "no 1080p nv12 row")
+        try expect(table.contains("viewfinder capture /dev/video0 --format 640x480@25/nv12"), "no usable example")
         let json = try succeed("formats", "0", "--json")
         try expect(json.contains("\"format\" : \"640x480@25/yuyv\""), "formats --json lacks 640x480@25/yuyv")
         return
@@ -104,7 +105,8 @@ func runCLIChecks(_ runner: CheckRunner, tool path: String) async {
         let json = try succeed(
             "capture", "1", "--format", "320x180@30/nv12", "--frames", "3", "--out", "/tmp/shots-json", "--json")
         try expect(
-            json.contains("\"framesPerSecond\" : ") && json.contains("\"/tmp/shots-json/video1-0003.jpg\""), json)
+            json.contains("\"measuredFramesPerSecond\" : ") && json.contains("\"/tmp/shots-json/video1-0003.jpg\""),
+            json)
         let third = JPEGCheck.dimensions(of: try readFile("/tmp/shots-json/video1-0003.jpg"))
         try expect(third?.width == 320 && third?.height == 180, "video1-0003.jpg is not a 320x180 JPEG")
         return String(summary)

@@ -56,24 +56,28 @@ struct FormatSpecifier: Equatable {
         return true
     }
 
-    /// The format among `formats` that has every given part; for parts not given, the size closest to 640x480, the
-    /// rate closest to 30 fps, and the pixel format earliest in ``names``.
+    /// The format among `formats` that has every given part; for parts not given, see ``preferred(among:)``.
     ///
     /// - Throws: ``CommandFailure`` naming what the device offers instead.
     func select(from formats: [VideoFormat], device: CaptureDevice) throws -> VideoFormat {
-        func cost(_ format: VideoFormat) -> (Double, Double, Int) {
-            let size = abs(Double(format.dimensions.area).squareRoot() - (640.0 * 480).squareRoot())
-            let rate = abs(format.frameRate.framesPerSecond - 30)
-            let order = Self.names.firstIndex { $0.fourCC == format.pixelFormat.fourCC } ?? Self.names.count
-            return (size, rate, order)
-        }
-        if let best = formats.filter(matches).min(by: { cost($0) < cost($1) }) {
+        if let best = Self.preferred(among: formats.filter(matches)) {
             return best
         }
         throw CommandFailure(
             "\(device) offers no format that is \(self)\(alternatives(in: formats))",
             hint: "Run 'viewfinder formats \(device.path)' for every format it offers.",
             exitStatus: ExitStatus.badValue)
+    }
+
+    /// The format closest to 640x480, then to 30 fps, then earliest in ``names``; `nil` when there is none.
+    static func preferred(among formats: [VideoFormat]) -> VideoFormat? {
+        func cost(_ format: VideoFormat) -> (Double, Double, Int) {
+            let size = abs(Double(format.dimensions.area).squareRoot() - (640.0 * 480).squareRoot())
+            let rate = abs(format.frameRate.framesPerSecond - 30)
+            let order = names.firstIndex { $0.fourCC == format.pixelFormat.fourCC } ?? names.count
+            return (size, rate, order)
+        }
+        return formats.min { cost($0) < cost($1) }
     }
 
     /// What the device offers near the request: at the requested size, or the sizes in the requested pixel format.

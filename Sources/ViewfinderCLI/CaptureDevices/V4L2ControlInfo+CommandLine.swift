@@ -62,7 +62,7 @@ extension V4L2ControlInfo {
         switch type {
         case .boolean: return value == 0 ? "off" : "on"
         case .menu, .integerMenu: return menu.first { $0.index == value }.map { "\($0.name) (\(value))" } ?? "\(value)"
-        case .bitmask: return "0x" + String(value, radix: 16)
+        case .bitmask: return "0x" + String(UInt32(truncatingIfNeeded: value), radix: 16)
         default: return "\(value)"
         }
     }
@@ -102,7 +102,9 @@ extension V4L2ControlInfo {
             throw CommandFailure(
                 "\(key) does not take '\(text)'; it takes \(valuesDescription)", exitStatus: ExitStatus.badValue)
         }
-        guard let narrow = Int32(exactly: number) else {
+        // A bit mask travels in the same 32 bits as a signed value.
+        let bits = type == .bitmask ? Int64(Int32(truncatingIfNeeded: number)) : number
+        guard let narrow = Int32(exactly: bits) else {
             throw CommandFailure(
                 "\(key) = \(number) does not fit in 32 bits, which viewfinder cannot set yet",
                 exitStatus: ExitStatus.badValue)

@@ -125,7 +125,7 @@ enum CaptureCommand: Command {
             try Console.printJSON(
                 Report(
                     device: DeviceRecord(device), format: FormatRecord(format), directory: directory.path,
-                    files: saved, framesDelivered: summary.delivered, framesPerSecond: summary.framesPerSecond,
+                    files: saved, framesDelivered: summary.delivered, measuredFramesPerSecond: summary.framesPerSecond,
                     dropped: summary.dropped, skipped: summary.skipped, seconds: summary.seconds))
         } else if !saved.isEmpty {
             let rate =
@@ -163,7 +163,7 @@ enum CaptureCommand: Command {
         var directory: String
         var files: [SavedFrame]
         var framesDelivered: Int
-        var framesPerSecond: Double?
+        var measuredFramesPerSecond: Double?
         var dropped: Int
         var skipped: Int
         var seconds: Double

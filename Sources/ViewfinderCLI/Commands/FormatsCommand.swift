@@ -48,7 +48,7 @@ enum FormatsCommand: Command {
             ]
         }
         Console.printTable(header: ["SIZE", "PIXEL FORMAT", "FRAME RATES (FPS)"], rows: rows)
-        let example = formats.first { $0.dimensions.width >= 640 } ?? formats[0]
+        let example = FormatSpecifier.preferred(among: formats) ?? formats[0]
         Console.print(
             "\(formats.count) formats; capture one with: viewfinder capture \(device.path) --format "
                 + FormatSpecifier.describe(example))

@@ -47,8 +47,14 @@ final class TestPatternSource: PreviewSource {
     private func run(pool: PixelBufferPool, interval: Duration) {
         var next = ContinuousClock.now
         var number: UInt64 = 0
+        // Pool buffers keep their pixels between uses: the bars are drawn once per buffer, then only the box's band.
+        var drawn = Set<UnsafeMutableRawPointer>()
         while !stopping.withLock({ $0 }) {
-            if let buffer = pool.makeBuffer(initializingWith: { draw(into: $0, frame: number) }) {
+            let buffer = pool.makeBuffer { planes in
+                let rows = drawn.insert(planes[0].baseAddress).inserted ? 0..<format.dimensions.height : boxRows
+                draw(rows: rows, of: planes, box: boxPosition(frame: number))
+            }
+            if let buffer {
                 feed.publish(Frame(pixelBuffer: buffer, timestamp: .now(), sequenceNumber: number))
             }
             number += 1
@@ -70,38 +76,50 @@ final class TestPatternSource: PreviewSource {
         (29, 255, 107), (0, 128, 128),
     ]
 
-    /// Draws the bars and a black box that crosses the frame once every two seconds or so.
-    private func draw(into planes: PixelBuffer.MutablePlanes, frame number: UInt64) {
-        let (width, height) = (format.dimensions.width, format.dimensions.height)
+    /// The side of the black box, even.
+    private var boxSize: Int { max(2, (format.dimensions.height / 4) & ~1) }
+
+    /// The rows the box crosses, even-aligned.
+    private var boxRows: Range<Int> {
+        let top = (format.dimensions.height / 2 - boxSize / 2) & ~1
+        return top..<(top + boxSize)
+    }
+
+    /// The box's left edge in a frame: it crosses the frame once every two seconds or so.
+    private func boxPosition(frame number: UInt64) -> Int {
+        let travel = UInt64(max(format.dimensions.width - boxSize, 1))
+        let step = UInt64(max(1, Int(Double(travel) / (2 * format.frameRate.framesPerSecond))))
+        return Int((number * step) % travel) & ~1
+    }
+
+    /// Draws the bars over `rows` (even-aligned), and the box where it crosses them.
+    private func draw(rows: Range<Int>, of planes: PixelBuffer.MutablePlanes, box left: Int) {
+        let width = format.dimensions.width
         let barWidth = (width / Self.bars.count) & ~1
-        let box = max(2, (height / 4) & ~1)
-        let travel = UInt64(max(width - box, 1))
-        let step = max(1, Int(Double(travel) / (2 * format.frameRate.framesPerSecond)))
-        let position = Int((number * UInt64(step)) % travel) & ~1
-        let top = (height / 2 - box / 2) & ~1
-        let luma = planes[0]
-        let chroma = planes[1]
-        for row in 0..<height {
+        let (luma, chroma) = (planes[0], planes[1])
+        func bar(_ index: Int) -> Range<Int> {
+            index * barWidth..<(index == Self.bars.count - 1 ? width : (index + 1) * barWidth)
+        }
+        for row in rows {
             let line = luma.baseAddress + row * luma.bytesPerRow
-            for (index, bar) in Self.bars.enumerated() {
-                let start = index * barWidth
-                let end = index == Self.bars.count - 1 ? width : start + barWidth
-                (line + start).initializeMemory(as: UInt8.self, repeating: bar.luma, count: end - start)
+            for index in Self.bars.indices {
+                let columns = bar(index)
+                (line + columns.lowerBound).initializeMemory(
+                    as: UInt8.self, repeating: Self.bars[index].luma, count: columns.count)
             }
-            if (top..<(top + box)).contains(row) {
-                (line + position).initializeMemory(as: UInt8.self, repeating: 0, count: box)
+            if boxRows.contains(row) {
+                (line + left).initializeMemory(as: UInt8.self, repeating: 0, count: boxSize)
             }
         }
-        for row in 0..<(height / 2) {
+        for row in stride(from: rows.lowerBound / 2, to: rows.upperBound / 2, by: 1) {
             let line = chroma.baseAddress + row * chroma.bytesPerRow
-            for (index, bar) in Self.bars.enumerated() {
-                let start = index * barWidth
-                let end = index == Self.bars.count - 1 ? width : start + barWidth
-                let pair = UInt16(bar.blue) | UInt16(bar.red) << 8
-                (line + start).initializeMemory(as: UInt16.self, repeating: pair, count: (end - start) / 2)
+            for index in Self.bars.indices {
+                let columns = bar(index)
+                let pair = UInt16(Self.bars[index].blue) | UInt16(Self.bars[index].red) << 8
+                (line + columns.lowerBound).initializeMemory(as: UInt16.self, repeating: pair, count: columns.count / 2)
             }
-            if ((top / 2)..<((top + box) / 2)).contains(row) {
-                (line + position).initializeMemory(as: UInt16.self, repeating: 0x8080, count: box / 2)
+            if boxRows.contains(row * 2) {
+                (line + left).initializeMemory(as: UInt16.self, repeating: 0x8080, count: boxSize / 2)
             }
         }
     }
