@@ -118,7 +118,7 @@ import ViewfinderCLITestSupport
 
             let silent = try TestConnection(port: preview.port)
             #expect(try silent.readHead().status == 408, "a client that sends nothing is answered 408 and dropped")
-            #expect(preview.stop() == 0)
+            #expect(preview.stop() == 0, "\(preview.process.standardError)")
         }
     }
 
@@ -160,7 +160,7 @@ import ViewfinderCLITestSupport
             #expect(largestJump >= published / 2, "frames went on one by one (largest jump \(largestJump))")
             let skipped = try preview.statistics().streams.first { $0.viewer == "slow" }?.framesSkipped ?? 0
             #expect(skipped >= published / 2, "the stream counts \(skipped) skipped frames")
-            #expect(preview.stop() == 0)
+            #expect(preview.stop() == 0, "\(preview.process.standardError)")
         }
     }
 
@@ -183,7 +183,7 @@ import ViewfinderCLITestSupport
                 status = try HTTPTestClient.get(port: preview.port, "/").status
             }
             #expect(status == 200, "a closed stream did not free its place")
-            #expect(preview.stop() == 0)
+            #expect(preview.stop() == 0, "\(preview.process.standardError)")
         }
     }
 
@@ -193,7 +193,7 @@ import ViewfinderCLITestSupport
             let second = try Tool.run("preview", "--test-pattern", "--port", String(preview.port))
             #expect(second.status == 74, "\(second)")
             #expect(second.standardError.contains("another program uses the port"), "\(second)")
-            #expect(preview.stop() == 0)
+            #expect(preview.stop() == 0, "\(preview.process.standardError)")
         }
     }
 }

@@ -38,7 +38,7 @@ func runCLIChecks(_ runner: CheckRunner, tool path: String) async {
         try expect(yuyv?.contains("25") == true, "no 640x480 yuyv row with 25 fps in:\n\(table)")
         try expect(rows.contains { $0.count >= 3 && $0[0] == "1920x1080" && $0[1] == "nv12" }, "no 1080p nv12 row")
         try expect(table.contains("viewfinder capture /dev/video0 --format 640x480@25/nv12"), "no usable example")
-        let json = try succeed("formats", "0", "--json")
+        let json = try succeed("formats", "video0", "--json")
         try expect(json.contains("\"format\" : \"640x480@25/yuyv\""), "formats --json lacks 640x480@25/yuyv")
         return
             "\(rows.count - 2) rows; JSON has \(json.split(separator: "\n").filter { $0.contains("\"format\"") }.count) formats"

@@ -7,7 +7,9 @@ enum DeviceLookup {
     /// The `DEVICE` argument of the capture-device commands.
     static let argument = ArgumentSpec(
         name: "DEVICE",
-        help: "A capture device: its path (/dev/video0), its number in 'viewfinder devices' (0), or part of its name.")
+        help:
+            "A capture device: its path (/dev/video0 or video0), its number in 'viewfinder devices', or part of its name."
+    )
 
     /// The device `text` names among `devices`.
     ///
@@ -26,6 +28,9 @@ enum DeviceLookup {
                     hint: "Run 'viewfinder devices' to see them with their numbers.", exitStatus: ExitStatus.notFound)
             }
             return devices[number]
+        }
+        if let device = devices.first(where: { $0.path == "/dev/" + text }) {
+            return device
         }
         let matches = devices.filter { $0.name.range(of: text, options: .caseInsensitive) != nil }
         switch matches.count {

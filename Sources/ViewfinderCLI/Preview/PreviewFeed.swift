@@ -43,9 +43,9 @@ final class PreviewFeed: Sendable {
     }
 
     private let state = Locked(State())
-    /// Held while encoding, so that viewers asking for the same frame wait for one encoding instead of each doing it.
-    private let encoding = Locked(())
-    private let jpeg: FrameJPEG
+    /// The encoder, used by one viewer at a time: viewers asking for the same frame wait for one encoding instead of
+    /// each doing it.
+    private let encoder: Locked<FrameJPEG>
     private let failureHandler: @Sendable (String) -> Void
 
     /// Creates a feed.
@@ -54,7 +54,7 @@ final class PreviewFeed: Sendable {
     ///   - quality: The JPEG quality frames are encoded with, from 1 to 100.
     ///   - onFailure: Called once with the reason when the source fails (see ``fail(_:)``).
     init(quality: Int, onFailure: @escaping @Sendable (String) -> Void = { _ in }) {
-        jpeg = FrameJPEG(quality: quality)
+        encoder = Locked(FrameJPEG(quality: quality))
         failureHandler = onFailure
     }
 
@@ -102,7 +102,7 @@ final class PreviewFeed: Sendable {
         if let ready = state.withLock({ $0.latest.encodedImage(newerThan: number) }) {
             return ready
         }
-        return encoding.withLock { _ in
+        let outcome = encoder.withLock { jpeg -> Result<(number: UInt64, bytes: [UInt8]), EncodingFailure>? in
             // Another viewer may have encoded the frame while this one waited.
             let pending = state.withLock { state -> (UInt64, Frame)? in
                 guard state.latest.number > number, state.latest.encoded == nil, let frame = state.latest.frame else {
@@ -111,7 +111,7 @@ final class PreviewFeed: Sendable {
                 return (state.latest.number, frame)
             }
             guard let (pendingNumber, frame) = pending else {
-                return state.withLock { $0.latest.encodedImage(newerThan: number) }
+                return state.withLock { $0.latest.encodedImage(newerThan: number) }.map { .success($0) }
             }
             do {
                 let bytes = try jpeg.encode(frame.pixelBuffer)
@@ -123,12 +123,24 @@ final class PreviewFeed: Sendable {
                         state.latest.frame = nil
                     }
                 }
-                return (pendingNumber, bytes)
+                return .success((pendingNumber, bytes))
             } catch {
-                fail("cannot encode \(frame.pixelBuffer.format) frames as JPEG: \(error)")
-                return nil
+                return .failure(
+                    EncodingFailure(reason: "cannot encode \(frame.pixelBuffer.format) frames as JPEG: \(error)"))
             }
         }
+        switch outcome {
+        case .success(let image): return image
+        case .failure(let failure):
+            // Reported outside the lock: the failure handler is the command's.
+            fail(failure.reason)
+            return nil
+        case nil: return nil
+        }
+    }
+
+    private struct EncodingFailure: Error {
+        var reason: String
     }
 
     /// Wakes `waiter` whenever a frame is published, until ``removeWaiter(_:)``.
