@@ -4,7 +4,7 @@ import ViewfinderCLITestSupport
 /// Help, bad command lines and exit codes of the built tool.
 @Suite struct CommandLineTests {
     static let commands = [
-        "devices", "formats", "controls", "set-control", "capture", "preview", "simulate", "version",
+        "devices", "formats", "controls", "set-control", "capture", "preview", "demo", "simulate", "version",
     ]
 
     @Test(arguments: commands)

@@ -1,7 +1,8 @@
 import Testing
 import ViewfinderCLITestSupport
 
-/// `viewfinder simulate` as a process: it listens, answers a PTP/IP client's handshake, and stops on Ctrl-C.
+/// `viewfinder simulate` as a process: it listens, answers both halves of a PTP/IP client's handshake, and stops on
+/// Ctrl-C.
 @Suite struct SimulateCommandTests {
     @Test func answersThePTPIPHandshakeAndStopsOnInterrupt() async throws {
         try await onOwnThread {
@@ -26,7 +27,8 @@ import ViewfinderCLITestSupport
             #expect(value(header, at: 4) == 2, "packet type \(value(header, at: 4)) is not Init Command Ack")
             try #require((8 + 4 + 16 + 2...1024).contains(replyLength), "reply length \(replyLength)")
             let body = try connection.read(count: replyLength - 8)
-            #expect(value(body, at: 0) != 0, "the session number is 0")
+            let session = value(body, at: 0)
+            #expect(session != 0, "the session number is 0")
             var units: [UInt16] = []
             var offset = 20
             while offset + 1 < body.count, body[offset] != 0 || body[offset + 1] != 0 {
@@ -34,6 +36,12 @@ import ViewfinderCLITestSupport
                 offset += 2
             }
             #expect(String(decoding: units, as: UTF16.self) == "Test Body", "the camera calls itself \(units)")
+
+            // Init Event Request with the session's number; the answer is Init Event Ack (type 4).
+            let events = try TestConnection(port: port)
+            try events.send(littleEndian(12) + littleEndian(3) + littleEndian(session))
+            let eventAck = try events.read(count: 8)
+            #expect(value(eventAck, at: 0) == 8 && value(eventAck, at: 4) == 4, "not an Init Event Ack: \(eventAck)")
 
             process.interrupt()
             let status = process.wait(timeout: .seconds(10))

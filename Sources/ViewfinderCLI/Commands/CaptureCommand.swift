@@ -8,10 +8,10 @@ enum CaptureCommand: Command {
         abstract: "Capture frames from a capture device, save them as JPEG images, and report the frame rate.",
         discussion: """
             Saves --frames frames as DIR/videoN-0001.jpg and so on, replacing files of the same name, then prints \
-            the device's frame rate measured from the driver's timestamps and sequence numbers, and how many \
-            frames were dropped: gaps in the sequence, frames the driver skipped or could not hand over while the \
-            tool held every buffer. Frames that arrive while the tool is still saving are skipped rather than \
-            queued, and counted. Without --format the device's format closest to 640x480 at 30 fps is used. \
+            the device's frame rate measured from the driver's timestamps and sequence numbers, and the frames \
+            dropped: by the device (skipped or corrupted by the driver), and while saving (frames are never queued: \
+            one frame is saved at a time, and frames that arrive meanwhile are dropped). Without --format the \
+            device's format closest to 640x480 at 30 fps is used. \
             Progress is drawn on a terminal; otherwise each saved file is printed on its own line.
             """,
         options: [
@@ -43,116 +43,119 @@ enum CaptureCommand: Command {
         let device = try DeviceLookup.device(named: try arguments.positional(0, named: "DEVICE"))
         let requested = try specifier?.select(from: CameraSource.supportedFormats(for: device), device: device)
         let directory = try OutputDirectory(arguments.value("out") ?? ".")
+        let node = device.path.split(separator: "/").last.map(String.init) ?? "frame"
 
-        let recorder = CaptureRecorder()
-        let source = CameraSource(delegate: recorder)
-        source.setFrameHandler { recorder.receive($0) }
-        let format: VideoFormat
-        if let requested {
-            format = try await source.startCapture(device: device, format: requested)
-        } else {
-            format = try await source.startCapture(device: device)
-        }
+        // The saver is the context's processor: one frame in flight, so frames that arrive while it saves are
+        // dropped by the source rather than queued.
+        let saver = FrameSaver(count: count, name: node, directory: directory, jpeg: jpeg)
+        let source = CameraSource(delegate: saver)
+        let context = DataCaptureContext()
+        context.addProcessor(saver)
+        await context.setFrameSource(source)
+        let format =
+            if let requested {
+                try await source.startCapture(device: device, format: requested)
+            } else {
+                try await source.startCapture(device: device)
+            }
         if !json {
             Console.print("Capturing \(count) frames from \(device) at \(FormatSpecifier.describe(format))")
         }
         Task {
             await Interrupt.wait()
-            recorder.end(.interrupted)
+            saver.end(.interrupted)
         }
-        let watchdog = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(200))
-                recorder.endIfStalled(after: stallTimeout)
-            }
-        }
-        let saved: [SavedFrame]
-        do {
-            saved = try await save(recorder.frames, count: count, from: device, as: jpeg, into: directory, json: json)
-        } catch {
-            watchdog.cancel()
-            await source.stopCapture()
-            throw error
-        }
-        watchdog.cancel()
+        let progress = await follow(saver, stallTimeout: stallTimeout, count: count, json: json)
+        let drops = Drops(device: source.statistics, pipeline: source.frameSourceEngine.statistics)
         await source.stopCapture()
-        source.setFrameHandler(nil)
-        try report(saved, count: count, recorder: recorder, device: device, format: format, json: json, directory)
+        await context.setFrameSource(nil)
+        try report(progress, drops: drops, count: count, device: device, format: format, json: json, directory)
     }
 
-    /// A frame written to disk.
-    private struct SavedFrame: Encodable {
-        var path: String
-        var sequence: UInt64
-        var bytes: Int
-    }
-
-    /// Encodes and writes frames until `count` are saved or the frames end; shows progress meanwhile.
-    private static func save(
-        _ frames: AsyncStream<Frame>, count: Int, from device: CaptureDevice, as jpeg: FrameJPEG,
-        into directory: OutputDirectory, json: Bool
-    ) async throws -> [SavedFrame] {
-        let node = device.path.split(separator: "/").last.map(String.init) ?? "frame"
-        let progress =
+    /// Shows progress until the saver ends: a bar on a terminal, a line for each saved file otherwise.
+    private static func follow(_ saver: FrameSaver, stallTimeout: Duration, count: Int, json: Bool) async
+        -> FrameSaver.Progress
+    {
+        let bar =
             !json && Console.isErrorTerminal
             ? ProgressBar(title: "capturing", total: Int64(count), unit: .items("frames")) : nil
-        var saved: [SavedFrame] = []
-        for await frame in frames {
-            let bytes = try jpeg.encode(frame.pixelBuffer)
-            let name = "\(node)-\(String(format: "%04d", saved.count + 1)).jpg"
-            let path = try directory.write(bytes, to: name)
-            saved.append(SavedFrame(path: path, sequence: frame.sequenceNumber, bytes: bytes.count))
-            if let progress {
-                progress.update(Int64(saved.count))
+        var shown = 0
+        while true {
+            try? await Task.sleep(for: .milliseconds(50))
+            saver.endIfStalled(after: stallTimeout)
+            let progress = saver.progress
+            if let bar {
+                bar.update(Int64(progress.saved.count))
             } else if !json {
-                let size = "\(frame.pixelBuffer.width)x\(frame.pixelBuffer.height)"
-                Console.print(
-                    "\(path)  \(size)  \(ProgressBar.bytes(Int64(bytes.count)))  sequence \(frame.sequenceNumber)")
+                for file in progress.saved[shown...] {
+                    let size = ProgressBar.bytes(Int64(file.bytes))
+                    Console.print("\(file.path)  \(file.width)x\(file.height)  \(size)  sequence \(file.sequence)")
+                }
             }
-            if saved.count == count { break }
+            shown = progress.saved.count
+            if progress.ending != nil {
+                bar?.finish()
+                return progress
+            }
         }
-        progress?.finish()
-        return saved
+    }
+
+    /// Frames that did not reach the saver, by where they were lost.
+    private struct Drops: Encodable {
+        /// Frames the driver skipped or marked corrupted.
+        var byDevice: Int
+        /// Frames given back while the saver was busy: to the driver while every buffer was held, or from the
+        /// source's queue.
+        var whileSaving: Int
+
+        init(device: CameraSourceStatistics, pipeline: FrameSourceStatistics) {
+            byDevice = device.droppedByDriver + device.corrupted
+            whileSaving = device.droppedWhileBuffersHeld + pipeline.dropped
+        }
     }
 
     /// Prints what was saved and measured, and fails when the capture ended early.
     private static func report(
-        _ saved: [SavedFrame], count: Int, recorder: CaptureRecorder, device: CaptureDevice, format: VideoFormat,
+        _ progress: FrameSaver.Progress, drops: Drops, count: Int, device: CaptureDevice, format: VideoFormat,
         json: Bool, _ directory: OutputDirectory
     ) throws {
-        let summary = recorder.summary
+        let saved = progress.saved
+        let measurement = progress.measurement
         if json {
             try Console.printJSON(
                 Report(
                     device: DeviceRecord(device), format: FormatRecord(format), directory: directory.path,
-                    files: saved, framesDelivered: summary.delivered, measuredFramesPerSecond: summary.framesPerSecond,
-                    dropped: summary.dropped, skipped: summary.skipped, seconds: summary.seconds))
+                    files: saved, measuredFramesPerSecond: measurement.framesPerSecond, seconds: measurement.seconds,
+                    dropped: drops))
         } else if !saved.isEmpty {
             let rate =
-                summary.framesPerSecond.map { String(format: "%.2f fps measured", $0) } ?? "too few frames to measure"
+                measurement.framesPerSecond.map { String(format: "%.2f fps measured", $0) }
+                ?? "too few frames to measure"
             var line = "Saved \(saved.count) frames to \(directory.path): \(rate)"
-            line += String(format: " over %.2f s", summary.seconds) + " (\(format.frameRate) wanted), "
-            line += "\(summary.dropped) dropped"
-            if summary.skipped > 0 { line += ", \(summary.skipped) skipped while saving" }
+            line += String(format: " over %.2f s", measurement.seconds) + " (\(format.frameRate) wanted), "
+            line += "\(drops.byDevice) dropped by the device, \(drops.whileSaving) while saving"
             Console.print(line)
         }
-        switch recorder.ending {
-        case .interrupted where saved.count < count:
+        guard saved.count < count else { return }
+        switch progress.ending {
+        case .interrupted:
             throw CommandFailure(
                 "interrupted after saving \(saved.count) of \(count) frames", exitStatus: ExitStatus.interrupted)
-        case .stalled where saved.count < count:
-            let what = summary.delivered == 0 ? "no frames arrived" : "frames stopped arriving"
+        case .stalled:
+            let what = measurement.seen == 0 ? "no frames arrived" : "frames stopped arriving"
             throw CommandFailure(
                 "\(what) from \(device) (saved \(saved.count) of \(count))",
                 hint: "The device may have been unplugged or stopped streaming; check it and try again, "
                     + "or allow longer with --timeout.",
                 exitStatus: ExitStatus.timeout)
-        case .failed(let error) where saved.count < count:
+        case .failed(let error):
             throw CommandFailure(
                 "capture from \(device) stopped after \(saved.count) of \(count) frames: \(error.message)",
                 hint: error.code == .deviceRemoved ? "Check the device's cable and try again." : nil,
                 exitStatus: ExitStatus.of(error))
-        default:
+        case .saveFailed(let failure):
+            throw failure
+        case .finished, nil:
             break
         }
     }
@@ -161,11 +164,9 @@ enum CaptureCommand: Command {
         var device: DeviceRecord
         var format: FormatRecord
         var directory: String
-        var files: [SavedFrame]
-        var framesDelivered: Int
+        var files: [FrameSaver.SavedFrame]
         var measuredFramesPerSecond: Double?
-        var dropped: Int
-        var skipped: Int
         var seconds: Double
+        var dropped: Drops
     }
 }

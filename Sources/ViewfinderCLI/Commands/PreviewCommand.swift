@@ -102,7 +102,7 @@ enum PreviewCommand: Command {
                 throw UsageError("the test pattern is NV12 only", commandPath: arguments.commandPath)
             }
             let rate = specifier?.framesPerSecond.map { FrameRate(frames: UInt32($0 * 1000), seconds: 1000) }
-            return TestPatternSource(
+            return try TestPatternSource(
                 dimensions: specifier?.dimensions ?? Dimensions(width: 640, height: 480),
                 frameRate: rate ?? FrameRate(30),
                 feed: feed)

@@ -3,10 +3,11 @@ import ViewfinderConcurrency
 
 /// The frames a preview shows: only the newest one, handed to each viewer when the viewer is ready for another.
 ///
-/// A source publishes frames (``publish(_:)``) or ready JPEG images (``publish(jpeg:)``, such as a camera's live
-/// view); nothing queues. The feed keeps the newest frame and encodes it as JPEG only when a viewer asks for it, once
-/// however many viewers ask, so a slow viewer costs neither memory nor encoding work: it gets fewer frames.
-final class PreviewFeed: Sendable {
+/// The feed is a capture context's processor, so any frame source feeds it (``process(_:)``); JPEG images from
+/// elsewhere, such as a network camera's live view, go to ``publish(jpeg:)``. Nothing queues. The feed keeps the
+/// newest frame and encodes it as JPEG only when a viewer asks for it, once however many viewers ask, so a slow
+/// viewer costs neither memory nor encoding work: it gets fewer frames.
+final class PreviewFeed: FrameProcessor {
     /// What the feed has seen, for `/stats`.
     struct Statistics: Sendable {
         /// Frames published so far.
@@ -58,8 +59,8 @@ final class PreviewFeed: Sendable {
         failureHandler = onFailure
     }
 
-    /// Makes `frame` the newest, dropping the one before if no viewer took it; any thread may call it.
-    func publish(_ frame: Frame) {
+    /// Makes `frame` the newest, dropping the one before if no viewer took it; called on the context's thread.
+    func process(_ frame: Frame) {
         let dimensions = Dimensions(width: frame.pixelBuffer.width, height: frame.pixelBuffer.height)
         publish(Latest(frame: frame), dimensions: dimensions)
     }

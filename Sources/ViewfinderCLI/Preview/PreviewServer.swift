@@ -12,9 +12,9 @@ import ViewfinderConcurrency
 ///
 /// ```swift
 /// let feed = PreviewFeed(quality: 80)
-/// let server = PreviewServer(feed: feed, title: "test pattern", format: "640x480@30/nv12")
+/// context.addProcessor(feed)                       // the context of any frame source; or feed.publish(jpeg:)
+/// let server = try PreviewServer(feed: feed, title: "vivid (/dev/video0)", format: "640x480@25/yuyv")
 /// let port = try server.start()
-/// source.setFrameHandler { feed.publish($0) }      // any source of frames or JPEG images
 /// await Interrupt.wait()
 /// server.stop()
 /// ```

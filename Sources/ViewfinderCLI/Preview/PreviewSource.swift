@@ -1,10 +1,11 @@
 import Viewfinder
 
-/// Where a preview's frames come from: a capture device, a test pattern, or anything else that can hand frames or
-/// JPEG images to a ``PreviewFeed``, such as a network camera's live view.
+/// Where a preview's frames come from: a capture device, a test pattern, or anything else that feeds a
+/// ``PreviewFeed``, such as a network camera's live view.
 ///
-/// A source is given its feed when it is made, publishes into it from any thread once started, and calls
-/// ``PreviewFeed/fail(_:)`` when it stops by itself.
+/// Sources that are ``FrameSource``s reach the feed the way any Viewfinder app takes frames: through a
+/// ``DataCaptureContext`` whose processor is the feed, one frame in flight. A source publishes from any thread once
+/// started, and calls ``PreviewFeed/fail(_:)`` when it stops by itself.
 protocol PreviewSource: Sendable {
     /// What the preview shows, such as `vivid (/dev/video0)`.
     var title: String { get }
@@ -16,25 +17,27 @@ protocol PreviewSource: Sendable {
     func stop() async
 }
 
-/// A preview of a V4L2 capture device through ``CameraSource``.
+/// A preview of a V4L2 capture device: a ``CameraSource`` on a context that hands its frames to the feed.
 final class CaptureDevicePreviewSource: PreviewSource, CameraSourceDelegate {
     let device: CaptureDevice
     private let format: VideoFormat?
     private let feed: PreviewFeed
     private let source = CameraSource()
+    private let context = DataCaptureContext()
 
     /// Creates a source that captures from `device`, in `format` or one chosen for it.
     init(device: CaptureDevice, format: VideoFormat?, feed: PreviewFeed) {
         self.device = device
         self.format = format
         self.feed = feed
+        context.addProcessor(feed)
     }
 
     var title: String { device.description }
 
     func start() async throws -> String {
         source.delegate = self
-        source.setFrameHandler { [feed] frame in feed.publish(frame) }
+        await context.setFrameSource(source)
         let chosen =
             if let format {
                 try await source.startCapture(device: device, format: format)
@@ -46,7 +49,7 @@ final class CaptureDevicePreviewSource: PreviewSource, CameraSourceDelegate {
 
     func stop() async {
         await source.stopCapture()
-        source.setFrameHandler(nil)
+        await context.setFrameSource(nil)
         feed.releaseFrame()
     }
 

@@ -7,19 +7,25 @@ import Glibc
 
 /// A preview source that draws colour bars with a moving box, for trying the preview without a camera.
 ///
-/// Frames are NV12 (full range) from a pool of four buffers, made on a thread of their own at the format's rate; when
+/// Frames are NV12 (full range) from a pool of four buffers, made on a thread of their own at the format's rate and
+/// pushed into a ``SequenceFrameSource`` whose context hands them to the feed, as an app's own frames would be; when
 /// every buffer is still in use, the frame is skipped.
 final class TestPatternSource: PreviewSource {
     /// The size and rate of the frames.
     let format: VideoFormat
     private let feed: PreviewFeed
+    private let source: SequenceFrameSource
+    private let context = DataCaptureContext()
     private let thread = Locked<PlatformThread?>(nil)
     private let stopping = Locked(false)
 
     /// Creates a source of `dimensions` frames at `frameRate`.
-    init(dimensions: Dimensions, frameRate: FrameRate, feed: PreviewFeed) {
+    init(dimensions: Dimensions, frameRate: FrameRate, feed: PreviewFeed) throws {
         format = VideoFormat(dimensions: dimensions, frameRate: frameRate, pixelFormat: .nv12FullRange)
         self.feed = feed
+        // One queued frame: the newest waits while the feed takes the one before.
+        source = try SequenceFrameSource(queueCapacity: 1)
+        context.addProcessor(feed)
     }
 
     var title: String { "test pattern" }
@@ -33,6 +39,10 @@ final class TestPatternSource: PreviewSource {
         }
         let pool = try PixelBufferPool(width: width, height: height, format: .nv12FullRange, capacity: 4)
         let interval = Duration.seconds(Double(format.frameRate.seconds) / Double(format.frameRate.frames))
+        await context.setFrameSource(source)
+        guard await source.switch(toDesiredState: .on) else {
+            throw CommandFailure("the test pattern's frame source did not switch on")
+        }
         let started = try PlatformThread(name: "test-pattern") { [self] in run(pool: pool, interval: interval) }
         thread.withLock { $0 = started }
         return FormatSpecifier.describe(format)
@@ -41,6 +51,8 @@ final class TestPatternSource: PreviewSource {
     func stop() async {
         stopping.withLock { $0 = true }
         thread.withLock { $0 }?.join()
+        await source.switch(toDesiredState: .off)
+        await context.setFrameSource(nil)
         feed.releaseFrame()
     }
 
@@ -55,7 +67,7 @@ final class TestPatternSource: PreviewSource {
                 draw(rows: rows, of: planes, box: boxPosition(frame: number))
             }
             if let buffer {
-                feed.publish(Frame(pixelBuffer: buffer, timestamp: .now(), sequenceNumber: number))
+                source.add(Frame(pixelBuffer: buffer, timestamp: .now(), sequenceNumber: number))
             }
             number += 1
             next += interval
