@@ -9,9 +9,9 @@ enum CaptureCommand: Command {
         discussion: """
             Saves --frames frames as DIR/videoN-0001.jpg and so on, replacing files of the same name, then prints \
             the device's frame rate measured from the driver's timestamps and sequence numbers, and the frames \
-            dropped: by the device (skipped or corrupted by the driver), and while saving (frames are never queued: \
-            one frame is saved at a time, and frames that arrive meanwhile are dropped). Without --format the \
-            device's format closest to 640x480 at 30 fps is used. \
+            dropped: by the driver (gaps in its sequence numbers: a device hiccup, or no free buffer to fill), and \
+            while saving (frames are never queued: one frame is saved at a time, and frames that arrive meanwhile \
+            are dropped). Without --format the device's format closest to 640x480 at 30 fps is used. \
             Progress is drawn on a terminal; otherwise each saved file is printed on its own line.
             """,
         options: [
@@ -102,14 +102,14 @@ enum CaptureCommand: Command {
 
     /// Frames that did not reach the saver, by where they were lost.
     private struct Drops: Encodable {
-        /// Frames the driver skipped or marked corrupted.
-        var byDevice: Int
+        /// Frames the driver skipped (gaps in its sequence numbers) or marked corrupted.
+        var byDriver: Int
         /// Frames given back while the saver was busy: to the driver while every buffer was held, or from the
         /// source's queue.
         var whileSaving: Int
 
         init(device: CameraSourceStatistics, pipeline: FrameSourceStatistics) {
-            byDevice = device.droppedByDriver + device.corrupted
+            byDriver = device.droppedByDriver + device.corrupted
             whileSaving = device.droppedWhileBuffersHeld + pipeline.dropped
         }
     }
@@ -133,7 +133,7 @@ enum CaptureCommand: Command {
                 ?? "too few frames to measure"
             var line = "Saved \(saved.count) frames to \(directory.path): \(rate)"
             line += String(format: " over %.2f s", measurement.seconds) + " (\(format.frameRate) wanted), "
-            line += "\(drops.byDevice) dropped by the device, \(drops.whileSaving) while saving"
+            line += "dropped \(drops.byDriver) by the driver and \(drops.whileSaving) while saving"
             Console.print(line)
         }
         guard saved.count < count else { return }
