@@ -84,7 +84,7 @@ public final class ChildProcess {
     }
 
     /// Runs `executable` to its end and returns what it printed; kills it after `timeout`.
-    public static func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(60)) throws
+    public static func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(120)) throws
         -> Result
     {
         let process = try ChildProcess(executable, arguments)

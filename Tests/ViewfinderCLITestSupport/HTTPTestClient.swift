@@ -25,7 +25,7 @@ public final class TestConnection {
     /// - Parameters:
     ///   - receiveBuffer: A receive buffer size to ask for, to make a slow reader whose data backs up quickly.
     ///   - timeout: How long each read or write may wait.
-    public init(port: UInt16, receiveBuffer: Int32? = nil, timeout: Duration = .seconds(10)) throws {
+    public init(port: UInt16, receiveBuffer: Int32? = nil, timeout: Duration = .seconds(30)) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw TestFailure("socket failed: errno \(errno)") }
         var time = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)

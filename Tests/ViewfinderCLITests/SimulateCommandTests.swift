@@ -44,7 +44,7 @@ import ViewfinderCLITestSupport
             #expect(value(eventAck, at: 0) == 8 && value(eventAck, at: 4) == 4, "not an Init Event Ack: \(eventAck)")
 
             process.interrupt()
-            let status = process.wait(timeout: .seconds(10))
+            let status = process.wait(timeout: .seconds(30))
             #expect(status == 0, "stderr: \(process.standardError)")
             #expect(process.standardOutput.contains("stopping"), "\(process.standardOutput)")
         }
@@ -55,11 +55,11 @@ import ViewfinderCLITestSupport
             let first = try Tool.start(["simulate", "--port", "0"], waitingFor: " as ")
             let line = first.standardOutput.split(separator: "\n").first { $0.hasPrefix("listening on 127.0.0.1:") }
             let port = try #require(line.flatMap { String($0.dropFirst(23).prefix { $0.isNumber }) })
-            let second = try Tool.run("simulate", "--port", port, timeout: .seconds(20))
+            let second = try Tool.run("simulate", "--port", port, timeout: .seconds(60))
             #expect(second.status != 0, "\(second)")
             #expect(second.standardError.contains("another program uses the port"), "\(second)")
             first.interrupt()
-            #expect(first.wait(timeout: .seconds(10)) == 0)
+            #expect(first.wait(timeout: .seconds(30)) == 0)
         }
     }
 

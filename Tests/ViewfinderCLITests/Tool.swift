@@ -17,7 +17,7 @@ enum Tool {
     }()
 
     /// Runs the tool with `arguments` to its end.
-    static func run(_ arguments: String..., timeout: Duration = .seconds(60)) throws -> ChildProcess.Result {
+    static func run(_ arguments: String..., timeout: Duration = .seconds(120)) throws -> ChildProcess.Result {
         guard access(path, X_OK) == 0 else {
             throw TestFailure("no viewfinder executable at \(path); build it with 'swift build --product viewfinder'")
         }
@@ -27,7 +27,7 @@ enum Tool {
     /// Starts the tool with `arguments` and waits until its standard output contains `text`.
     static func start(_ arguments: [String], waitingFor text: String) throws -> ChildProcess {
         let process = try ChildProcess(path, arguments)
-        guard process.waitForOutput(timeout: .seconds(30), until: { $0.contains(text) }) else {
+        guard process.waitForOutput(timeout: .seconds(60), until: { $0.contains(text) }) else {
             throw TestFailure(
                 "viewfinder \(arguments.joined(separator: " ")) never printed '\(text)'\n"
                     + "--- stdout:\n\(process.standardOutput)\n--- stderr:\n\(process.standardError)")

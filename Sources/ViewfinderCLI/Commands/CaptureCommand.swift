@@ -52,12 +52,7 @@ enum CaptureCommand: Command {
         let context = DataCaptureContext()
         context.addProcessor(saver)
         await context.setFrameSource(source)
-        let format =
-            if let requested {
-                try await source.startCapture(device: device, format: requested)
-            } else {
-                try await source.startCapture(device: device)
-            }
+        let format = try await source.startCapture(device: device, formatIfGiven: requested)
         if !json {
             Console.print("Capturing \(count) frames from \(device) at \(FormatSpecifier.describe(format))")
         }

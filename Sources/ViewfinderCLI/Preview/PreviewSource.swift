@@ -38,13 +38,7 @@ final class CaptureDevicePreviewSource: PreviewSource, CameraSourceDelegate {
     func start() async throws -> String {
         source.delegate = self
         await context.setFrameSource(source)
-        let chosen =
-            if let format {
-                try await source.startCapture(device: device, format: format)
-            } else {
-                try await source.startCapture(device: device)
-            }
-        return FormatSpecifier.describe(chosen)
+        return FormatSpecifier.describe(try await source.startCapture(device: device, formatIfGiven: format))
     }
 
     func stop() async {
