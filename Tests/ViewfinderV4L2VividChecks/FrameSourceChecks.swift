@@ -102,8 +102,10 @@ func runFrameSourceChecks(_ runner: CheckRunner, camera: CaptureDevice) async {
         try expect(steps.allSatisfy { $0 > 0 }, "sequence numbers did not increase: \(processed)")
         try expect(steps.contains { $0 >= 3 }, "no frames were skipped between processed ones: \(processed)")
         try expect(memory[2] - memory[0] < 8 << 20, "resident memory grew from \(memory[0]) to \(memory[2]) bytes")
+        // A frame kept per delivered frame would add about 7 MiB a window (12 frames of 600 KiB), one kept per dropped
+        // frame about 30 MiB; allocator and thread-stack growth stays well under 4 MiB.
         try expect(
-            memory[2] - memory[1] < 1 << 20, "resident memory still grew from \(memory[1]) to \(memory[2]) bytes")
+            memory[2] - memory[1] < 4 << 20, "resident memory still grew from \(memory[1]) to \(memory[2]) bytes")
         return "driver \(String(format3: rate)) fps, processor saw \(processed.count) frames "
             + "(steps \(steps.min() ?? 0)...\(steps.max() ?? 0)); source \(engine); resident memory "
             + memory.map { "\($0 >> 10) KiB" }.joined(separator: " → ")
