@@ -10,6 +10,9 @@ import Glibc
 /// `withLock` is inlinable, so code that other modules specialise (generic publishers, for instance) keeps its
 /// critical sections inline.
 ///
+/// Guard a value, not `Void`: an empty value shares its address with the mutex's pointer, which the thread sanitizer
+/// reports as a race.
+///
 /// ```swift
 /// let counter = Locked(0)
 /// counter.withLock { $0 += 1 }
