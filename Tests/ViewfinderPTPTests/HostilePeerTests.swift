@@ -70,53 +70,48 @@ import ViewfinderCore
         #expect(later?.code == .notConnected)
     }
 
-    @Test(arguments: [0xC000_0000, 0xFFFF_FFFF, 0x8000_0000, 7, 0] as [UInt32])
-    func lengthsBeyondTheLimitOrShorterThanAHeaderAreMalformed(length: UInt32) async throws {
+    /// Runs GetObject against a camera that answers it with `answer` (given the transaction ID), checks that it ends
+    /// the session with `code`, that nothing of the session is left, and that memory grew by less than
+    /// ``memoryBound``.
+    func expectGetObject(
+        endingTheSessionWith code: ViewfinderError.Code, timeout: Duration = .seconds(5),
+        answer: @escaping @Sendable (ScriptedResponder.Peer, UInt32) throws -> Void
+    ) async throws {
         let responder = try ScriptedResponder { peer in
-            _ = try peer.expectRequest(.getObject)
-            try peer.command.sendRaw(header(length: length, type: 7))
+            try answer(peer, try peer.expectRequest(.getObject).transactionID)
         }
         let resident = residentBytes()
-        try await withSession(port: responder.port) { session in
-            await expectSessionEnd(session, with: .malformedData) { _ = try await session.transaction(.getObject) }
+        try await withSession(port: responder.port, timeout: timeout) { session in
+            await expectSessionEnd(session, with: code) { _ = try await session.transaction(.getObject) }
         }
         #expect(residentBytes() - resident < Self.memoryBound)
+    }
+
+    @Test(arguments: [0xC000_0000, 0xFFFF_FFFF, 0x8000_0000, 7, 0] as [UInt32])
+    func lengthsBeyondTheLimitOrShorterThanAHeaderAreMalformed(length: UInt32) async throws {
+        try await expectGetObject(endingTheSessionWith: .malformedData) { peer, _ in
+            try peer.command.sendRaw(header(length: length, type: 7))
+        }
     }
 
     @Test func aDataPacketLongerThanItsPhaseIsMalformedBeforeItIsRead() async throws {
-        let responder = try ScriptedResponder { peer in
-            let request = try peer.expectRequest(.getObject)
-            try peer.command.send(.startData(transactionID: request.transactionID, totalLength: 10), while: "test")
-            try peer.command.sendRaw(header(length: 0xFFFF_FFF0, type: 10) + le32(request.transactionID))
+        try await expectGetObject(endingTheSessionWith: .malformedData) { peer, id in
+            try peer.command.send(.startData(transactionID: id, totalLength: 10), while: "test")
+            try peer.command.sendRaw(header(length: 0xFFFF_FFF0, type: 10) + le32(id))
         }
-        let resident = residentBytes()
-        try await withSession(port: responder.port) { session in
-            await expectSessionEnd(session, with: .malformedData) { _ = try await session.transaction(.getObject) }
-        }
-        #expect(residentBytes() - resident < Self.memoryBound)
     }
 
     @Test func aPacketCutShortThenClosedIsADisconnection() async throws {
-        let responder = try ScriptedResponder { peer in
-            _ = try peer.expectRequest(.getObject)
+        try await expectGetObject(endingTheSessionWith: .disconnected) { peer, _ in
             try peer.command.sendRaw(header(length: 20, type: 7) + [1, 0])
             peer.command.socket.shutdown()
-        }
-        try await withSession(port: responder.port) { session in
-            await expectSessionEnd(session, with: .disconnected) { _ = try await session.transaction(.getObject) }
         }
     }
 
     @Test func aPacketCutShortThenSilenceTimesOut() async throws {
-        let release = Atomic(false)
-        let responder = try ScriptedResponder { peer in
-            _ = try peer.expectRequest(.getObject)
+        try await expectGetObject(endingTheSessionWith: .timeout, timeout: Self.silence) { peer, _ in
             try peer.command.sendRaw(header(length: 20, type: 7) + [1, 0])
-            while !release.load(ordering: .acquiring) { pause(milliseconds: 5) }
-        }
-        try await withSession(port: responder.port, timeout: Self.silence) { session in
-            await expectSessionEnd(session, with: .timeout) { _ = try await session.transaction(.getObject) }
-            release.store(true, ordering: .releasing)
+            try peer.waitForClient()
         }
     }
 
@@ -127,8 +122,7 @@ import ViewfinderCore
 
     @Test(arguments: WrongID.allCases)
     func wrongTransactionIDsAreMalformed(_ wrong: WrongID) async throws {
-        let responder = try ScriptedResponder { peer in
-            let id = try peer.expectRequest(.getObject).transactionID
+        try await expectGetObject(endingTheSessionWith: .malformedData) { peer, id in
             switch wrong {
             case .response:
                 try peer.respond(.ok, id &+ 1)
@@ -139,26 +133,43 @@ import ViewfinderCore
                 try peer.command.send(.endData(transactionID: id &- 1, payload: [1, 2, 3, 4]), while: "test")
             }
         }
-        try await withSession(port: responder.port) { session in
-            await expectSessionEnd(session, with: .malformedData) { _ = try await session.transaction(.getObject) }
-        }
     }
 
     @Test func unknownPacketTypesAreMalformed() async throws {
-        let responder = try ScriptedResponder { peer in
-            _ = try peer.expectRequest(.getObject)
+        try await expectGetObject(endingTheSessionWith: .malformedData) { peer, _ in
             try peer.command.sendRaw(header(length: 8, type: 99))
-        }
-        try await withSession(port: responder.port) { session in
-            await expectSessionEnd(session, with: .malformedData) { _ = try await session.transaction(.getObject) }
         }
     }
 
-    @Test func anUnknownPacketOnTheEventConnectionEndsTheSession() async throws {
+    /// Packets an event connection must not carry.
+    enum BadEvent: CaseIterable {
+        case unknownType, beyondTheLimit
+
+        var bytes: [UInt8] {
+            switch self {
+            case .unknownType:
+                return header(length: 12, type: 42) + [0, 0, 0, 0]
+            case .beyondTheLimit:
+                let length = PTPIPSession.maximumEventPacketLength + 100
+                return header(length: UInt32(length), type: 8) + [UInt8](repeating: 0, count: length - 8)
+            }
+        }
+
+        /// What the error says.
+        var says: String {
+            switch self {
+            case .unknownType: "packet type 42"
+            case .beyondTheLimit: "longer than the \(PTPIPSession.maximumEventPacketLength) bytes allowed"
+            }
+        }
+    }
+
+    @Test(arguments: BadEvent.allCases)
+    func aBadPacketOnTheEventConnectionEndsTheSession(_ bad: BadEvent) async throws {
         let responder = try ScriptedResponder { peer in
-            // Once the session is open, the camera answers a request with an unknown packet on the event connection.
+            // Once the session is open, the camera answers a request with the bad packet on the event connection.
             _ = try peer.expectRequest(.getObject)
-            try peer.events.sendRaw(header(length: 12, type: 42) + [0, 0, 0, 0])
+            try peer.events.sendRaw(bad.bytes)
         }
         try await withSession(port: responder.port) { session in
             await #expect(throws: ViewfinderError.self) { _ = try await session.transaction(.getObject) }
@@ -170,37 +181,16 @@ import ViewfinderCore
                 return
             }
             #expect(reason.code == .malformedData)
-            #expect(reason.message.contains("event connection"))
-        }
-    }
-
-    @Test func anEventPacketBeyondTheLimitIsMalformed() async throws {
-        let responder = try ScriptedResponder { peer in
-            _ = try peer.expectRequest(.getObject)
-            let length = UInt32(PTPIPSession.maximumEventPacketLength + 100)
-            try peer.events.sendRaw(header(length: length, type: 8) + [UInt8](repeating: 0, count: Int(length) - 8))
-        }
-        try await withSession(port: responder.port) { session in
-            await #expect(throws: ViewfinderError.self) { _ = try await session.transaction(.getObject) }
-            guard case .closed(let reason?) = session.state else {
-                Issue.record("the session should have ended, it is \(session.state)")
-                return
-            }
-            #expect(reason.code == .malformedData)
-            #expect(reason.message.contains("longer than the \(PTPIPSession.maximumEventPacketLength) bytes allowed"))
+            #expect(reason.message.contains("event connection") && reason.message.contains(bad.says), "\(reason)")
         }
     }
 
     @Test func aPeerThatClosesMidPhaseEndsTheSessionAndLeavesNothing() async throws {
-        let responder = try ScriptedResponder { peer in
-            let id = try peer.expectRequest(.getObject).transactionID
+        try await expectGetObject(endingTheSessionWith: .disconnected) { peer, id in
             try peer.command.send(.startData(transactionID: id, totalLength: 100_000), while: "test")
             try peer.command.send(.data(transactionID: id, payload: [UInt8](repeating: 1, count: 40_000)), while: "t")
             peer.command.socket.shutdown()
             peer.events.socket.shutdown()
-        }
-        try await withSession(port: responder.port) { session in
-            await expectSessionEnd(session, with: .disconnected) { _ = try await session.transaction(.getObject) }
         }
     }
 
@@ -232,17 +222,11 @@ import ViewfinderCore
     }
 
     @Test func anAnnouncedLengthBeyondTheLimitIsNeverAllocated() async throws {
-        let responder = try ScriptedResponder { peer in
-            let id = try peer.expectRequest(.getObject).transactionID
+        try await expectGetObject(endingTheSessionWith: .malformedData) { peer, id in
             try peer.command.send(.startData(transactionID: id, totalLength: 5 << 30), while: "test")
             try peer.command.send(.endData(transactionID: id, payload: [1, 2, 3]), while: "test")
             try peer.respond(.ok, id)
         }
-        let resident = residentBytes()
-        try await withSession(port: responder.port) { session in
-            await expectSessionEnd(session, with: .malformedData) { _ = try await session.transaction(.getObject) }
-        }
-        #expect(residentBytes() - resident < Self.memoryBound)
     }
 
     @Test func aDatasetBeyondTheLimitIsRefusedAndTheSessionStays() async throws {
@@ -267,30 +251,22 @@ import ViewfinderCore
     }
 
     @Test func probesInsteadOfAnAnswerTimeOut() async throws {
-        let responder = try ScriptedResponder { peer in
-            _ = try peer.expectRequest(.getObject)
+        try await expectGetObject(endingTheSessionWith: .timeout, timeout: Self.silence) { peer, _ in
             while true {
                 try peer.command.send(.probeRequest, while: "probing")
                 guard try peer.command.readPacket(while: "probing") == .probeResponse else { return }
                 pause(milliseconds: 10)
             }
         }
-        try await withSession(port: responder.port, timeout: Self.silence) { session in
-            await expectSessionEnd(session, with: .timeout) { _ = try await session.transaction(.getObject) }
-        }
     }
 
     @Test func emptyDataPacketsInsteadOfDataTimeOut() async throws {
-        let responder = try ScriptedResponder { peer in
-            let id = try peer.expectRequest(.getObject).transactionID
+        try await expectGetObject(endingTheSessionWith: .timeout, timeout: Self.silence) { peer, id in
             try peer.command.send(.startData(transactionID: id, totalLength: 100), while: "test")
             while true {
                 try peer.command.send(.data(transactionID: id, payload: []), while: "test")
                 pause(milliseconds: 10)
             }
-        }
-        try await withSession(port: responder.port, timeout: Self.silence) { session in
-            await expectSessionEnd(session, with: .timeout) { _ = try await session.transaction(.getObject) }
         }
     }
 
@@ -316,39 +292,41 @@ import ViewfinderCore
         }
     }
 
+    /// Connects to a camera that opens with `script` and checks that connecting fails with `code` and leaves nothing.
+    func expectConnecting(
+        failsWith code: ViewfinderError.Code, timeout: Duration = .seconds(5),
+        to script: @escaping @Sendable (RawResponder.Peer) throws -> Void
+    ) async throws {
+        let responder = try RawResponder(script)
+        let error = await #expect(throws: ViewfinderError.self) {
+            _ = try await PTPIPSession.connect(
+                to: "127.0.0.1", configuration: Self.configuration(port: responder.port, timeout: timeout))
+        }
+        #expect(error?.code == code, "\(error?.message ?? "no error")")
+        try await expectReleased(responder.port)
+        #expect(responder.recordedFailures.isEmpty)
+    }
+
     @Test func anEventConnectionThatIsNeverAcceptedTimesOut() async throws {
-        let responder = try RawResponder { peer in
+        try await expectConnecting(failsWith: .timeout, timeout: Self.silence) { peer in
             let command = try peer.acceptCommandConnection()
             let events = try peer.accept()
             _ = try events.readPacket(while: "reading InitEventRequest")
             peer.hold(events)
             peer.hold(command)
         }
-        let error = await #expect(throws: ViewfinderError.self) {
-            _ = try await PTPIPSession.connect(
-                to: "127.0.0.1", configuration: Self.configuration(port: responder.port, timeout: Self.silence))
-        }
-        #expect(error?.code == .timeout)
-        try await expectReleased(responder.port)
-        #expect(responder.recordedFailures.isEmpty)
     }
 
     @Test func aSilentHandshakeTimesOut() async throws {
-        let responder = try RawResponder { peer in
+        try await expectConnecting(failsWith: .timeout, timeout: Self.silence) { peer in
             let command = try peer.accept()
             _ = try command.readPacket(while: "reading InitCommandRequest")
             peer.hold(command)
         }
-        let error = await #expect(throws: ViewfinderError.self) {
-            _ = try await PTPIPSession.connect(
-                to: "127.0.0.1", configuration: Self.configuration(port: responder.port, timeout: Self.silence))
-        }
-        #expect(error?.code == .timeout)
-        try await expectReleased(responder.port)
     }
 
     @Test func aFriendlyNameBeyondTheLimitIsMalformed() async throws {
-        let responder = try RawResponder { peer in
+        try await expectConnecting(failsWith: .malformedData) { peer in
             let command = try peer.accept()
             _ = try command.readPacket(while: "reading InitCommandRequest")
             let name = [UInt8](repeating: 0x41, count: 2 * (PTPIPPacket.maximumNameLength + 10)) + [0, 0]
@@ -356,12 +334,6 @@ import ViewfinderCore
             try command.sendRaw(header(length: UInt32(8 + payload.count), type: 2) + payload)
             peer.hold(command)
         }
-        let error = await #expect(throws: ViewfinderError.self) {
-            _ = try await PTPIPSession.connect(
-                to: "127.0.0.1", configuration: Self.configuration(port: responder.port))
-        }
-        #expect(error?.code == .malformedData)
-        try await expectReleased(responder.port)
     }
 }
 
