@@ -1,8 +1,12 @@
 # Viewfinder: build, demo and test entry points.
 SWIFT ?= swift
-FORMAT_PATHS := Package.swift Sources Tests Benchmarks
+FORMAT_PATHS := Package.swift Sources Tests Benchmarks Fuzz
+## Seconds each fuzz target runs in `make fuzz`; `make test-fuzz` runs each for FUZZ_TEST_SECONDS.
+FUZZ_SECONDS ?= 600
+FUZZ_TEST_SECONDS ?= 25
 
-.PHONY: all build demo test test-vivid test-gphoto2 bench-core bench-imaging bench-ptp bench-reactive lint deps test-deps
+.PHONY: all build demo test test-vivid test-gphoto2 test-tsan test-fuzz fuzz fuzz-corpus bench-core bench-imaging \
+	bench-ptp bench-reactive lint deps test-deps
 
 all: build
 
@@ -20,12 +24,32 @@ demo: deps
 	$(SWIFT) build -c release --product viewfinder
 	.build/release/viewfinder demo
 
-## Runs every check: formatting, the build, and all tests.
+## Runs every check: formatting, the build, all tests, the tests again under the thread sanitizer, gphoto2, vivid, and
+## each fuzz target for a short while.
 test: test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) test-tsan
 	$(MAKE) test-gphoto2
 	$(MAKE) test-vivid
+	$(MAKE) test-fuzz
+
+## Runs the whole test suite, in parallel as usual, under the thread sanitizer (its own build in .build-tsan).
+test-tsan: test-deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+
+## Runs each fuzz target (libFuzzer with AddressSanitizer, built in .build-fuzz) for FUZZ_TEST_SECONDS on its corpus.
+test-fuzz:
+	SWIFT=$(SWIFT) Scripts/fuzz.sh $(FUZZ_TEST_SECONDS)
+
+## Fuzzes for longer: each target for FUZZ_SECONDS (10 minutes unless told otherwise), e.g. `make fuzz FUZZ_SECONDS=3600`.
+fuzz:
+	SWIFT=$(SWIFT) Scripts/fuzz.sh $(FUZZ_SECONDS)
+
+## Records the fuzz targets' seed corpora again from sessions of the client and of gphoto2 with the simulator.
+fuzz-corpus: test-deps
+	SWIFT=$(SWIFT) Scripts/record-fuzz-corpus.sh
 
 ## Checks the simulated camera against Debian's gphoto2 as an independent PTP/IP client (under a minute).
 test-gphoto2: test-deps

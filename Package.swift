@@ -15,6 +15,10 @@ let package = Package(
         .executable(name: "imaging-benchmark", targets: ["ImagingBenchmark"]),
         .executable(name: "ptp-benchmark", targets: ["PTPBenchmark"]),
         .executable(name: "frame-pipeline-benchmark", targets: ["FramePipelineBenchmark"]),
+        .executable(name: "fuzz-ptp-codec", targets: ["PTPCodecFuzzer"]),
+        .executable(name: "fuzz-ptp-client", targets: ["PTPClientFuzzer"]),
+        .executable(name: "fuzz-simulator", targets: ["SimulatorFuzzer"]),
+        .executable(name: "fuzz-corpus-recorder", targets: ["FuzzCorpusRecorder"]),
     ],
     targets: [
         // Locks and threads the other modules share (package access only).
@@ -144,5 +148,40 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder"], swiftSettings: strict),
+
+        // Fuzz targets for libFuzzer (`make fuzz`, `make test-fuzz`; see Fuzz/README.md). Built without the fuzzer,
+        // each replays the inputs named on its command line.
+        .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+        .target(
+            name: "FuzzSupport",
+            dependencies: ["CLibFuzzer", "ViewfinderConcurrency", "ViewfinderPTP"],
+            path: "Fuzz/FuzzSupport",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "PTPCodecFuzzer",
+            dependencies: ["FuzzSupport", "ViewfinderPTP"],
+            path: "Fuzz/PTPCodecFuzzer",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "PTPClientFuzzer",
+            dependencies: ["FuzzSupport", "ViewfinderConcurrency", "ViewfinderPTP"],
+            path: "Fuzz/PTPClientFuzzer",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "SimulatorFuzzer",
+            dependencies: ["FuzzSupport", "ViewfinderConcurrency", "ViewfinderPTP", "ViewfinderSimulator"],
+            path: "Fuzz/SimulatorFuzzer",
+            swiftSettings: strict
+        ),
+        // Records sessions of the client and of gphoto2 with the simulator as seed corpora; `make fuzz-corpus`.
+        .executableTarget(
+            name: "FuzzCorpusRecorder",
+            dependencies: ["FuzzSupport", "ViewfinderConcurrency", "ViewfinderPTP", "ViewfinderSimulator"],
+            path: "Fuzz/CorpusRecorder",
+            swiftSettings: strict
+        ),
     ]
 )

@@ -106,6 +106,10 @@ extension CameraSimulator {
         public var replyTimeout: Duration
         /// How long a session may stay without a request before the simulator ends it.
         public var idleTimeout: Duration
+        /// How many connections may be opening at once (connected, their first packet not yet read); more are
+        /// refused at once with an InitFail packet that says the camera is busy, so a flood of connections costs
+        /// neither threads nor memory.
+        public var maximumOpeningConnections: Int
         /// Receives one line per notable thing that happens: connections, refusals, captures, errors.
         public var log: (@Sendable (String) -> Void)?
 
@@ -116,7 +120,8 @@ extension CameraSimulator {
             liveViewSize: Dimensions = Dimensions(width: 640, height: 424), liveViewFrameRate: Int = 30,
             liveViewStartupDelay: Duration = .milliseconds(50), batteryDrainInterval: Duration = .seconds(60),
             captureArchiveDirectory: String? = nil, dataChunkSize: Int = 1 << 22, replyTimeout: Duration = .seconds(5),
-            idleTimeout: Duration = .seconds(600), log: (@Sendable (String) -> Void)? = nil
+            idleTimeout: Duration = .seconds(600), maximumOpeningConnections: Int = 4,
+            log: (@Sendable (String) -> Void)? = nil
         ) {
             self.identity = identity
             self.model = model
@@ -132,6 +137,7 @@ extension CameraSimulator {
             self.dataChunkSize = dataChunkSize
             self.replyTimeout = replyTimeout
             self.idleTimeout = idleTimeout
+            self.maximumOpeningConnections = max(1, maximumOpeningConnections)
             self.log = log
         }
     }

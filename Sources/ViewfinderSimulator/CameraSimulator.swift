@@ -29,6 +29,8 @@ public final class CameraSimulator: Sendable {
         var port: UInt16 = 0
         var active: SimulatorSession?
         var nextConnectionNumber: UInt32 = 1
+        /// Connections whose first packet has not arrived yet.
+        var opening = 0
     }
 
     /// How the simulator presents itself and behaves.
@@ -64,7 +66,7 @@ public final class CameraSimulator: Sendable {
         let identity = "\(configuration.identity.manufacturer) \(camera.deviceInfo.model)"
         configuration.log?("listening on \(listener.endpoint) as \(identity) (\(configuration.identity.rawValue))")
         threads.enter()
-        IOThread.detach { [self] in
+        IOThread.detach(name: "sim\(listener.localPort)-listen") { [self] in
             acceptConnections(on: listener)
             sockets.close(listener)
             threads.leave()
@@ -81,11 +83,25 @@ public final class CameraSimulator: Sendable {
         while true {
             do {
                 guard let socket = try listener.accept(timeout: .seconds(1)) else { continue }
-                guard sockets.register(socket) else { return }
+                let admitted = server.withLock { server in
+                    guard server.opening < configuration.maximumOpeningConnections else { return false }
+                    server.opening += 1
+                    return true
+                }
+                guard admitted else {
+                    refuse(socket, because: "\(configuration.maximumOpeningConnections) connections are still opening")
+                    continue
+                }
                 threads.enter()
-                IOThread.detach { [self] in
-                    serve(socket)
+                do {
+                    try PlatformThread.detach(name: "sim\(port)-conn") { [self] in
+                        serve(socket, opening: true)
+                        threads.leave()
+                    }
+                } catch {
                     threads.leave()
+                    server.withLock { $0.opening -= 1 }
+                    refuse(socket, because: "\(error)")
                 }
             } catch {
                 return
@@ -93,8 +109,30 @@ public final class CameraSimulator: Sendable {
         }
     }
 
-    /// Reads a new connection's first packet and makes it a session's command or event connection.
-    private func serve(_ socket: TCPSocket) {
+    /// Turns a new connection away at once with an InitFail packet that says the camera is busy.
+    private func refuse(_ socket: TCPSocket, because reason: String) {
+        configuration.log?("refused a connection from \(socket.endpoint): \(reason)")
+        let connection = PTPIPConnection(socket: socket, timeout: .milliseconds(100))
+        try? connection.send(.initFail(reason: PTPIPInitFailReason.busy.rawValue), while: "refusing a connection")
+        socket.close()
+    }
+
+    /// Serves a connection that is already open, on the calling thread: reads its first packet and makes it a
+    /// session's command connection, serving the session until it ends, or a session's event connection.
+    ///
+    /// The first packet must arrive whole within ``Configuration/replyTimeout``, however slowly the client trickles
+    /// it. The simulator's own threads call this for each connection they accept; a harness may call it with one end
+    /// of a socket pair (``start()`` is not needed then).
+    package func serve(_ socket: TCPSocket) {
+        serve(socket, opening: false)
+    }
+
+    private func serve(_ socket: TCPSocket, opening: Bool) {
+        var isOpening = opening
+        defer {
+            if isOpening { server.withLock { $0.opening -= 1 } }
+        }
+        guard sockets.register(socket) else { return }
         socket.setNoDelay()
         let connection = PTPIPConnection(socket: socket, timeout: configuration.replyTimeout)
         connection.acknowledgesQuickly = true
@@ -103,7 +141,14 @@ public final class CameraSimulator: Sendable {
             if !keepsSocket { sockets.close(socket) }
         }
         do {
-            switch try connection.readPacket(while: "waiting for the PTP/IP handshake") {
+            connection.readDeadline = .now + configuration.replyTimeout
+            let first = try connection.readPacket(while: "waiting for the PTP/IP handshake")
+            connection.readDeadline = nil
+            if isOpening {
+                server.withLock { $0.opening -= 1 }
+                isOpening = false
+            }
+            switch first {
             case .initCommandRequest(_, let name, _):
                 try runSession(on: connection, clientName: name)
             case .initEventRequest(let number):
@@ -122,7 +167,8 @@ public final class CameraSimulator: Sendable {
             guard server.active == nil else { return nil }
             let session = SimulatorSession(
                 number: server.nextConnectionNumber, clientName: clientName, command: connection, camera: camera,
-                pump: SimulatorEventPump(sockets: sockets, group: threads, log: configuration.log))
+                pump: SimulatorEventPump(
+                    name: "sim\(server.port)-events", sockets: sockets, group: threads, log: configuration.log))
             server.nextConnectionNumber += 1
             server.active = session
             return session

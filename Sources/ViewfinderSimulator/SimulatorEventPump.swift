@@ -60,12 +60,12 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
     private let sockets: SimulatorSockets
     private let log: (@Sendable (String) -> Void)?
 
-    /// Starts the pump's thread.
-    init(sockets: SimulatorSockets, group: DispatchGroup, log: (@Sendable (String) -> Void)?) {
+    /// Starts the pump's thread, named `name`.
+    init(name: String, sockets: SimulatorSockets, group: DispatchGroup, log: (@Sendable (String) -> Void)?) {
         self.sockets = sockets
         self.log = log
         group.enter()
-        IOThread.detach { [self] in
+        IOThread.detach(name: name) { [self] in
             run()
             group.leave()
         }
@@ -126,6 +126,12 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
             if stopping { break }
             let wait = min(next.map { now.duration(to: $0) } ?? .seconds(1), .seconds(1))
             _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(max(0, wait.seconds) * 1e9)))
+        }
+        // Jobs that never ran hold the pump (a repeating job reschedules itself through it): drop them, or the pump,
+        // its connection and the camera would outlive the session.
+        state.withLock { state in
+            state.jobs = []
+            state.connection = nil
         }
         if let connection {
             sockets.close(connection.socket)

@@ -76,6 +76,8 @@ final class SimulatorSession: Sendable {
                     try command.socket.wait(
                         for: Int16(POLLIN), timeout: configuration.idleTimeout, while: "waiting for a request")
                 }
+                // A request, with its data, must arrive whole within the reply timeout, however slowly it trickles.
+                command.readDeadline = .now + configuration.replyTimeout
                 switch try command.readNext(while: "reading a request") {
                 case .packet(.operationRequest(let phase, let code, let id, let parameters)):
                     var data: [UInt8]?

@@ -87,7 +87,10 @@ import ViewfinderCLITestSupport
             }
             #expect(numbers == numbers.sorted() && Set(numbers).count == numbers.count, "frame numbers \(numbers)")
 
-            let first = try preview.statistics()
+            // The server counts a part once it has sent it, which can be just after the reader has it.
+            let first = try preview.statistics(within: .seconds(30)) { statistics in
+                (statistics.streams.first { $0.viewer == "test-reader" }?.framesSent ?? 0) >= 5
+            }
             #expect(first.source == "test pattern" && first.format == "320x240@30/nv12")
             let viewer = first.streams.first { $0.viewer == "test-reader" }
             #expect((viewer?.framesSent ?? 0) >= 5, "the open stream is not in \(first.streams)")
@@ -137,7 +140,9 @@ import ViewfinderCLITestSupport
             let before = try preview.statistics(within: .seconds(60)) { $0.frames >= start + 60 }
             let residentBefore = try #require(preview.process.residentBytes)
 
-            let published = 150
+            // Enough frames that a queue of them (11 MB) would stand well clear of the allocator's own growth (3 MB
+            // seen on a loaded machine).
+            let published = 300
             let after = try preview.statistics(within: .seconds(120)) { $0.frames >= before.frames + published }
             try #require(after.frames >= before.frames + published, "the source published too few frames: \(after)")
             let residentAfter = try #require(preview.process.residentBytes)
@@ -148,7 +153,7 @@ import ViewfinderCLITestSupport
                 slow.framesSent <= inFlight, "a stalled viewer was sent \(slow.framesSent) frames of \(jpegBytes) B")
             let queueGrowth = published * jpegBytes
             let growth = residentAfter - residentBefore
-            #expect(growth < queueGrowth / 4, "memory grew by \(growth) B; a frame queue would hold \(queueGrowth) B")
+            #expect(growth < queueGrowth / 2, "memory grew by \(growth) B; a frame queue would hold \(queueGrowth) B")
 
             var previous = try #require(firstPart.headers["x-frame-number"].flatMap(Int.init))
             var largestJump = 0

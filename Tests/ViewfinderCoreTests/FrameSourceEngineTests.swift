@@ -39,12 +39,22 @@ import Testing
 
     @Test func asyncRequestsReportWhetherTheyWereCarriedOut() async throws {
         let source = GatedSource()
+        // The requests still pending are awaited when the test leaves, and they end only once the gate opens: a wait
+        // that fails opens it before it throws, so the test fails instead of hanging.
+        let waitUntilOrOpen = { (what: String, condition: @Sendable () -> Bool) async throws in
+            do {
+                try await waitUntil(what, condition)
+            } catch {
+                source.backend.open()
+                throw error
+            }
+        }
         async let starting = source.switch(toDesiredState: .on)
-        try await waitUntil("the start to run") { source.backend.performed == [.start] }
+        try await waitUntilOrOpen("the start to run") { source.backend.performed == [.start] }
         async let superseded = source.switch(toDesiredState: .off)
-        try await waitUntil("the off request to wait") { source.desiredState == .off }
+        try await waitUntilOrOpen("the off request to wait") { source.desiredState == .off }
         async let latest = source.switch(toDesiredState: .standby)
-        try await waitUntil("the standby request to wait") { source.desiredState == .standby }
+        try await waitUntilOrOpen("the standby request to wait") { source.desiredState == .standby }
         source.backend.open()
         let outcomes = await (starting, superseded, latest)
         #expect(outcomes == (true, false, true))

@@ -117,6 +117,23 @@ import ViewfinderCore
         #expect(malformed { try PTPIPPacket.decode(type: .operationResponse, payload: ragged) })
     }
 
+    @Test func friendlyNamesHaveAtMostTheMaximumLength() throws {
+        func request(units: Int) -> [UInt8] {
+            [UInt8](repeating: 1, count: 16) + [UInt8](repeating: 0x41, count: 2 * units) + [0, 0, 0, 0, 1, 0]
+        }
+        let longest = try PTPIPPacket.decode(type: .initCommandRequest, payload: request(units: 1024))
+        guard case .initCommandRequest(_, let name, _) = longest else {
+            Issue.record("not an InitCommandRequest: \(longest)")
+            return
+        }
+        #expect(name.utf16.count == PTPIPPacket.maximumNameLength)
+        #expect(malformed { try PTPIPPacket.decode(type: .initCommandRequest, payload: request(units: 1025)) })
+        #expect(throws: ViewfinderError.self) {
+            try PTPIPPacket.initCommandRequest(guid: .random(), name: String(repeating: "n", count: 1025), version: 1)
+                .encoded()
+        }
+    }
+
     @Test func nameWithoutTerminatorIsMalformed() {
         var payload = [UInt8](repeating: 1, count: 16)
         payload += [0x41, 0, 0x42, 0, 1, 0, 0, 0]

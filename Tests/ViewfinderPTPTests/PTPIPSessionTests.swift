@@ -159,7 +159,7 @@ import Glibc
             }
         }
         let session = try await PTPIPSession.connect(
-            to: "127.0.0.1", configuration: Self.configuration(responder, timeout: .milliseconds(300)))
+            to: "127.0.0.1", configuration: Self.configuration(responder, timeout: HostilePeerTests.silence))
         let error = await #expect(throws: ViewfinderError.self) {
             try await session.transaction(.getObject, parameters: [1])
         }
@@ -257,16 +257,11 @@ import Glibc
     }
 
     @Test func cancellingDuringTheDataPhaseDrainsAndKeepsTheSession() async throws {
-        let firstChunkSeen = Atomic(false)
-        let resume = Atomic(false)
         let responder = try ScriptedResponder { peer in
             let request = try peer.expectRequest(.getObject)
             try peer.command.send(.startData(transactionID: request.transactionID, totalLength: 4 << 20), while: "t")
             let piece = [UInt8](repeating: 9, count: 1 << 20)
             for index in 0..<4 {
-                if index == 1 {
-                    while !resume.load(ordering: .acquiring) { pause(milliseconds: 2) }
-                }
                 try piece.withUnsafeBytes {
                     try peer.command.sendData(transactionID: request.transactionID, $0, isLast: index == 3, while: "t")
                 }
@@ -276,18 +271,21 @@ import Glibc
             try peer.sendData([5], next.transactionID)
         }
         let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: Self.configuration(responder))
-        let download = Task {
+        // The consumer cancels the download at its first slice, on the session's I/O thread, so the cancellation
+        // lands mid-phase however late the test itself gets to run.
+        let download = Locked<Task<PTPResponse, any Error>?>(nil)
+        let slices = Atomic(0)
+        let task = Task {
             try await session.transaction(.getObject, parameters: [1]) { _ in
-                firstChunkSeen.store(true, ordering: .releasing)
+                guard slices.add(1, ordering: .relaxed).oldValue == 0 else { return }
+                while download.withLock({ $0 }) == nil { pause(milliseconds: 1) }
+                download.withLock { $0?.cancel() }
             }
         }
-        while !firstChunkSeen.load(ordering: .acquiring) {
-            try await Task.sleep(for: .milliseconds(2))
-        }
-        download.cancel()
-        resume.store(true, ordering: .releasing)
-        let error = await #expect(throws: ViewfinderError.self) { try await download.value }
+        download.withLock { $0 = task }
+        let error = await #expect(throws: ViewfinderError.self) { try await task.value }
         #expect(error?.code == .cancelled)
+        #expect(slices.load(ordering: .relaxed) == 1)
         #expect(session.state == .open)
         #expect(try await session.transaction(.getObject).data == [5])
         #expect(try await responder.recordedFailures().isEmpty)

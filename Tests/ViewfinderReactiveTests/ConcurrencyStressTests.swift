@@ -138,7 +138,9 @@ import ViewfinderReactive
         let counted = subject.handleEvents(receiveOutput: { _ in
             if outstanding.add(1, ordering: .relaxed).newValue > 1 { exceeded.add(1, ordering: .relaxed) }
         })
+        let finished = Signal()
         let cancellable = counted.receive(on: DispatchQueue(label: "consumer")).sinkWithReadyHandler { _ in
+            finished.raise()
         } receiveValue: { _, ready in
             received.add(1, ordering: .relaxed)
             outstanding.subtract(1, ordering: .relaxed)
@@ -146,6 +148,8 @@ import ViewfinderReactive
         }
         sendFromManyThreads { _, index in subject.send(index) }
         subject.send(completion: .finished)
+        // Delivery is asynchronous: the completion comes after the values, on the consumer's queue.
+        await finished.wait()
         #expect(exceeded.load(ordering: .relaxed) == 0)
         #expect(received.load(ordering: .relaxed) >= 1)
         cancellable.cancel()

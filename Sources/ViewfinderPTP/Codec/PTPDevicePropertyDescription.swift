@@ -26,7 +26,8 @@ public struct PTPDevicePropertyDescription: Hashable, Sendable {
                     let stride = step.integerValue
                 else { return false }
                 guard x >= low, x <= high else { return false }
-                return stride <= 0 || (x - low) % stride == 0
+                // The distance from the minimum fits in 64 unsigned bits even when it does not fit in 63.
+                return stride <= 0 || UInt64(bitPattern: x &- low) % UInt64(stride) == 0
             }
         }
     }

@@ -175,6 +175,9 @@ public enum PTPIPPacket: Hashable, Sendable {
     /// The number of parameters an event can carry.
     public static let maximumEventParameterCount = 3
 
+    /// The longest friendly name, in UTF-16 units, that a handshake packet may carry.
+    public static let maximumNameLength = 1024
+
     /// The version this implementation speaks: 1.0, with the major version in the high 16 bits.
     public static let protocolVersion: UInt32 = 0x0001_0000
 
@@ -338,6 +341,9 @@ public enum PTPIPPacket: Hashable, Sendable {
             }
             let unit = try reader.read(UInt16.self)
             if unit == 0 { break }
+            guard units.count < maximumNameLength else {
+                throw reader.malformed("the friendly name is longer than \(maximumNameLength) UTF-16 units")
+            }
             units.append(unit)
         }
         return String(decoding: units, as: UTF16.self)
@@ -346,8 +352,9 @@ public enum PTPIPPacket: Hashable, Sendable {
     /// Writes a NUL-terminated UCS-2 name.
     private static func appendName(_ name: String, to writer: inout PTPDataWriter) throws(ViewfinderError) {
         let units = Array(name.utf16)
-        guard units.count <= 1024, !units.contains(0) else {
-            throw ViewfinderError(.invalidArgument, "a PTP/IP friendly name has at most 1024 units and no NUL")
+        guard units.count <= maximumNameLength, !units.contains(0) else {
+            throw ViewfinderError(
+                .invalidArgument, "a PTP/IP friendly name has at most \(maximumNameLength) units and no NUL")
         }
         for unit in units { writer.append(unit) }
         writer.append(UInt16(0))

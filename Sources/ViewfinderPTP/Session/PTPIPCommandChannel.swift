@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// What a transaction does with its data-in phase.
-enum PTPDataInHandling: Sendable {
+package enum PTPDataInHandling: Sendable {
     /// Collect it in memory, reporting progress.
     case collect(progress: (@Sendable (PTPTransferProgress) -> Void)?)
     /// Hand each chunk to `consumer` as it arrives, reporting progress.
@@ -16,14 +16,17 @@ enum PTPDataInHandling: Sendable {
 }
 
 /// A flag that a task's cancellation handler sets and the command thread reads.
-final class PTPCancellationFlag: Sendable {
+package final class PTPCancellationFlag: Sendable {
     private let cancelled = Atomic(false)
 
+    /// Creates a flag that is not set.
+    package init() {}
+
     /// Whether the task was cancelled.
-    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    package var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     /// Marks the task as cancelled.
-    func cancel() {
+    package func cancel() {
         cancelled.store(true, ordering: .releasing)
     }
 }
@@ -31,8 +34,9 @@ final class PTPCancellationFlag: Sendable {
 /// The command connection of a session and everything that runs transactions on it.
 ///
 /// Lives on the session's command thread: only jobs on that thread touch it, hence `@unchecked Sendable`.
-final class PTPIPCommandChannel: @unchecked Sendable {
-    let connection: PTPIPConnection
+package final class PTPIPCommandChannel: @unchecked Sendable {
+    /// The command connection.
+    package let connection: PTPIPConnection
     private let configuration: PTPIPSession.Configuration
     private var nextTransactionID: UInt32 = 1
     private let scratch: UnsafeMutableRawBufferPointer
@@ -40,7 +44,8 @@ final class PTPIPCommandChannel: @unchecked Sendable {
     /// The largest piece of a data phase received or handed to a consumer at once.
     private static let sliceLength = 1 << 20
 
-    init(connection: PTPIPConnection, configuration: PTPIPSession.Configuration) {
+    /// Wraps a command connection whose handshake is done.
+    package init(connection: PTPIPConnection, configuration: PTPIPSession.Configuration) {
         self.connection = connection
         self.configuration = configuration
         scratch = .allocate(byteCount: Self.sliceLength, alignment: 16)
@@ -71,7 +76,7 @@ final class PTPIPCommandChannel: @unchecked Sendable {
     /// - Returns: The response and the collected data-in bytes.
     /// - Throws: `ViewfinderError/Code/protocolFailure` when the camera answers with anything but OK (the
     ///   connection stays usable); transport errors (timeout, disconnected, malformed data) leave it unusable.
-    func run(
+    package func run(
         _ operation: PTPOperationCode, parameters: [UInt32], transactionID: UInt32? = nil, dataOut: [UInt8]?,
         dataIn: PTPDataInHandling, cancellation: PTPCancellationFlag?, consumerError: inout (any Error)?
     ) throws(ViewfinderError) -> PTPTransactionResult {
@@ -113,7 +118,7 @@ final class PTPIPCommandChannel: @unchecked Sendable {
     }
 
     /// Runs a transaction without a data-out phase that collects its data-in phase, if any.
-    func run(
+    package func run(
         _ operation: PTPOperationCode, parameters: [UInt32] = [], transactionID: UInt32? = nil
     ) throws(ViewfinderError) -> PTPTransactionResult {
         var unused: (any Error)?
@@ -130,11 +135,26 @@ final class PTPIPCommandChannel: @unchecked Sendable {
     }
 
     /// Reads the next packet, answering probes on the way.
+    ///
+    /// Probes are no progress: a camera that sends nothing else for longer than the connection's timeout fails with
+    /// `ViewfinderError/Code/timeout`, as a silent one does.
     private func readAnsweringProbes(while activity: String) throws(ViewfinderError) -> PTPIPConnection.Incoming {
+        let deadline = ContinuousClock.now + connection.timeout
         while true {
             let incoming = try connection.readNext(while: activity)
             guard incoming == .packet(.probeRequest) else { return incoming }
+            try Self.checkProgress(before: deadline, timeout: connection.timeout, while: activity)
             try connection.send(.probeResponse, while: "answering a probe")
+        }
+    }
+
+    /// Fails with `ViewfinderError/Code/timeout` once `deadline`, the end of the wait for progress, has passed.
+    private static func checkProgress(
+        before deadline: ContinuousClock.Instant, timeout: Duration, while activity: String
+    ) throws(ViewfinderError) {
+        guard ContinuousClock.now < deadline else {
+            throw ViewfinderError(
+                .timeout, "no progress within \(timeout) while \(activity); the camera sends only empty packets")
         }
     }
 
@@ -282,11 +302,19 @@ final class PTPIPCommandChannel: @unchecked Sendable {
         consume: (Int, Int, inout DataInPhase) throws(ViewfinderError) -> Void
     ) throws(ViewfinderError) -> PTPIPConnection.Incoming {
         var received = 0
+        var progressDeadline = ContinuousClock.now + connection.timeout
         while true {
             let incoming = try readAnsweringProbes(while: "receiving the data of \(phase.activity)")
             switch incoming {
             case .data(let isLast, let id, let count):
                 try phase.check(id)
+                if count > 0 {
+                    progressDeadline = ContinuousClock.now + connection.timeout
+                } else if !isLast {
+                    try Self.checkProgress(
+                        before: progressDeadline, timeout: connection.timeout,
+                        while: "receiving the data of \(phase.activity)")
+                }
                 if let total, count > total - received {
                     throw ViewfinderError(
                         .malformedData,

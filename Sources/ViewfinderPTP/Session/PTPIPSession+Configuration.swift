@@ -19,6 +19,9 @@ extension PTPIPSession {
         public var responseTimeout: Duration
         /// The largest data-in phase collected in memory; larger ones need a streaming transaction.
         public var maximumInMemoryDataLength: Int
+        /// The largest dataset the session decodes, such as DeviceInfo, a property description or a list of object
+        /// handles; a larger one fails with `ViewfinderError/Code/malformedData` and the session stays open.
+        public var maximumDatasetLength: Int
         /// The longest packet other than Data or EndData the session accepts.
         public var maximumControlPacketLength: Int
         /// The size of the Data packets data-out phases are split into.
@@ -36,13 +39,15 @@ extension PTPIPSession {
         ///   - connectTimeout: The longest wait for a TCP connection.
         ///   - responseTimeout: The longest wait for the camera on any read or write.
         ///   - maximumInMemoryDataLength: The largest data-in phase collected in memory.
+        ///   - maximumDatasetLength: The largest dataset decoded.
         ///   - maximumControlPacketLength: The longest packet other than Data or EndData accepted.
         ///   - dataOutChunkSize: The size of the Data packets data-out phases are split into.
         ///   - eventBufferCapacity: How many unconsumed events are kept.
         public init(
             port: UInt16 = 15740, clientName: String = Configuration.hostName, clientGUID: PTPIPGUID = .random(),
             sessionID: UInt32 = 1, connectTimeout: Duration = .seconds(5), responseTimeout: Duration = .seconds(10),
-            maximumInMemoryDataLength: Int = 1 << 30, maximumControlPacketLength: Int = 1 << 20,
+            maximumInMemoryDataLength: Int = 1 << 30, maximumDatasetLength: Int = 1 << 20,
+            maximumControlPacketLength: Int = 1 << 20,
             dataOutChunkSize: Int = 1 << 20, eventBufferCapacity: Int = 256
         ) {
             self.port = port
@@ -52,6 +57,7 @@ extension PTPIPSession {
             self.connectTimeout = connectTimeout
             self.responseTimeout = responseTimeout
             self.maximumInMemoryDataLength = maximumInMemoryDataLength
+            self.maximumDatasetLength = maximumDatasetLength
             self.maximumControlPacketLength = maximumControlPacketLength
             self.dataOutChunkSize = max(1, dataOutChunkSize)
             self.eventBufferCapacity = max(1, eventBufferCapacity)

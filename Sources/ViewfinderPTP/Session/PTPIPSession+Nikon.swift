@@ -57,14 +57,18 @@ extension PTPIPSession {
     }
 
     /// Polls Nikon DeviceReady until it answers OK.
+    ///
+    /// Fails only when a poll that began after `timeout` still finds the camera busy, so a caller that gets no thread
+    /// for a while (a busy machine) is not told the camera stayed busy when it never asked.
     public func waitUntilNikonReady(timeout: Duration = .seconds(3)) async throws {
         let deadline = ContinuousClock.now + timeout
         while true {
+            let isLastChance = ContinuousClock.now >= deadline
             do {
                 _ = try await transaction(.nikonDeviceReady)
                 return
             } catch let error as ViewfinderError where error.responseCode == PTPResponseCode.deviceBusy.rawValue {
-                guard ContinuousClock.now < deadline else {
+                guard !isLastChance else {
                     throw ViewfinderError(.timeout, "the camera stayed busy for \(timeout) after starting live view")
                 }
                 try await Task.sleep(for: .milliseconds(10))

@@ -3,13 +3,12 @@ import ViewfinderCore
 extension PTPIPSession {
     /// The IDs of the camera's storages, such as its memory cards.
     public func storageIDs() async throws -> [UInt32] {
-        let data = try await transaction(.getStorageIDs).data
-        return try Self.decodeArray(data, of: "the storage IDs")
+        try Self.decodeArray(try await dataset(.getStorageIDs), of: "the storage IDs")
     }
 
     /// What the camera says about a storage.
     public func storageInfo(_ storageID: UInt32) async throws -> PTPStorageInfo {
-        try PTPStorageInfo(decoding: try await transaction(.getStorageInfo, parameters: [storageID]).data)
+        try PTPStorageInfo(decoding: try await dataset(.getStorageInfo, parameters: [storageID]))
     }
 
     /// The handles of objects on the camera's storages.
@@ -21,8 +20,7 @@ extension PTPIPSession {
     public func objectHandles(
         storageID: UInt32 = 0xFFFF_FFFF, format: PTPObjectFormatCode = .any, parent: UInt32 = 0
     ) async throws -> [UInt32] {
-        let data = try await transaction(.getObjectHandles, parameters: [storageID, UInt32(format.rawValue), parent])
-            .data
+        let data = try await dataset(.getObjectHandles, parameters: [storageID, UInt32(format.rawValue), parent])
         return try Self.decodeArray(data, of: "the object handles")
     }
 
@@ -41,7 +39,7 @@ extension PTPIPSession {
 
     /// What the camera says about an object.
     public func objectInfo(_ handle: UInt32) async throws -> PTPObjectInfo {
-        try PTPObjectInfo(decoding: try await transaction(.getObjectInfo, parameters: [handle]).data)
+        try PTPObjectInfo(decoding: try await dataset(.getObjectInfo, parameters: [handle]))
     }
 
     /// An object's bytes, received straight into the returned array.
@@ -86,7 +84,7 @@ extension PTPIPSession {
     /// A property's description: its type, current value and the values it accepts.
     public func propertyDescription(_ property: PTPDevicePropertyCode) async throws -> PTPDevicePropertyDescription {
         try PTPDevicePropertyDescription(
-            decoding: try await transaction(.getDevicePropDesc, parameters: [UInt32(property.rawValue)]).data)
+            decoding: try await dataset(.getDevicePropDesc, parameters: [UInt32(property.rawValue)]))
     }
 
     /// A property's current value.
@@ -95,7 +93,7 @@ extension PTPIPSession {
     ///   - property: The property.
     ///   - type: The property's data type, as its description gives it.
     public func propertyValue(_ property: PTPDevicePropertyCode, of type: PTPDataType) async throws -> PTPValue {
-        let data = try await transaction(.getDevicePropValue, parameters: [UInt32(property.rawValue)]).data
+        let data = try await dataset(.getDevicePropValue, parameters: [UInt32(property.rawValue)])
         var reader = PTPDataReader(data, reading: "the value of \(property)")
         let value = try reader.readValue(of: type)
         try reader.expectEnd()

@@ -90,6 +90,9 @@ public final class PTPIPSession: Sendable {
     /// Where the session is in its life.
     public var state: State { core.phase }
 
+    /// The longest packet the event connection accepts; an event packet has 26 bytes at most.
+    public static let maximumEventPacketLength = 1 << 10
+
     /// The number of events dropped because the consumer of ``events`` fell behind.
     public var droppedEventCount: Int { core.droppedEvents.load(ordering: .relaxed) }
 
@@ -192,7 +195,8 @@ public final class PTPIPSession: Sendable {
         try core.register(eventSocket)
         eventSocket.setNoDelay()
         let events = PTPIPConnection(
-            socket: eventSocket, timeout: configuration.responseTimeout, maximumControlPacketLength: 1 << 16)
+            socket: eventSocket, timeout: configuration.responseTimeout,
+            maximumControlPacketLength: PTPIPSession.maximumEventPacketLength)
         do throws(ViewfinderError) {
             try events.send(
                 .initEventRequest(connectionNumber: handshake.connectionNumber),
@@ -212,9 +216,18 @@ public final class PTPIPSession: Sendable {
         }
         core.startReadingEvents(from: events)
         _ = try channel.run(.openSession, parameters: [configuration.sessionID], transactionID: 0)
-        let info = try channel.run(.getDeviceInfo)
+        let info = PTPDatasetCollector(
+            limit: configuration.maximumDatasetLength, subject: "the camera's answer to GetDeviceInfo")
+        var tooLong: (any Error)?
+        _ = try channel.run(
+            .getDeviceInfo, parameters: [], dataOut: nil,
+            dataIn: .stream(consumer: { try info.append($0) }, progress: nil), cancellation: nil,
+            consumerError: &tooLong)
+        if let tooLong {
+            throw tooLong as? ViewfinderError ?? ViewfinderError(.malformedData, "\(tooLong)")
+        }
         var result = handshake
-        result.deviceInfo = try PTPDeviceInfo(decoding: info.data)
+        result.deviceInfo = try PTPDeviceInfo(decoding: info.bytes)
         return result
     }
 

@@ -24,7 +24,7 @@ final class PTPIPSessionCore: Sendable {
     }
 
     let configuration: PTPIPSession.Configuration
-    let commandThread = IOThread()
+    let commandThread: IOThread
     let state = Locked(State())
     let channelBox = ChannelBox()
     let eventContinuation: AsyncThrowingStream<PTPEvent, any Error>.Continuation
@@ -36,6 +36,7 @@ final class PTPIPSessionCore: Sendable {
     ) {
         self.configuration = configuration
         self.eventContinuation = eventContinuation
+        commandThread = IOThread(name: "ptp\(configuration.port)-cmd")
     }
 
     var phase: PTPIPSession.State { state.withLock { $0.phase } }
@@ -164,7 +165,7 @@ final class PTPIPSessionCore: Sendable {
 
     /// Reads the event connection until it closes, on a thread of its own.
     func startReadingEvents(from connection: PTPIPConnection) {
-        IOThread.detach { [self] in
+        IOThread.detach(name: "ptp\(configuration.port)-events") { [self] in
             readEvents(from: connection)
             close(connection.socket)
         }

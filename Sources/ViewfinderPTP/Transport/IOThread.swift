@@ -18,17 +18,17 @@ package final class IOThread: Sendable {
     private let queue = Locked(Queue())
     private let wakeUp = DispatchSemaphore(value: 0)
 
-    /// Starts a thread.
-    package init() {
-        Self.detach { [self] in run() }
+    /// Starts a thread named `name` (at most 15 bytes of it are kept, as in `ptp15740-cmd`).
+    package init(name: String = "viewfinder-io") {
+        Self.detach(name: name) { [self] in run() }
     }
 
-    /// Runs `body` once on a new detached thread.
+    /// Runs `body` once on a new detached thread named `name`.
     ///
     /// - Precondition: The system grants a new thread; running out of threads ends the process.
-    package static func detach(_ body: @escaping @Sendable () -> Void) {
+    package static func detach(name: String = "viewfinder-io", _ body: @escaping @Sendable () -> Void) {
         do {
-            try PlatformThread.detach(name: "viewfinder-io", body)
+            try PlatformThread.detach(name: name, body)
         } catch {
             preconditionFailure("\(error)")
         }

@@ -19,6 +19,9 @@ package final class PTPIPConnection: @unchecked Sendable {
     package let socket: TCPSocket
     /// The longest wait for the peer before an operation fails with `ViewfinderError/Code/timeout`.
     package var timeout: Duration
+    /// When set, reads fail with `ViewfinderError/Code/timeout` once this instant has passed, however steadily the
+    /// peer trickles bytes: a bound on a whole exchange, such as a handshake, on top of ``timeout``.
+    package var readDeadline: ContinuousClock.Instant?
     /// Whether to acknowledge received data at once before each wait, for peers that keep Nagle's algorithm on.
     package var acknowledgesQuickly = false
     /// The longest packet other than Data or EndData this connection accepts.
@@ -68,7 +71,25 @@ package final class PTPIPConnection: @unchecked Sendable {
                 end = pending
             }
             let free = UnsafeMutableRawBufferPointer(rebasing: buffer[end...])
-            end += try socket.receive(into: free, timeout: timeout, quickAck: acknowledgesQuickly, while: activity)
+            end += try receive(into: free, while: activity)
+        }
+    }
+
+    /// Receives at least one byte, within ``timeout`` and before ``readDeadline``.
+    private func receive(into free: UnsafeMutableRawBufferPointer, while activity: String) throws(ViewfinderError)
+        -> Int
+    {
+        guard let readDeadline else {
+            return try socket.receive(into: free, timeout: timeout, quickAck: acknowledgesQuickly, while: activity)
+        }
+        let left = ContinuousClock.now.duration(to: readDeadline)
+        do throws(ViewfinderError) {
+            guard left > .zero else { throw ViewfinderError(.timeout, "the deadline has passed") }
+            return try socket.receive(
+                into: free, timeout: min(timeout, left), quickAck: acknowledgesQuickly, while: activity)
+        } catch  where error.code == .timeout && ContinuousClock.now >= readDeadline {
+            throw ViewfinderError(
+                .timeout, "\(socket.endpoint) did not finish sending in time while \(activity); it sends too slowly")
         }
     }
 
@@ -153,7 +174,7 @@ package final class PTPIPConnection: @unchecked Sendable {
                 return
             }
             let rest = UnsafeMutableRawBufferPointer(rebasing: destination[filled...])
-            filled += try socket.receive(into: rest, timeout: timeout, quickAck: acknowledgesQuickly, while: activity)
+            filled += try receive(into: rest, while: activity)
         }
     }
 

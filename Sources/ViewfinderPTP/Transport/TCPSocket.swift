@@ -125,6 +125,20 @@ package struct TCPSocket: Sendable {
         return TCPSocket(descriptor: socket.descriptor, endpoint: "\(host):\(socket.localPort)")
     }
 
+    /// A connected pair of local stream sockets (`socketpair(2)`), non-blocking and closed on exec, for harnesses
+    /// that drive a PTP/IP connection from both ends without the network.
+    package static func pair() throws(ViewfinderError) -> (TCPSocket, TCPSocket) {
+        var descriptors: [Int32] = [-1, -1]
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &descriptors) == 0 else {
+            throw ViewfinderError.system(errno: errno, "creating a socket pair")
+        }
+        return (
+            TCPSocket(descriptor: descriptors[0], endpoint: "socket pair"),
+            TCPSocket(descriptor: descriptors[1], endpoint: "socket pair")
+        )
+    }
+
     private static func makeSocket(family: Int32, endpoint: String) throws(ViewfinderError) -> TCPSocket {
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let descriptor = Glibc.socket(family, type, 0)

@@ -4,12 +4,24 @@ import ViewfinderCore
 
 @testable import ViewfinderPTP
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A PTP/IP responder on loopback that follows a script, for tests of how the client copes with a peer that
 /// misbehaves: silence, early closes, malformed packets.
 ///
 /// It accepts one command and one event connection, performs the handshake, answers OpenSession and
 /// GetDeviceInfo, then runs the script on its own thread.
+///
+/// Where it waits for the test's next step (a connection, a request, the client's close), it waits with
+/// ``patience``, not with the short timeouts of a camera: the test runs on Swift's few cooperative threads, which a
+/// busy machine can keep from it for many seconds, and a peer that gave up on a slow test would fail it for the
+/// machine's load. Waits for the client's own I/O threads keep the short timeout.
 final class ScriptedResponder: Sendable {
+    /// How long the responder waits for the test to take its next step.
+    static let patience = Duration.seconds(300)
+
     /// The responder's side of a session.
     final class Peer: @unchecked Sendable {
         let command: PTPIPConnection
@@ -22,10 +34,17 @@ final class ScriptedResponder: Sendable {
             self.events = events
         }
 
+        /// Waits, with ``ScriptedResponder/patience``, until the client sends something on the command connection.
+        func waitForClient() throws {
+            guard command.bufferedCount == 0 else { return }
+            try command.socket.wait(for: Int16(POLLIN), timeout: patience, while: "waiting for the client")
+        }
+
         /// Reads the next operation request.
         func expectRequest(
             _ expected: PTPOperationCode? = nil
         ) throws -> (code: PTPOperationCode, transactionID: UInt32, parameters: [UInt32]) {
+            try waitForClient()
             guard case .operationRequest(_, let code, let id, let parameters) = try command.readPacket(while: "test")
             else {
                 throw ViewfinderError(.malformedData, "the client sent something other than a request")
@@ -77,7 +96,7 @@ final class ScriptedResponder: Sendable {
     init(initFail: PTPIPInitFailReason? = nil, script: @escaping @Sendable (Peer) throws -> Void) throws {
         listener = try TCPSocket.listen(host: "127.0.0.1", port: 0)
         port = listener.localPort
-        IOThread.detach { [self] in
+        IOThread.detach(name: "responder\(port)") { [self] in
             do {
                 try serve(initFail: initFail, script: script)
             } catch {
@@ -89,7 +108,7 @@ final class ScriptedResponder: Sendable {
 
     private func serve(initFail: PTPIPInitFailReason?, script: (Peer) throws -> Void) throws {
         defer { listener.close() }
-        guard let commandSocket = try listener.accept(timeout: .seconds(10)) else { return }
+        guard let commandSocket = try listener.accept(timeout: Self.patience) else { return }
         let command = PTPIPConnection(socket: commandSocket, timeout: .seconds(10))
         defer { command.close() }
         guard case .initCommandRequest = try command.readPacket(while: "handshake") else {
@@ -116,7 +135,7 @@ final class ScriptedResponder: Sendable {
         try peer.sendData(try Self.deviceInfo.encoded(), info.transactionID)
         defer {
             // Keep both connections until the client lets go, so it sees the script's effects, not an early close.
-            while (try? command.readNext(while: "waiting for the client to close")) != nil {}
+            while (try? peer.waitForClient()) != nil, (try? command.readNext(while: "waiting for the close")) != nil {}
         }
         try script(peer)
         scriptDone.store(true, ordering: .releasing)
@@ -124,11 +143,8 @@ final class ScriptedResponder: Sendable {
 
     /// Waits until the script has finished and returns what went wrong in it.
     func recordedFailures() async throws -> [String] {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !finished.load(ordering: .acquiring), !scriptDone.load(ordering: .acquiring),
-            ContinuousClock.now < deadline
-        {
-            try await Task.sleep(for: .milliseconds(5))
+        try await eventually("the script to finish") {
+            finished.load(ordering: .acquiring) || scriptDone.load(ordering: .acquiring)
         }
         return failures.withLock { $0 }
     }

@@ -28,12 +28,10 @@ final class EventCollector: Sendable {
     var events: [PTPEvent] { received.withLock { $0 } }
 
     /// Waits for an event with `code` (and `parameter`, if given) and removes it from the collection.
-    func next(
-        _ code: PTPEventCode, parameter: UInt32? = nil, timeout: Duration = .seconds(10)
-    ) async throws -> PTPEvent {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let found: PTPEvent? = received.withLock { events in
+    func next(_ code: PTPEventCode, parameter: UInt32? = nil) async throws -> PTPEvent {
+        var found: PTPEvent?
+        try await eventually("a \(code) event; got \(events)") {
+            found = received.withLock { events in
                 guard
                     let index = events.firstIndex(where: {
                         $0.code == code && (parameter == nil || $0.parameters.first == parameter)
@@ -41,17 +39,40 @@ final class EventCollector: Sendable {
                 else { return nil }
                 return events.remove(at: index)
             }
-            if let found { return found }
-            guard ContinuousClock.now < deadline else {
-                throw ViewfinderError(.timeout, "no \(code) event within \(timeout); got \(events)")
-            }
-            try await Task.sleep(for: .milliseconds(2))
+            return found != nil
         }
+        return found!
     }
 
     /// Forgets the events received so far.
     func clear() {
         received.withLock { $0.removeAll() }
+    }
+}
+
+/// Waits until `condition` holds, checking it every 2 ms, and fails after `checks` checks (10 s when the test runs
+/// freely).
+///
+/// The limit counts checks, not time: on a machine so busy that the test waits seconds for one of Swift's cooperative
+/// threads, each check comes late and what the test waits for has had its turns in between, so the test fails only
+/// when the condition really does not come.
+func eventually(_ what: @autoclosure () -> String, checks: Int = 5000, _ condition: () -> Bool) async throws {
+    for _ in 0..<checks {
+        if condition() { return }
+        try await Task.sleep(for: .milliseconds(2))
+    }
+    guard condition() else { throw ViewfinderError(.timeout, "gave up waiting for \(what()) after \(checks) checks") }
+}
+
+/// Runs a call that blocks its thread, such as ``CameraSimulator/stop()``, on a thread of its own, so it keeps none
+/// of Swift's cooperative threads from other tasks.
+func offThePool<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+    await withCheckedContinuation { continuation in
+        do {
+            try PlatformThread.detach(name: "tests-blocking") { continuation.resume(returning: body()) }
+        } catch {
+            continuation.resume(returning: body())
+        }
     }
 }
 
@@ -70,15 +91,21 @@ struct SimulatorHarness {
         configuration.port = 0
         let simulator = try CameraSimulator(configuration: configuration)
         try simulator.start()
-        defer { simulator.stop() }
-        let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: clientConfiguration(simulator))
-        let harness = SimulatorHarness(simulator: simulator, session: session, events: EventCollector(session))
         do {
-            let result = try await body(harness)
-            await session.close()
-            return result
+            let session = try await PTPIPSession.connect(
+                to: "127.0.0.1", configuration: clientConfiguration(simulator))
+            let harness = SimulatorHarness(simulator: simulator, session: session, events: EventCollector(session))
+            do {
+                let result = try await body(harness)
+                await session.close()
+                await offThePool { simulator.stop() }
+                return result
+            } catch {
+                await session.close()
+                throw error
+            }
         } catch {
-            await session.close()
+            await offThePool { simulator.stop() }
             throw error
         }
     }
