@@ -38,6 +38,8 @@ public final class CameraSimulator: Sendable {
     private let sockets = SimulatorSockets()
     private let threads = DispatchGroup()
     private let guid = PTPIPGUID.random()
+    /// Whether the camera has stopped answering (``stopAnswering()``).
+    private let silence = Locked(false)
 
     /// Creates the camera, with its sample images on the card; it does not listen until ``start()``.
     ///
@@ -71,6 +73,16 @@ public final class CameraSimulator: Sendable {
         }
     }
 
+    /// Keeps every connection open but stops answering and sending anything, as a camera that left the network
+    /// without closing its connections: out of WiFi range, or its battery pulled.
+    ///
+    /// Requests are read and left unanswered, events and answers to probes are no longer sent, and new connections
+    /// are closed at once. Clients notice only through their own timeouts. ``stop()`` still ends everything.
+    public func stopAnswering() {
+        silence.withLock { $0 = true }
+        configuration.log?("stopped answering")
+    }
+
     /// Stops listening, ends the session and waits (up to five seconds) for the simulator's threads to finish.
     public func stop() {
         sockets.shutDownAll()
@@ -102,6 +114,7 @@ public final class CameraSimulator: Sendable {
         defer {
             if !keepsSocket { sockets.close(socket) }
         }
+        guard !silence.withLock({ $0 }) else { return }
         do {
             switch try connection.readPacket(while: "waiting for the PTP/IP handshake") {
             case .initCommandRequest(_, let name, _):
@@ -122,7 +135,8 @@ public final class CameraSimulator: Sendable {
             guard server.active == nil else { return nil }
             let session = SimulatorSession(
                 number: server.nextConnectionNumber, clientName: clientName, command: connection, camera: camera,
-                pump: SimulatorEventPump(sockets: sockets, group: threads, log: configuration.log))
+                pump: SimulatorEventPump(sockets: sockets, group: threads, silence: silence, log: configuration.log),
+                silence: silence)
             server.nextConnectionNumber += 1
             server.active = session
             return session
