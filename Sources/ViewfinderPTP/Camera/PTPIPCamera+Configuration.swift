@@ -1,0 +1,39 @@
+import ViewfinderCore
+
+extension PTPIPCamera {
+    /// How a camera connects, how long it waits, and how it delivers live view.
+    public struct Configuration: Sendable {
+        /// The PTP/IP session's port, names and timeouts.
+        public var session: PTPIPSession.Configuration
+        /// How long a set property waits by default for the camera to show the new value.
+        public var propertySetTimeout: Duration
+        /// How long a shutter release waits for the camera to report the capture complete.
+        public var captureTimeout: Duration
+        /// How long live view may take to become ready after the camera is asked to start it.
+        public var liveViewReadyTimeout: Duration
+        /// The size of the pieces a download is fetched in, with GetPartialObject where the camera offers it.
+        public var downloadChunkSize: Int
+
+        /// Creates a configuration.
+        ///
+        /// - Parameters:
+        ///   - session: The PTP/IP session's port, names and timeouts; port 15740 by default.
+        ///   - propertySetTimeout: How long a set waits by default for the camera to show the new value.
+        ///   - captureTimeout: How long a shutter release waits for the capture to complete.
+        ///   - liveViewReadyTimeout: How long live view may take to become ready.
+        ///   - downloadChunkSize: The size of a download's pieces, from 4 KiB to 64 MiB.
+        public init(
+            session: PTPIPSession.Configuration = PTPIPSession.Configuration(),
+            propertySetTimeout: Duration = .seconds(10),
+            captureTimeout: Duration = .seconds(60),
+            liveViewReadyTimeout: Duration = .seconds(3),
+            downloadChunkSize: Int = 1 << 20
+        ) {
+            self.session = session
+            self.propertySetTimeout = propertySetTimeout
+            self.captureTimeout = captureTimeout
+            self.liveViewReadyTimeout = liveViewReadyTimeout
+            self.downloadChunkSize = min(max(downloadChunkSize, 4096), 64 << 20)
+        }
+    }
+}
