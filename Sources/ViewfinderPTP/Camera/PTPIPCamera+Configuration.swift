@@ -13,6 +13,10 @@ extension PTPIPCamera {
         public var liveViewReadyTimeout: Duration
         /// The size of the pieces a download is fetched in, with GetPartialObject where the camera offers it.
         public var downloadChunkSize: Int
+        /// The pixel format live view frames are decoded to.
+        public var liveViewPixelFormat: PixelFormat
+        /// The live view publisher's grace period, retries and warning output.
+        public var liveView: LiveViewPublisher.Configuration
 
         /// Creates a configuration.
         ///
@@ -22,18 +26,25 @@ extension PTPIPCamera {
         ///   - captureTimeout: How long a shutter release waits for the capture to complete.
         ///   - liveViewReadyTimeout: How long live view may take to become ready.
         ///   - downloadChunkSize: The size of a download's pieces, from 4 KiB to 64 MiB.
+        ///   - liveViewPixelFormat: The pixel format live view frames are decoded to: NV12 full range by default,
+        ///     what a ``DataCaptureContext`` takes; BGRA, RGBA, I420 and the others JPEGDecoder makes also work.
+        ///   - liveView: The live view publisher's grace period, retries and warning output.
         public init(
             session: PTPIPSession.Configuration = PTPIPSession.Configuration(),
             propertySetTimeout: Duration = .seconds(10),
             captureTimeout: Duration = .seconds(60),
             liveViewReadyTimeout: Duration = .seconds(3),
-            downloadChunkSize: Int = 1 << 20
+            downloadChunkSize: Int = 1 << 20,
+            liveViewPixelFormat: PixelFormat = .nv12FullRange,
+            liveView: LiveViewPublisher.Configuration = LiveViewPublisher.Configuration()
         ) {
             self.session = session
             self.propertySetTimeout = propertySetTimeout
             self.captureTimeout = captureTimeout
             self.liveViewReadyTimeout = liveViewReadyTimeout
             self.downloadChunkSize = min(max(downloadChunkSize, 4096), 64 << 20)
+            self.liveViewPixelFormat = liveViewPixelFormat
+            self.liveView = liveView
         }
     }
 }

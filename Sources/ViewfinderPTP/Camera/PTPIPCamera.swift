@@ -24,6 +24,11 @@ import ViewfinderCore
 /// answering — the session probes a silent event connection — the camera becomes
 /// ``CameraConnectionState/notConnected`` and ``lastDisconnection`` carries the error.
 ///
+/// ## Live view
+///
+/// ``liveViewPublisher`` delivers Nikon-style live view (StartLiveView, GetLiveViewImg, EndLiveView) at the pace of
+/// its subscribers' demand; a ``LiveViewFrameSource`` feeds it to a ``DataCaptureContext``.
+///
 /// ## Threads
 ///
 /// Every member may be called from any thread. Observers are called outside the camera's locks, on the thread that
@@ -64,6 +69,8 @@ public final class PTPIPCamera: Camera, CameraFileAccess, CameraPropertyBackend 
     let recordingObservers = CameraObserverRegistry<VideoRecordingState>()
     let newFileObservers = CameraObserverRegistry<CameraFileItem>()
     let liveViewLease = NikonLiveViewLease()
+    /// The live view backend and publisher, made on first use.
+    let liveView = Locked<(backend: PTPIPLiveView, publisher: LiveViewPublisher)?>(nil)
 
     /// Creates a camera at `host`; nothing happens on the network until ``connect()``.
     ///
@@ -186,6 +193,7 @@ public final class PTPIPCamera: Camera, CameraFileAccess, CameraPropertyBackend 
         }
         guard let link else { return }
         connectionObservers.notify(.disconnecting)
+        existingLiveViewPublisher?.terminate(.endedNormally)
         await liveViewLease.end(on: link.session)
         await link.session.close()
         tearDown(link, disconnection: .requested)
@@ -211,6 +219,9 @@ public final class PTPIPCamera: Camera, CameraFileAccess, CameraPropertyBackend 
             disconnection.error.map { ViewfinderError($0.code, "the camera went away: \($0.message)") }
             ?? ViewfinderError(.disconnected, "the camera was disconnected")
         liveViewLease.reset()
+        if let failure = disconnection.error {
+            existingLiveViewPublisher?.terminate(.failed(failure))
+        }
         capture?.finish(with: .failure(error))
         recording?.ticker.cancel()
         properties.resetAll(failingRequestsWith: error)
