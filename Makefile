@@ -2,7 +2,8 @@
 SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Benchmarks
 
-.PHONY: all build demo test test-vivid test-gphoto2 bench-core bench-imaging bench-ptp bench-reactive lint deps test-deps
+.PHONY: all build demo test test-vivid test-gphoto2 bench-core bench-imaging bench-ptp bench-reactive bench-liveview lint deps \
+	test-deps
 
 all: build
 
@@ -54,6 +55,12 @@ bench-ptp: test-deps
 bench-reactive: deps
 	$(SWIFT) build -c release --product ReactiveBenchmark
 	$$($(SWIFT) build -c release --show-bin-path)/ReactiveBenchmark
+
+## Measures live view pacing (release build): frames fetched against consumed and RSS at 5, 15 and 30 fps, and the
+## unthrottled frame rate against a plain session loop in the same run (under a minute).
+bench-liveview: deps
+	$(SWIFT) build -c release --product LiveViewBenchmark
+	$$($(SWIFT) build -c release --show-bin-path)/LiveViewBenchmark
 
 lint:
 	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)
