@@ -101,7 +101,7 @@ import ViewfinderSimulator
             let camera = harness.camera
             let states = Observed<CameraConnectionState>()
             let token = camera.addConnectionStateObserver { states.append($0) }
-            harness.simulator.stop()
+            await harness.simulator.stopOffThePool()
             try await waitUntil("the camera to notice") { camera.connectionState == .notConnected }
             let disconnection = try #require(camera.lastDisconnection)
             #expect(!disconnection.wasExpected)
@@ -114,7 +114,7 @@ import ViewfinderSimulator
 
     @Test func aCameraThatStopsAnsweringIsNoticedByProbingTheSilentEventConnection() async throws {
         var configuration = PTPIPCamera.Configuration()
-        configuration.session.eventProbeInterval = .milliseconds(200)
+        configuration.eventProbeInterval = .milliseconds(200)
         configuration.session.responseTimeout = .seconds(3)
         try await CameraHarness.run(camera: configuration) { harness in
             let camera = harness.camera

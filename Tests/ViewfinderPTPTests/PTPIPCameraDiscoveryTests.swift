@@ -9,7 +9,6 @@ import ViewfinderSimulator
     @Test func aCameraAtAnAddressIsFoundAndConnects() async throws {
         let simulator = try CameraSimulator(configuration: .init(identity: .nikon, port: 0, sampleImageCount: 0))
         try simulator.start()
-        defer { simulator.stop() }
         let manualDiscovery = CameraDiscovery.shared.manualDiscovery
         let camera = try await manualDiscovery.discover(
             .cameraType(.nikon, atAddress: "127.0.0.1", port: simulator.port))
@@ -18,6 +17,7 @@ import ViewfinderSimulator
         try await camera.connect()
         #expect(camera.deviceInfo?.model == "Simulated DSLR")
         try await camera.disconnect()
+        await simulator.stopOffThePool()
     }
 
     @Test func nothingListeningAndUnsupportedFamiliesSayWhy() async throws {

@@ -250,7 +250,7 @@ final class IdleFrameSubscriber: Subscriber, Sendable {
             }
             let before = frames.load(ordering: .relaxed)
             try await waitUntil("frames again") { frames.load(ordering: .relaxed) >= before + 2 }
-            harness.simulator.stop()
+            await harness.simulator.stopOffThePool()
             try await waitUntil("the failure") { completions.all.count == 2 }
             guard case .failure(.failed(let error)) = completions.all.last else {
                 Issue.record("expected a failure, got \(completions.all)")

@@ -13,19 +13,32 @@ import ViewfinderCore
     }
 
     @Test func aPeerThatAnswersProbesKeepsTheSessionThroughSilence() async throws {
+        let answered = Atomic(0)
+        let release = Atomic(false)
         let responder = try ScriptedResponder { peer in
-            for _ in 0..<3 {
-                guard try peer.events.readPacket(while: "test") == .probeRequest else {
+            while !release.load(ordering: .acquiring) {
+                let packet: PTPIPPacket
+                do {
+                    packet = try peer.events.readPacket(while: "test")
+                } catch  where release.load(ordering: .acquiring) {
+                    return  // the client closed the session, as the test asked
+                }
+                guard packet == .probeRequest else {
                     throw ViewfinderError(.malformedData, "expected a probe request on the event connection")
                 }
                 try peer.events.send(.probeResponse, while: "test")
+                answered.add(1, ordering: .releasing)
             }
         }
         let session = try await PTPIPSession.connect(
             to: "127.0.0.1", configuration: Self.configuration(responder, probeInterval: .milliseconds(100)))
-        #expect(try await responder.recordedFailures() == [])
+        while answered.load(ordering: .acquiring) < 3 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(session.state == .open)
+        release.store(true, ordering: .releasing)
         await session.close()
+        #expect(try await responder.recordedFailures() == [])
     }
 
     @Test func aPeerThatDoesNotAnswerAProbeEndsTheSessionWithATimeout() async throws {

@@ -10,7 +10,16 @@ import Viewfinder
     @Test func theArticleExampleRuns() async throws {
         let simulator = try CameraSimulator(configuration: .init(identity: .nikon, port: 0, sampleImageCount: 0))
         try simulator.start()
-        defer { simulator.stop() }
+        do {
+            try await Self.runExample(on: simulator)
+        } catch {
+            await simulator.stopOffThePool()
+            throw error
+        }
+        await simulator.stopOffThePool()
+    }
+
+    static func runExample(on simulator: CameraSimulator) async throws {
         let printed = PrintedLines()
         let print = printed.append
 

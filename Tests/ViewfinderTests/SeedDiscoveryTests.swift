@@ -117,7 +117,7 @@ final class FoundCameras: @unchecked Sendable {
                 continuation.resume()
             }
         }
-        simulator.stop()
+        await simulator.stopOffThePool()
     }
 
     /// The app's role: the reference examples, then a connection to each camera found.

@@ -39,17 +39,22 @@ final class Label: @unchecked Sendable {
     static func withCamera(_ body: (any Camera) async throws -> Void) async throws {
         let simulator = try CameraSimulator(configuration: .init(identity: .nikon, port: 0, sampleImageCount: 0))
         try simulator.start()
-        defer { simulator.stop() }
-        let camera = try await CameraDiscovery.shared.manualDiscovery.discover(
-            .cameraType(.nikon, atAddress: "127.0.0.1", port: simulator.port))
-        try await camera.connect()
         do {
-            try await body(camera)
+            let camera = try await CameraDiscovery.shared.manualDiscovery.discover(
+                .cameraType(.nikon, atAddress: "127.0.0.1", port: simulator.port))
+            try await camera.connect()
+            do {
+                try await body(camera)
+            } catch {
+                try? await camera.disconnect()
+                throw error
+            }
+            try await camera.disconnect()
         } catch {
-            try? await camera.disconnect()
+            await simulator.stopOffThePool()
             throw error
         }
-        try await camera.disconnect()
+        await simulator.stopOffThePool()
     }
 
     @Test func stronglyTypedPropertyExample() async throws {
@@ -146,7 +151,7 @@ final class Label: @unchecked Sendable {
 
             #expect(label.text == "Not Recording")
             try await camera.startVideoRecording()
-            #expect(label.text == "Recording: 0:00")
+            #expect(label.text.hasPrefix("Recording: 0:0"))
             let deadline = ContinuousClock.now + .seconds(30)
             while label.text != "Recording: 0:01", ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(5))

@@ -5,6 +5,12 @@ extension PTPIPCamera {
     public struct Configuration: Sendable {
         /// The PTP/IP session's port, names and timeouts.
         public var session: PTPIPSession.Configuration
+        /// How long the camera's event connection may stay silent before the camera is probed.
+        ///
+        /// Probing notices a camera that left the network without closing its connections; `nil` turns it off, for
+        /// a camera that does not answer probes. It replaces the session configuration's
+        /// ``PTPIPSession/Configuration/eventProbeInterval``.
+        public var eventProbeInterval: Duration?
         /// How long a set property waits by default for the camera to show the new value.
         public var propertySetTimeout: Duration
         /// How long a shutter release waits for the camera to report the capture complete.
@@ -22,6 +28,7 @@ extension PTPIPCamera {
         ///
         /// - Parameters:
         ///   - session: The PTP/IP session's port, names and timeouts; port 15740 by default.
+        ///   - eventProbeInterval: How long the event connection may stay silent before the camera is probed.
         ///   - propertySetTimeout: How long a set waits by default for the camera to show the new value.
         ///   - captureTimeout: How long a shutter release waits for the capture to complete.
         ///   - liveViewReadyTimeout: How long live view may take to become ready.
@@ -31,6 +38,7 @@ extension PTPIPCamera {
         ///   - liveView: The live view publisher's grace period, retries and warning output.
         public init(
             session: PTPIPSession.Configuration = PTPIPSession.Configuration(),
+            eventProbeInterval: Duration? = .seconds(10),
             propertySetTimeout: Duration = .seconds(10),
             captureTimeout: Duration = .seconds(60),
             liveViewReadyTimeout: Duration = .seconds(3),
@@ -39,6 +47,7 @@ extension PTPIPCamera {
             liveView: LiveViewPublisher.Configuration = LiveViewPublisher.Configuration()
         ) {
             self.session = session
+            self.eventProbeInterval = eventProbeInterval
             self.propertySetTimeout = propertySetTimeout
             self.captureTimeout = captureTimeout
             self.liveViewReadyTimeout = liveViewReadyTimeout

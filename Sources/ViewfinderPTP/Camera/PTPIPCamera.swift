@@ -140,7 +140,9 @@ public final class PTPIPCamera: Camera, CameraFileAccess, CameraPropertyBackend 
     private func openLink() async throws {
         let session: PTPIPSession
         do {
-            session = try await PTPIPSession.connect(to: host, configuration: configuration.session)
+            var sessionConfiguration = configuration.session
+            sessionConfiguration.eventProbeInterval = configuration.eventProbeInterval
+            session = try await PTPIPSession.connect(to: host, configuration: sessionConfiguration)
         } catch {
             failConnecting()
             throw error

@@ -30,8 +30,8 @@ extension PTPIPSession {
         /// A camera that leaves the network without closing its connections (out of WiFi range, battery pulled)
         /// sends nothing more, and a quiet event connection looks the same. After this long without a packet, the
         /// session sends a PTP/IP probe request on the event connection; a camera that does not answer within
-        /// ``responseTimeout`` ends the session with `ViewfinderError/Code/timeout`. `nil` turns probing off, for
-        /// a camera that does not answer probes.
+        /// ``responseTimeout`` ends the session with `ViewfinderError/Code/timeout`. `nil`, the default, turns
+        /// probing off; ``PTPIPCamera`` turns it on (``PTPIPCamera/Configuration/eventProbeInterval``).
         public var eventProbeInterval: Duration?
 
         /// Creates a configuration.
@@ -54,7 +54,7 @@ extension PTPIPSession {
             sessionID: UInt32 = 1, connectTimeout: Duration = .seconds(5), responseTimeout: Duration = .seconds(10),
             maximumInMemoryDataLength: Int = 1 << 30, maximumControlPacketLength: Int = 1 << 20,
             dataOutChunkSize: Int = 1 << 20, eventBufferCapacity: Int = 256,
-            eventProbeInterval: Duration? = .seconds(10)
+            eventProbeInterval: Duration? = nil
         ) {
             self.port = port
             self.clientName = clientName

@@ -1,3 +1,4 @@
+import Dispatch
 import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderSimulator
@@ -20,20 +21,21 @@ struct CameraHarness {
         simulatorConfiguration.port = 0
         let simulator = try CameraSimulator(configuration: simulatorConfiguration)
         try simulator.start()
-        defer { simulator.stop() }
         var cameraConfiguration = cameraConfiguration
         cameraConfiguration.session.port = simulator.port
         cameraConfiguration.session.clientName = "tests"
         let camera = PTPIPCamera(host: "127.0.0.1", configuration: cameraConfiguration)
-        if connect {
-            try await camera.connect()
-        }
         do {
+            if connect {
+                try await camera.connect()
+            }
             let result = try await body(CameraHarness(simulator: simulator, camera: camera))
             try await camera.disconnect()
+            await simulator.stopOffThePool()
             return result
         } catch {
             try? await camera.disconnect()
+            await simulator.stopOffThePool()
             throw error
         }
     }
@@ -67,5 +69,18 @@ final class Observed<Value: Sendable>: Sendable {
 
     func append(_ value: Value) {
         values.withLock { $0.append(value) }
+    }
+}
+
+extension CameraSimulator {
+    /// Stops the simulator from a dispatch thread: stopping waits for its threads, which must not hold up one of the
+    /// few threads Swift concurrency runs tests on.
+    func stopOffThePool() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.stop()
+                continuation.resume()
+            }
+        }
     }
 }

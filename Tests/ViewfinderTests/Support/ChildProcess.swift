@@ -143,3 +143,16 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 }
+
+extension CameraSimulator {
+    /// Stops the simulator from a dispatch thread: stopping waits for its threads, which must not hold up one of the
+    /// few threads Swift concurrency runs tests on.
+    func stopOffThePool() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.stop()
+                continuation.resume()
+            }
+        }
+    }
+}
