@@ -1,4 +1,5 @@
 import Dispatch
+import Testing
 import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderSimulator
@@ -84,3 +85,7 @@ extension CameraSimulator {
         }
     }
 }
+
+/// The suites that run the simulated camera: one test at a time, as each keeps a simulator busy rendering and
+/// encoding, which would otherwise crowd out the timing-sensitive tests running beside them.
+@Suite(.serialized) enum SimulatedCameraTests {}

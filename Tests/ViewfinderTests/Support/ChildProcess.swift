@@ -1,4 +1,5 @@
 import Dispatch
+import Testing
 import Viewfinder
 
 #if canImport(Glibc)
@@ -156,3 +157,6 @@ extension CameraSimulator {
         }
     }
 }
+
+/// The example suites that run the simulated camera: one test at a time, so as not to crowd out other tests.
+@Suite(.serialized) enum SimulatedCameraExamples {}
