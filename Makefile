@@ -6,7 +6,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_TEST_SECONDS ?= 25
 
 .PHONY: all build demo test test-vivid test-gphoto2 test-tsan test-fuzz fuzz fuzz-corpus bench-core bench-imaging \
-	bench-ptp bench-reactive lint deps test-deps
+	bench-ptp bench-reactive bench-liveview lint deps test-deps
 
 all: build
 
@@ -78,6 +78,12 @@ bench-ptp: test-deps
 bench-reactive: deps
 	$(SWIFT) build -c release --product ReactiveBenchmark
 	$$($(SWIFT) build -c release --show-bin-path)/ReactiveBenchmark
+
+## Measures live view pacing (release build): frames fetched against consumed and RSS at 5, 15 and 30 fps, and the
+## unthrottled frame rate against a plain session loop in the same run (under a minute).
+bench-liveview: deps
+	$(SWIFT) build -c release --product LiveViewBenchmark
+	$$($(SWIFT) build -c release --show-bin-path)/LiveViewBenchmark
 
 lint:
 	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)

@@ -147,6 +147,13 @@ let package = Package(
             path: "Benchmarks/ReactiveBenchmark",
             swiftSettings: strict
         ),
+        // Live view pacing, memory and frame rate of PTPIPCamera on the simulated camera; `make bench-liveview`.
+        .executableTarget(
+            name: "LiveViewBenchmark",
+            dependencies: ["ViewfinderPTP", "ViewfinderSimulator", "ViewfinderImaging"],
+            path: "Benchmarks/LiveViewBenchmark",
+            swiftSettings: strict
+        ),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder"], swiftSettings: strict),
 
         // Fuzz targets for libFuzzer (`make fuzz`, `make test-fuzz`; see Fuzz/README.md). Built without the fuzzer,

@@ -6,8 +6,8 @@ extension CameraSimulator {
     public enum Identity: String, Sendable, CaseIterable {
         /// A plain PTP camera: standard operations and properties only.
         case generic
-        /// A Nikon DSLR (vendor extension 0x0A): adds live view, DeviceReady, movie recording and Nikon's live view
-        /// properties.
+        /// A Nikon DSLR (vendor extension 0x0A): adds live view, DeviceReady, movie recording, Nikon's live view
+        /// properties and the drive mode (StillCaptureMode).
         case nikon
 
         /// The manufacturer's name.
@@ -72,6 +72,8 @@ extension CameraSimulator {
                     code: .nikonMovieRecordingProhibitCondition, dataType: .uint32, factoryDefault: .uint32(0),
                     value: .uint32(0), form: .none, isSettable: false),
                 .enumeration(.nikonRecordingMedia, [.uint8(0), .uint8(1)], current: .uint8(0)),
+                // Single frame, continuous high, time-lapse, then Nikon's continuous low and self-timer.
+                .enumeration(.stillCaptureMode, [1, 2, 3, 0x8010, 0x8011].map { .uint16($0) }, current: .uint16(1)),
             ]
         }
     }

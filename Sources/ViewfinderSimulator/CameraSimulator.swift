@@ -40,6 +40,8 @@ public final class CameraSimulator: Sendable {
     private let sockets = SimulatorSockets()
     private let threads = DispatchGroup()
     private let guid = PTPIPGUID.random()
+    /// Whether the camera has stopped answering (``stopAnswering()``).
+    private let silence = Locked(false)
 
     /// Creates the camera, with its sample images on the card; it does not listen until ``start()``.
     ///
@@ -71,6 +73,16 @@ public final class CameraSimulator: Sendable {
             sockets.close(listener)
             threads.leave()
         }
+    }
+
+    /// Keeps every connection open but stops answering and sending anything, as a camera that left the network
+    /// without closing its connections: out of WiFi range, or its battery pulled.
+    ///
+    /// Requests are read and left unanswered, events and answers to probes are no longer sent, and new connections
+    /// are closed at once. Clients notice only through their own timeouts. ``stop()`` still ends everything.
+    public func stopAnswering() {
+        silence.withLock { $0 = true }
+        configuration.log?("stopped answering")
     }
 
     /// Stops listening, ends the session and waits (up to five seconds) for the simulator's threads to finish.
@@ -140,6 +152,7 @@ public final class CameraSimulator: Sendable {
         defer {
             if !keepsSocket { sockets.close(socket) }
         }
+        guard !silence.withLock({ $0 }) else { return }
         do {
             connection.readDeadline = .now + configuration.replyTimeout
             let first = try connection.readPacket(while: "waiting for the PTP/IP handshake")
@@ -168,7 +181,9 @@ public final class CameraSimulator: Sendable {
             let session = SimulatorSession(
                 number: server.nextConnectionNumber, clientName: clientName, command: connection, camera: camera,
                 pump: SimulatorEventPump(
-                    name: "sim\(server.port)-events", sockets: sockets, group: threads, log: configuration.log))
+                    name: "sim\(server.port)-events", sockets: sockets, group: threads, silence: silence,
+                    log: configuration.log),
+                silence: silence)
             server.nextConnectionNumber += 1
             server.active = session
             return session

@@ -3,6 +3,10 @@ import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderPTP
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The sockets a simulator has open, so that stopping it can wake every thread that waits on one.
 final class SimulatorSockets: Sendable {
     private struct State {
@@ -41,7 +45,8 @@ final class SimulatorSockets: Sendable {
 }
 
 /// A session's event connection and the work that finishes after replies: one thread that sends events in order,
-/// runs scheduled jobs (captures, battery drain) and sends what they report.
+/// runs scheduled jobs (captures, battery drain) and sends what they report, and one that reads the connection to
+/// answer the client's probes.
 final class SimulatorEventPump: SimulatorSessionContext, Sendable {
     private struct Job {
         var deadline: ContinuousClock.Instant
@@ -49,7 +54,7 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
     }
 
     private struct State {
-        var pending: [PTPEvent] = []
+        var pending: [PTPIPPacket] = []
         var jobs: [Job] = []
         var isStopping = false
         var connection: PTPIPConnection?
@@ -57,12 +62,22 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
 
     private let state = Locked(State())
     private let wakeUp = DispatchSemaphore(value: 0)
+    private let readerDone = DispatchSemaphore(value: 0)
     private let sockets: SimulatorSockets
+    private let group: DispatchGroup
+    private let silence: Locked<Bool>
     private let log: (@Sendable (String) -> Void)?
 
     /// Starts the pump's thread, named `name`.
-    init(name: String, sockets: SimulatorSockets, group: DispatchGroup, log: (@Sendable (String) -> Void)?) {
+    ///
+    /// - Parameter silence: While `true`, nothing is sent: no events, no answers to probes.
+    init(
+        name: String, sockets: SimulatorSockets, group: DispatchGroup, silence: Locked<Bool>,
+        log: (@Sendable (String) -> Void)?
+    ) {
         self.sockets = sockets
+        self.group = group
+        self.silence = silence
         self.log = log
         group.enter()
         IOThread.detach(name: name) { [self] in
@@ -71,16 +86,25 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
         }
     }
 
-    /// Hands the event connection over; the pump closes it when it stops.
+    /// Hands the event connection over and starts reading it; the pump closes it when it stops.
     func attach(_ connection: PTPIPConnection) {
         state.withLock { $0.connection = connection }
+        group.enter()
+        IOThread.detach { [self] in
+            readProbes(from: connection)
+            readerDone.signal()
+            group.leave()
+        }
         wakeUp.signal()
     }
 
     /// Queues events to send.
     func emit(_ events: [PTPEvent]) {
         guard !events.isEmpty else { return }
-        state.withLock { $0.pending += events }
+        let packets = events.map {
+            PTPIPPacket.event(code: $0.code, transactionID: $0.transactionID, parameters: $0.parameters)
+        }
+        state.withLock { $0.pending += packets }
         wakeUp.signal()
     }
 
@@ -107,20 +131,22 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
         var connection: PTPIPConnection?
         while true {
             let now = ContinuousClock.now
-            let (events, due, stopping, next) = state.withLock { state in
+            let (packets, due, stopping, next) = state.withLock { state in
                 let due = state.jobs.filter { $0.deadline <= now }
                 state.jobs.removeAll { $0.deadline <= now }
                 defer { state.pending = [] }
                 connection = state.connection
                 return (state.pending, due, state.isStopping, state.jobs.map(\.deadline).min())
             }
-            var outgoing = events
+            var outgoing = packets
             if !stopping {
                 for job in due {
-                    outgoing += job.work()
+                    outgoing += job.work().map {
+                        PTPIPPacket.event(code: $0.code, transactionID: $0.transactionID, parameters: $0.parameters)
+                    }
                 }
             }
-            if let connection, !outgoing.isEmpty {
+            if let connection, !outgoing.isEmpty, !silence.withLock({ $0 }) {
                 send(outgoing, on: connection)
             }
             if stopping { break }
@@ -134,18 +160,43 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
             state.connection = nil
         }
         if let connection {
+            // Wake the reader and let it finish before the descriptor is closed.
+            connection.socket.shutdown()
+            _ = readerDone.wait(timeout: .now() + 5)
             sockets.close(connection.socket)
         }
     }
 
-    private func send(_ events: [PTPEvent], on connection: PTPIPConnection) {
-        for event in events {
+    /// Reads the event connection until it closes, queueing an answer to each probe request.
+    ///
+    /// Packets the client sends here other than probes carry nothing for the camera and are dropped.
+    private func readProbes(from connection: PTPIPConnection) {
+        while !state.withLock({ $0.isStopping }) {
             do {
-                try connection.send(
-                    .event(code: event.code, transactionID: event.transactionID, parameters: event.parameters),
-                    while: "sending \(event.code)")
+                if connection.bufferedCount == 0 {
+                    do {
+                        try connection.socket.wait(
+                            for: Int16(POLLIN), timeout: .seconds(1), while: "waiting for probes")
+                    } catch  where error.code == .timeout {
+                        continue
+                    }
+                }
+                if try connection.readPacket(while: "reading the event connection") == .probeRequest {
+                    state.withLock { $0.pending.append(.probeResponse) }
+                    wakeUp.signal()
+                }
             } catch {
-                log?("cannot send \(event.code): \(error.message)")
+                return
+            }
+        }
+    }
+
+    private func send(_ packets: [PTPIPPacket], on connection: PTPIPConnection) {
+        for packet in packets {
+            do {
+                try connection.send(packet, while: "sending \(packet.type)")
+            } catch {
+                log?("cannot send \(packet.type): \(error.message)")
                 return
             }
         }

@@ -18,6 +18,8 @@ final class SimulatorSession: Sendable {
     private let command: PTPIPConnection
     private let camera: SimulatedCamera
     private let pump: SimulatorEventPump
+    /// While `true`, requests are read and left unanswered.
+    private let silence: Locked<Bool>
     private let eventsClaimed = Locked(false)
     private let eventsAttached = DispatchSemaphore(value: 0)
 
@@ -25,13 +27,15 @@ final class SimulatorSession: Sendable {
     private static let maximumDataOut = 1 << 20
 
     init(
-        number: UInt32, clientName: String, command: PTPIPConnection, camera: SimulatedCamera, pump: SimulatorEventPump
+        number: UInt32, clientName: String, command: PTPIPConnection, camera: SimulatedCamera, pump: SimulatorEventPump,
+        silence: Locked<Bool>
     ) {
         self.number = number
         self.clientName = clientName
         self.command = command
         self.camera = camera
         self.pump = pump
+        self.silence = silence
     }
 
     /// Reserves the session's event connection slot; `false` when it has one already.
@@ -85,6 +89,7 @@ final class SimulatorSession: Sendable {
                         data = try command.receiveDataPhase(
                             transactionID: id, maximumLength: Self.maximumDataOut, while: "receiving data for \(code)")
                     }
+                    guard !silence.withLock({ $0 }) else { continue }
                     let request = SimulatorRequest(code: code, transactionID: id, parameters: parameters, data: data)
                     let reply = camera.respond(to: request, in: pump)
                     try send(reply, transactionID: id, chunkSize: configuration.dataChunkSize)
@@ -94,6 +99,7 @@ final class SimulatorSession: Sendable {
                     // An empty EndData after a zero-length data-out phase that was complete without it.
                     continue
                 case .packet(.probeRequest):
+                    guard !silence.withLock({ $0 }) else { continue }
                     try command.send(.probeResponse, while: "answering a probe")
                 case .packet(.probeResponse), .packet(.cancel):
                     continue

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+import ViewfinderConcurrency
 import ViewfinderCore
 
 @testable import ViewfinderPTP
@@ -38,7 +39,8 @@ import ViewfinderCore
         let threads = DispatchGroup()
         weak var freed: SimulatorEventPump?
         do {
-            let pump = SimulatorEventPump(name: "pump-test", sockets: SimulatorSockets(), group: threads, log: nil)
+            let pump = SimulatorEventPump(
+                name: "pump-test", sockets: SimulatorSockets(), group: threads, silence: Locked(false), log: nil)
             pump.repeatEvery(.seconds(3600)) { [] }
             pump.schedule(after: .seconds(3600)) { [] }
             freed = pump

@@ -1,8 +1,9 @@
 /// A camera Viewfinder controls: its connection, identity, typed properties, shutter and video recording.
 ///
 /// Network cameras (PTP/IP) conform; a camera that also gives access to the files on its card conforms to
-/// ``CameraFileAccess`` as well. Live view is declared beside this protocol by the modules that provide it, and
-/// ``supportedFunctionality`` says whether a camera offers it.
+/// ``CameraFileAccess`` as well. Every camera has one ``liveViewPublisher``; ``supportedFunctionality`` says whether
+/// the camera offers live view, and a camera without it fails its subscribers with
+/// ``ViewfinderError/Code/notAvailable``.
 ///
 /// ```swift
 /// try await camera.connect()
@@ -20,8 +21,9 @@
 /// ## Implementing a camera
 ///
 /// Keep properties in a ``CameraPropertyStore`` and become their ``CameraPropertyBackend``; keep connection and
-/// recording observers in ``CameraObserverRegistry``s. When the connection ends, record a
-/// ``CameraDisconnection``, reset the store so that property values read `nil`, and tell the connection observers.
+/// recording observers in ``CameraObserverRegistry``s; make one ``LiveViewPublisher`` with a ``LiveViewBackend``.
+/// When the connection ends, record a ``CameraDisconnection``, reset the store so that property values read `nil`,
+/// terminate live view, and tell the connection observers.
 public protocol Camera: AnyObject, Sendable {
     // MARK: Connection
 
@@ -85,6 +87,23 @@ public protocol Camera: AnyObject, Sendable {
     ///   ``ViewfinderError/Code/deviceBusy``, or ``ViewfinderError/Code/notAvailable`` without
     ///   ``CameraFunctionality/stillCapture``.
     func invokeOneShotShutterExplicitlyEngagingAutoFocus(_ engageAutoFocus: Bool) async throws
+
+    // MARK: Live view
+
+    /// The camera's live view, the same publisher for every call.
+    ///
+    /// Live view starts when a subscriber first asks for a frame and ends shortly after the last subscriber leaves;
+    /// frames are fetched only as fast as subscribers ask. See ``LiveViewPublisher``.
+    ///
+    /// ```swift
+    /// let cancellable = camera.liveViewPublisher.sinkWithReadyHandler { completion in
+    ///     print("Live view ended with completion reason: \(completion)")
+    /// } receiveValue: { frame, readyForNextFrame in
+    ///     show(frame.pixelBuffer)
+    ///     readyForNextFrame()
+    /// }
+    /// ```
+    var liveViewPublisher: LiveViewPublisher { get }
 
     // MARK: Video recording
 

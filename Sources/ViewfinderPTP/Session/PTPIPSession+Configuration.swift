@@ -28,6 +28,14 @@ extension PTPIPSession {
         public var dataOutChunkSize: Int
         /// How many events wait for the consumer of ``PTPIPSession/events`` before the oldest are dropped.
         public var eventBufferCapacity: Int
+        /// How long the event connection may stay silent before the session probes the camera on it.
+        ///
+        /// A camera that leaves the network without closing its connections (out of WiFi range, battery pulled)
+        /// sends nothing more, and a quiet event connection looks the same. After this long without a packet, the
+        /// session sends a PTP/IP probe request on the event connection; a camera that does not answer within
+        /// ``responseTimeout`` ends the session with `ViewfinderError/Code/timeout`. `nil`, the default, turns
+        /// probing off; ``PTPIPCamera`` turns it on (``PTPIPCamera/Configuration/eventProbeInterval``).
+        public var eventProbeInterval: Duration?
 
         /// Creates a configuration.
         ///
@@ -43,12 +51,15 @@ extension PTPIPSession {
         ///   - maximumControlPacketLength: The longest packet other than Data or EndData accepted.
         ///   - dataOutChunkSize: The size of the Data packets data-out phases are split into.
         ///   - eventBufferCapacity: How many unconsumed events are kept.
+        ///   - eventProbeInterval: How long the event connection may stay silent before the camera is probed;
+        ///     `nil` for never.
         public init(
             port: UInt16 = 15740, clientName: String = Configuration.hostName, clientGUID: PTPIPGUID = .random(),
             sessionID: UInt32 = 1, connectTimeout: Duration = .seconds(5), responseTimeout: Duration = .seconds(10),
             maximumInMemoryDataLength: Int = 1 << 30, maximumDatasetLength: Int = 1 << 20,
             maximumControlPacketLength: Int = 1 << 20,
-            dataOutChunkSize: Int = 1 << 20, eventBufferCapacity: Int = 256
+            dataOutChunkSize: Int = 1 << 20, eventBufferCapacity: Int = 256,
+            eventProbeInterval: Duration? = nil
         ) {
             self.port = port
             self.clientName = clientName
@@ -61,6 +72,7 @@ extension PTPIPSession {
             self.maximumControlPacketLength = maximumControlPacketLength
             self.dataOutChunkSize = max(1, dataOutChunkSize)
             self.eventBufferCapacity = max(1, eventBufferCapacity)
+            self.eventProbeInterval = eventProbeInterval
         }
 
         /// This machine's host name, or `Viewfinder` when it has none.

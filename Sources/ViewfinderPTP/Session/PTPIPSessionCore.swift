@@ -172,18 +172,35 @@ final class PTPIPSessionCore: Sendable {
     }
 
     private func readEvents(from connection: PTPIPConnection) {
+        let probeInterval = configuration.eventProbeInterval
+        var isProbing = false
         while true {
             do throws(ViewfinderError) {
                 if connection.bufferedCount == 0 {
-                    // Events come whenever the camera has one; wait in slices, each with its own timeout.
+                    // Events come whenever the camera has one; a silence longer than the probe interval is answered
+                    // with a probe, which the camera must answer in time.
+                    let wait = isProbing ? configuration.responseTimeout : probeInterval ?? .seconds(60)
                     do {
-                        try connection.socket.wait(
-                            for: Int16(POLLIN), timeout: .seconds(60), while: "waiting for events")
+                        try connection.socket.wait(for: Int16(POLLIN), timeout: wait, while: "waiting for events")
                     } catch  where error.code == .timeout {
+                        if isProbing {
+                            throw ViewfinderError(
+                                .timeout,
+                                "the camera did not answer a probe within \(configuration.responseTimeout.seconds) s "
+                                    + "after \((probeInterval ?? .zero).seconds) s of silence; it may have left the "
+                                    + "network or been switched off")
+                        }
+                        if probeInterval != nil {
+                            try connection.send(.probeRequest, while: "probing the camera on the event connection")
+                            isProbing = true
+                        }
                         continue
                     }
                 }
-                switch try connection.readPacket(while: "reading an event") {
+                let packet = try connection.readPacket(while: "reading an event")
+                // Any packet shows the camera is there.
+                isProbing = false
+                switch packet {
                 case .event(let code, let transactionID, let parameters):
                     let event = PTPEvent(code: code, transactionID: transactionID, parameters: parameters)
                     if case .dropped = eventContinuation.yield(event) {
@@ -191,6 +208,8 @@ final class PTPIPSessionCore: Sendable {
                     }
                 case .probeRequest:
                     try connection.send(.probeResponse, while: "answering a probe on the event connection")
+                case .probeResponse:
+                    continue
                 case let packet:
                     throw ViewfinderError(.malformedData, "unexpected \(packet.type) packet on the event connection")
                 }

@@ -29,6 +29,9 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
     }
 
     let properties: CameraPropertyStore
+    /// The live view the camera's publisher fetches from.
+    let liveView = FakeLiveView()
+    let liveViewPublisher: LiveViewPublisher
     /// Every raw value sent to the camera, in order, with the property's name.
     let sentValues: AsyncStream<(name: String, rawValue: CameraPropertyRawValue)>
     private let sentValuesContinuation: AsyncStream<(name: String, rawValue: CameraPropertyRawValue)>.Continuation
@@ -40,8 +43,12 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
         id: 0x0001_0001, storageDescription: "SD card", volumeLabel: "FAKE", capacityByteCount: 1 << 30,
         freeByteCount: 1 << 29, isWritable: true)
 
-    init(setValueTimeout: Duration = .seconds(10)) {
+    init(
+        setValueTimeout: Duration = .seconds(10),
+        liveViewConfiguration: LiveViewPublisher.Configuration = LiveViewPublisher.Configuration()
+    ) {
         properties = CameraPropertyStore(setValueTimeout: setValueTimeout)
+        liveViewPublisher = LiveViewPublisher(backend: liveView, configuration: liveViewConfiguration)
         (sentValues, sentValuesContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
     }
 

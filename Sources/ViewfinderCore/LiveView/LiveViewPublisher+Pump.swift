@@ -1,0 +1,180 @@
+import ViewfinderConcurrency
+import ViewfinderReactive
+
+/// Where a live view publisher's pump waits: until woken by a request, a cancellation or new options, or until a
+/// deadline.
+///
+/// A wake that comes while the pump is busy is remembered, so the pump's next wait returns at once and it looks at
+/// the state again.
+final class LiveViewPump: Sendable {
+    private struct State {
+        var parked: CheckedContinuation<Void, Never>?
+        var timer: Task<Void, Never>?
+        var wakePending = false
+        var parkings: UInt64 = 0
+    }
+
+    private let state = Locked(State())
+
+    /// Waits until ``wake()`` is called or `deadline` passes; returns at once if a wake came since the last wait.
+    func wait(until deadline: ContinuousClock.Instant?) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let parking = state.withLock { state -> UInt64? in
+                if state.wakePending {
+                    state.wakePending = false
+                    return nil
+                }
+                state.parkings += 1
+                state.parked = continuation
+                if let deadline {
+                    let parking = state.parkings
+                    state.timer = Task { [weak self] in
+                        try? await Task.sleep(until: deadline, clock: .continuous)
+                        self?.wake(parking: parking)
+                    }
+                }
+                return state.parkings
+            }
+            if parking == nil {
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Wakes the waiting pump, or makes its next wait return at once.
+    func wake() {
+        wake(parking: nil)
+    }
+
+    /// Wakes the pump if it still waits in `parking` (any wait when `nil`).
+    private func wake(parking: UInt64?) {
+        let (continuation, timer) = state.withLock { state -> (CheckedContinuation<Void, Never>?, Task<Void, Never>?) in
+            guard let parked = state.parked else {
+                if parking == nil { state.wakePending = true }
+                return (nil, nil)
+            }
+            guard parking == nil || parking == state.parkings else { return (nil, nil) }
+            state.parked = nil
+            defer { state.timer = nil }
+            return (parked, state.timer)
+        }
+        if parking == nil { timer?.cancel() }
+        continuation?.resume()
+    }
+}
+
+extension LiveViewPublisher {
+    /// Runs the pump until live view is off and nobody wants frames.
+    ///
+    /// The pump starts live view, fetches and delivers frames while there is demand, ends live view after the grace
+    /// period, and tells subscribers when live view ended. One runs at a time.
+    func runPump() async {
+        while true {
+            let step = state.withLock { $0.nextStep(now: .now, gracePeriod: configuration.gracePeriod) }
+            switch step {
+            case .complete(let terminations):
+                for (reference, reason) in terminations {
+                    reference.subscriber.receive(completion: reason.completion)
+                }
+            case .start(let settings):
+                await start(settings)
+            case .fetch(let settings):
+                await fetch(settings)
+            case .wait(let deadline):
+                await pump.wait(until: deadline)
+            case .stop:
+                await currentBackend?.endLiveView()
+                state.withLock { state in
+                    state.isStreaming = false
+                    state.emptySince = nil
+                    state.statistics.stopCount += 1
+                }
+            case .exit:
+                return
+            }
+        }
+    }
+
+    /// Starts live view, retrying a failed start; when every attempt fails, the subscribers fail with the last error.
+    private func start(_ settings: LiveViewSettings) async {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let failure: ViewfinderError
+            do {
+                guard let backend = currentBackend else {
+                    throw ViewfinderError(.notConnected, "the camera of this live view publisher is gone")
+                }
+                try await backend.startLiveView(settings: settings)
+                state.withLock { state in
+                    state.isStreaming = true
+                    state.lastFetch = nil
+                    state.statistics.startCount += 1
+                }
+                return
+            } catch {
+                failure = Self.viewfinderError(error, "live view did not start")
+            }
+            state.withLock { $0.statistics.failedStartCount += 1 }
+            let retries = ![.notConnected, .notAvailable, .disconnected, .cancelled].contains(failure.code)
+            if retries, attempt < configuration.startAttempts, await waitToRetry() {
+                continue
+            }
+            // A start that went part of the way may have left live view on.
+            await currentBackend?.endLiveView()
+            let message = "\(failure.message) (after \(attempt) attempt\(attempt == 1 ? "" : "s"))"
+            let error = ViewfinderError(
+                failure.code, message, responseCode: failure.responseCode, errno: failure.errno)
+            state.withLock { $0.endAll(.failed(error)) }
+            return
+        }
+    }
+
+    /// Waits before another attempt to start; `false` when nobody wants frames any more.
+    private func waitToRetry() async -> Bool {
+        let deadline = ContinuousClock.now + configuration.retryDelay
+        while ContinuousClock.now < deadline {
+            guard state.withLock({ $0.hasDemand && $0.terminations.isEmpty }) else { return false }
+            await pump.wait(until: deadline)
+        }
+        return state.withLock { $0.hasDemand && $0.terminations.isEmpty }
+    }
+
+    /// Fetches one frame and hands it to every subscriber with demand; a failure ends live view for them.
+    private func fetch(_ settings: LiveViewSettings) async {
+        let frame: LiveViewFrame
+        do {
+            guard let backend = currentBackend else {
+                throw ViewfinderError(.notConnected, "the camera of this live view publisher is gone")
+            }
+            frame = try await backend.liveViewFrame(settings: settings)
+        } catch {
+            let failure = Self.viewfinderError(error, "live view stopped delivering frames")
+            let wasStreaming = state.withLock { $0.isStreaming }
+            if wasStreaming {
+                await currentBackend?.endLiveView()
+            }
+            state.withLock { state in
+                if state.isStreaming {
+                    state.statistics.stopCount += 1
+                }
+                state.isStreaming = false
+                state.endAll(.failed(failure))
+            }
+            return
+        }
+        let recipients = state.withLock { $0.takeRecipients() }
+        for (id, reference) in recipients {
+            let more = reference.subscriber.receive(frame)
+            if more > 0 {
+                state.withLock { $0.entries[id]?.demand += more }
+            }
+        }
+    }
+
+    private static func viewfinderError(_ error: any Error, _ context: String) -> ViewfinderError {
+        if let error = error as? ViewfinderError { return error }
+        if error is CancellationError { return ViewfinderError(.cancelled, "\(context): cancelled") }
+        return ViewfinderError(.io, "\(context): \(error)")
+    }
+}

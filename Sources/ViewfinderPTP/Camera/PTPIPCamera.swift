@@ -1,0 +1,321 @@
+import ViewfinderConcurrency
+import ViewfinderCore
+
+/// A network camera that speaks PTP/IP: a ``Camera`` with typed properties, shutter, video recording and live view
+/// where the camera offers them, and its card's files.
+///
+/// ```swift
+/// let camera = PTPIPCamera(host: "192.168.1.1")
+/// try await camera.connect()
+/// print(camera.deviceInfo?.model ?? "unknown model")
+///
+/// let iso = camera.property(for: .iso)
+/// try await iso.setValue(.iso800)              // returns once the camera shows ISO 800
+/// try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
+/// try await camera.disconnect()
+/// ```
+///
+/// ## The connection
+///
+/// ``connect()`` opens a ``PTPIPSession``, reads the camera's device information and every property Viewfinder
+/// knows, and then follows the camera's events: a property the camera reports changed is read again, so its value
+/// and valid settable values stay current (changing the exposure mode changes which settings can be set); a file
+/// that appears on the card is reported to new-file observers. When the camera closes the connection, or stops
+/// answering — the session probes a silent event connection — the camera becomes
+/// ``CameraConnectionState/notConnected`` and ``lastDisconnection`` carries the error.
+///
+/// ## Live view
+///
+/// ``liveViewPublisher`` delivers Nikon-style live view (StartLiveView, GetLiveViewImg, EndLiveView) at the pace of
+/// its subscribers' demand; a ``LiveViewFrameSource`` feeds it to a ``DataCaptureContext``.
+///
+/// ## Threads
+///
+/// Every member may be called from any thread. Observers are called outside the camera's locks, on the thread that
+/// saw the change; no run loop is needed.
+public final class PTPIPCamera: Camera, CameraFileAccess, CameraPropertyBackend {
+    /// What a connection made: the session and what the camera said about itself.
+    struct Link: Sendable {
+        let session: PTPIPSession
+        let vendor: PTPVendor
+        let functionality: CameraFunctionality
+        /// Counts connections, so that work for an earlier one is recognised.
+        let generation: UInt64
+
+        var deviceInfo: PTPDeviceInfo { session.deviceInfo }
+    }
+
+    struct State {
+        var connection = CameraConnectionState.notConnected
+        var lastDisconnection: CameraDisconnection?
+        var link: Link?
+        var connecting: Task<Void, any Error>?
+        var generation: UInt64 = 0
+        /// The data type of each property the camera described, for encoding new values.
+        var dataTypes: [PTPDevicePropertyCode: PTPDataType] = [:]
+        var capture: CaptureWait?
+        var nextCaptureID: UInt64 = 0
+        var recording: Recording?
+    }
+
+    /// The camera's host name or IP address.
+    public let host: String
+    /// How the camera connects and how long it waits.
+    public let configuration: Configuration
+
+    let state = Locked(State())
+    let properties: CameraPropertyStore
+    let connectionObservers = CameraObserverRegistry<CameraConnectionState>()
+    let recordingObservers = CameraObserverRegistry<VideoRecordingState>()
+    let newFileObservers = CameraObserverRegistry<CameraFileItem>()
+    let liveViewLease = NikonLiveViewLease()
+    /// The live view backend and publisher, made on first use.
+    let liveView = Locked<(backend: PTPIPLiveView, publisher: LiveViewPublisher)?>(nil)
+
+    /// Creates a camera at `host`; nothing happens on the network until ``connect()``.
+    ///
+    /// - Parameters:
+    ///   - host: The camera's host name or IP address, such as "192.168.1.1".
+    ///   - configuration: The port, timeouts and live view settings.
+    public init(host: String, configuration: Configuration = Configuration()) {
+        self.host = host
+        self.configuration = configuration
+        properties = CameraPropertyStore(setValueTimeout: configuration.propertySetTimeout)
+    }
+
+    deinit {
+        let (link, recording) = state.withLock { ($0.link, $0.recording) }
+        recording?.ticker.cancel()
+        if let session = link?.session {
+            Task { await session.close() }
+        }
+    }
+
+    // MARK: Connection
+
+    /// Where the camera is in its connection's life.
+    public var connectionState: CameraConnectionState { state.withLock { $0.connection } }
+
+    /// How the last connection ended: asked for, or with the error that ended it; `nil` while connected.
+    public var lastDisconnection: CameraDisconnection? { state.withLock { $0.lastDisconnection } }
+
+    /// Calls `observer` with the new state whenever ``connectionState`` changes, until the token is released.
+    public func addConnectionStateObserver(_ observer: @escaping @Sendable (CameraConnectionState) -> Void)
+        -> ObservationToken
+    {
+        connectionObservers.addObserver(observer)
+    }
+
+    /// Connects, reads the camera's device information and properties, and starts following its events.
+    ///
+    /// A call while a connection is being made waits for it and shares its outcome.
+    ///
+    /// - Throws: ``ViewfinderError`` with ``ViewfinderError/Code/connectionFailed`` when nothing answers at the
+    ///   address, ``ViewfinderError/Code/deviceBusy`` when the camera serves another client or is disconnecting,
+    ///   ``ViewfinderError/Code/timeout`` when it stops answering.
+    public func connect() async throws {
+        let (task, began) = try state.withLock { state throws(ViewfinderError) -> (Task<Void, any Error>?, Bool) in
+            switch state.connection {
+            case .connected:
+                return (nil, false)
+            case .connecting:
+                return (state.connecting, false)
+            case .disconnecting:
+                throw ViewfinderError(
+                    .deviceBusy, "the camera at \(host) is disconnecting; connect again once it is not connected")
+            case .notConnected:
+                let task = Task { try await self.openLink() }
+                state.connecting = task
+                state.connection = .connecting
+                return (task, true)
+            }
+        }
+        if began {
+            connectionObservers.notify(.connecting)
+        }
+        try await task?.value
+    }
+
+    /// Opens the session and reads what the camera has; runs once per connection, in the task ``connect()`` made.
+    private func openLink() async throws {
+        let session: PTPIPSession
+        do {
+            var sessionConfiguration = configuration.session
+            sessionConfiguration.eventProbeInterval = configuration.eventProbeInterval
+            session = try await PTPIPSession.connect(to: host, configuration: sessionConfiguration)
+        } catch {
+            failConnecting()
+            throw error
+        }
+        let info = session.deviceInfo
+        let link = state.withLock { state in
+            state.generation += 1
+            return Link(
+                session: session, vendor: PTPVendor(extensionID: info.vendorExtensionID),
+                functionality: Self.functionality(of: info), generation: state.generation)
+        }
+        do {
+            for binding in PTPPropertyBinding.all where info.supports(binding.code) {
+                try await refresh(binding, on: link)
+            }
+            try await refreshShotsAvailable(on: link)
+        } catch {
+            await session.close()
+            failConnecting()
+            throw error
+        }
+        state.withLock { state in
+            state.link = link
+            state.connection = .connected
+            state.connecting = nil
+            state.lastDisconnection = nil
+        }
+        followEvents(of: link)
+        connectionObservers.notify(.connected)
+    }
+
+    private func failConnecting() {
+        state.withLock { state in
+            state.connection = .notConnected
+            state.connecting = nil
+        }
+        properties.resetAll(failingRequestsWith: ViewfinderError(.notConnected, "the camera did not connect"))
+        connectionObservers.notify(.notConnected)
+    }
+
+    /// Closes the session with the camera; a call while connecting waits for the connection first.
+    public func disconnect() async throws {
+        if let connecting = state.withLock({ $0.connecting }) {
+            _ = try? await connecting.value
+        }
+        let link = state.withLock { state -> Link? in
+            guard state.connection == .connected, let link = state.link else { return nil }
+            state.connection = .disconnecting
+            return link
+        }
+        guard let link else { return }
+        connectionObservers.notify(.disconnecting)
+        existingLiveViewPublisher?.terminate(.endedNormally)
+        await liveViewLease.end(on: link.session)
+        await link.session.close()
+        tearDown(link, disconnection: .requested)
+    }
+
+    /// Forgets a connection that ended: its session, property values, capture and recording.
+    ///
+    /// - Parameter disconnection: How it ended: asked for, or with the error that ended it.
+    private func tearDown(_ link: Link, disconnection: CameraDisconnection) {
+        let (capture, recording) = state.withLock { state -> (CaptureWait?, Recording?) in
+            guard state.link?.generation == link.generation else { return (nil, nil) }
+            state.link = nil
+            state.connection = .notConnected
+            state.lastDisconnection = disconnection
+            state.dataTypes = [:]
+            defer {
+                state.capture = nil
+                state.recording = nil
+            }
+            return (state.capture, state.recording)
+        }
+        let error =
+            disconnection.error.map { ViewfinderError($0.code, "the camera went away: \($0.message)") }
+            ?? ViewfinderError(.disconnected, "the camera was disconnected")
+        liveViewLease.reset()
+        if let failure = disconnection.error {
+            existingLiveViewPublisher?.terminate(.failed(failure))
+        }
+        capture?.finish(with: .failure(error))
+        recording?.ticker.cancel()
+        properties.resetAll(failingRequestsWith: error)
+        if recording != nil {
+            recordingObservers.notify(.notRecording)
+        }
+        connectionObservers.notify(.notConnected)
+    }
+
+    /// Reads the session's events until it ends, then records how it ended.
+    private func followEvents(of link: Link) {
+        let events = link.session.events
+        Task { [weak self] in
+            var failure: ViewfinderError?
+            do {
+                for try await event in events {
+                    guard let self else { return }
+                    await self.handle(event, on: link)
+                }
+            } catch {
+                failure = error as? ViewfinderError ?? ViewfinderError(.disconnected, "\(error)")
+            }
+            self?.linkEnded(link, error: failure)
+        }
+    }
+
+    /// Records a session that ended without ``disconnect()``.
+    private func linkEnded(_ link: Link, error: ViewfinderError?) {
+        let unexpected = state.withLock { $0.connection == .connected && $0.link?.generation == link.generation }
+        guard unexpected else { return }
+        let reason = error ?? ViewfinderError(.disconnected, "the camera ended the session")
+        tearDown(link, disconnection: CameraDisconnection(error: reason))
+    }
+
+    /// The current connection, or an error that says there is none.
+    func requireLink(for activity: String) throws(ViewfinderError) -> Link {
+        guard let link = state.withLock({ $0.connection == .connected ? $0.link : nil }) else {
+            throw ViewfinderError(.notConnected, "cannot \(activity): the camera at \(host) is not connected")
+        }
+        return link
+    }
+
+    /// The connection of `generation`, if it is still the current one.
+    func currentLink(_ generation: UInt64) -> Link? {
+        state.withLock { $0.link?.generation == generation ? $0.link : nil }
+    }
+
+    // MARK: Identity
+
+    /// The maker, model, serial number and firmware version from the camera's DeviceInfo; `nil` until connected.
+    public var deviceInfo: CameraDeviceInfo? {
+        state.withLock { $0.link }.map { link in
+            let info = link.deviceInfo
+            return CameraDeviceInfo(
+                manufacturer: info.manufacturer, model: info.model, serialNumber: info.serialNumber,
+                version: info.deviceVersion)
+        }
+    }
+
+    /// What the operations the camera lists in its DeviceInfo let Viewfinder do; empty until connected.
+    public var supportedFunctionality: CameraFunctionality {
+        state.withLock { $0.link?.functionality } ?? []
+    }
+
+    /// The camera's device information as PTP reports it; `nil` until connected.
+    public var ptpDeviceInfo: PTPDeviceInfo? {
+        state.withLock { $0.link?.deviceInfo }
+    }
+
+    /// What the operations a camera supports let Viewfinder do with it.
+    static func functionality(of info: PTPDeviceInfo) -> CameraFunctionality {
+        var functionality: CameraFunctionality = []
+        if info.supports(.initiateCapture) {
+            functionality.insert(.stillCapture)
+        }
+        if info.supports(.nikonStartLiveView), info.supports(.nikonGetLiveViewImage), info.supports(.nikonEndLiveView) {
+            functionality.insert(.liveView)
+        }
+        if info.supports(.nikonStartMovieRecording), info.supports(.nikonEndMovieRecording),
+            functionality.contains(.liveView)
+        {
+            functionality.insert(.videoRecording)
+        }
+        if [.getStorageIDs, .getStorageInfo, .getObjectHandles, .getObjectInfo, .getObject].allSatisfy(info.supports) {
+            functionality.insert(.fileAccess)
+        }
+        if info.supports(.deleteObject) {
+            functionality.insert(.fileDeletion)
+        }
+        if info.supports(.setDevicePropValue) {
+            functionality.insert(.propertyControl)
+        }
+        return functionality
+    }
+}

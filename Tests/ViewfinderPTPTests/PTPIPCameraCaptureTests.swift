@@ -1,0 +1,108 @@
+import Testing
+import ViewfinderCore
+import ViewfinderReactive
+import ViewfinderSimulator
+
+@testable import ViewfinderPTP
+
+extension SimulatedCameraTests {
+    /// The shutter, new-file notifications and video recording of the simulated camera.
+    @Suite(.timeLimit(.minutes(3))) struct PTPIPCameraCaptureTests {
+        @Test func theShutterTakesAPictureThatNewFileObserversCanDownload() async throws {
+            try await CameraHarness.run(.init(sampleImageCount: 0)) { harness in
+                let camera = harness.camera
+                let files = Observed<CameraFileItem>()
+                let token = camera.addNewFileObserver { files.append($0) }
+                try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
+                try await waitUntil("the new file to be reported") { !files.all.isEmpty }
+                let item = try #require(files.all.first)
+                #expect(item.name == "DSC_0001.JPG")
+                #expect(item.kind == .jpegImage)
+                #expect(item.pixelSize == Dimensions(width: 3008, height: 2000))
+                let bytes = try await camera.downloadData(of: item)
+                #expect(bytes == harness.simulator.objectData(item.id))
+                #expect(bytes.prefix(2) == [0xFF, 0xD8])
+
+                // Captures follow one another.
+                try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(false)
+                try await waitUntil("the second file to be reported") { files.all.count == 2 }
+                #expect(files.all.map(\.name) == ["DSC_0001.JPG", "DSC_0002.JPG"])
+                withExtendedLifetime(token) {}
+            }
+        }
+
+        @Test func overlappingCapturesAreRefusedAsBusy() async throws {
+            // A long exposure keeps the first capture under way.
+            try await CameraHarness.run(.init(sampleImageCount: 0)) { harness in
+                let camera = harness.camera
+                try await camera.property(for: .shutterSpeed).setValue(ShutterSpeedValue(seconds: 1)!)
+                async let first: Void = camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
+                try await waitUntil("the first capture to begin") { camera.state.withLock { $0.capture != nil } }
+                let error = await #expect(throws: ViewfinderError.self) {
+                    try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
+                }
+                #expect(error?.code == .deviceBusy)
+                try await first
+            }
+        }
+
+        @Test func aCaptureTheCameraNeverCompletesTimesOut() async throws {
+            let configuration = PTPIPCamera.Configuration(captureTimeout: .milliseconds(200))
+            try await CameraHarness.run(.init(sampleImageCount: 0), camera: configuration) { harness in
+                let camera = harness.camera
+                // A 30-second exposure outlasts the timeout.
+                try await camera.property(for: .shutterSpeed).setValue(ShutterSpeedValue(seconds: 30)!)
+                let error = await #expect(throws: ViewfinderError.self) {
+                    try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
+                }
+                #expect(error?.code == .timeout)
+                #expect(camera.state.withLock { $0.capture == nil })
+            }
+        }
+
+        @Test func videoRecordingReportsItsStateAndTimer() async throws {
+            try await CameraHarness.run(.init(identity: .nikon, sampleImageCount: 0)) { harness in
+                let camera = harness.camera
+                let states = Observed<VideoRecordingState>()
+                let cancellable = camera.videoRecordingStatePublisher().sink { states.append($0) }
+                #expect(camera.videoRecordingState == .notRecording)
+
+                try await camera.startVideoRecording()
+                guard case .recording(.countingUp?) = camera.videoRecordingState else {
+                    Issue.record("the camera should be recording with a timer, not \(camera.videoRecordingState)")
+                    return
+                }
+                // Recording needs live view on the camera.
+                #expect(try await harness.session.propertyValue(.nikonLiveViewStatus, of: .uint8) == .uint8(1))
+                try await waitUntil("the timer to tick") {
+                    states.all.contains(.recording(timer: .countingUp(.seconds(1))))
+                }
+                let again = await #expect(throws: ViewfinderError.self) { try await camera.startVideoRecording() }
+                #expect(again?.code == .alreadyRunning)
+
+                try await camera.stopVideoRecording()
+                #expect(camera.videoRecordingState == .notRecording)
+                #expect(states.all.first == .notRecording)
+                #expect(states.all.last == .notRecording)
+                // Live view was on only for the recording, so it is off again.
+                #expect(try await harness.session.propertyValue(.nikonLiveViewStatus, of: .uint8) == .uint8(0))
+                let notRecording = await #expect(throws: ViewfinderError.self) { try await camera.stopVideoRecording() }
+                #expect(notRecording?.code == .notAvailable)
+                cancellable.cancel()
+            }
+        }
+
+        @Test func aRecordingEndsWithTheConnection() async throws {
+            try await CameraHarness.run(.init(identity: .nikon, sampleImageCount: 0)) { harness in
+                let camera = harness.camera
+                try await camera.startVideoRecording()
+                let states = Observed<VideoRecordingState>()
+                let token = camera.addVideoRecordingStateObserver { states.append($0) }
+                try await camera.disconnect()
+                #expect(camera.videoRecordingState == .notRecording)
+                #expect(states.all.last == .notRecording)
+                withExtendedLifetime(token) {}
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Testing
+import ViewfinderConcurrency
+import ViewfinderCore
+import ViewfinderSimulator
+
+@testable import ViewfinderPTP
+
+extension SimulatedCameraTests {
+    /// The simulated camera's card: storages, folders, chunked downloads, thumbnails and deletion.
+    @Suite(.timeLimit(.minutes(3))) struct PTPIPCameraFileTests {
+        /// The camera folder of the card and the files in it.
+        static func cameraFolder(of camera: PTPIPCamera) async throws -> (CameraStorage, [CameraFileItem]) {
+            let storage = try #require(try await camera.storages().first)
+            let top = try await camera.contents(of: nil, in: storage)
+            let dcim = try #require(top.first { $0.name == "DCIM" })
+            let folder = try #require(try await camera.contents(of: dcim, in: storage).first)
+            return (storage, try await camera.contents(of: folder, in: storage))
+        }
+
+        @Test func theCardListsItsStoragesFoldersAndFiles() async throws {
+            try await CameraHarness.run { harness in
+                let storages = try await harness.camera.storages()
+                #expect(storages.count == 1)
+                let storage = try #require(storages.first)
+                #expect(storage.storageDescription == "SD card")
+                #expect(storage.volumeLabel == "VIEWFINDER")
+                #expect(storage.isWritable)
+                #expect(storage.capacityByteCount == 32_000_000_000)
+
+                let top = try await harness.camera.contents(of: nil, in: storage)
+                #expect(top.map(\.name) == ["DCIM"])
+                #expect(top.first?.isFolder == true)
+                #expect(top.first?.parentID == nil)
+                let (_, files) = try await Self.cameraFolder(of: harness.camera)
+                #expect(files.map(\.name) == ["DSC_0001.JPG", "DSC_0002.JPG"])
+                #expect(files.allSatisfy { $0.kind == .jpegImage && $0.byteCount > 0 && $0.captureDate != nil })
+            }
+        }
+
+        @Test func downloadsComeInChunksWithProgress() async throws {
+            let configuration = PTPIPCamera.Configuration(downloadChunkSize: 16 << 10)
+            try await CameraHarness.run(camera: configuration) { harness in
+                let (_, files) = try await Self.cameraFolder(of: harness.camera)
+                let item = try #require(files.first)
+                let chunks = Observed<(count: Int, progress: CameraTransferProgress)>()
+                let collected = Locked<[UInt8]>([])
+                try await harness.camera.download(item) { chunk, progress in
+                    collected.withLock { $0 += chunk }
+                    chunks.append((chunk.count, progress))
+                }
+                #expect(collected.withLock { $0 } == harness.simulator.objectData(item.id))
+                let counts = chunks.all.map(\.count)
+                #expect(counts.count > 2)
+                #expect(counts.dropLast().allSatisfy { $0 == 16 << 10 })
+                #expect(chunks.all.last?.progress.fractionCompleted == 1)
+                #expect(
+                    chunks.all.map(\.progress.completedByteCount)
+                        == counts.indices.map {
+                            UInt64(counts[...$0].reduce(0, +))
+                        })
+
+                // A handler that throws stops the download.
+                let seen = Observed<Int>()
+                await #expect(throws: CancellationError.self) {
+                    try await harness.camera.download(item) { chunk, _ in
+                        seen.append(chunk.count)
+                        throw CancellationError()
+                    }
+                }
+                #expect(seen.all.count == 1)
+                // Whole files are refused above the limit given.
+                let tooLarge = await #expect(throws: ViewfinderError.self) {
+                    _ = try await harness.camera.downloadData(of: item, maximumByteCount: 1000)
+                }
+                #expect(tooLarge?.code == .invalidArgument)
+            }
+        }
+
+        @Test func thumbnailsAreSmallJPEGs() async throws {
+            try await CameraHarness.run { harness in
+                let (_, files) = try await Self.cameraFolder(of: harness.camera)
+                let item = try #require(files.first)
+                let thumbnail = try await harness.camera.thumbnail(of: item)
+                #expect(thumbnail.prefix(2) == [0xFF, 0xD8])
+                #expect(thumbnail.count < Int(item.byteCount))
+                let measured = try #require(JPEGProbe.measure(thumbnail[...]))
+                #expect(measured.width == 160)
+            }
+        }
+
+        @Test func deletingRemovesTheFileAndFoldersAreProtected() async throws {
+            try await CameraHarness.run { harness in
+                let camera = harness.camera
+                let (storage, files) = try await Self.cameraFolder(of: camera)
+                let item = try #require(files.first)
+                try await camera.delete(item)
+                #expect(harness.simulator.objectData(item.id) == nil)
+                let (_, remaining) = try await Self.cameraFolder(of: camera)
+                #expect(remaining.map(\.name) == ["DSC_0002.JPG"])
+
+                let gone = await #expect(throws: ViewfinderError.self) { _ = try await camera.downloadData(of: item) }
+                #expect(gone?.code == .notFound)
+                let dcim = try #require(try await camera.contents(of: nil, in: storage).first)
+                let protected = await #expect(throws: ViewfinderError.self) { try await camera.delete(dcim) }
+                #expect(protected?.code == .permissionDenied)
+                let folder = await #expect(throws: ViewfinderError.self) { _ = try await camera.downloadData(of: dcim) }
+                #expect(folder?.code == .invalidArgument)
+            }
+        }
+
+        @Test func filesNeedAConnection() async throws {
+            let camera = PTPIPCamera(host: "127.0.0.1")
+            let error = await #expect(throws: ViewfinderError.self) { _ = try await camera.storages() }
+            #expect(error?.code == .notConnected)
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import Testing
+import ViewfinderCore
+import ViewfinderReactive
+import ViewfinderSimulator
+
+@testable import ViewfinderPTP
+
+extension SimulatedCameraTests {
+    /// Typed properties of the simulated camera, read and set over PTP/IP.
+    @Suite(.timeLimit(.minutes(3))) struct PTPIPCameraPropertyTests {
+        @Test func propertiesShowTheCameraValuesWithTheirMeaning() async throws {
+            try await CameraHarness.run(.init(identity: .nikon, sampleImageCount: 1)) { harness in
+                let camera = harness.camera
+                #expect(camera.property(for: .iso).commonValue == .iso100)
+                #expect(camera.property(for: .iso).currentValue?.rawValue == .integer(100))
+                #expect(camera.property(for: .shutterSpeed).currentValue?.localizedDisplayValue == "1/125")
+                #expect(camera.property(for: .aperture).currentValue?.localizedDisplayValue == "f/5.6")
+                #expect(camera.property(for: .exposureCompensation).commonValue == .zero)
+                #expect(camera.property(for: .whiteBalance).commonValue == .automatic)
+                #expect(camera.property(for: .focusMode).commonValue == .autoFocus)
+                #expect(camera.property(for: .autoExposureMode).commonValue == .manual)
+                #expect(camera.property(for: .batteryLevel).commonValue == .percent(100))
+                #expect(camera.property(for: .driveMode).commonValue == .single)
+                let shots = try #require(camera.property(for: .shotsAvailable).commonValue)
+                #expect(shots.count > 1000)
+
+                let isos = camera.property(for: .iso).validSettableValues
+                #expect(isos.count == 26)
+                #expect(isos.first?.localizedDisplayValue == "ISO 100")
+                #expect(isos.last?.commonValue == .automatic)
+                #expect(
+                    camera.property(for: .whiteBalance).validSettableValues.compactMap(\.commonValue) == [
+                        .automatic, .daylight, .fluorescent, .tungsten, .flash, .custom,
+                    ])
+                #expect(
+                    camera.property(for: .driveMode).validSettableValues.map(\.localizedDisplayValue) == [
+                        "Single", "Continuous High", "Time-Lapse", "Continuous Low", "Self-Timer",
+                    ])
+                // Read-only properties offer nothing to set.
+                #expect(camera.property(for: .batteryLevel).validSettableValues.isEmpty)
+                #expect(camera.property(for: .shotsAvailable).valueSetType == .none)
+                // The property is the same object each time.
+                #expect(camera.property(for: .iso) === camera.property(for: .iso))
+            }
+        }
+
+        @Test func aGenericCameraHasNoDriveMode() async throws {
+            try await CameraHarness.run { harness in
+                #expect(harness.camera.property(for: .driveMode).currentValue == nil)
+                #expect(harness.camera.property(for: .iso).currentValue != nil)
+            }
+        }
+
+        @Test func settingAValueSendsItAndWaitsForTheCameraToShowIt() async throws {
+            try await CameraHarness.run { harness in
+                let iso = harness.camera.property(for: .iso)
+                let changes = Observed<CameraPropertyChangeType>()
+                let token = iso.addObserver { _, change in changes.append(change) }
+                try await iso.setValue(.iso800)
+                #expect(iso.commonValue == .iso800)
+                #expect(iso.pendingValue == nil)
+                #expect(changes.all.contains { $0.contains(.value) })
+                // The camera holds the new value.
+                let onCamera = try await harness.session.propertyValue(.exposureIndex, of: .uint16)
+                #expect(onCamera == .uint16(800))
+
+                try await harness.camera.property(for: .shutterSpeed).setValue(ShutterSpeedValue(seconds: 1.0 / 1000)!)
+                #expect(try await harness.session.propertyValue(.exposureTime, of: .uint32) == .uint32(10))
+                let next = try await harness.camera.property(for: .aperture).increment()
+                #expect(next.localizedDisplayValue == "f/6.3")
+                #expect(try await harness.session.propertyValue(.fNumber, of: .uint16) == .uint16(630))
+                withExtendedLifetime(token) {}
+            }
+        }
+
+        @Test func aValueTheCameraRefusesIsAnInvalidPropertyValue() async throws {
+            try await CameraHarness.run { harness in
+                let error = await #expect(throws: ViewfinderError.self) {
+                    try await harness.camera.setRawValue(.integer(12345), forPropertyNamed: "iso")
+                }
+                #expect(error?.code == .invalidPropertyValue)
+                #expect(error?.responseCode == PTPResponseCode.invalidDevicePropValue.rawValue)
+                // A value of the wrong width never reaches the camera.
+                let tooWide = await #expect(throws: ViewfinderError.self) {
+                    try await harness.camera.setRawValue(.integer(1 << 40), forPropertyNamed: "iso")
+                }
+                #expect(tooWide?.code == .invalidPropertyValue)
+                #expect(harness.camera.property(for: .iso).commonValue == .iso100)
+            }
+        }
+
+        @Test func changingTheExposureModeChangesWhatCanBeSet() async throws {
+            try await CameraHarness.run { harness in
+                let camera = harness.camera
+                let shutter = camera.property(for: .shutterSpeed)
+                let compensation = camera.property(for: .exposureCompensation)
+                #expect(!shutter.validSettableValues.isEmpty)
+                #expect(compensation.validSettableValues.isEmpty)
+                let settable = Observed<Int>()
+                let cancellable = camera.settableValuesPublisher(for: .shutterSpeed).sink { settable.append($0.count) }
+
+                try await camera.property(for: .autoExposureMode).setValue(.aperturePriority)
+                try await waitUntil("the shutter speed to become the camera's choice") {
+                    shutter.validSettableValues.isEmpty && !compensation.validSettableValues.isEmpty
+                }
+                #expect(settable.all.first == 53)
+                #expect(settable.all.last == 0)
+                // In aperture priority the camera sets the shutter speed.
+                let sixtieth = TypedCameraPropertyValue(ShutterSpeedValue(seconds: 1.0 / 60)!, rawValue: .integer(167))
+                let refused = await #expect(throws: ViewfinderError.self) { try await shutter.setValue(sixtieth) }
+                #expect(refused?.code == .notAvailable)
+                let denied = await #expect(throws: ViewfinderError.self) {
+                    try await camera.setRawValue(.integer(167), forPropertyNamed: "shutterSpeed")
+                }
+                #expect(denied?.code == .notAvailable)
+                #expect(denied?.responseCode == PTPResponseCode.accessDenied.rawValue)
+                // Opening the aperture makes the camera pick a faster shutter speed, which the property shows.
+                let before = try #require(shutter.currentValue?.commonValue?.stopsFromOneSecond)
+                try await camera.property(for: .aperture).setValue(ApertureValue(fNumber: 2.8)!)
+                try await waitUntil("the camera to pick a faster shutter speed") {
+                    (shutter.currentValue?.commonValue?.stopsFromOneSecond).map { $0 < before } ?? false
+                }
+                cancellable.cancel()
+            }
+        }
+
+        @Test func valuesTheCameraChangesByItselfReachObservers() async throws {
+            var simulator = CameraSimulator.Configuration(sampleImageCount: 0)
+            simulator.batteryDrainInterval = .seconds(1)  // 95 drains to the 5 % floor: far more than needed
+            try await CameraHarness.run(simulator) { harness in
+                let battery = harness.camera.property(for: .batteryLevel)
+                let levels = Observed<BatteryLevelValue?>()
+                let token = battery.addObserver { property, change in
+                    if change.contains(.value) { levels.append(property.commonValue) }
+                }
+                try await waitUntil("the battery to drain twice") { levels.all.count >= 2 }
+                guard case .percent(let first) = levels.all[0], case .percent(let second) = levels.all[1] else {
+                    Issue.record("the battery level is not a percentage: \(levels.all)")
+                    return
+                }
+                #expect(first < 100)
+                #expect(second == first - 1)
+                withExtendedLifetime(token) {}
+            }
+        }
+
+        @Test func valuesMapBothWaysForEveryKnownCode() {
+            #expect(PTPPropertyValues.iso(0xFFFF, .standard).commonValue == .automatic)
+            #expect(PTPPropertyValues.iso(0, .standard).localizedDisplayValue == "ISO 0x0000")
+            #expect(PTPPropertyValues.shutterSpeed(0xFFFF_FFFF, .nikon).commonValue == .bulb)
+            #expect(PTPPropertyValues.shutterSpeed(0xFFFF_FFFD, .nikon).localizedDisplayValue == "Time")
+            #expect(PTPPropertyValues.shutterSpeed(40, .standard).localizedDisplayValue == "1/250")
+            #expect(PTPPropertyValues.aperture(1100, .standard).localizedDisplayValue == "f/11")
+            #expect(PTPPropertyValues.exposureCompensation(-667, .standard).localizedDisplayValue == "−⅔")
+            #expect(PTPPropertyValues.whiteBalance(0x8010, .nikon).commonValue == .cloudy)
+            #expect(PTPPropertyValues.whiteBalance(0x8010, .standard).commonValue == nil)
+            #expect(PTPPropertyValues.whiteBalance(3, .standard).localizedDisplayValue == "One-Push Auto")
+            #expect(PTPPropertyValues.focusMode(0x8011, .nikon).commonValue == .continuousAutoFocus)
+            #expect(PTPPropertyValues.focusMode(0x8013, .nikon).localizedDisplayValue == "AF-F")
+            #expect(PTPPropertyValues.exposureProgram(0x8010, .nikon).commonValue == .fullyAutomatic)
+            #expect(PTPPropertyValues.exposureProgram(0x8014, .nikon).localizedDisplayValue == "Sports")
+            #expect(
+                PTPPropertyValues.exposureProgram(0x8014, .standard).localizedDisplayValue == "Exposure Mode 0x8014")
+            #expect(PTPPropertyValues.batteryLevel(250, .standard).commonValue == .percent(100))
+            #expect(PTPPropertyValues.driveMode(2, .standard).commonValue == .continuous)
+            #expect(PTPPropertyValues.driveMode(2, .nikon).commonValue == .continuousHigh)
+            // Every value keeps the camera's integer, so setting it sends that integer back.
+            #expect(PTPPropertyValues.whiteBalance(0x8013, .nikon).rawValue == .integer(0x8013))
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Synchronization
+import Testing
+import ViewfinderCore
+
+@testable import ViewfinderPTP
+
+/// Probing a silent event connection, against a scripted peer over loopback TCP.
+@Suite(.timeLimit(.minutes(3))) struct PTPIPSessionProbeTests {
+    static func configuration(_ responder: ScriptedResponder, probeInterval: Duration?) -> PTPIPSession.Configuration {
+        PTPIPSession.Configuration(
+            port: responder.port, clientName: "tests", responseTimeout: .seconds(2),
+            eventProbeInterval: probeInterval)
+    }
+
+    @Test func aPeerThatAnswersProbesKeepsTheSessionThroughSilence() async throws {
+        let answered = Atomic(0)
+        let release = Atomic(false)
+        let responder = try ScriptedResponder { peer in
+            while !release.load(ordering: .acquiring) {
+                let packet: PTPIPPacket
+                do {
+                    packet = try peer.events.readPacket(while: "test")
+                } catch  where release.load(ordering: .acquiring) {
+                    return  // the client closed the session, as the test asked
+                }
+                guard packet == .probeRequest else {
+                    throw ViewfinderError(.malformedData, "expected a probe request on the event connection")
+                }
+                try peer.events.send(.probeResponse, while: "test")
+                answered.add(1, ordering: .releasing)
+            }
+        }
+        let session = try await PTPIPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(responder, probeInterval: .milliseconds(100)))
+        while answered.load(ordering: .acquiring) < 3 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(session.state == .open)
+        release.store(true, ordering: .releasing)
+        await session.close()
+        #expect(try await responder.recordedFailures() == [])
+    }
+
+    @Test func aPeerThatDoesNotAnswerAProbeEndsTheSessionWithATimeout() async throws {
+        let release = Atomic(false)
+        let responder = try ScriptedResponder { peer in
+            guard try peer.events.readPacket(while: "test") == .probeRequest else {
+                throw ViewfinderError(.malformedData, "expected a probe request on the event connection")
+            }
+            while !release.load(ordering: .acquiring) {
+                pause(milliseconds: 5)
+            }
+        }
+        let session = try await PTPIPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(responder, probeInterval: .milliseconds(100)))
+        var failure: (any Error)?
+        do {
+            for try await _ in session.events {}
+        } catch {
+            failure = error
+        }
+        release.store(true, ordering: .releasing)
+        let error = try #require(failure as? ViewfinderError)
+        #expect(error.code == .timeout)
+        #expect(error.message.contains("did not answer a probe"))
+        guard case .closed(let reason?) = session.state else {
+            Issue.record("an unanswered probe should end the session")
+            return
+        }
+        #expect(reason.code == .timeout)
+        #expect(try await responder.recordedFailures() == [])
+    }
+
+    @Test func withoutProbingASilentPeerKeepsTheSession() async throws {
+        let release = Atomic(false)
+        let responder = try ScriptedResponder { _ in
+            while !release.load(ordering: .acquiring) {
+                pause(milliseconds: 5)
+            }
+        }
+        let session = try await PTPIPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(responder, probeInterval: nil))
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(session.state == .open)
+        release.store(true, ordering: .releasing)
+        await session.close()
+    }
+}

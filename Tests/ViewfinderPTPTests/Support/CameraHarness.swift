@@ -1,0 +1,91 @@
+import Dispatch
+import Testing
+import ViewfinderConcurrency
+import ViewfinderCore
+import ViewfinderSimulator
+
+@testable import ViewfinderPTP
+
+/// A simulator on a free loopback port and a ``PTPIPCamera`` pointed at it, connected.
+struct CameraHarness {
+    let simulator: CameraSimulator
+    let camera: PTPIPCamera
+
+    /// Starts a simulator, connects a camera to it, runs `body`, and tears everything down.
+    static func run<Result>(
+        _ simulatorConfiguration: CameraSimulator.Configuration = CameraSimulator.Configuration(sampleImageCount: 2),
+        camera cameraConfiguration: PTPIPCamera.Configuration = PTPIPCamera.Configuration(),
+        connect: Bool = true,
+        _ body: (CameraHarness) async throws -> Result
+    ) async throws -> Result {
+        var simulatorConfiguration = simulatorConfiguration
+        simulatorConfiguration.port = 0
+        let simulator = try CameraSimulator(configuration: simulatorConfiguration)
+        try simulator.start()
+        var cameraConfiguration = cameraConfiguration
+        cameraConfiguration.session.port = simulator.port
+        cameraConfiguration.session.clientName = "tests"
+        let camera = PTPIPCamera(host: "127.0.0.1", configuration: cameraConfiguration)
+        do {
+            if connect {
+                try await camera.connect()
+            }
+            let result = try await body(CameraHarness(simulator: simulator, camera: camera))
+            try await camera.disconnect()
+            await simulator.stopOffThePool()
+            return result
+        } catch {
+            try? await camera.disconnect()
+            await simulator.stopOffThePool()
+            throw error
+        }
+    }
+
+    /// The camera's PTP/IP session, for checking what the simulated camera holds.
+    var session: PTPIPSession {
+        get throws { try camera.requireLink(for: "test").session }
+    }
+}
+
+/// Waits until `condition` holds, checking every few milliseconds, for at most `timeout`.
+///
+/// - Throws: `ViewfinderError/Code/timeout` with `what` when the condition never holds.
+func waitUntil(
+    _ what: String, timeout: Duration = .seconds(30), _ condition: @Sendable () async throws -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while try await !condition() {
+        guard ContinuousClock.now < deadline else {
+            throw ViewfinderError(.timeout, "gave up waiting \(timeout) for \(what)")
+        }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
+
+/// Records what observers receive, in order.
+final class Observed<Value: Sendable>: Sendable {
+    private let values = Locked<[Value]>([])
+
+    var all: [Value] { values.withLock { $0 } }
+
+    func append(_ value: Value) {
+        values.withLock { $0.append(value) }
+    }
+}
+
+extension CameraSimulator {
+    /// Stops the simulator from a dispatch thread: stopping waits for its threads, which must not hold up one of the
+    /// few threads Swift concurrency runs tests on.
+    func stopOffThePool() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.stop()
+                continuation.resume()
+            }
+        }
+    }
+}
+
+/// The suites that run the simulated camera: one test at a time, as each keeps a simulator busy rendering and
+/// encoding, which would otherwise crowd out the timing-sensitive tests running beside them.
+@Suite(.serialized) enum SimulatedCameraTests {}
