@@ -70,7 +70,8 @@ let package = Package(
         ),
         // The `viewfinder` command-line tool.
         .executableTarget(
-            name: "ViewfinderCLI", dependencies: ["Viewfinder", "ViewfinderConcurrency"], swiftSettings: strict),
+            name: "ViewfinderCLI", dependencies: ["Viewfinder", "ViewfinderConcurrency", "CViewfinderShims"],
+            swiftSettings: strict),
 
         .testTarget(
             name: "ViewfinderReactiveTests",

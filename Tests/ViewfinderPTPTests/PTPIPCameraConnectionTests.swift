@@ -107,6 +107,8 @@ extension SimulatedCameraTests {
                 let disconnection = try #require(camera.lastDisconnection)
                 #expect(!disconnection.wasExpected)
                 #expect(disconnection.error?.code == .disconnected)
+                // Observers hear of the change on their queue, just after the state changed.
+                try await waitUntil("the observer to hear of it") { !states.all.isEmpty }
                 #expect(states.all == [.notConnected])
                 #expect(camera.property(for: .aperture).currentValue == nil)
                 withExtendedLifetime(token) {}

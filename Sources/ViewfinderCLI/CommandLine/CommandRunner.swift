@@ -10,6 +10,7 @@ enum CommandRunner {
     /// Runs `root` with the process's arguments and exits with the command's status.
     static func main(root: any Command.Type) async -> Never {
         let words = Array(CommandLine.arguments.dropFirst())
+        Interrupt.install()
         exit(await run(root: root, words: words))
     }
 
