@@ -7,12 +7,13 @@ import Glibc
 
 /// Ctrl-C (SIGINT) and SIGTERM, so long-running commands can stop cleanly.
 ///
-/// Once ``install()`` has run, a signal resumes every task in ``wait()``. With nobody waiting, or at a second signal,
-/// the tool exits at once with status 130. The signal handler only writes to a pipe that a thread of its own reads, so
+/// Once ``install()`` has run, a signal resumes every task in ``wait()``. With nobody waiting and no command that
+/// called ``beginHandling()``, or at a second signal, the tool exits at once with status 130. The signal handler only writes to a pipe that a thread of its own reads, so
 /// it does not matter which thread the kernel picks to run it.
 enum Interrupt {
-    /// What the first signal did: nothing yet, or woke the tasks that were waiting.
+    /// Whether the command handles signals, and whether one came.
     private struct State {
+        var handling = false
         var interrupted = false
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -34,6 +35,12 @@ enum Interrupt {
         }
     }
 
+    /// Makes the next signal an interrupt for ``wait()``, including one that comes before anyone waits, instead of
+    /// an exit; commands call it before they say they are ready.
+    static func beginHandling() {
+        state.withLock { $0.handling = true }
+    }
+
     /// Suspends until the process receives SIGINT or SIGTERM; returns at once when one already came.
     static func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -48,7 +55,7 @@ enum Interrupt {
     /// Wakes the waiting tasks the first time; exits when nobody waits or when the waiters had their chance.
     private static func deliver() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>]? in
-            guard !state.interrupted, !state.waiters.isEmpty else { return nil }
+            guard !state.interrupted, state.handling || !state.waiters.isEmpty else { return nil }
             state.interrupted = true
             defer { state.waiters = [] }
             return state.waiters

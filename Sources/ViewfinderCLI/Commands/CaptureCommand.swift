@@ -52,6 +52,7 @@ enum CaptureCommand: Command {
         let context = DataCaptureContext()
         context.addProcessor(saver)
         await context.setFrameSource(source)
+        Interrupt.beginHandling()
         let format = try await source.startCapture(device: device, formatIfGiven: requested)
         if !json {
             Console.print("Capturing \(count) frames from \(device) at \(FormatSpecifier.describe(format))")

@@ -63,6 +63,7 @@ enum PreviewCommand: Command {
             await source.stop()
             throw error
         }
+        Interrupt.beginHandling()
         Console.print("Previewing \(source.title) at \(format)")
         Console.print("Open \(server.url) in a browser (also /stream.mjpeg, /snapshot.jpg, /stats); Ctrl-C stops.")
         if !["127.0.0.1", "::1", "localhost"].contains(configuration.bindAddress) {

@@ -40,6 +40,7 @@ enum SimulateCommand: Command {
             port: UInt16(port), sampleImageCount: try arguments.integer("sample-images", default: 2, in: 0...100),
             captureArchiveDirectory: arguments.value("save-captures"), log: { Console.print($0) })
         let simulator = try CameraSimulator(configuration: configuration)
+        Interrupt.beginHandling()
         try simulator.start()
         await Interrupt.wait()
         Console.print("stopping")
