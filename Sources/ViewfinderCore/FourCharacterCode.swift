@@ -14,10 +14,10 @@ public struct FourCharacterCode: RawRepresentable, Hashable, Sendable, Expressib
 
     /// Creates a code from four ASCII characters; shorter strings are padded with spaces.
     ///
-    /// - Precondition: `string` has at most four ASCII characters.
-    public init(_ string: String) {
+    /// Returns `nil` when `string` has more than four characters or one that is not ASCII.
+    public init?(_ string: String) {
         let bytes = Array(string.utf8)
-        precondition(bytes.count <= 4 && bytes.allSatisfy { $0 < 0x80 }, "a FourCC has at most four ASCII characters")
+        guard bytes.count <= 4, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
         var value: UInt32 = 0
         for index in 0..<4 {
             let byte = index < bytes.count ? bytes[index] : UInt8(ascii: " ")
@@ -27,8 +27,13 @@ public struct FourCharacterCode: RawRepresentable, Hashable, Sendable, Expressib
     }
 
     /// Creates a code from a string literal of at most four ASCII characters.
+    ///
+    /// - Precondition: The literal has at most four ASCII characters.
     public init(stringLiteral value: String) {
-        self.init(value)
+        guard let code = FourCharacterCode(value) else {
+            preconditionFailure("the FourCC literal \"\(value)\" is not at most four ASCII characters")
+        }
+        self = code
     }
 
     /// The four characters, with unprintable bytes shown as `.`.

@@ -11,6 +11,12 @@ import Testing
         #expect(FourCharacterCode(rawValue: 0x0000_0001).description == "....")
     }
 
+    @Test func stringsThatAreNotFourASCIICharactersAreRefused() {
+        // Strings from a caller, not literals, which `FourCharacterCode("...")` would be.
+        let strings = ["MJPG", "Y8", "NV12X", "Ä"]
+        #expect(strings.map { FourCharacterCode($0)?.description } == ["MJPG", "Y8  ", nil, nil])
+    }
+
     @Test func planeGeometryFollowsSubsampling() {
         #expect(PixelFormat.nv12FullRange.planes.count == 2)
         #expect(PixelFormat.nv12FullRange.bytesPerRow(ofPlane: 0, width: 641) == 641)
