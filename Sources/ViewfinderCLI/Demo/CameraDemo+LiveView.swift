@@ -10,9 +10,10 @@ extension CameraDemo {
     /// - Returns: The last frame.
     func runLiveView(on camera: any Camera, framesPerSecond: Int) async throws -> LiveViewFrame {
         Console.print(
-            "Subscribing to camera.liveViewPublisher(options: [.maximumFramesPerSecond: \(framesPerSecond)]) with "
-                + "sinkWithReadyHandler for \(liveViewDuration.seconds.formatted(decimals: 1)) s: the next frame is "
-                + "fetched when the ready handler is called, at most as often as the camera makes a new one.")
+            "camera.liveViewPublisher(options: [.maximumFramesPerSecond: \(framesPerSecond)]).sinkWithReadyHandler "
+                + "for \(liveViewDuration.seconds.formatted(decimals: 1)) s:\n"
+                + "the next frame is fetched once the ready handler is called, and no more often than the camera makes "
+                + "new ones.")
         let meter = LiveViewMeter()
         let (endings, ending) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
         let options: [LiveViewOption: LiveViewOptionValue] = [.maximumFramesPerSecond: .number(Double(framesPerSecond))]

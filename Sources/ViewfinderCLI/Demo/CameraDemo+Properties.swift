@@ -10,6 +10,7 @@ extension CameraDemo {
             row(camera.property(for: .focusMode)), row(camera.property(for: .driveMode)),
             row(camera.property(for: .batteryLevel)), row(camera.property(for: .shotsAvailable)),
         ].compactMap { $0 }
+        Console.print("camera.property(for:) for each standard property: currentValue and validSettableValues")
         Console.printTable(header: ["PROPERTY", "CURRENT", "SETTABLE VALUES"], rows: rows)
     }
 

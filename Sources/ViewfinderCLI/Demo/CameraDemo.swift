@@ -133,9 +133,10 @@ struct CameraDemo {
         }
     }
 
-    /// The time since `start` in milliseconds, such as "12 ms".
+    /// The time since `start` in milliseconds, such as "12 ms" or "0.4 ms".
     static func milliseconds(since start: ContinuousClock.Instant) -> String {
-        "\(Int((start.duration(to: .now).seconds * 1000).rounded())) ms"
+        let milliseconds = start.duration(to: .now).seconds * 1000
+        return "\(milliseconds.formatted(decimals: milliseconds < 10 ? 1 : 0)) ms"
     }
 
     /// The first element of `stream`, or `nil` when none comes within `timeout`.
