@@ -29,7 +29,9 @@ enum DemoCommand: Command {
         ],
         examples: [
             Example(commandLine: "demo", comment: "Runs the main job and saves its files into demo-output/."),
-            Example(commandLine: "demo --out /tmp/shots --live-view 10", comment: "Ten seconds of live view."),
+            Example(
+                commandLine: "demo --out /tmp/shots --live-view 10",
+                comment: "Saves into /tmp/shots, after ten seconds of live view."),
             Example(commandLine: "demo --pipeline", comment: "The frame pipeline with 640x480 frames at 60 fps."),
             Example(
                 commandLine: "demo --pipeline --size 1920x1080 --fps 30",
