@@ -60,6 +60,8 @@ def main():
     for name in ("first.png", "second.png"):
         if os.path.exists(os.path.join(output, name)):
             os.remove(os.path.join(output, name))
+    # `timeout` ends the check with SIGTERM: clean up as on any other failure.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("preview-browser-check: stopped by SIGTERM"))
     chromium = shutil.which("chromium")
     if not chromium or not shutil.which("ffmpeg"):
         sys.exit("preview-browser-check: chromium or ffmpeg is missing; run make test-deps")
@@ -181,7 +183,7 @@ def stop(process):
     if process.poll() is None:
         process.send_signal(signal.SIGINT)
         try:
-            process.wait(timeout=15)
+            process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
@@ -203,7 +205,7 @@ class DevTools:
              f"--window-size={WINDOW[0]},{WINDOW[1]}", "--hide-scrollbars", "--no-first-run",
              "--no-default-browser-check", f"--user-data-dir={profile}", "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            close_fds=False, preexec_fn=give_pipes)
+            close_fds=False, preexec_fn=give_pipes, start_new_session=True)
         os.close(to_browser_read)
         os.close(from_browser_write)
         self.buffer = b""
@@ -278,15 +280,16 @@ class DevTools:
         return path
 
     def close(self):
-        """Closes the browser, killing it if it does not end soon."""
+        """Closes the browser, killing its processes if it does not end soon."""
         try:
-            self.call("Browser.close", timeout=10)
+            self.call("Browser.close", timeout=5)
         except (CheckFailed, OSError):
             pass
         try:
-            self.process.wait(timeout=15)
+            self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
-            self.process.kill()
+            # The browser runs in a process group of its own, with its renderer and helper processes.
+            os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
         os.close(self.to_browser)
         os.close(self.from_browser)

@@ -14,4 +14,4 @@ done
 viewfinder="$("$swift" build --show-bin-path)/viewfinder"
 
 # The script bounds each wait; the timeout is a last resort against a browser that hangs.
-timeout --kill-after=10 110 python3 Scripts/preview-browser-check.py "$viewfinder" .build/preview-check
+timeout --kill-after=30 100 python3 Scripts/preview-browser-check.py "$viewfinder" .build/preview-check
