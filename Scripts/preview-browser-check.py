@@ -5,18 +5,22 @@ Drives Chromium over the DevTools protocol on a pipe (--remote-debugging-pipe: J
 commands on the browser's fd 3, replies and events on its fd 4), so that both screenshots and both readings of the
 page's counters come from one page that stays open. Checks:
 
-- the page's image has loaded a frame and the screenshot shows the test pattern's colour bars where the image is,
-  in each of two screenshots taken a second or more apart;
+- the page's image has loaded a frame of the right size, and the screenshot shows the source's colour bars where
+  the image is, in each of two screenshots taken a second or more apart;
 - the page's counters advanced between the two: the source's frame count ("frame N") and the frames this page was
   shown ("shown here N").
 
-Screenshots go to the output directory (first.png, second.png) for people to look at. ffmpeg decodes them.
+When the tool has `viewfinder preview camera --host HOST:PORT`, the same checks run on the preview of a simulated
+camera (`viewfinder simulate --identity nikon`); otherwise that part says it is skipped.
+
+Screenshots go to the output directory (SOURCE-1.png, SOURCE-2.png) for people to look at. ffmpeg decodes them.
 Every wait is bounded; the whole check takes well under two minutes on a busy machine.
 
 Usage: preview-browser-check.py VIEWFINDER OUTPUT_DIRECTORY
 """
 
 import base64
+import fcntl
 import json
 import os
 import re
@@ -30,11 +34,22 @@ import tempfile
 import time
 
 WINDOW = (800, 600)
-# The test pattern's bars from left to right, as RGB.
-BARS = [
-    ("white", (255, 255, 255)), ("yellow", (255, 255, 0)), ("cyan", (0, 255, 255)), ("green", (0, 255, 0)),
-    ("magenta", (255, 0, 255)), ("red", (255, 0, 0)), ("blue", (0, 0, 255)), ("black", (0, 0, 0)),
-]
+# What each source shows: its frame size, and its colour bars from left to right across the whole width, as RGB,
+# with a row (as a fraction of the height) where nothing moves over them.
+SCENES = {
+    "test-pattern": {
+        "size": (640, 480), "row": 0.25,
+        "bars": [("white", (255, 255, 255)), ("yellow", (255, 255, 0)), ("cyan", (0, 255, 255)),
+                 ("green", (0, 255, 0)), ("magenta", (255, 0, 255)), ("red", (255, 0, 0)), ("blue", (0, 0, 255)),
+                 ("black", (0, 0, 0))],
+    },
+    # The simulated camera's test scene: the bars of its upper half, above the box that moves on them.
+    "camera": {
+        "size": (640, 424), "row": 0.08,
+        "bars": [("white", (230, 230, 230)), ("yellow", (230, 230, 0)), ("cyan", (0, 230, 230)),
+                 ("green", (0, 230, 0)), ("magenta", (230, 0, 230)), ("red", (230, 0, 0)), ("blue", (0, 0, 230))],
+    },
+}
 # How far a bar's colour may be from the ideal in each channel, after JPEG, NV12 and the browser's scaling.
 TOLERANCE = 64
 # The page's state: whether its image shows a frame, where it is, and the counters in the header.
@@ -57,8 +72,8 @@ def main():
         sys.exit(__doc__.split("\n\n")[-1])
     viewfinder, output = sys.argv[1], sys.argv[2]
     os.makedirs(output, exist_ok=True)
-    for name in ("first.png", "second.png"):
-        if os.path.exists(os.path.join(output, name)):
+    for name in os.listdir(output):
+        if name.endswith(".png"):
             os.remove(os.path.join(output, name))
     # `timeout` ends the check with SIGTERM: clean up as on any other failure.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("preview-browser-check: stopped by SIGTERM"))
@@ -66,72 +81,88 @@ def main():
     if not chromium or not shutil.which("ffmpeg"):
         sys.exit("preview-browser-check: chromium or ffmpeg is missing; run make test-deps")
 
-    preview = subprocess.Popen(
-        [viewfinder, "preview", "--test-pattern", "--format", "640x480@30"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    processes = []
     profile = tempfile.mkdtemp(prefix="viewfinder-chromium-")
     browser = None
     try:
-        url = read_url(preview, timeout=30)
-        print(f"preview of the test pattern at {url}")
         browser = DevTools(chromium, profile)
-        check(browser, url, output)
-        print(f"ok: the page showed live frames; screenshots in {output}/first.png and {output}/second.png")
+        preview = start(processes, [viewfinder, "preview", "--test-pattern", "--format", "640x480@30"])
+        check(browser, "test-pattern", read_output(preview, rb"Open (http://\S+/) ", "an address"), output)
+
+        usage = subprocess.run([viewfinder, "preview", "camera", "--help"], capture_output=True, timeout=30)
+        if usage.returncode != 0 or b"preview camera" not in usage.stdout or b"--host" not in usage.stdout:
+            print("skipped: the preview of a simulated camera, as this viewfinder has no 'preview camera --host'")
+            return
+        simulator = start(processes, [viewfinder, "simulate", "--identity", "nikon", "--port", "0"])
+        port = read_output(simulator, rb"listening on 127\.0\.0\.1:(\d+) ", "its port")
+        preview = start(processes, [viewfinder, "preview", "camera", "--host", f"127.0.0.1:{port}"])
+        check(browser, "camera", read_output(preview, rb"Open (http://\S+/) ", "an address"), output)
     except CheckFailed as failure:
         print(f"FAILED: {failure}", file=sys.stderr)
         sys.exit(1)
     finally:
         if browser:
             browser.close()
-        stop(preview)
+        for process in reversed(processes):
+            stop(process)
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def check(browser, url, output):
-    """Opens the page, takes two screenshots a second or more apart, and checks them and the counters."""
-    session = browser.open_page()
-    browser.call("Page.navigate", {"url": url}, session)
+def start(processes, command):
+    """Starts a viewfinder command, its output on a pipe, and adds it to the processes to stop at the end."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    processes.append(process)
+    return process
+
+
+def check(browser, source, url, output):
+    """Opens the page in a new tab, takes two screenshots a second or more apart, and checks them and the counters."""
+    print(f"{source}: the preview is at {url}")
+    scene = SCENES[source]
+    session = browser.open_page(url)
     # Wait for a frame on the page and for its counters to be read from /stats.
     first = browser.wait_for_state(
         session, lambda state: state["loaded"] and number(state["frames"]) and number(state["shown"]), timeout=45)
-    shots = [browser.screenshot(session, os.path.join(output, "first.png"))]
+    shots = [browser.screenshot(session, os.path.join(output, f"{source}-1.png"))]
     time.sleep(1.5)
     # The counters refresh twice a second; wait for a reading newer than the first.
     second = browser.wait_for_state(
         session, lambda state: number(state["shown"]) > number(first["shown"]), timeout=30, allow_timeout=True)
-    shots.append(browser.screenshot(session, os.path.join(output, "second.png")))
-    print(f"first screenshot:  frame {first['frames']}, shown here {first['shown']}, {first['state']}")
-    print(f"second screenshot: frame {second['frames']}, shown here {second['shown']}, {second['state']}")
+    shots.append(browser.screenshot(session, os.path.join(output, f"{source}-2.png")))
+    print(f"{source}: first screenshot:  frame {first['frames']}, shown here {first['shown']}, {first['state']}")
+    print(f"{source}: second screenshot: frame {second['frames']}, shown here {second['shown']}, {second['state']}")
 
-    if (first["naturalWidth"], first["naturalHeight"]) != (640, 480):
-        raise CheckFailed(f"the page's image is {first['naturalWidth']}x{first['naturalHeight']}, not 640x480")
+    size = (first["naturalWidth"], first["naturalHeight"])
+    if size != scene["size"]:
+        raise CheckFailed(f"{source}: the page's image is {size[0]}x{size[1]}, not {scene['size'][0]}x{scene['size'][1]}")
     if not number(second["frames"]) > number(first["frames"]):
-        raise CheckFailed(f"the frame counter did not advance: {first['frames']}, then {second['frames']}")
+        raise CheckFailed(f"{source}: the frame counter did not advance: {first['frames']}, then {second['frames']}")
     if not number(second["shown"]) > number(first["shown"]):
-        raise CheckFailed(f"the page was shown no new frames: {first['shown']}, then {second['shown']}")
+        raise CheckFailed(f"{source}: the page was shown no new frames: {first['shown']}, then {second['shown']}")
     for path, state in zip(shots, (first, second)):
-        check_bars(path, state)
+        check_bars(path, state, scene)
+    print(f"ok: {source}: the page showed live frames; screenshots in {shots[0]} and {shots[1]}")
 
 
-def check_bars(path, state):
-    """Checks that the screenshot shows the test pattern's bars where the page's image is."""
+def check_bars(path, state, scene):
+    """Checks that the screenshot shows the scene's colour bars where the page's image is."""
     pixel = decode_png(path)
     left, top, width, height = state["left"], state["top"], state["width"], state["height"]
     if width < 100 or height < 100:
         raise CheckFailed(f"the image on the page is only {width}x{height}")
-    # A row a quarter of the way down, clear of the moving box in the middle band.
-    y = int(top + height / 4)
+    y = int(top + height * scene["row"])
+    bars = scene["bars"]
     seen = []
-    for index, (name, expected) in enumerate(BARS):
-        x = int(left + width * (index + 0.5) / len(BARS))
+    for index, (name, expected) in enumerate(bars):
+        x = int(left + width * (index + 0.5) / len(bars))
         colour = pixel(x, y)
         seen.append(f"{name} {colour}")
         if any(abs(channel - ideal) > TOLERANCE for channel, ideal in zip(colour, expected)):
             raise CheckFailed(
-                f"{os.path.basename(path)} does not show the test pattern: at ({x}, {y}) the {name} bar is "
+                f"{os.path.basename(path)} does not show the expected picture: at ({x}, {y}) the {name} bar is "
                 f"{colour}, expected about {expected}; the bars read {', '.join(seen)}")
-    # The page's background is dark grey: a blank or failed image would not give eight distinct colours.
-    print(f"{os.path.basename(path)}: the eight bars of the test pattern are where the image is")
+    # The page's background is dark grey: a blank or failed image would not show these distinct colours.
+    print(f"{os.path.basename(path)}: the {len(bars)} colour bars are where the image is")
 
 
 def decode_png(path):
@@ -161,21 +192,21 @@ def number(text):
     return int(text) if re.fullmatch(r"\d+", text or "") else 0
 
 
-def read_url(preview, timeout):
-    """Reads the preview's output until it prints the address to open."""
+def read_output(process, pattern, what, timeout=30):
+    """Reads a process's output until `pattern` matches it; returns the pattern's first group."""
     deadline = time.monotonic() + timeout
     printed = b""
     while time.monotonic() < deadline:
-        ready, _, _ = select.select([preview.stdout], [], [], 0.5)
+        ready, _, _ = select.select([process.stdout], [], [], 0.5)
         if ready:
-            chunk = os.read(preview.stdout.fileno(), 4096)
+            chunk = os.read(process.stdout.fileno(), 4096)
             if not chunk:
                 break
             printed += chunk
-            found = re.search(rb"Open (http://\S+/) ", printed)
+            found = re.search(pattern, printed)
             if found:
                 return found.group(1).decode()
-    raise CheckFailed("viewfinder preview printed no address:\n" + printed.decode(errors="replace"))
+    raise CheckFailed(f"{' '.join(process.args[1:])} printed no {what}:\n" + printed.decode(errors="replace"))
 
 
 def stop(process):
@@ -189,12 +220,20 @@ def stop(process):
             process.wait()
 
 
+def above(descriptor, minimum):
+    """A copy of a descriptor numbered `minimum` or more; the original is closed."""
+    copy = fcntl.fcntl(descriptor, fcntl.F_DUPFD_CLOEXEC, minimum)
+    os.close(descriptor)
+    return copy
+
+
 class DevTools:
     """Headless Chromium driven over the DevTools protocol on a pipe."""
 
     def __init__(self, chromium, profile):
-        to_browser_read, self.to_browser = os.pipe()
-        self.from_browser, from_browser_write = os.pipe()
+        # Above 4, so that putting them at 3 and 4 in the browser never overwrites one with the other.
+        to_browser_read, self.to_browser, self.from_browser, from_browser_write = (
+            above(fd, 10) for fd in os.pipe() + os.pipe())
 
         def give_pipes():
             os.dup2(to_browser_read, 3)
@@ -240,17 +279,10 @@ class DevTools:
         message, self.buffer = self.buffer.split(b"\0", 1)
         return json.loads(message)
 
-    def open_page(self):
-        """Attaches to the browser's page and returns the session to send page commands to."""
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            targets = self.call("Target.getTargets", timeout=60)["targetInfos"]
-            pages = [target for target in targets if target["type"] == "page"]
-            if pages:
-                return self.call("Target.attachToTarget", {"targetId": pages[0]["targetId"], "flatten": True})[
-                    "sessionId"]
-            time.sleep(0.2)
-        raise CheckFailed("Chromium opened no page")
+    def open_page(self, url):
+        """Opens `url` in a new tab and returns the session to send the tab's commands to."""
+        target = self.call("Target.createTarget", {"url": url}, timeout=60)["targetId"]
+        return self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
 
     def state(self, session):
         """The page's state (see PAGE_STATE), or `None` while the page is not there yet."""
