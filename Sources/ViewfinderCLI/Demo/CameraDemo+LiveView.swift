@@ -17,8 +17,9 @@ extension CameraDemo {
         let meter = LiveViewMeter()
         let (endings, ending) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
         let options: [LiveViewOption: LiveViewOptionValue] = [.maximumFramesPerSecond: .number(Double(framesPerSecond))]
+        let frames = DispatchQueue(label: "viewfinder.demo.live-view")
         let subscription = camera.liveViewPublisher(options: options)
-            .receive(on: DispatchQueue.global(qos: .default))
+            .receive(on: frames)
             .sinkWithReadyHandler { completion in
                 switch completion {
                 case .finished: ending.yield("live view ended")
@@ -30,6 +31,8 @@ extension CameraDemo {
             }
         let failure = await Self.first(of: endings, within: liveViewDuration)
         subscription.cancel()
+        // Let a frame being printed finish first, so that its line comes before the summary.
+        await withCheckedContinuation { continuation in frames.async { continuation.resume() } }
         let result = meter.finish()
         if let failure {
             throw CommandFailure(
