@@ -5,8 +5,8 @@ FORMAT_PATHS := Package.swift Sources Tests Benchmarks Fuzz
 FUZZ_SECONDS ?= 600
 FUZZ_TEST_SECONDS ?= 25
 
-.PHONY: all build demo test test-vivid test-gphoto2 test-tsan test-fuzz fuzz fuzz-corpus bench-core bench-imaging \
-	bench-ptp bench-reactive bench-liveview lint deps test-deps
+.PHONY: all build demo test test-browser test-vivid test-gphoto2 test-tsan test-fuzz fuzz fuzz-corpus bench-core \
+	bench-imaging bench-ptp bench-reactive bench-liveview lint deps test-deps
 
 all: build
 
@@ -24,13 +24,14 @@ demo: deps
 	$(SWIFT) build -c release --product viewfinder
 	.build/release/viewfinder demo
 
-## Runs every check: formatting, the build, all tests, the tests again under the thread sanitizer, gphoto2, vivid, and
-## each fuzz target for a short while.
+## Runs every check: formatting, the build, all tests, the tests again under the thread sanitizer, gphoto2, the
+## preview in a browser, vivid, and each fuzz target for a short while.
 test: test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) test-tsan
 	$(MAKE) test-gphoto2
+	$(MAKE) test-browser
 	$(MAKE) test-vivid
 	$(MAKE) test-fuzz
 
@@ -54,6 +55,11 @@ fuzz-corpus: test-deps
 ## Checks the simulated camera against Debian's gphoto2 as an independent PTP/IP client (under a minute).
 test-gphoto2: test-deps
 	SWIFT=$(SWIFT) Scripts/test-gphoto2.sh
+
+## Opens the preview page in headless Chromium and checks that it shows live frames (screenshots in
+## .build/preview-check/; under two minutes).
+test-browser: test-deps
+	SWIFT=$(SWIFT) Scripts/preview-browser-check.sh
 
 ## Runs the V4L2 checks and benchmark against the kernel's vivid driver in a qemu VM (a few minutes).
 test-vivid: test-deps
