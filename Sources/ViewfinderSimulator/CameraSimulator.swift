@@ -88,6 +88,7 @@ public final class CameraSimulator: Sendable {
     /// Stops listening, ends the session and waits (up to five seconds) for the simulator's threads to finish.
     public func stop() {
         sockets.shutDownAll()
+        server.withLock { $0.active }?.end()
         _ = threads.wait(timeout: .now() + 5)
     }
 

@@ -10,8 +10,8 @@ import Glibc
 /// One client's session with the simulator: reads requests on the command connection, answers them, and hands
 /// events to its event pump.
 ///
-/// ``run(configuration:)`` runs on the thread that accepted the command connection; only ``claimEvents()`` and
-/// ``attachEvents(_:)`` are called from another thread.
+/// ``run(configuration:)`` runs on the thread that accepted the command connection; only ``claimEvents()``,
+/// ``attachEvents(_:)`` and ``end()`` are called from another thread.
 final class SimulatorSession: Sendable {
     let number: UInt32
     let clientName: String
@@ -21,7 +21,9 @@ final class SimulatorSession: Sendable {
     /// While `true`, requests are read and left unanswered.
     private let silence: Locked<Bool>
     private let eventsClaimed = Locked(false)
+    /// Signalled when the event connection is attached, or when the simulator stops.
     private let eventsAttached = DispatchSemaphore(value: 0)
+    private let ended = Locked(false)
 
     /// The largest data-out phase the simulator accepts.
     private static let maximumDataOut = 1 << 20
@@ -52,6 +54,13 @@ final class SimulatorSession: Sendable {
         eventsAttached.signal()
     }
 
+    /// Ends a session that still waits for its event connection; the simulator calls it when it stops, after it shut
+    /// the connections down, which ends a running session by itself.
+    func end() {
+        ended.withLock { $0 = true }
+        eventsAttached.signal()
+    }
+
     /// Sends events to the client.
     func emit(_ events: [PTPEvent]) {
         pump.emit(events)
@@ -71,6 +80,7 @@ final class SimulatorSession: Sendable {
         else {
             return "the client did not open its event connection"
         }
+        guard !ended.withLock({ $0 }) else { return "the simulator stopped" }
         let camera = camera
         pump.repeatEvery(configuration.batteryDrainInterval) { camera.drainBattery() }
         var lastTransaction: UInt32?

@@ -75,6 +75,34 @@ import Glibc
         }
     }
 
+    @Test func stoppingEndsASessionStillWaitingForItsEventConnection() async throws {
+        // The client would have a minute to open its event connection: stopping must not wait for that.
+        var configuration = Self.configuration()
+        configuration.replyTimeout = .seconds(60)
+        let simulator = try CameraSimulator(configuration: configuration)
+        try simulator.start()
+        let port = simulator.port
+        let opened = await offThePool { () -> RawClient? in
+            guard let client = try? RawClient(port: port), (try? client.openCommandConnection()) != nil else {
+                return nil
+            }
+            return client
+        }
+        let client = try #require(opened)
+        try await eventually("the session's thread to show") {
+            PortResources.held(for: port).threads.contains { $0.hasSuffix("-conn") }
+        }
+        await offThePool { simulator.stop() }
+        try await eventually("the simulator's threads to go: \(PortResources.held(for: port))") {
+            PortResources.held(for: port).threads.isEmpty
+        }
+        // The one socket left is the client's own.
+        client.close()
+        try await eventually("the sockets to go: \(PortResources.held(for: port))") {
+            PortResources.held(for: port) == .none
+        }
+    }
+
     @Test func aSlowLorisHandshakeIsDroppedWhileOthersAreServed() async throws {
         try await withSimulator { simulator in
             let port = simulator.port
