@@ -45,7 +45,7 @@ extension SimulatedCameraCommands {
             }
         }
 
-        @Test func infoListsAbilitiesBatteryAndStorage() async throws {
+        @Test func infoListsAbilitiesBatteryAndStorageAndPropsOnlyWhatTheCameraHas() async throws {
             try await CameraUnderTest.with(identity: .generic) { camera in
                 let result = try camera.run("camera", "info")
                 #expect(result.status == 0, "\(result)")
@@ -55,6 +55,20 @@ extension SimulatedCameraCommands {
                 #expect(!output.contains("liveView"), "\(result)")
                 #expect(output.contains("  battery        100%"), "\(result)")
                 #expect(output.contains("  storage        VIEWFINDER: "), "\(result)")
+
+                // The generic camera has no drive mode: it is no property of this camera.
+                for command in [["get", "drive"], ["get", "drive", "--json"], ["set", "drive", "single"]] {
+                    let missing = try Tool.run(["camera"] + command + camera.target)
+                    #expect(missing.status == 66, "\(command): \(missing)")
+                    #expect(missing.standardError.contains("this camera does not report Drive Mode"), "\(missing)")
+                }
+                let props = try camera.run("camera", "props")
+                #expect(!props.standardOutput.contains("Drive Mode"), "\(props)")
+                let all = try camera.run("camera", "props", "--all")
+                let rows = all.standardOutput.split(separator: "\n").map {
+                    $0.split(separator: " ").joined(separator: " ")
+                }
+                #expect(rows.contains("drive Drive Mode - read-only"), "\(all)")
             }
         }
 

@@ -15,7 +15,8 @@ protocol CommandLineProperty: Sendable {
     /// Sets the property of `camera` to the value `text` describes and waits until the camera shows it.
     ///
     /// - Throws: ``CommandFailure`` with exit status 65 when the camera does not take that value now, naming the
-    ///   values it takes; a `ViewfinderError` when the camera refuses or does not show the value in time.
+    ///   values it takes, or 66 when the camera does not report the property; a `ViewfinderError` when the camera
+    ///   refuses or does not show the value in time.
     func set(_ text: String, on camera: any Camera) async throws
 
     /// Calls `handler` with the property's reading whenever its value or its settable values change.
@@ -89,13 +90,16 @@ struct TypedCommandLineProperty<Value: CameraPropertyValue>: CommandLineProperty
     func set(_ text: String, on camera: any Camera) async throws {
         let property = camera.property(for: identifier)
         let values = property.validSettableValues
-        guard !values.isEmpty else {
-            let reason =
-                property.currentValue == nil
-                ? "this camera does not report it" : "it is read-only, or the camera's mode does not let it be set"
+        guard property.currentValue != nil || !values.isEmpty else {
             throw CommandFailure(
-                "\(property.localizedDisplayName) cannot be set now: \(reason)",
-                hint: "'viewfinder camera props' lists what can be set.", exitStatus: ExitStatus.badValue)
+                "this camera does not report \(property.localizedDisplayName)",
+                hint: "'viewfinder camera props' lists the properties it reports.", exitStatus: ExitStatus.notFound)
+        }
+        guard !values.isEmpty else {
+            throw CommandFailure(
+                "\(property.localizedDisplayName) cannot be set now: it is read-only, or the camera's mode does not let "
+                    + "it be set", hint: "'viewfinder camera props' lists what can be set.",
+                exitStatus: ExitStatus.badValue)
         }
         guard let value = match(text, in: values) else {
             throw CommandFailure(

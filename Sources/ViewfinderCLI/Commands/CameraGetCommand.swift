@@ -17,14 +17,14 @@ enum CameraGetCommand: Command {
     static func run(_ arguments: ParsedArguments) async throws {
         let property = try CameraProperties.named(arguments.positionals[0], commandPath: arguments.commandPath)
         let reading = try await CameraTarget(arguments).withConnectedCamera { property.reading(of: $0) }
+        guard let value = reading.value else {
+            throw CommandFailure(
+                "this camera does not report \(reading.displayName)",
+                hint: "'viewfinder camera props' lists the properties it reports.", exitStatus: ExitStatus.notFound)
+        }
         if arguments.flag("json") {
             try Console.printJSON(reading)
             return
-        }
-        guard let value = reading.value else {
-            throw CommandFailure(
-                "the camera does not report \(reading.displayName)",
-                hint: "'viewfinder camera props' lists the properties it reports.", exitStatus: ExitStatus.notFound)
         }
         Console.print(value)
     }

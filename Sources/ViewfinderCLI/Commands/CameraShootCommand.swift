@@ -33,6 +33,11 @@ enum CameraShootCommand: Command {
         let directory = try arguments.value("download").map { try OutputDirectory($0) }
         let json = arguments.flag("json")
         let report = try await CameraTarget(arguments).withConnectedCamera { camera in
+            guard camera.supportedFunctionality.contains(.stillCapture) else {
+                throw CommandFailure(
+                    "\(camera.deviceInfo?.model ?? "the camera") does not take pictures on request over PTP/IP",
+                    exitStatus: ExitStatus.unavailable)
+            }
             let access = try CameraFileListing.fileAccess(of: camera)
             let arrived = Locked<[CameraFileItem]>([])
             let token = access.addNewFileObserver { item in arrived.withLock { $0.append(item) } }

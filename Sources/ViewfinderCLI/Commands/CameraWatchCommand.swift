@@ -60,16 +60,20 @@ enum CameraWatchCommand: Command {
                 camera.addConnectionStateObserver { state in
                     if state == .notConnected { continuation.yield(.disconnected(camera.lastDisconnection)) }
                 })
-            let ending = Task {
-                if let duration {
-                    try? await Task.sleep(for: .seconds(duration))
-                } else {
+            // Ctrl-C ends watching normally, with or without --duration.
+            let endings = [
+                Task {
                     await Interrupt.wait()
-                }
-                continuation.yield(.finished)
-            }
+                    continuation.yield(.finished)
+                },
+                Task {
+                    guard let duration else { return }
+                    try? await Task.sleep(for: .seconds(duration))
+                    continuation.yield(.finished)
+                },
+            ]
             defer {
-                ending.cancel()
+                for ending in endings { ending.cancel() }
                 for token in tokens { token.cancel() }
             }
             var previous = Dictionary(
