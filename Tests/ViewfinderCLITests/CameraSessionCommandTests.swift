@@ -70,6 +70,17 @@ extension SimulatedCameraCommands {
             }
         }
 
+        @Test func aCameraBusyWithAnotherClientFailsWith69() async throws {
+            try await CameraUnderTest.with { camera in
+                let watch = try Tool.start(["camera", "watch"] + camera.target, waitingFor: "Watching")
+                let info = try camera.run("camera", "info")
+                #expect(info.status == 69, "\(info)")
+                #expect(info.standardError.contains("the camera is busy with another client"), "\(info)")
+                watch.interrupt()
+                #expect(watch.wait(timeout: .seconds(30)) == 0, "stderr: \(watch.standardError)")
+            }
+        }
+
         @Test func previewServesTheCamerasLiveView() async throws {
             try await CameraUnderTest.with { camera in
                 let preview = try Tool.start(["preview", "camera"] + camera.target, waitingFor: "Ctrl-C stops")

@@ -134,12 +134,13 @@ struct CameraTarget {
         return result
     }
 
-    /// Where the options pointed, for messages: "127.0.0.1:15740", "the default gateway".
+    /// Where the options pointed, for messages: "127.0.0.1:15740", "[fe80::1]:15740", "the default gateway".
     var place: String {
         switch descriptor.location {
         case .suggestedGateway: "the default gateway"
         case .gatewayOfInterface(let interface): "the gateway of \(interface)"
-        case .address(let host): host + (descriptor.port.map { ":\($0)" } ?? "")
+        case .address(let host):
+            descriptor.port.map { (host.contains(":") ? "[\(host)]" : host) + ":\($0)" } ?? host
         }
     }
 
@@ -164,8 +165,6 @@ struct CameraTarget {
             case .notFound:
                 "Give the camera's address with --host HOST, or the interface joined to its network with "
                     + "--interface IF."
-            case .deviceBusy:
-                "The camera serves another client: close the other program (or 'viewfinder' command) and try again."
             case .protocolFailure, .malformedData, .disconnected:
                 connecting
                     ? "Something answered at \(place) but not as a PTP/IP camera; check the address and port." : nil
