@@ -75,6 +75,20 @@ extension SimulatedCameraCommands {
             }
         }
 
+        @Test func liveviewStopsOnInterruptWithWhatItSaved() async throws {
+            try await CameraUnderTest.with { camera in
+                let directory = try ScratchDirectory()
+                let liveView = try Tool.start(
+                    ["camera", "liveview", "--frames", "100000", "--max-fps", "5", "--out", directory.path]
+                        + camera.target, waitingFor: "liveview-0002.jpg")
+                liveView.interrupt()
+                #expect(liveView.wait(timeout: .seconds(30)) == 130, "stderr: \(liveView.standardError)")
+                #expect(liveView.standardError.contains("interrupted after saving "), "\(liveView.standardError)")
+                let saved = liveView.standardOutput.split(separator: "\n").count
+                #expect(try directory.files().count == saved, "\(liveView.standardOutput)")
+            }
+        }
+
         @Test func liveviewOnACameraWithoutItSaysSo() async throws {
             try await CameraUnderTest.with(identity: .generic) { camera in
                 let directory = try ScratchDirectory()
