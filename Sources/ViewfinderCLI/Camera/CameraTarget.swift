@@ -15,13 +15,10 @@ import Viewfinder
 struct CameraTarget {
     /// The target options, for the specs of the commands that take them.
     static let options: [OptionSpec] = [
-        .flag(
-            "gateway",
-            help: "Look at the default gateway, as when this computer joined the camera's own WiFi network (the "
-                + "default)."),
-        .value("interface", "IF", help: "Look at the gateway of the network interface IF, such as wlan0."),
-        .value("host", "HOST[:PORT]", help: "The camera's host name or IP address, and its port (15740 by default)."),
-        .value("family", "nikon|canon|sony|generic", help: "The kind of camera.", default: "generic"),
+        .flag("gateway", help: "Look for the camera at the default gateway (the default)."),
+        .value("interface", "IF", help: "Look for the camera at the gateway of interface IF, such as wlan0."),
+        .value("host", "HOST[:PORT]", help: "The camera's address, and its port (15740 by default)."),
+        .value("family", "FAMILY", help: "The kind of camera: nikon, canon, sony or generic.", default: "generic"),
     ]
 
     /// Where the camera is and what kind it is.
