@@ -83,19 +83,17 @@ enum CameraLiveViewCommand: Command {
     {
         // At most one frame waits at a time (the next is asked for once it is saved), then the end and Ctrl-C.
         let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingOldest(4))
+        Interrupt.beginHandling()
         let subscription = camera.liveViewPublisher.sinkWithReadyHandler {
             continuation.yield(.ended($0))
         } receiveValue: { frame, ready in
             continuation.yield(.frame(frame, ready))
         }
-        let interrupt = Task {
+        Task {
             await Interrupt.wait()
             continuation.yield(.interrupted)
         }
-        defer {
-            interrupt.cancel()
-            subscription.cancel()
-        }
+        defer { subscription.cancel() }
         let bar =
             !json && Console.isErrorTerminal
             ? ProgressBar(title: "live view", total: Int64(count), unit: .items("frames")) : nil

@@ -61,19 +61,17 @@ enum CameraWatchCommand: Command {
                     if state == .notConnected { continuation.yield(.disconnected(camera.lastDisconnection)) }
                 })
             // Ctrl-C ends watching normally, with or without --duration.
-            let endings = [
-                Task {
-                    await Interrupt.wait()
-                    continuation.yield(.finished)
-                },
-                Task {
-                    guard let duration else { return }
-                    try? await Task.sleep(for: .seconds(duration))
-                    continuation.yield(.finished)
-                },
-            ]
+            Interrupt.beginHandling()
+            Task {
+                await Interrupt.wait()
+                continuation.yield(.finished)
+            }
+            let timer = Task {
+                guard let duration, (try? await Task.sleep(for: .seconds(duration))) != nil else { return }
+                continuation.yield(.finished)
+            }
             defer {
-                for ending in endings { ending.cancel() }
+                timer.cancel()
                 for token in tokens { token.cancel() }
             }
             var previous = Dictionary(
