@@ -113,7 +113,8 @@ enum CameraWatchCommand: Command {
         } else {
             change.value = reading.value
             change.settableValues = reading.settableValues
-            try emit(change, json: json, text: "\(reading.name): now settable to \(reading.settableSummary)")
+            let text = reading.isSettable ? "can now be set to \(reading.settableSummary)" : "can no longer be set"
+            try emit(change, json: json, text: "\(reading.name): \(text)")
         }
     }
 
