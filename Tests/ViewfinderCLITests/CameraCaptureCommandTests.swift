@@ -50,6 +50,18 @@ extension SimulatedCameraCommands {
             }
         }
 
+        @Test func aFileNameThatWouldLeaveTheDirectoryIsNotSaved() async throws {
+            try await CameraUnderTest.with { camera in
+                let directory = try ScratchDirectory()
+                let handle = try camera.simulator.addObject(named: "../escape.JPG", data: [0xFF, 0xD8, 0xFF, 0xD9])
+                let result = try camera.run("camera", "download", String(handle), "--out", directory.path + "/inner")
+                #expect(result.status == 1, "\(result)")
+                #expect(result.standardError.contains("'../escape.JPG', which is not a plain file name"), "\(result)")
+                #expect(try directory.files() == ["inner"])
+                #expect(try directory.files(in: "inner").isEmpty)
+            }
+        }
+
         @Test func liveviewSavesJPEGFramesAndReportsTheFrameRate() async throws {
             try await CameraUnderTest.with { camera in
                 let directory = try ScratchDirectory()

@@ -13,7 +13,15 @@ struct CameraDownload {
     /// Downloads `item` to a file of its name in the directory, replacing one of that name; returns the file's path.
     ///
     /// A download that fails leaves no partial file behind.
+    ///
+    /// - Throws: ``CommandFailure`` for a name that is not a plain file name, such as one with a `/` that would put
+    ///   the file outside the directory; what the camera answered; or why the file could not be written.
     func download(_ item: CameraFileItem) async throws -> String {
+        guard Self.isPlainFileName(item.name) else {
+            throw CommandFailure(
+                "the camera names file \(item.id) '\(item.name.unicodeScalars.map { $0.escaped(asASCII: true) }.joined())'"
+                    + ", which is not a plain file name; it was not saved")
+        }
         let file = try directory.create(item.name)
         // Progress reaches this task through a buffer of one: the newest count replaces one not yet shown.
         let (updates, continuation) = AsyncStream.makeStream(of: UInt64.self, bufferingPolicy: .bufferingNewest(1))
@@ -42,5 +50,12 @@ struct CameraDownload {
         bar?.finish()
         file.close()
         return file.path
+    }
+
+    /// Whether a name from the camera names a file in the directory and nothing else: not empty, `.` or `..`, and
+    /// without `/` or control characters.
+    static func isPlainFileName(_ name: String) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && !name.contains("/")
+            && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 }
