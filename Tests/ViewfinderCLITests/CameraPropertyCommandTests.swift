@@ -56,6 +56,25 @@ extension SimulatedCameraCommands {
                 #expect(output.contains("  battery        100%"), "\(result)")
                 #expect(output.contains("  storage        VIEWFINDER: "), "\(result)")
 
+                struct InfoJSON: Decodable {
+                    struct Storage: Decodable {
+                        var volumeLabel: String
+                        var capacityBytes: UInt64?
+                        var freeBytes: UInt64?
+                    }
+
+                    var camera: CameraJSON
+                    var battery: String?
+                    var storages: [Storage]
+                }
+                let json = try camera.run("camera", "info", "--json")
+                #expect(json.status == 0, "\(json)")
+                let info = try decodeJSON(InfoJSON.self, from: json)
+                #expect(info.camera.model == "Simulated Camera" && info.battery == "100%", "\(json)")
+                #expect(info.storages.map(\.volumeLabel) == ["VIEWFINDER"], "\(json)")
+                let storage = try #require(info.storages.first)
+                #expect((storage.freeBytes ?? 0) > 0 && storage.freeBytes ?? 0 <= storage.capacityBytes ?? 0, "\(json)")
+
                 // The generic camera has no drive mode: it is no property of this camera.
                 for command in [["get", "drive"], ["get", "drive", "--json"], ["set", "drive", "single"]] {
                     let missing = try Tool.run(["camera"] + command + camera.target)

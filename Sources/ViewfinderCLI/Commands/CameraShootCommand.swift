@@ -23,6 +23,9 @@ enum CameraShootCommand: Command {
         ]
     )
 
+    /// The most new files one picture is taken to make.
+    static let maximumFilesPerPicture = 8
+
     private struct Report: Encodable {
         var files: [CameraFileRecord]
         var saved: [String]
@@ -39,15 +42,19 @@ enum CameraShootCommand: Command {
                     exitStatus: ExitStatus.unavailable)
             }
             let access = try CameraFileListing.fileAccess(of: camera)
+            // The new files, such as a JPEG and a raw file of one picture; a few at most, whatever the camera sends.
             let arrived = Locked<[CameraFileItem]>([])
-            let token = access.addNewFileObserver { item in arrived.withLock { $0.append(item) } }
+            let token = access.addNewFileObserver { item in
+                guard !item.isFolder else { return }
+                arrived.withLock { if $0.count < Self.maximumFilesPerPicture { $0.append(item) } }
+            }
             defer { token.cancel() }
             try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
             let deadline = ContinuousClock.now + .seconds(timeout)
             while arrived.withLock(\.isEmpty) && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
-            let files = arrived.withLock { $0 }.filter { !$0.isFolder }
+            let files = arrived.withLock { $0 }
             guard !files.isEmpty else {
                 throw CommandFailure(
                     "the camera took the picture but reported no new file within \(Int(timeout)) s",
