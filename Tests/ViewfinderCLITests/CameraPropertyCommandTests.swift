@@ -45,6 +45,17 @@ extension SimulatedCameraCommands {
             }
         }
 
+        @Test func controlCharactersFromTheCameraAreShownAsEscapes() async throws {
+            try await CameraUnderTest.with(model: "Trick\u{1B}[2J\u{7}") { camera in
+                let result = try camera.run("discover")
+                #expect(result.status == 0, "\(result)")
+                #expect(!result.standardOutput.unicodeScalars.contains("\u{1B}"), "\(result)")
+                #expect(result.standardOutput.hasPrefix("Nikon Corporation Trick\\u{1B}[2J\\u{07}\n"), "\(result)")
+                let json = try camera.run("discover", "--json")
+                #expect(try decodeJSON(CameraJSON.self, from: json).model == "Trick\u{1B}[2J\u{7}", "\(json)")
+            }
+        }
+
         @Test func infoListsAbilitiesBatteryAndStorageAndPropsOnlyWhatTheCameraHas() async throws {
             try await CameraUnderTest.with(identity: .generic) { camera in
                 let result = try camera.run("camera", "info")

@@ -12,10 +12,12 @@ final class CameraUnderTest {
     let simulator: CameraSimulator
 
     /// Starts a simulator; `batteryDrainInterval` sets how often it reports a battery change while connected.
-    init(identity: CameraSimulator.Identity = .nikon, batteryDrainInterval: Duration = .seconds(60)) throws {
+    init(
+        identity: CameraSimulator.Identity = .nikon, model: String? = nil, batteryDrainInterval: Duration = .seconds(60)
+    ) throws {
         simulator = try CameraSimulator(
             configuration: CameraSimulator.Configuration(
-                identity: identity, port: 0, batteryDrainInterval: batteryDrainInterval))
+                identity: identity, model: model, port: 0, batteryDrainInterval: batteryDrainInterval))
         try simulator.start()
     }
 
@@ -34,11 +36,13 @@ final class CameraUnderTest {
 
     /// Runs `body` with a started simulator on a thread of its own, and stops the simulator afterwards.
     static func with<Result>(
-        identity: CameraSimulator.Identity = .nikon, batteryDrainInterval: Duration = .seconds(60),
+        identity: CameraSimulator.Identity = .nikon, model: String? = nil,
+        batteryDrainInterval: Duration = .seconds(60),
         _ body: (CameraUnderTest) throws -> Result
     ) async throws -> Result {
         try await onOwnThread {
-            let camera = try CameraUnderTest(identity: identity, batteryDrainInterval: batteryDrainInterval)
+            let camera = try CameraUnderTest(
+                identity: identity, model: model, batteryDrainInterval: batteryDrainInterval)
             defer { camera.stop() }
             return try body(camera)
         }
