@@ -50,6 +50,23 @@ extension SimulatedCameraCommands {
             }
         }
 
+        /// On a terminal (a pseudo-terminal from util-linux's `script`), `download` draws a bar redrawn in place.
+        @Test func downloadDrawsAProgressBarOnATerminal() async throws {
+            try await CameraUnderTest.with { camera in
+                let directory = try ScratchDirectory()
+                try #require(access("/usr/bin/script", X_OK) == 0, "util-linux's script is missing (bsdutils)")
+                let command = ([Tool.path, "camera", "download", "--all", "--out", directory.path] + camera.target)
+                    .joined(separator: " ")
+                let result = try ChildProcess.run(
+                    "/usr/bin/script", ["-qec", command, "/dev/null"], timeout: .seconds(60))
+                #expect(result.status == 0, "\(result)")
+                #expect(result.standardOutput.contains("\rDSC_0002.JPG [##########"), "\(result)")
+                #expect(result.standardOutput.contains("] 100% "), "\(result)")
+                #expect(!result.standardOutput.contains("DSC_0002.JPG: 100%"), "a line for a pipe: \(result)")
+                #expect(try directory.files() == ["DSC_0001.JPG", "DSC_0002.JPG"])
+            }
+        }
+
         @Test func aFileNameThatWouldLeaveTheDirectoryIsNotSaved() async throws {
             try await CameraUnderTest.with { camera in
                 let directory = try ScratchDirectory()
