@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Opens the page of `viewfinder preview --test-pattern` in Debian's headless Chromium and checks that it shows live
 # frames: the test pattern's colour bars in two screenshots, and the page's frame counters advancing between them.
-# Then the same for `viewfinder preview camera` on a simulated camera, when the tool has it. The screenshots stay in
+# Then the same for `viewfinder preview camera` on a simulated camera. The screenshots stay in
 # .build/preview-check/ for people to look at. Bounded: under two minutes on a busy machine.
 # Usage: Scripts/preview-browser-check.sh   (SWIFT=... to use another toolchain)
 set -euo pipefail

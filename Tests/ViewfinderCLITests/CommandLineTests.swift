@@ -5,7 +5,10 @@ import ViewfinderCLITestSupport
 @Suite struct CommandLineTests {
     static let commands = [
         "devices", "formats", "controls", "set-control", "capture", "preview", "demo", "simulate", "version",
+        "discover", "camera",
     ]
+
+    static let cameraCommands = ["info", "props", "get", "set", "shoot", "liveview", "files", "download", "watch"]
 
     @Test(arguments: commands)
     func helpExplainsTheCommandWithExamples(_ command: String) async throws {
@@ -16,6 +19,19 @@ import ViewfinderCLITestSupport
             #expect(result.standardOutput.contains("Examples:\n  viewfinder \(command)"), "\(result)")
             #expect(result.standardOutput.contains("-h, --help"), "\(result)")
             #expect(result.standardError.isEmpty, "\(result)")
+        }
+    }
+
+    @Test(arguments: cameraCommands)
+    func cameraCommandsExplainThemselvesWithExamples(_ command: String) async throws {
+        try await onOwnThread {
+            let result = try Tool.run("camera", command, "--help")
+            #expect(result.status == 0, "\(result)")
+            #expect(result.standardOutput.contains("Usage: viewfinder camera \(command)"), "\(result)")
+            #expect(result.standardOutput.contains("Examples:\n  viewfinder camera \(command)"), "\(result)")
+            #expect(result.standardOutput.contains("--host HOST[:PORT]"), "\(result)")
+            let group = try Tool.run("camera", "--help")
+            #expect(group.standardOutput.contains("\n  \(command) "), "\(command) missing from \(group)")
         }
     }
 
@@ -61,6 +77,19 @@ import ViewfinderCLITestSupport
         (["preview", "--test-pattern", "--port", "70000"], "--port takes a whole number from 0 to 65535"),
         (["preview", "--test-pattern", "--format", "/yuyv"], "the test pattern is NV12 only"),
         (["simulate", "--identity", "canon"], "--identity takes generic or nikon, not 'canon'"),
+        (["discover", "--host", "127.0.0.1:0"], "the port is a number from 1 to 65535, not '0'"),
+        (["discover", "--host", "camera:http"], "the port is a number from 1 to 65535, not 'http'"),
+        (["discover", "--gateway", "--host", "127.0.0.1"], "give one of --gateway, --interface and --host, not"),
+        (["camera", "info", "--family", "pentax"], "--family takes nikon, canon, sony or generic"),
+        (["camera", "frobnicate"], "there is no command 'frobnicate'"),
+        (["camera", "set", "iso"], "needs VALUE"),
+        (["camera", "get", "zoom"], "there is no camera property 'zoom'; the properties are mode, iso, shutter"),
+        (["camera", "download"], "download needs HANDLE, or --all"),
+        (["camera", "download", "3", "--all"], "give HANDLE or --all, not both"),
+        (["camera", "liveview", "--frames", "0"], "--frames takes a whole number from 1 to 100000, not '0'"),
+        (["camera", "watch", "--duration", "soon"], "--duration takes a number of seconds"),
+        (["preview", "/dev/video0", "--host", "127.0.0.1"], "--host is for a network camera"),
+        (["preview", "camera", "--test-pattern"], "a network camera's preview takes neither --format nor"),
     ])
     func badCommandLinesExitWithUsage(_ arguments: [String], _ message: String) async throws {
         try await onOwnThread {

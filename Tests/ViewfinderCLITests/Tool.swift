@@ -18,6 +18,11 @@ enum Tool {
 
     /// Runs the tool with `arguments` to its end.
     static func run(_ arguments: String..., timeout: Duration = .seconds(120)) throws -> ChildProcess.Result {
+        try run(arguments, timeout: timeout)
+    }
+
+    /// Runs the tool with `arguments` to its end.
+    static func run(_ arguments: [String], timeout: Duration = .seconds(120)) throws -> ChildProcess.Result {
         guard access(path, X_OK) == 0 else {
             throw TestFailure("no viewfinder executable at \(path); build it with 'swift build --product viewfinder'")
         }

@@ -10,12 +10,30 @@ enum Console {
 
     /// Prints a line of output.
     static func print(_ line: String) {
-        write(line + "\n", to: STDOUT_FILENO)
+        write(printable(line) + "\n", to: STDOUT_FILENO)
     }
 
     /// Prints a line to standard error.
     static func printToError(_ line: String) {
-        write(line + "\n", to: STDERR_FILENO)
+        write(printable(line) + "\n", to: STDERR_FILENO)
+    }
+
+    /// Text with its control characters, other than newlines and tabs, written as escapes such as `\u{1B}`: names
+    /// that cameras and devices report cannot move the cursor or recolour the terminal.
+    static func printable(_ text: String) -> String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool {
+            scalar != "\n" && scalar != "\t" && scalar.properties.generalCategory == .control
+        }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                result += scalar.escaped(asASCII: true)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// Prints a failure with a hint of what to try.

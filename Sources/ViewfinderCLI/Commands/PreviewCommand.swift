@@ -4,14 +4,16 @@ import Viewfinder
 enum PreviewCommand: Command {
     static let spec = CommandSpec(
         name: "preview",
-        abstract: "Show a capture device's live frames in a browser, with the frame rate.",
+        abstract: "Show a capture device's or a network camera's live frames in a browser, with the frame rate.",
         discussion: """
             Serves a page that shows the live frames as Motion JPEG, with the source's frame rate and frame count \
             and the frames the page was shown. Other addresses: /stream.mjpeg (the stream alone, for players such \
             as ffplay or VLC), /snapshot.jpg (the newest frame) and /stats (figures as JSON). A slow browser gets \
             fewer frames rather than a delay. It listens on loopback only, unless --bind says otherwise, on a free \
             port unless --port gives one, and prints the address to open. Press Ctrl-C to stop. With \
-            --test-pattern it shows moving colour bars instead of a device, to try it without a camera.
+            --test-pattern it shows moving colour bars instead of a device, to try it without a camera. With \
+            'camera' instead of DEVICE it shows a network camera's live view, found as 'viewfinder discover' finds \
+            it (the default gateway, unless --interface or --host says otherwise), at up to 30 fps.
             """,
         options: [
             .value("format", "FORMAT", help: FormatSpecifier.help),
@@ -20,10 +22,11 @@ enum PreviewCommand: Command {
             .value("max-connections", "N", help: "How many connections to serve at once.", default: "8"),
             .value("quality", "1-100", help: "The JPEG quality of the frames.", default: "80"),
             .flag("test-pattern", help: "Show a moving test pattern instead of a device."),
-        ],
+        ] + CameraTarget.options,
         arguments: [
             ArgumentSpec(
-                name: "DEVICE", help: "A capture device, as for 'formats' (not with --test-pattern).",
+                name: "DEVICE",
+                help: "A capture device, as for 'formats', or 'camera' for a network camera (not with --test-pattern).",
                 isOptional: true)
         ],
         examples: [
@@ -34,6 +37,9 @@ enum PreviewCommand: Command {
             Example(
                 commandLine: "preview --test-pattern --format 640x360@30",
                 comment: "Moving colour bars, to try the preview without a camera."),
+            Example(
+                commandLine: "preview camera --host 192.168.1.1",
+                comment: "The live view of the network camera at 192.168.1.1."),
         ]
     )
 
@@ -86,7 +92,8 @@ enum PreviewCommand: Command {
             "Stopped after \(feed.statistics.frames) frames from the source; sent \(served.frames) in \(streams).")
         if case .failed(let reason) = end {
             throw CommandFailure(
-                reason, hint: "Check the device and start the preview again.", exitStatus: ExitStatus.unavailable)
+                reason, hint: "Check the device or camera and start the preview again.",
+                exitStatus: ExitStatus.unavailable)
         }
     }
 
@@ -95,6 +102,20 @@ enum PreviewCommand: Command {
         throws -> any PreviewSource
     {
         let named = arguments.positionals.first
+        if named == "camera" {
+            guard specifier == nil, !arguments.flag("test-pattern") else {
+                throw UsageError(
+                    "a network camera's preview takes neither --format nor --test-pattern",
+                    commandPath: arguments.commandPath)
+            }
+            return CameraPreviewSource(target: try CameraTarget(arguments), feed: feed)
+        }
+        let targetOptions = ["gateway", "interface", "host", "family"]
+        if let option = targetOptions.first(where: { arguments.flag($0) || arguments.value($0) != nil }) {
+            throw UsageError(
+                "--\(option) is for a network camera: 'preview camera --\(option) ...'",
+                commandPath: arguments.commandPath)
+        }
         if arguments.flag("test-pattern") {
             guard named == nil else {
                 throw UsageError("give DEVICE or --test-pattern, not both", commandPath: arguments.commandPath)

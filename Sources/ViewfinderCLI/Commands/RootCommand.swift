@@ -6,6 +6,7 @@ enum RootCommand: Command {
         subcommands: [
             DevicesCommand.self, FormatsCommand.self, ControlsCommand.self, SetControlCommand.self,
             CaptureCommand.self, PreviewCommand.self, DemoCommand.self, SimulateCommand.self, VersionCommand.self,
+            DiscoverCommand.self, CameraCommand.self,
         ]
     )
 }

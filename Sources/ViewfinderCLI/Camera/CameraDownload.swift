@@ -1,0 +1,61 @@
+import Viewfinder
+
+/// Downloads files from a camera's card into a directory, chunk by chunk, showing progress.
+///
+/// Each chunk is written before the next is fetched, so memory stays at one chunk however large the file. Progress
+/// goes to standard error: a bar on a terminal, a line every quarter otherwise.
+struct CameraDownload {
+    let access: any CameraFileAccess
+    let directory: OutputDirectory
+    /// Whether to show progress.
+    let showsProgress: Bool
+
+    /// Downloads `item` to a file of its name in the directory, replacing one of that name; returns the file's path.
+    ///
+    /// A download that fails leaves no partial file behind.
+    ///
+    /// - Throws: ``CommandFailure`` for a name that is not a plain file name, such as one with a `/` that would put
+    ///   the file outside the directory; what the camera answered; or why the file could not be written.
+    func download(_ item: CameraFileItem) async throws -> String {
+        guard Self.isPlainFileName(item.name) else {
+            throw CommandFailure(
+                "the camera names file \(item.id) '\(item.name.unicodeScalars.map { $0.escaped(asASCII: true) }.joined())'"
+                    + ", which is not a plain file name; it was not saved")
+        }
+        let file = try directory.create(item.name)
+        // Progress reaches this task through a buffer of one: the newest count replaces one not yet shown.
+        let (updates, continuation) = AsyncStream.makeStream(of: UInt64.self, bufferingPolicy: .bufferingNewest(1))
+        let access = access
+        let transfer = Task {
+            defer { continuation.finish() }
+            try await access.download(item) { chunk, progress in
+                try file.write(chunk)
+                continuation.yield(progress.completedByteCount)
+            }
+        }
+        let bar = showsProgress ? ProgressBar(title: item.name, total: Int64(item.byteCount)) : nil
+        for await done in updates {
+            bar?.update(Int64(done))
+        }
+        do {
+            try await withTaskCancellationHandler {
+                try await transfer.value
+            } onCancel: {
+                transfer.cancel()
+            }
+        } catch {
+            file.discard()
+            throw error
+        }
+        bar?.finish()
+        file.close()
+        return file.path
+    }
+
+    /// Whether a name from the camera names a file in the directory and nothing else: not empty, `.` or `..`, and
+    /// without `/` or control characters.
+    static func isPlainFileName(_ name: String) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && !name.contains("/")
+            && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+}

@@ -1,0 +1,90 @@
+import Viewfinder
+
+/// A network camera as `discover` and `camera info` show it.
+struct CameraRecord: Encodable {
+    var manufacturer: String
+    var model: String
+    var serialNumber: String
+    var version: String
+    var host: String
+    var port: Int
+    var functionality: [String]
+
+    /// The record of a connected camera.
+    init(_ camera: any Camera) {
+        let info = camera.deviceInfo
+        manufacturer = info?.manufacturer ?? ""
+        model = info?.model ?? ""
+        serialNumber = info?.serialNumber ?? ""
+        version = info?.version ?? ""
+        let network = camera as? PTPIPCamera
+        host = network?.host ?? ""
+        port = Int(network?.configuration.session.port ?? 0)
+        functionality = Self.names(of: camera.supportedFunctionality)
+    }
+
+    /// The address for people: `192.168.1.1:15740`, or `[fe80::1]:15740`.
+    var address: String {
+        (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+    }
+
+    /// The names of what a camera can do, such as `stillCapture` and `liveView`.
+    static func names(of functionality: CameraFunctionality) -> [String] {
+        let names: [(CameraFunctionality, String)] = [
+            (.stillCapture, "stillCapture"), (.liveView, "liveView"), (.videoRecording, "videoRecording"),
+            (.fileAccess, "fileAccess"), (.fileDeletion, "fileDeletion"), (.propertyControl, "propertyControl"),
+        ]
+        return names.filter { functionality.contains($0.0) }.map(\.1)
+    }
+
+    /// The lines `discover` and `info` print: the camera, its serial number and version, and its address.
+    var lines: [String] {
+        [
+            "\(manufacturer) \(model)", "  serial number  \(serialNumber)", "  version        \(version)",
+            "  address        \(address)",
+        ]
+    }
+}
+
+/// A file on a camera's card as `files`, `shoot` and `download` show it.
+struct CameraFileRecord: Encodable {
+    /// The camera's handle of the file, which `download` takes.
+    var handle: UInt32
+    var name: String
+    /// The file's folder on the card, such as `/DCIM/100NIKON`, when known.
+    var folder: String?
+    var kind: String
+    var bytes: UInt64
+    var captureDate: String?
+    var width: Int?
+    var height: Int?
+    var storage: UInt32
+
+    init(_ item: CameraFileItem, folder: String?) {
+        handle = item.id
+        name = item.name
+        self.folder = folder
+        kind = Self.name(of: item.kind)
+        bytes = item.byteCount
+        captureDate = item.captureDate
+        width = item.pixelSize?.width
+        height = item.pixelSize?.height
+        storage = item.storageID
+    }
+
+    private static func name(of kind: CameraFileItem.Kind) -> String {
+        switch kind {
+        case .folder: "folder"
+        case .jpegImage: "jpeg"
+        case .rawImage: "raw"
+        case .video: "video"
+        case .other: "other"
+        }
+    }
+
+    /// The file's path on the card, such as `/DCIM/100NIKON/DSC_0001.JPG`, or its name when the folder is unknown.
+    var path: String {
+        guard let folder else { return name }
+        return (folder == "/" ? "" : folder) + "/" + name
+    }
+}

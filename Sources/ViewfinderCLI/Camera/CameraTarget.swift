@@ -1,0 +1,176 @@
+import Viewfinder
+
+/// Where the network-camera commands look for their camera, from the target options they share: `--gateway`,
+/// `--interface IF` or `--host HOST[:PORT]`, and `--family`.
+///
+/// ```swift
+/// let target = try CameraTarget(arguments)
+/// try await target.withConnectedCamera { camera in
+///     print(camera.deviceInfo?.model ?? "unknown model")
+/// }
+/// ```
+///
+/// Every failure to find or reach the camera becomes a ``CommandFailure`` with exit status 69 (EX_UNAVAILABLE) and a
+/// hint for the place that was tried.
+struct CameraTarget {
+    /// The target options, for the specs of the commands that take them.
+    static let options: [OptionSpec] = [
+        .flag("gateway", help: "Look for the camera at the default gateway (the default)."),
+        .value("interface", "IF", help: "Look for the camera at the gateway of interface IF, such as wlan0."),
+        .value("host", "HOST[:PORT]", help: "The camera's address, and its port (15740 by default)."),
+        .value("family", "FAMILY", help: "The kind of camera: nikon, canon, sony or generic.", default: "generic"),
+    ]
+
+    /// Where the camera is and what kind it is.
+    let descriptor: ManualCameraDescriptor
+
+    /// Reads the target options of a command line.
+    ///
+    /// - Throws: ``UsageError`` for more than one place, an unknown family, or a malformed host or port.
+    init(_ arguments: ParsedArguments) throws {
+        let commandPath = arguments.commandPath
+        let family = try Self.family(arguments.value("family") ?? "generic", commandPath: commandPath)
+        let places = [
+            arguments.flag("gateway") ? "--gateway" : nil, arguments.value("interface").map { _ in "--interface" },
+            arguments.value("host").map { _ in "--host" },
+        ].compactMap { $0 }
+        guard places.count <= 1 else {
+            throw UsageError(
+                "give one of --gateway, --interface and --host, not \(places.joined(separator: " and "))",
+                commandPath: commandPath)
+        }
+        if let interface = arguments.value("interface") {
+            guard !interface.isEmpty, !interface.contains("/") else {
+                throw UsageError(
+                    "--interface takes a network interface's name, such as wlan0", commandPath: commandPath)
+            }
+            descriptor = .cameraType(family, atGatewayOfInterface: interface)
+        } else if let host = arguments.value("host") {
+            let (address, port) = try Self.hostAndPort(host, commandPath: commandPath)
+            descriptor = .cameraType(family, atAddress: address, port: port)
+        } else {
+            descriptor = .cameraAtSuggestedGateway(family)
+        }
+    }
+
+    /// The family named by `--family`.
+    private static func family(_ name: String, commandPath: String) throws -> CameraFamily {
+        let lowered = name.lowercased()
+        if lowered == "generic" || lowered == "ptpip" { return .genericPTPIP }
+        guard let family = CameraFamily(rawValue: lowered), family != .genericPTPIP else {
+            throw UsageError(
+                "--family takes nikon, canon, sony or generic (any other PTP/IP camera), not '\(name)'",
+                commandPath: commandPath)
+        }
+        return family
+    }
+
+    /// Splits `HOST`, `HOST:PORT`, `[IPv6]` or `[IPv6]:PORT`; a bare IPv6 address has no port.
+    static func hostAndPort(_ text: String, commandPath: String) throws -> (host: String, port: UInt16?) {
+        func invalid(_ reason: String) -> UsageError {
+            UsageError("--host takes HOST or HOST:PORT, such as 192.168.1.1:15740; \(reason)", commandPath: commandPath)
+        }
+        var host = Substring(text)
+        var portText: Substring?
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { throw invalid("'\(text)' has no closing ]") }
+            let rest = host[host.index(after: close)...]
+            host = host[host.index(after: host.startIndex)..<close]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":") else { throw invalid("'\(rest)' follows the address") }
+                portText = rest.dropFirst()
+            }
+        } else if host.filter({ $0 == ":" }).count == 1, let colon = host.firstIndex(of: ":") {
+            portText = host[host.index(after: colon)...]
+            host = host[..<colon]
+        }
+        guard !host.isEmpty, !host.contains(where: \.isWhitespace) else { throw invalid("'\(text)' has no host") }
+        guard let portText else { return (String(host), nil) }
+        guard let port = UInt16(portText), port > 0 else {
+            throw invalid("the port is a number from 1 to 65535, not '\(portText)'")
+        }
+        return (String(host), port)
+    }
+
+    /// Finds the camera: checks that it accepts connections where the options say, without connecting.
+    ///
+    /// - Throws: ``CommandFailure`` with exit status 69 when nothing answers there.
+    func discover() async throws -> any Camera {
+        do {
+            return try await CameraDiscovery.shared.manualDiscovery.discover(descriptor)
+        } catch {
+            throw failure(error, connecting: false)
+        }
+    }
+
+    /// Finds the camera and connects to it.
+    ///
+    /// - Throws: ``CommandFailure`` with exit status 69 when nothing answers there, or the camera refuses the
+    ///   connection.
+    func connect() async throws -> any Camera {
+        let camera = try await discover()
+        do {
+            try await camera.connect()
+        } catch {
+            throw failure(error, connecting: true)
+        }
+        return camera
+    }
+
+    /// Connects, runs `body` with the camera, and disconnects whether or not `body` throws.
+    func withConnectedCamera<Result>(_ body: (any Camera) async throws -> Result) async throws -> Result {
+        let camera = try await connect()
+        let result: Result
+        do {
+            result = try await body(camera)
+        } catch {
+            try? await camera.disconnect()
+            throw error
+        }
+        try? await camera.disconnect()
+        return result
+    }
+
+    /// Where the options pointed, for messages: "127.0.0.1:15740", "[fe80::1]:15740", "the default gateway".
+    var place: String {
+        switch descriptor.location {
+        case .suggestedGateway: "the default gateway"
+        case .gatewayOfInterface(let interface): "the gateway of \(interface)"
+        case .address(let host):
+            descriptor.port.map { (host.contains(":") ? "[\(host)]" : host) + ":\($0)" } ?? host
+        }
+    }
+
+    /// The failure to report for an error from finding or connecting to the camera.
+    private func failure(_ error: any Error, connecting: Bool) -> CommandFailure {
+        guard let error = error as? ViewfinderError else {
+            return CommandFailure("cannot reach a camera at \(place): \(error)", exitStatus: ExitStatus.unavailable)
+        }
+        let elsewhere: String =
+            switch descriptor.location {
+            case .suggestedGateway: "If the camera is elsewhere, give --interface IF or --host HOST."
+            case .gatewayOfInterface: "If the camera is elsewhere, give --host HOST."
+            case .address: "Check the address and port with the camera's network settings."
+            }
+        let hint: String? =
+            switch error.code {
+            case .connectionFailed:
+                "Check that the camera is on, that its WiFi remote (PTP/IP) connection is enabled and that this "
+                    + "computer is on the camera's network. " + elsewhere
+            case .timeout:
+                "Nothing answered in time: check that this computer is on the camera's network. " + elsewhere
+            case .notFound:
+                "Give the camera's address with --host HOST, or the interface joined to its network with "
+                    + "--interface IF."
+            case .protocolFailure, .malformedData, .disconnected:
+                connecting
+                    ? "Something answered at \(place) but not as a PTP/IP camera; check the address and port." : nil
+            default:
+                nil
+            }
+        let what = connecting ? "cannot connect to the camera at \(place)" : "no camera found"
+        return CommandFailure(
+            error.message.hasPrefix("cannot find") ? error.message : "\(what): \(error.message)", hint: hint,
+            exitStatus: ExitStatus.unavailable)
+    }
+}

@@ -1,0 +1,34 @@
+/// What a camera property shows at one moment: its value and the values it can be set to.
+struct PropertyReading: Encodable, Equatable, Sendable {
+    /// The name on the command line, such as `iso`.
+    var name: String
+    /// The property's name for people, such as `ISO`.
+    var displayName: String
+    /// The current value as the camera shows it, such as `ISO 800`; `nil` when the camera does not report one.
+    var value: String?
+    /// The values it can be set to now, in the camera's order; a long range is given by its ends in ``settableRange``.
+    var settableValues: [String]
+    /// A range of settable values too long to list: its first and last values and how many there are.
+    var settableRange: SettableRange?
+
+    /// The ends and size of a long range of values.
+    struct SettableRange: Encodable, Equatable, Sendable {
+        var first: String
+        var last: String
+        var count: Int
+    }
+
+    /// Whether the camera has the property: it reports a value or values to set.
+    var isReported: Bool { value != nil || !settableValues.isEmpty || settableRange != nil }
+
+    /// Whether the property can be set now.
+    var isSettable: Bool { !settableValues.isEmpty || settableRange != nil }
+
+    /// The settable values for people: all of them, or a range's ends and size; "read-only" when there are none.
+    var settableSummary: String {
+        if let settableRange {
+            return "\(settableRange.first) to \(settableRange.last) (\(settableRange.count) values)"
+        }
+        return settableValues.isEmpty ? "read-only" : settableValues.joined(separator: ", ")
+    }
+}

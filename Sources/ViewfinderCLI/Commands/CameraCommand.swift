@@ -1,0 +1,23 @@
+/// `viewfinder camera`: the commands for a network camera.
+enum CameraCommand: Command {
+    static let spec = CommandSpec(
+        name: "camera",
+        abstract: "Control a network camera: information, properties, shutter, live view, files, events.",
+        discussion: """
+            Each command finds the camera as 'viewfinder discover' does (the default gateway, unless --interface or \
+            --host says otherwise), connects, does its work and disconnects. Exit codes: 64 a wrong command line, \
+            65 a value the camera does not take, 66 no such file or property on the camera, 69 no camera found or \
+            reachable, or the camera went away, 73 an output file that cannot be created, 75 the camera did not \
+            answer in time, 130 stopped with Ctrl-C.
+            """,
+        examples: [
+            Example(commandLine: "camera info --host 192.168.1.1", comment: "What the camera is and can do."),
+            Example(commandLine: "camera set iso 800", comment: "Sets ISO 800 on the camera at the default gateway."),
+        ],
+        subcommands: [
+            CameraInfoCommand.self, CameraPropsCommand.self, CameraGetCommand.self, CameraSetCommand.self,
+            CameraShootCommand.self, CameraLiveViewCommand.self, CameraFilesCommand.self, CameraDownloadCommand.self,
+            CameraWatchCommand.self,
+        ]
+    )
+}

@@ -1,0 +1,35 @@
+import Viewfinder
+
+/// `viewfinder camera props`: the camera's properties with their values and the values they can be set to.
+enum CameraPropsCommand: Command {
+    static let spec = CommandSpec(
+        name: "props",
+        abstract: "List the camera's properties with their current and settable values.",
+        discussion: """
+            Lists the properties the camera reports, by the names 'get', 'set' and 'watch' take. Which values can be \
+            set depends on the camera's state: in aperture priority, for example, the camera sets the shutter speed \
+            and offers no values for it. With --all, properties the camera does not report are listed too.
+            """,
+        options: CameraTarget.options + [
+            .flag("all", help: "Also list properties the camera does not report."), .json,
+        ],
+        examples: [
+            Example(commandLine: "camera props", comment: "A table of the camera's properties."),
+            Example(commandLine: "camera props --host 127.0.0.1:15740 --json", comment: "The same as JSON."),
+        ]
+    )
+
+    static func run(_ arguments: ParsedArguments) async throws {
+        let showsAll = arguments.flag("all")
+        let readings = try await CameraTarget(arguments).withConnectedCamera { camera in
+            CameraProperties.all.map { $0.reading(of: camera) }.filter { showsAll || $0.isReported }
+        }
+        if arguments.flag("json") {
+            try Console.printJSON(readings)
+            return
+        }
+        Console.printTable(
+            header: ["NAME", "PROPERTY", "VALUE", "SETTABLE VALUES"],
+            rows: readings.map { [$0.name, $0.displayName, $0.value ?? "-", $0.settableSummary] })
+    }
+}
