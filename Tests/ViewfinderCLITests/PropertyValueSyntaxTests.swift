@@ -95,4 +95,17 @@ import Viewfinder
             #expect(throws: UsageError.self, "\(text)") { try CameraTarget.hostAndPort(text, commandPath: "") }
         }
     }
+
+    @Test func longListsOfSettableValuesAreSummarisedForTables() {
+        func reading(_ values: [String]) -> PropertyReading {
+            PropertyReading(name: "iso", displayName: "ISO", value: "ISO 100", settableValues: values)
+        }
+        #expect(reading([]).settableSummary == "read-only")
+        #expect(reading(["M", "P", "A", "S"]).settableSummary == "M, P, A, S")
+        let isoValues = [100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600].map { "ISO \($0)" }
+        #expect(reading(isoValues).settableSummary == "ISO 100, ISO 200, … ISO 25600 (9 values)")
+        var range = reading([])
+        range.settableRange = .init(first: "-5", last: "+5", count: 31)
+        #expect(range.settableSummary == "-5 to +5 (31 values)")
+    }
 }

@@ -24,11 +24,19 @@ struct PropertyReading: Encodable, Equatable, Sendable {
     /// Whether the property can be set now.
     var isSettable: Bool { !settableValues.isEmpty || settableRange != nil }
 
-    /// The settable values for people: all of them, or a range's ends and size; "read-only" when there are none.
+    /// The settable values for people, short enough for a table row: a few values in full, the ends and size of
+    /// longer lists and ranges; "read-only" when there are none.
     var settableSummary: String {
         if let settableRange {
             return "\(settableRange.first) to \(settableRange.last) (\(settableRange.count) values)"
         }
-        return settableValues.isEmpty ? "read-only" : settableValues.joined(separator: ", ")
+        guard settableValues.count > Self.valuesListedInFull else {
+            return settableValues.isEmpty ? "read-only" : settableValues.joined(separator: ", ")
+        }
+        let count = settableValues.count
+        return "\(settableValues[0]), \(settableValues[1]), … \(settableValues[count - 1]) (\(count) values)"
     }
+
+    /// The most settable values a summary lists one by one.
+    static let valuesListedInFull = 8
 }

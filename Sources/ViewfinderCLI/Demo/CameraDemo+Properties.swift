@@ -1,35 +1,13 @@
 import Viewfinder
 
 extension CameraDemo {
-    /// Prints the properties the camera reports, with their current and settable values.
+    /// Prints the properties the camera reports, with their current and settable values, as `camera props` does.
     static func printPropertyTable(of camera: any Camera) {
-        let rows = [
-            row(camera.property(for: .autoExposureMode)), row(camera.property(for: .iso)),
-            row(camera.property(for: .shutterSpeed)), row(camera.property(for: .aperture)),
-            row(camera.property(for: .exposureCompensation)), row(camera.property(for: .whiteBalance)),
-            row(camera.property(for: .focusMode)), row(camera.property(for: .driveMode)),
-            row(camera.property(for: .batteryLevel)), row(camera.property(for: .shotsAvailable)),
-        ].compactMap { $0 }
+        let readings = CameraProperties.all.map { $0.reading(of: camera) }.filter(\.isReported)
         Console.print("camera.property(for:) for each standard property: currentValue and validSettableValues")
-        Console.printTable(header: ["PROPERTY", "CURRENT", "SETTABLE VALUES"], rows: rows)
-    }
-
-    /// A property's row of the table, or `nil` when the camera does not report it.
-    private static func row<Value>(_ property: TypedCameraProperty<Value>) -> [String]? {
-        guard let current = property.currentValue else { return nil }
-        return [
-            property.localizedDisplayName, current.localizedDisplayValue, summary(of: property.validSettableValues),
-        ]
-    }
-
-    /// The settable values in a few words: all of a short list, the ends and the count of a longer one.
-    private static func summary<Value>(of values: CameraPropertySettableValues<Value>) -> String {
-        guard let first = values.first, let last = values.last else { return "read-only" }
-        if values.valueSetType == .steppedRange || values.count > 6 {
-            let second = values.count > 2 ? values[values.index(after: values.startIndex)].localizedDisplayValue : ""
-            return "\(first.localizedDisplayValue), \(second), … \(last.localizedDisplayValue) (\(values.count) values)"
-        }
-        return values.map(\.localizedDisplayValue).joined(separator: ", ")
+        Console.printTable(
+            header: ["PROPERTY", "CURRENT", "SETTABLE VALUES"],
+            rows: readings.map { [$0.displayName, $0.value ?? "-", $0.settableSummary] })
     }
 
     /// Sets ISO and shutter speed, printing each change as the properties' value publishers report it.
