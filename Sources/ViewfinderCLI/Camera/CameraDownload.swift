@@ -12,7 +12,7 @@ struct CameraDownload {
 
     /// Downloads `item` to a file of its name in the directory, replacing one of that name; returns the file's path.
     ///
-    /// A download that fails leaves no partial file behind.
+    /// A download that fails, or that Ctrl-C stops, leaves no partial file behind.
     ///
     /// - Throws: ``CommandFailure`` for a name that is not a plain file name, such as one with a `/` that would put
     ///   the file outside the directory; what the camera answered; or why the file could not be written.
@@ -33,6 +33,13 @@ struct CameraDownload {
                 continuation.yield(progress.completedByteCount)
             }
         }
+        // Ctrl-C stops the transfer between chunks; the camera's session is then closed as usual.
+        Interrupt.beginHandling()
+        let interruption = Task {
+            await Interrupt.wait()
+            transfer.cancel()
+        }
+        defer { interruption.cancel() }
         let bar = showsProgress ? ProgressBar(title: item.name, total: Int64(item.byteCount)) : nil
         for await done in updates {
             bar?.update(Int64(done))
@@ -45,6 +52,11 @@ struct CameraDownload {
             }
         } catch {
             file.discard()
+            guard !Interrupt.hasOccurred else {
+                throw CommandFailure(
+                    "stopped with Ctrl-C while downloading \(item.name); the part already downloaded was removed",
+                    exitStatus: ExitStatus.interrupted)
+            }
             throw error
         }
         bar?.finish()

@@ -15,7 +15,8 @@ enum Interrupt {
     private struct State {
         var handling = false
         var interrupted = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter = 0
     }
 
     private static let state = Locked(State())
@@ -41,14 +42,29 @@ enum Interrupt {
         state.withLock { $0.handling = true }
     }
 
-    /// Suspends until the process receives SIGINT or SIGTERM; returns at once when one already came.
+    /// Whether a signal came since ``beginHandling()``.
+    static var hasOccurred: Bool {
+        state.withLock { $0.interrupted }
+    }
+
+    /// Suspends until the process receives SIGINT or SIGTERM, or the task is cancelled; returns at once when a signal
+    /// already came.
     static func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let alreadyInterrupted = state.withLock { state in
-                if !state.interrupted { state.waiters.append(continuation) }
-                return state.interrupted
+        let id = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumesNow = state.withLock { state in
+                    guard !state.interrupted, !Task.isCancelled else { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if resumesNow { continuation.resume() }
             }
-            if alreadyInterrupted { continuation.resume() }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
         }
     }
 
@@ -57,8 +73,8 @@ enum Interrupt {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>]? in
             guard !state.interrupted, state.handling || !state.waiters.isEmpty else { return nil }
             state.interrupted = true
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
         }
         guard let waiters else { exit(ExitStatus.interrupted) }
         for waiter in waiters { waiter.resume() }
