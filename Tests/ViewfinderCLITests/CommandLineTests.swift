@@ -4,8 +4,8 @@ import ViewfinderCLITestSupport
 /// Help, bad command lines and exit codes of the built tool.
 @Suite struct CommandLineTests {
     static let commands = [
-        "devices", "formats", "controls", "set-control", "capture", "preview", "demo", "simulate", "version",
-        "discover", "camera",
+        "discover", "camera", "devices", "formats", "controls", "set-control", "capture", "preview", "demo",
+        "simulate", "version",
     ]
 
     static let cameraCommands = ["info", "props", "get", "set", "shoot", "liveview", "files", "download", "watch"]

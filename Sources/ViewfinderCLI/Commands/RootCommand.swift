@@ -4,9 +4,9 @@ enum RootCommand: Command {
         name: "viewfinder",
         abstract: "Cameras on Linux: network cameras over PTP/IP, V4L2 capture devices, and a simulated camera.",
         subcommands: [
-            DevicesCommand.self, FormatsCommand.self, ControlsCommand.self, SetControlCommand.self,
-            CaptureCommand.self, PreviewCommand.self, DemoCommand.self, SimulateCommand.self, VersionCommand.self,
-            DiscoverCommand.self, CameraCommand.self,
+            DiscoverCommand.self, CameraCommand.self, DevicesCommand.self, FormatsCommand.self,
+            ControlsCommand.self, SetControlCommand.self, CaptureCommand.self, PreviewCommand.self,
+            DemoCommand.self, SimulateCommand.self, VersionCommand.self,
         ]
     )
 }
