@@ -35,7 +35,8 @@ extension PTPIPCamera {
         do {
             try await link.session.setPropertyValue(binding.code, to: value)
         } catch let error as ViewfinderError {
-            throw Self.settingError(error, binding: binding, value: value)
+            throw Self.settingError(
+                lostSessionError(error, of: link, while: "set \(binding.displayName)"), binding: binding, value: value)
         }
         try? await refresh(binding, on: link)
     }
