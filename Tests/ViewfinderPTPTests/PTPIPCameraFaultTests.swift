@@ -34,9 +34,12 @@ extension SimulatedCameraTests {
             try await CameraHarness.run(simulator, camera: camera) { harness in
                 let camera = harness.camera
                 let port = harness.simulator.port
-                // The counts see the session: its two threads, and both ends of its two connections.
-                let threads = ProcessResources.threads(mentioning: port)
-                #expect(threads.contains("ptp\(port)-cmd") && threads.contains("ptp\(port)-events"), "\(threads)")
+                // The counts see the session: its two threads (each names itself once it runs), and both ends of its
+                // two connections.
+                try await waitUntil("the session's threads, named") {
+                    let threads = ProcessResources.threads(mentioning: port)
+                    return threads.contains("ptp\(port)-cmd") && threads.contains("ptp\(port)-events")
+                }
                 #expect(ProcessResources.sockets(onPort: port) >= 4)
                 let states = Observed<CameraConnectionState>()
                 let token = camera.addConnectionStateObserver { states.append($0) }
