@@ -35,12 +35,12 @@ extension SimulatedCameraTests {
                 let camera = harness.camera
                 let port = harness.simulator.port
                 // The counts see the session: its two threads (each names itself once it runs), and both ends of its
-                // two connections.
+                // two connections besides the simulator's listener.
                 try await waitUntil("the session's threads, named") {
-                    let threads = ProcessResources.threads(mentioning: port)
+                    let threads = PortResources.held(for: port).threads
                     return threads.contains("ptp\(port)-cmd") && threads.contains("ptp\(port)-events")
                 }
-                #expect(ProcessResources.sockets(onPort: port) >= 4)
+                #expect(PortResources.held(for: port).sockets.count == 5)
                 let states = Observed<CameraConnectionState>()
                 let token = camera.addConnectionStateObserver { states.append($0) }
                 defer { token.cancel() }
@@ -59,7 +59,7 @@ extension SimulatedCameraTests {
                 // The camera object lives on, ready to connect again; what the lost session held must be gone.
                 await harness.simulator.stopOffThePool()
                 try await waitUntil("the session's threads to end and its sockets to close") {
-                    ProcessResources.threads(mentioning: port).isEmpty && ProcessResources.sockets(onPort: port) == 0
+                    PortResources.held(for: port) == .none
                 }
             }
             // Other tests open and close descriptors and threads meanwhile; a leak stays, their use comes and goes.
