@@ -247,6 +247,8 @@ public final class PTPIPCamera: Camera, CameraFileAccess, CameraPropertyBackend 
                 failure = error as? ViewfinderError ?? ViewfinderError(.disconnected, "\(error)")
             }
             self?.linkEnded(link, error: failure)
+            // Release the ended session's command thread and socket now rather than when the last reference goes.
+            await link.session.close()
         }
     }
 
