@@ -14,7 +14,8 @@ import Glibc
 
 extension SimulatedCameraTests {
     /// The simulated camera dropping every connection at once, as a camera that crashed, in the middle of a
-    /// download, of live view and of a property change, over loopback TCP.
+    /// download, of live view and of a property change, or falling silent in the middle of a download, over loopback
+    /// TCP.
     ///
     /// The call under way fails with a clear error, publishers end, the camera becomes not connected after an
     /// unexpected disconnection, and the session's threads and sockets are gone afterwards.
@@ -46,8 +47,11 @@ extension SimulatedCameraTests {
                 defer { token.cancel() }
                 try await body(harness)
 
-                try await waitUntil("the camera to notice it is gone") { camera.connectionState == .notConnected }
-                #expect(states.all.last == .notConnected)
+                // Observers hear of it just after the state changes.
+                try await waitUntil("the camera to notice it is gone and tell its observers") {
+                    camera.connectionState == .notConnected && states.all.last == .notConnected
+                }
+                #expect(states.all == [.notConnected])
                 let disconnection = try #require(camera.lastDisconnection)
                 #expect(!disconnection.wasExpected)
                 #expect(disconnection.error.map { lostCameraCodes.contains($0.code) } == true, "\(disconnection)")
@@ -93,6 +97,35 @@ extension SimulatedCameraTests {
                 }
                 #expect(error.map { Self.lostCameraCodes.contains($0.code) } == true, "\(String(describing: error))")
                 #expect(pieces.load(ordering: .relaxed) < 8)
+                #expect(access(path, F_OK) != 0, "a partial download is left as \(path)")
+                #expect(access(path + ".partial", F_OK) != 0, "the partial file is left behind")
+            }
+        }
+
+        @Test func aDownloadFromACameraThatFallsSilentTimesOutAndLeavesNoFile() async throws {
+            let directory = "/tmp/viewfinder-tests-\(getpid())-silent"
+            try makeDirectory(directory)
+            defer { removeDirectory(directory) }
+            var configuration = PTPIPCamera.Configuration(downloadChunkSize: 1 << 20)
+            configuration.session.responseTimeout = .seconds(1)
+            try await Self.run(CameraSimulator.Configuration(sampleImageCount: 1), camera: configuration) { harness in
+                let simulator = harness.simulator
+                let handle = try simulator.addObject(
+                    named: "DSC_0101.NEF", data: [UInt8](repeating: 0xA5, count: 8 << 20))
+                let (_, files) = try await PTPIPCameraFileTests.cameraFolder(of: harness.camera)
+                let item = try #require(files.first { $0.id == handle })
+                let path = "\(directory)/\(item.name)"
+                let pieces = Atomic(0)
+                // The camera leaves the network after the first piece: the request for the next goes unanswered.
+                let error = await #expect(throws: ViewfinderError.self) {
+                    try await harness.camera.download(item, toFile: path) { _ in
+                        if pieces.add(1, ordering: .relaxed).newValue == 1 {
+                            simulator.stopAnswering()
+                        }
+                    }
+                }
+                #expect(error?.code == .timeout, "\(String(describing: error))")
+                #expect(pieces.load(ordering: .relaxed) == 1)
                 #expect(access(path, F_OK) != 0, "a partial download is left as \(path)")
                 #expect(access(path + ".partial", F_OK) != 0, "the partial file is left behind")
             }
