@@ -66,10 +66,11 @@ struct Soak {
         configuration.session.clientName = "soak"
         let camera = PTPIPCamera(host: "127.0.0.1", configuration: configuration)
         try await camera.connect()
+        let model = camera.deviceInfo?.model ?? "?"
         say(
             "soak: live view at \(options.frameRate.tenths) fps and a property change every "
-                + "\(options.propertyInterval.tenths) s for \(options.duration.tenths) s on \(camera.deviceInfo?.model ?? "?") "
-                + "at 127.0.0.1:\(simulator.port); warm-up \(options.warmUp.tenths) s")
+                + "\(options.propertyInterval.tenths) s for \(options.duration.tenths) s on \(model) at "
+                + "127.0.0.1:\(simulator.port); warm-up \(options.warmUp.tenths) s")
         say("  before: \(before.residentMegabytes.tenths) MiB resident, \(before.descriptors) descriptors")
 
         let activity = Activity()

@@ -16,11 +16,18 @@ func say(_ line: String) {
     fflush(nil)
 }
 
+/// The command line's form, for messages.
+let usage = "Soak [--duration SECONDS] [--interval SECONDS] [--warm-up SECONDS]"
+
 /// The options from the command line, or `nil` after printing what is wrong with it.
 func parseOptions(_ arguments: ArraySlice<String>) -> Soak.Options? {
     var options = Soak.Options()
     var rest = arguments
     while let name = rest.popFirst() {
+        if name == "--help" {
+            say("usage: \(usage)")
+            exit(0)
+        }
         guard let text = rest.popFirst(), let value = Double(text), value > 0 else {
             say("Soak: \(name) needs a number of seconds above zero")
             return nil
@@ -30,9 +37,7 @@ func parseOptions(_ arguments: ArraySlice<String>) -> Soak.Options? {
         case "--interval": options.interval = value
         case "--warm-up": options.warmUp = value
         default:
-            say(
-                "Soak: unknown option \(name); usage: Soak [--duration SECONDS] [--interval SECONDS] [--warm-up SECONDS]"
-            )
+            say("Soak: unknown option \(name); usage: \(usage)")
             return nil
         }
     }

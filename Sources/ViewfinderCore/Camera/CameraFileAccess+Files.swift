@@ -19,9 +19,9 @@ extension CameraFileAccess {
     ///   - item: The file.
     ///   - path: Where to put it.
     ///   - progress: Called after each chunk is written; throwing stops the download.
-    /// - Throws: What ``download(_:chunkHandler:)`` or `progress` throws, or a ``ViewfinderError`` from the file system, such as
-    ///   ``ViewfinderError/Code/permissionDenied`` or ``ViewfinderError/Code/notFound`` for a folder that does not
-    ///   exist.
+    /// - Throws: What ``download(_:chunkHandler:)`` or `progress` throws, or a ``ViewfinderError`` from the file
+    ///   system, such as ``ViewfinderError/Code/permissionDenied``, or ``ViewfinderError/Code/notFound`` for a folder
+    ///   that does not exist.
     public func download(
         _ item: CameraFileItem, toFile path: String,
         progress: @escaping @Sendable (CameraTransferProgress) throws -> Void = { _ in }

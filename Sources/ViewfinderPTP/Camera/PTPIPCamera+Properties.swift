@@ -14,8 +14,8 @@ extension PTPIPCamera {
     ///
     /// - Throws: ``ViewfinderError/Code/invalidPropertyValue`` when the camera answers InvalidDevicePropValue,
     ///   ``ViewfinderError/Code/notAvailable`` when it answers AccessDenied (its exposure mode sets the property)
-    ///   or does not have the property, ``ViewfinderError/Code/deviceBusy``, or
-    ///   ``ViewfinderError/Code/notConnected``.
+    ///   or does not have the property, ``ViewfinderError/Code/deviceBusy``, ``ViewfinderError/Code/notConnected``,
+    ///   or ``ViewfinderError/Code/disconnected`` or ``ViewfinderError/Code/timeout`` when the camera went away.
     public func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws {
         guard let binding = PTPPropertyBinding.all.first(where: { $0.name == name }) else {
             throw ViewfinderError(.notAvailable, "PTP cameras have no property named \(name)")

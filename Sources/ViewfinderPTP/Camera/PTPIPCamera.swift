@@ -22,7 +22,10 @@ import ViewfinderCore
 /// and valid settable values stay current (changing the exposure mode changes which settings can be set); a file
 /// that appears on the card is reported to new-file observers. When the camera closes the connection, or stops
 /// answering — the session probes a silent event connection — the camera becomes
-/// ``CameraConnectionState/notConnected`` and ``lastDisconnection`` carries the error.
+/// ``CameraConnectionState/notConnected`` and ``lastDisconnection`` carries the error. A call under way then, and
+/// every call until the camera connects again, throws that error (``ViewfinderError/Code/disconnected`` or
+/// ``ViewfinderError/Code/timeout``, saying the camera went away); ``ViewfinderError/Code/notConnected`` means the
+/// camera never connected or was disconnected on request.
 ///
 /// ## Live view
 ///
