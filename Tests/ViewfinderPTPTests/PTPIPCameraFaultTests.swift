@@ -23,9 +23,10 @@ extension SimulatedCameraTests {
         /// What a call cut off by the camera going away may throw.
         static let lostCameraCodes: Set<ViewfinderError.Code> = [.disconnected, .timeout]
 
-        /// Runs `body` with a connected camera that `body` makes lose its camera, then checks how the camera ended
-        /// and that nothing of the session is left: no thread or socket of the simulator's port, and no more
-        /// descriptors or threads in the process than before, give or take what tests running beside it hold.
+        /// Runs `body` with a connected camera that `body` makes lose its camera, then checks how the camera ended,
+        /// that nothing of the session is left (no thread or socket of the simulator's port, and no more descriptors
+        /// or threads in the process than before, give or take what tests running beside it hold), and that the camera
+        /// connects again to a camera back on the same port.
         static func run(
             _ simulator: CameraSimulator.Configuration,
             camera: PTPIPCamera.Configuration = PTPIPCamera.Configuration(),
@@ -65,6 +66,17 @@ extension SimulatedCameraTests {
                 try await waitUntil("the session's threads to end and its sockets to close") {
                     PortResources.held(for: port) == .none
                 }
+
+                // A camera back on the network is connected again.
+                var revived = simulator
+                revived.port = port
+                let again = try CameraSimulator(configuration: revived)
+                try again.start()
+                try await camera.connect()
+                #expect(camera.connectionState == .connected && camera.lastDisconnection == nil)
+                #expect(camera.property(for: .iso).currentValue != nil)
+                try await camera.disconnect()
+                await again.stopOffThePool()
             }
             // Other tests open and close descriptors and threads meanwhile; a leak stays, their use comes and goes.
             let after = await ProcessResources.settle {
