@@ -60,6 +60,11 @@ extension SimulatedCameraTests {
                 let later = await #expect(throws: ViewfinderError.self) { _ = try await camera.storages() }
                 #expect(later?.code == disconnection.error?.code)
                 #expect(later?.message.contains("went away") == true, "\(String(describing: later))")
+                let set = await #expect(throws: ViewfinderError.self) {
+                    try await camera.property(for: .iso).setValue(.iso800)
+                }
+                #expect(set?.code == disconnection.error?.code)
+                #expect(set?.message.contains("went away") == true, "\(String(describing: set))")
 
                 // The camera object lives on, ready to connect again; what the lost session held must be gone.
                 await harness.simulator.stopOffThePool()
