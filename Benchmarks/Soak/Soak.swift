@@ -82,8 +82,13 @@ struct Soak {
         liveView.cancel()
         try await camera.disconnect()
         simulator.stop()
-        try await Task.sleep(for: .milliseconds(500))
-        let after = Reading.take(elapsed: elapsed)
+        // The session's threads close their sockets as they end, just after the disconnect returns: give them up to
+        // five seconds.
+        var after = Reading.take(elapsed: elapsed)
+        for _ in 0..<100 where after.descriptors > before.descriptors {
+            try await Task.sleep(for: .milliseconds(50))
+            after = Reading.take(elapsed: elapsed)
+        }
         let added = Reading.descriptorTargets().filter { descriptorsBefore[$0.key] != $0.value }
         say(
             "  after the camera disconnected: \(after.residentMegabytes.tenths) MiB resident, \(after.descriptors) "
