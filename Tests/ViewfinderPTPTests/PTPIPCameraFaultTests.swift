@@ -46,13 +46,18 @@ extension SimulatedCameraTests {
                 let states = Observed<CameraConnectionState>()
                 let token = camera.addConnectionStateObserver { states.append($0) }
                 defer { token.cancel() }
+                let published = Observed<CameraConnectionState>()
+                let publisher = camera.connectionStatePublisher().sink { published.append($0) }
+                defer { publisher.cancel() }
                 try await body(harness)
 
-                // Observers hear of it just after the state changes.
+                // Observers and publishers hear of it just after the state changes.
                 try await waitUntil("the camera to notice it is gone and tell its observers") {
                     camera.connectionState == .notConnected && states.all.last == .notConnected
+                        && published.all.last == .notConnected
                 }
                 #expect(states.all == [.notConnected])
+                #expect(published.all == [.connected, .notConnected])
                 let disconnection = try #require(camera.lastDisconnection)
                 #expect(!disconnection.wasExpected)
                 #expect(disconnection.error.map { lostCameraCodes.contains($0.code) } == true, "\(disconnection)")
