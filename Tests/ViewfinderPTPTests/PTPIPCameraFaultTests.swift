@@ -96,60 +96,51 @@ extension SimulatedCameraTests {
             #expect(after.threads <= before.threads + 2, "before: \(before); after: \(after)")
         }
 
-        @Test func aDownloadCutOffFailsAndLeavesNoFile() async throws {
+        /// Downloads a file of `size` bytes that the camera just recorded to a file, calling `fault` after the first
+        /// piece arrived; returns the error the download threw, and checks that it got no further and left no file.
+        static func downloadCutOff(
+            size: Int, in harness: CameraHarness, _ fault: @escaping @Sendable () -> Void
+        ) async throws -> ViewfinderError? {
             let directory = "/tmp/viewfinder-tests-\(getpid())-faults"
             try makeDirectory(directory)
             defer { removeDirectory(directory) }
+            let handle = try harness.simulator.addObject(
+                named: "DSC_0100.NEF", data: [UInt8](repeating: 0x5A, count: size))
+            let (_, files) = try await PTPIPCameraFileTests.cameraFolder(of: harness.camera)
+            let item = try #require(files.first { $0.id == handle })
+            let path = "\(directory)/\(item.name)"
+            let pieces = Atomic(0)
+            let error = await #expect(throws: ViewfinderError.self) {
+                try await harness.camera.download(item, toFile: path) { progress in
+                    #expect(progress.completedByteCount < item.byteCount)
+                    if pieces.add(1, ordering: .relaxed).newValue == 1 { fault() }
+                }
+            }
+            #expect(access(path, F_OK) != 0, "a partial download is left as \(path)")
+            #expect(access(path + ".partial", F_OK) != 0, "the partial file is left behind")
+            return error
+        }
+
+        @Test func aDownloadCutOffFailsAndLeavesNoFile() async throws {
             // Pieces of 4 MiB of a 32 MiB file: the camera goes away while the second piece is on its way.
             let configuration = PTPIPCamera.Configuration(downloadChunkSize: 4 << 20)
             try await Self.run(CameraSimulator.Configuration(sampleImageCount: 1), camera: configuration) { harness in
                 let simulator = harness.simulator
-                let handle = try simulator.addObject(
-                    named: "DSC_0100.NEF", data: [UInt8](repeating: 0x5A, count: 32 << 20))
-                let (_, files) = try await PTPIPCameraFileTests.cameraFolder(of: harness.camera)
-                let item = try #require(files.first { $0.id == handle })
-                let path = "\(directory)/\(item.name)"
-                let pieces = Atomic(0)
-                let error = await #expect(throws: ViewfinderError.self) {
-                    try await harness.camera.download(item, toFile: path) { _ in
-                        if pieces.add(1, ordering: .relaxed).newValue == 1 {
-                            DispatchQueue.global().async { simulator.dropAllConnections() }
-                        }
-                    }
+                let error = try await Self.downloadCutOff(size: 32 << 20, in: harness) {
+                    DispatchQueue.global().async { simulator.dropAllConnections() }
                 }
                 #expect(error.map { Self.lostCameraCodes.contains($0.code) } == true, "\(String(describing: error))")
-                #expect(pieces.load(ordering: .relaxed) < 8)
-                #expect(access(path, F_OK) != 0, "a partial download is left as \(path)")
-                #expect(access(path + ".partial", F_OK) != 0, "the partial file is left behind")
             }
         }
 
         @Test func aDownloadFromACameraThatFallsSilentTimesOutAndLeavesNoFile() async throws {
-            let directory = "/tmp/viewfinder-tests-\(getpid())-silent"
-            try makeDirectory(directory)
-            defer { removeDirectory(directory) }
             var configuration = PTPIPCamera.Configuration(downloadChunkSize: 1 << 20)
             configuration.session.responseTimeout = .seconds(1)
             try await Self.run(CameraSimulator.Configuration(sampleImageCount: 1), camera: configuration) { harness in
-                let simulator = harness.simulator
-                let handle = try simulator.addObject(
-                    named: "DSC_0101.NEF", data: [UInt8](repeating: 0xA5, count: 8 << 20))
-                let (_, files) = try await PTPIPCameraFileTests.cameraFolder(of: harness.camera)
-                let item = try #require(files.first { $0.id == handle })
-                let path = "\(directory)/\(item.name)"
-                let pieces = Atomic(0)
                 // The camera leaves the network after the first piece: the request for the next goes unanswered.
-                let error = await #expect(throws: ViewfinderError.self) {
-                    try await harness.camera.download(item, toFile: path) { _ in
-                        if pieces.add(1, ordering: .relaxed).newValue == 1 {
-                            simulator.stopAnswering()
-                        }
-                    }
-                }
+                let simulator = harness.simulator
+                let error = try await Self.downloadCutOff(size: 8 << 20, in: harness) { simulator.stopAnswering() }
                 #expect(error?.code == .timeout, "\(String(describing: error))")
-                #expect(pieces.load(ordering: .relaxed) == 1)
-                #expect(access(path, F_OK) != 0, "a partial download is left as \(path)")
-                #expect(access(path + ".partial", F_OK) != 0, "the partial file is left behind")
             }
         }
 
