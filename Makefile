@@ -4,9 +4,11 @@ FORMAT_PATHS := Package.swift Sources Tests Benchmarks Fuzz
 ## Seconds each fuzz target runs in `make fuzz`; `make test-fuzz` runs each for FUZZ_TEST_SECONDS.
 FUZZ_SECONDS ?= 600
 FUZZ_TEST_SECONDS ?= 25
+## Seconds `make soak` runs.
+SOAK_SECONDS ?= 600
 
-.PHONY: all build demo test test-browser test-vivid test-gphoto2 test-tsan test-fuzz fuzz fuzz-corpus bench-core \
-	bench-imaging bench-ptp bench-reactive bench-liveview lint deps test-deps
+.PHONY: all build demo test test-browser test-vivid test-gphoto2 test-tsan test-fuzz test-soak soak fuzz fuzz-corpus \
+	bench-core bench-imaging bench-ptp bench-reactive bench-liveview lint deps test-deps
 
 all: build
 
@@ -25,7 +27,7 @@ demo: deps
 	.build/release/viewfinder demo
 
 ## Runs every check: formatting, the build, all tests, the tests again under the thread sanitizer, gphoto2, the
-## preview in a browser, vivid, and each fuzz target for a short while.
+## preview in a browser, vivid, each fuzz target for a short while, and a one-minute soak.
 test: test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
@@ -34,6 +36,7 @@ test: test-deps lint
 	$(MAKE) test-browser
 	$(MAKE) test-vivid
 	$(MAKE) test-fuzz
+	$(MAKE) test-soak
 
 ## Runs the whole test suite, in parallel as usual, under the thread sanitizer (its own build in .build-tsan).
 test-tsan: test-deps
@@ -47,6 +50,17 @@ test-fuzz:
 ## Fuzzes for longer: each target for FUZZ_SECONDS (10 minutes unless told otherwise), e.g. `make fuzz FUZZ_SECONDS=3600`.
 fuzz:
 	SWIFT=$(SWIFT) Scripts/fuzz.sh $(FUZZ_SECONDS)
+
+## Soaks the PTP/IP camera for a minute (release build): live view plus property changes on the simulated camera,
+## failing when resident memory grows 5 MiB or more after the warm-up or the descriptor count moves.
+test-soak: deps
+	$(SWIFT) build -c release --product Soak
+	$$($(SWIFT) build -c release --show-bin-path)/Soak --duration 60 --interval 5 --warm-up 15
+
+## The same soak for ten minutes, reading every 30 s, e.g. `make soak SOAK_SECONDS=3600` for an hour.
+soak: deps
+	$(SWIFT) build -c release --product Soak
+	$$($(SWIFT) build -c release --show-bin-path)/Soak --duration $(SOAK_SECONDS) --interval 30 --warm-up 30
 
 ## Records the fuzz targets' seed corpora again from sessions of the client and of gphoto2 with the simulator.
 fuzz-corpus: test-deps

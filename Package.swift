@@ -155,6 +155,16 @@ let package = Package(
             path: "Benchmarks/LiveViewBenchmark",
             swiftSettings: strict
         ),
+        // Live view and property changes against the simulated camera for a set time, with limits on memory and
+        // descriptors; `make test-soak` (60 s), `make soak` (10 minutes).
+        .executableTarget(
+            name: "Soak",
+            dependencies: [
+                "ViewfinderConcurrency", "ViewfinderCore", "ViewfinderReactive", "ViewfinderPTP", "ViewfinderSimulator",
+            ],
+            path: "Benchmarks/Soak",
+            swiftSettings: strict
+        ),
         .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder"], swiftSettings: strict),
 
         // Fuzz targets for libFuzzer (`make fuzz`, `make test-fuzz`; see Fuzz/README.md). Built without the fuzzer,

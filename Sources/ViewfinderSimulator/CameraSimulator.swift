@@ -85,6 +85,16 @@ public final class CameraSimulator: Sendable {
         configuration.log?("stopped answering")
     }
 
+    /// Drops every connection at once and stops listening, as a camera that crashed would: whatever was being sent
+    /// stops mid-packet, no session is closed in order, and the connections are reset.
+    ///
+    /// Clients see their connections fail in the middle of whatever they were doing: a download, live view, a
+    /// property change. It returns at once; ``stop()`` afterwards waits for the simulator's threads.
+    public func dropAllConnections() {
+        sockets.shutDownAll(resetting: true)
+        configuration.log?("dropped every connection")
+    }
+
     /// Stops listening, ends the session and waits (up to five seconds) for the simulator's threads to finish.
     public func stop() {
         sockets.shutDownAll()

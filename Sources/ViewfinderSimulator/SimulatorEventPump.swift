@@ -34,10 +34,13 @@ final class SimulatorSockets: Sendable {
     }
 
     /// Shuts every socket down; they stay open until their owners close them.
-    func shutDownAll() {
+    ///
+    /// - Parameter resetting: Whether closing them later resets the connections rather than ending them in order.
+    func shutDownAll(resetting: Bool = false) {
         state.withLock { state in
             state.isStopping = true
             for socket in state.sockets.values {
+                if resetting { socket.resetOnClose() }
                 socket.shutdown()
             }
         }

@@ -115,7 +115,13 @@ public final class ChildProcess {
 
     /// Sends SIGINT, as Ctrl-C does.
     public func interrupt() {
-        if status == nil { kill(pid, SIGINT) }
+        signal(SIGINT)
+    }
+
+    /// Sends a signal, such as SIGKILL, which ends the process at once: the kernel closes its descriptors, and
+    /// connections it had with data still unread are reset.
+    public func signal(_ number: Int32) {
+        if status == nil { kill(pid, number) }
     }
 
     /// Waits for the process to end, reading its output meanwhile.

@@ -5,6 +5,10 @@ import ViewfinderSimulator
 
 @testable import ViewfinderPTP
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension SimulatedCameraTests {
     /// The simulated camera's card: storages, folders, chunked downloads, thumbnails and deletion.
     @Suite(.timeLimit(.minutes(3))) struct PTPIPCameraFileTests {
@@ -73,6 +77,39 @@ extension SimulatedCameraTests {
                     _ = try await harness.camera.downloadData(of: item, maximumByteCount: 1000)
                 }
                 #expect(tooLarge?.code == .invalidArgument)
+            }
+        }
+
+        @Test func aDownloadToAFileAppearsUnderItsNameOnlyWhenComplete() async throws {
+            let directory = "/tmp/viewfinder-tests-\(getpid())-download"
+            try makeDirectory(directory)
+            defer { removeDirectory(directory) }
+            let configuration = PTPIPCamera.Configuration(downloadChunkSize: 16 << 10)
+            try await CameraHarness.run(camera: configuration) { harness in
+                let (_, files) = try await Self.cameraFolder(of: harness.camera)
+                let item = try #require(files.first)
+                let path = "\(directory)/\(item.name)"
+                let sawPartial = Observed<Bool>()
+                try await harness.camera.download(item, toFile: path) { _ in
+                    sawPartial.append(access(path, F_OK) != 0 && access(path + ".partial", F_OK) == 0)
+                }
+                #expect(sawPartial.all.count > 2 && sawPartial.all.allSatisfy { $0 })
+                #expect(try readFile(path) == harness.simulator.objectData(item.id))
+                #expect(access(path + ".partial", F_OK) != 0)
+
+                // A handler that fails leaves neither the file nor the partial file, and keeps an older file.
+                let older: [UInt8] = [1, 2, 3]
+                let replaced = "\(directory)/older.jpg"
+                try writeFile(replaced, older)
+                await #expect(throws: CancellationError.self) {
+                    try await harness.camera.download(item, toFile: replaced) { _ in throw CancellationError() }
+                }
+                #expect(try readFile(replaced) == older)
+                #expect(access(replaced + ".partial", F_OK) != 0)
+                let missing = await #expect(throws: ViewfinderError.self) {
+                    try await harness.camera.download(item, toFile: "\(directory)/no-such-folder/\(item.name)")
+                }
+                #expect(missing?.code == .notFound)
             }
         }
 

@@ -269,6 +269,8 @@ func runCaptureChecks(_ runner: CheckRunner) async {
         try expect(result.ended, "no interruption-ended report after vivid reconnected")
         return result.summary + ", interruption ended after vivid reconnected"
     }
+
+    await runDisconnectDuringCaptureCheck(runner, camera: camera)
 }
 
 struct FailureReport {

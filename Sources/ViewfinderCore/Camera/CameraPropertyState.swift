@@ -42,6 +42,9 @@ struct CameraPropertyState<Value: CameraPropertyValue> {
     private var pending: (id: UInt64, value: Element)?
     private var requests: [UInt64: Request] = [:]
     private var nextRequestID: UInt64 = 0
+    /// Why the values were forgotten, until the camera reports the property again: the error its going away ended
+    /// requests with.
+    private var lossReason: ViewfinderError?
 
     init(displayName: String) {
         self.displayName = displayName
@@ -56,6 +59,9 @@ struct CameraPropertyState<Value: CameraPropertyValue> {
         -> Actions
     {
         var actions = Actions()
+        if newValue != nil || newValues != nil {
+            lossReason = nil
+        }
         if let newValue, newValue != currentValue {
             currentValue = newValue
             actions.changes.insert(.value)
@@ -72,9 +78,18 @@ struct CameraPropertyState<Value: CameraPropertyValue> {
         return actions
     }
 
+    /// Throws the error that made the property forget its values, while the camera that went away has not reported
+    /// it again.
+    func requireCamera() throws(ViewfinderError) {
+        guard let lossReason else { return }
+        throw ViewfinderError(
+            lossReason.code, "\(displayName) cannot be set: \(lossReason.message)", errno: lossReason.errno)
+    }
+
     /// Checks that the property has values to set, with a message that says why not.
     private func requireSettableValues() throws {
         guard validSettableValues.isEmpty else { return }
+        try requireCamera()
         throw ViewfinderError(
             .notAvailable,
             "\(displayName) cannot be set now: the camera reports no values to choose from (it is read-only, "
@@ -190,6 +205,7 @@ struct CameraPropertyState<Value: CameraPropertyValue> {
     /// Forgets every value, as when the camera goes away; requests under way end with `error`.
     mutating func reset(failingRequestsWith error: ViewfinderError) -> Actions {
         var actions = update(currentValue: .some(nil), validSettableValues: [])
+        lossReason = error
         for id in requests.keys {
             finish(id, with: .failure(error), actions: &actions)
         }

@@ -12,8 +12,9 @@ extension TypedCameraProperty {
     /// - Throws: ``ViewfinderError`` with ``ViewfinderError/Code/notAvailable`` when the property cannot be set now,
     ///   ``ViewfinderError/Code/invalidPropertyValue`` for a value it does not accept, ``ViewfinderError/Code/timeout``
     ///   when the camera does not show the value in time, ``ViewfinderError/Code/cancelled`` when the task is
-    ///   cancelled or a later set replaces this one, ``ViewfinderError/Code/notConnected`` without a camera, or what
-    ///   the camera answered.
+    ///   cancelled or a later set replaces this one, ``ViewfinderError/Code/notConnected`` without a camera, the
+    ///   error the camera went away with (such as ``ViewfinderError/Code/disconnected``) until it reports the property
+    ///   again, or what the camera answered.
     public func setValue(_ value: TypedCameraPropertyValue<Value>, timeout: Duration? = nil) async throws {
         guard let backend else {
             throw ViewfinderError(.notConnected, "\(localizedDisplayName) cannot be set: its camera is gone")
@@ -42,6 +43,7 @@ extension TypedCameraProperty {
     ///   otherwise as ``setValue(_:timeout:)-(TypedCameraPropertyValue<Value>,_)``.
     public func setValue(_ commonValue: Value, timeout: Duration? = nil) async throws {
         guard let value = validValue(matchingCommonValue: commonValue) else {
+            try state.withLock { state throws(ViewfinderError) in try state.requireCamera() }
             let values = validSettableValues
             throw ViewfinderError(
                 .invalidPropertyValue,

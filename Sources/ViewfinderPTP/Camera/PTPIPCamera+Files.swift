@@ -5,8 +5,11 @@ extension PTPIPCamera {
     public func storages() async throws -> [CameraStorage] {
         let link = try requireFileAccess(for: "list the camera's storages")
         var storages: [CameraStorage] = []
-        for id in try await link.session.storageIDs() {
-            let info = try await Self.fileOperation("read storage \(Self.hex(id))") {
+        let ids = try await fileOperation("list the camera's storages", on: link) {
+            try await link.session.storageIDs()
+        }
+        for id in ids {
+            let info = try await fileOperation("read storage \(Self.hex(id))", on: link) {
                 try await link.session.storageInfo(id)
             }
             storages.append(
@@ -22,13 +25,13 @@ extension PTPIPCamera {
     public func contents(of folder: CameraFileItem?, in storage: CameraStorage) async throws -> [CameraFileItem] {
         let link = try requireFileAccess(for: "list files")
         let place = folder.map { "folder \($0.name)" } ?? "the top of storage \(Self.hex(storage.id))"
-        let handles = try await Self.fileOperation("list \(place)") {
+        let handles = try await fileOperation("list \(place)", on: link) {
             try await link.session.objectHandles(storageID: storage.id, parent: folder?.id ?? 0xFFFF_FFFF)
         }
         var items: [CameraFileItem] = []
         items.reserveCapacity(handles.count)
         for handle in handles {
-            let info = try await Self.fileOperation("read object \(Self.hex(handle))") {
+            let info = try await fileOperation("read object \(Self.hex(handle))", on: link) {
                 try await link.session.objectInfo(handle)
             }
             items.append(CameraFileItem(handle: handle, info: info))
@@ -53,7 +56,7 @@ extension PTPIPCamera {
         }
         let total = item.byteCount
         guard link.deviceInfo.supports(.getPartialObject) else {
-            let bytes = try await Self.fileOperation("download \(item.name)") {
+            let bytes = try await fileOperation("download \(item.name)", on: link) {
                 try await link.session.object(item.id)
             }
             guard UInt64(bytes.count) == total else {
@@ -66,7 +69,7 @@ extension PTPIPCamera {
         var offset: UInt64 = 0
         while offset < total {
             let length = UInt32(min(UInt64(configuration.downloadChunkSize), total - offset))
-            let chunk = try await Self.fileOperation("download \(item.name)") { [offset] in
+            let chunk = try await fileOperation("download \(item.name)", on: link) { [offset] in
                 try await link.session.partialObject(item.id, offset: UInt32(offset), maximumLength: length)
             }
             guard !chunk.isEmpty, chunk.count <= Int(length) else {
@@ -86,7 +89,7 @@ extension PTPIPCamera {
     public func thumbnail(of item: CameraFileItem) async throws -> [UInt8] {
         let link = try requireFileAccess(for: "read the thumbnail of \(item.name)")
         do {
-            return try await Self.fileOperation("read the thumbnail of \(item.name)") {
+            return try await fileOperation("read the thumbnail of \(item.name)", on: link) {
                 try await link.session.thumbnail(item.id)
             }
         } catch let error as ViewfinderError where error.responseCode == PTPResponseCode.noThumbnailPresent.rawValue {
@@ -105,7 +108,7 @@ extension PTPIPCamera {
         guard link.functionality.contains(.fileDeletion) else {
             throw ViewfinderError(.notAvailable, "\(link.deviceInfo.model) cannot delete files over PTP/IP")
         }
-        try await Self.fileOperation("delete \(item.name)") {
+        try await fileOperation("delete \(item.name)", on: link) {
             try await link.session.deleteObject(item.id)
         }
     }
@@ -123,12 +126,15 @@ extension PTPIPCamera {
         return link
     }
 
-    /// Runs a file operation, turning the camera's refusals into the codes of the file API.
-    private static func fileOperation<Result: Sendable>(
-        _ activity: String, _ body: @Sendable () async throws -> Result
+    /// Runs a file operation, turning the camera's refusals into the codes of the file API, and a session that ended
+    /// under it into the error that ended it.
+    private func fileOperation<Result: Sendable>(
+        _ activity: String, on link: Link, _ body: @Sendable () async throws -> Result
     ) async throws -> Result {
         do {
             return try await body()
+        } catch let error as ViewfinderError where error.code == .notConnected {
+            throw lostSessionError(error, of: link, while: activity)
         } catch let error as ViewfinderError where error.code == .protocolFailure {
             let code = error.responseCode.map(PTPResponseCode.init(rawValue:))
             let kind: ViewfinderError.Code

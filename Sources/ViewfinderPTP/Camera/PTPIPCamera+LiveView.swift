@@ -75,6 +75,8 @@ final class PTPIPLiveView: LiveViewBackend {
                 // The camera has no new frame yet; it has one a few milliseconds later.
                 busy += 1
                 try await Task.sleep(for: .milliseconds(5))
+            } catch let error as ViewfinderError {
+                throw camera.lostSessionError(error, of: link, while: "fetch a live view frame")
             }
         }
         let timestamp = MonotonicTimestamp.now()

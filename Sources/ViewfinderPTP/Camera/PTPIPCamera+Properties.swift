@@ -14,8 +14,8 @@ extension PTPIPCamera {
     ///
     /// - Throws: ``ViewfinderError/Code/invalidPropertyValue`` when the camera answers InvalidDevicePropValue,
     ///   ``ViewfinderError/Code/notAvailable`` when it answers AccessDenied (its exposure mode sets the property)
-    ///   or does not have the property, ``ViewfinderError/Code/deviceBusy``, or
-    ///   ``ViewfinderError/Code/notConnected``.
+    ///   or does not have the property, ``ViewfinderError/Code/deviceBusy``, ``ViewfinderError/Code/notConnected``,
+    ///   or ``ViewfinderError/Code/disconnected`` or ``ViewfinderError/Code/timeout`` when the camera went away.
     public func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws {
         guard let binding = PTPPropertyBinding.all.first(where: { $0.name == name }) else {
             throw ViewfinderError(.notAvailable, "PTP cameras have no property named \(name)")
@@ -35,7 +35,8 @@ extension PTPIPCamera {
         do {
             try await link.session.setPropertyValue(binding.code, to: value)
         } catch let error as ViewfinderError {
-            throw Self.settingError(error, binding: binding, value: value)
+            throw Self.settingError(
+                lostSessionError(error, of: link, while: "set \(binding.displayName)"), binding: binding, value: value)
         }
         try? await refresh(binding, on: link)
     }

@@ -22,7 +22,10 @@ import ViewfinderCore
 /// and valid settable values stay current (changing the exposure mode changes which settings can be set); a file
 /// that appears on the card is reported to new-file observers. When the camera closes the connection, or stops
 /// answering — the session probes a silent event connection — the camera becomes
-/// ``CameraConnectionState/notConnected`` and ``lastDisconnection`` carries the error.
+/// ``CameraConnectionState/notConnected`` and ``lastDisconnection`` carries the error. A call under way then, and
+/// every call until the camera connects again, throws that error (``ViewfinderError/Code/disconnected`` or
+/// ``ViewfinderError/Code/timeout``, saying the camera went away); ``ViewfinderError/Code/notConnected`` means the
+/// camera never connected or was disconnected on request.
 ///
 /// ## Live view
 ///
@@ -247,6 +250,8 @@ public final class PTPIPCamera: Camera, CameraFileAccess, CameraPropertyBackend 
                 failure = error as? ViewfinderError ?? ViewfinderError(.disconnected, "\(error)")
             }
             self?.linkEnded(link, error: failure)
+            // Release the ended session's command thread and socket now rather than when the last reference goes.
+            await link.session.close()
         }
     }
 
@@ -259,11 +264,35 @@ public final class PTPIPCamera: Camera, CameraFileAccess, CameraPropertyBackend 
     }
 
     /// The current connection, or an error that says there is none.
+    ///
+    /// - Throws: The error that ended the last connection (``ViewfinderError/Code/disconnected`` or
+    ///   ``ViewfinderError/Code/timeout``, saying the camera went away) until the camera connects again after losing
+    ///   its camera; ``ViewfinderError/Code/notConnected`` when it never connected or was disconnected on request.
     func requireLink(for activity: String) throws(ViewfinderError) -> Link {
-        guard let link = state.withLock({ $0.connection == .connected ? $0.link : nil }) else {
-            throw ViewfinderError(.notConnected, "cannot \(activity): the camera at \(host) is not connected")
+        let (link, lost) = state.withLock { state in
+            state.connection == .connected
+                ? (state.link, nil) : (nil, state.connection == .notConnected ? state.lastDisconnection?.error : nil)
         }
-        return link
+        if let link {
+            return link
+        }
+        if let lost {
+            throw lostCameraError(lost, while: activity)
+        }
+        throw ViewfinderError(.notConnected, "cannot \(activity): the camera at \(host) is not connected")
+    }
+
+    /// The error for a call that found `link`'s session ended under it: the error that ended the session, rather than
+    /// the session's ``ViewfinderError/Code/notConnected`` for calls after its end.
+    func lostSessionError(_ error: ViewfinderError, of link: Link, while activity: String) -> ViewfinderError {
+        guard error.code == .notConnected, case .closed(let reason?) = link.session.state else { return error }
+        return lostCameraError(reason, while: activity)
+    }
+
+    private func lostCameraError(_ reason: ViewfinderError, while activity: String) -> ViewfinderError {
+        ViewfinderError(
+            reason.code, "cannot \(activity): the camera at \(host) went away (\(reason.message)); connect again",
+            errno: reason.errno)
     }
 
     /// The connection of `generation`, if it is still the current one.

@@ -335,6 +335,13 @@ package struct TCPSocket: Sendable {
         _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
     }
 
+    /// Makes closing the socket reset the connection (`SO_LINGER` of zero), as a process that dies does when data is
+    /// still unread: the peer's next call fails with a reset rather than reading an orderly end.
+    package func resetOnClose() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
+
     /// Shuts the sending direction down: the peer reads the end of the stream, and can still send.
     package func shutdownSending() {
         _ = Glibc.shutdown(descriptor, Int32(SHUT_WR))

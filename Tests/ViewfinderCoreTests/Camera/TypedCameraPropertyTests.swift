@@ -244,6 +244,14 @@ func connectedCamera(setValueTimeout: Duration = .seconds(10)) async throws -> F
         #expect(iso.currentValue == nil)
         #expect(iso.pendingValue == nil)
         #expect(iso.validSettableValues.isEmpty)
+
+        // Until the camera reports the property again, sets say why it has no values.
+        let later = await #expect(throws: ViewfinderError.self) { try await iso.setValue(.iso400) }
+        #expect(later?.code == .disconnected)
+        #expect(later?.message == "ISO cannot be set: the camera stopped answering", "\(String(describing: later))")
+        #expect(await errorCode { try await iso.increment() } == .disconnected)
+        camera.installStandardProperties()
+        #expect(await errorCode { try await iso.setValue(.iso50) } == .invalidPropertyValue)
     }
 
     @Test func commonValuesThatNoSettableValueMatchesAreRefused() async throws {

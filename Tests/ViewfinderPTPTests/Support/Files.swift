@@ -40,3 +40,12 @@ func readFile(_ path: String) throws -> [UInt8] {
     }
     return bytes
 }
+
+/// Writes `bytes` to a new file at `path`, replacing any file there.
+func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard descriptor >= 0 else { throw ViewfinderError.system(errno: errno, "creating \(path)") }
+    defer { close(descriptor) }
+    let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    guard count == bytes.count else { throw ViewfinderError.system(errno: errno, "writing \(path)") }
+}

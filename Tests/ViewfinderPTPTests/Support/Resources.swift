@@ -60,7 +60,8 @@ struct PortResources: Equatable, CustomStringConvertible {
         return inodes
     }
 
-    private static func names(in directory: String) -> [String] {
+    /// The names in a directory, other than `.` and `..`.
+    static func names(in directory: String) -> [String] {
         guard let handle = opendir(directory) else { return [] }
         defer { closedir(handle) }
         var names: [String] = []
@@ -80,6 +81,33 @@ struct PortResources: Equatable, CustomStringConvertible {
     private static func lines(of path: String) -> [Substring] {
         guard let bytes = try? readFile(path) else { return [] }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+    }
+}
+
+/// The file descriptors and threads of the whole process, counted in `/proc/self/fd` and `/proc/self/task`.
+///
+/// The totals include what tests running beside the current one hold: compare them with a tolerance, and count what
+/// one camera holds with ``PortResources``.
+struct ProcessResources: CustomStringConvertible {
+    var descriptors: Int
+    var threads: Int
+
+    static var current: ProcessResources {
+        ProcessResources(
+            descriptors: PortResources.names(in: "/proc/self/fd").count,
+            threads: PortResources.names(in: "/proc/self/task").count)
+    }
+
+    var description: String { "\(descriptors) file descriptors, \(threads) threads" }
+
+    /// Waits, up to `checks` checks 10 ms apart, until `condition` holds of the totals; returns the last reading.
+    static func settle(checks: Int = 1000, until condition: (ProcessResources) -> Bool) async -> ProcessResources {
+        var reading = current
+        for _ in 0..<checks where !condition(reading) {
+            try? await Task.sleep(for: .milliseconds(10))
+            reading = current
+        }
+        return reading
     }
 }
 

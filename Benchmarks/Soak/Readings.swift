@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the process holds at one moment: resident memory, open file descriptors and threads, read from `/proc/self`.
+struct Reading {
+    /// Seconds since the soak started.
+    var elapsed: Double
+    /// Resident set size in bytes (`/proc/self/statm`, second field, in pages).
+    var residentBytes: Int
+    /// Entries of `/proc/self/fd`.
+    var descriptors: Int
+    /// Entries of `/proc/self/task`.
+    var threads: Int
+
+    static func take(elapsed: Double) -> Reading {
+        Reading(
+            elapsed: elapsed, residentBytes: residentPages() * Int(sysconf(Int32(_SC_PAGESIZE))),
+            descriptors: entries(of: "/proc/self/fd").count, threads: entries(of: "/proc/self/task").count)
+    }
+
+    var residentMegabytes: Double { Double(residentBytes) / 1_048_576 }
+
+    /// What each open descriptor refers to, by number, such as `socket:[81234]` or `anon_inode:[eventfd]`.
+    static func descriptorTargets() -> [Int32: String] {
+        var targets: [Int32: String] = [:]
+        for name in entries(of: "/proc/self/fd") {
+            var target = [CChar](repeating: 0, count: 256)
+            let length = readlink("/proc/self/fd/\(name)", &target, target.count - 1)
+            if let number = Int32(name), length > 0 {
+                targets[number] = String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+        }
+        return targets
+    }
+
+    private static func residentPages() -> Int {
+        let descriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return 0 }
+        defer { close(descriptor) }
+        var text = [UInt8](repeating: 0, count: 128)
+        let length = text.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        let fields = text.prefix(max(length, 0)).split(separator: UInt8(ascii: " "))
+        return fields.count > 1 ? Int(String(decoding: fields[1], as: UTF8.self)) ?? 0 : 0
+    }
+
+    /// The names in a directory other than `.` and `..`; reading `/proc/self/fd` sees its own descriptor, the same in
+    /// every reading.
+    private static func entries(of directory: String) -> [String] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+}
+
+extension Double {
+    /// The number with one decimal, for the report.
+    var tenths: String {
+        let scaled = (self * 10).rounded()
+        let whole = Int(scaled) / 10
+        let tenth = abs(Int(scaled) % 10)
+        return "\(scaled < 0 && whole == 0 ? "-" : "")\(whole).\(tenth)"
+    }
+}
