@@ -2,8 +2,9 @@ import Viewfinder
 
 /// Downloads files from a camera's card into a directory, chunk by chunk, showing progress.
 ///
-/// Each chunk is written before the next is fetched, so memory stays at one chunk however large the file. Progress
-/// goes to standard error: a bar on a terminal, a line every quarter otherwise.
+/// Each chunk is written before the next is fetched, so memory stays at one chunk however large the file, and the
+/// file gets its name only once complete (``CameraFileAccess/download(_:toFile:progress:)``). Progress goes to
+/// standard error: a bar on a terminal, a line every quarter otherwise.
 struct CameraDownload {
     let access: any CameraFileAccess
     let directory: OutputDirectory
@@ -12,7 +13,8 @@ struct CameraDownload {
 
     /// Downloads `item` to a file of its name in the directory, replacing one of that name; returns the file's path.
     ///
-    /// A download that fails, or that Ctrl-C stops, leaves no partial file behind.
+    /// A download that fails, or that Ctrl-C stops, leaves no partial file behind; a file of the name is replaced
+    /// only once the new one is complete.
     ///
     /// - Throws: ``CommandFailure`` for a name that is not a plain file name, such as one with a `/` that would put
     ///   the file outside the directory; what the camera answered; or why the file could not be written.
@@ -22,14 +24,13 @@ struct CameraDownload {
                 "the camera names file \(item.id) '\(item.name.unicodeScalars.map { $0.escaped(asASCII: true) }.joined())'"
                     + ", which is not a plain file name; it was not saved")
         }
-        let file = try directory.create(item.name)
+        let path = directory.path(for: item.name)
         // Progress reaches this task through a buffer of one: the newest count replaces one not yet shown.
         let (updates, continuation) = AsyncStream.makeStream(of: UInt64.self, bufferingPolicy: .bufferingNewest(1))
         let access = access
         let transfer = Task {
             defer { continuation.finish() }
-            try await access.download(item) { chunk, progress in
-                try file.write(chunk)
+            try await access.download(item, toFile: path) { progress in
                 continuation.yield(progress.completedByteCount)
             }
         }
@@ -51,7 +52,6 @@ struct CameraDownload {
                 transfer.cancel()
             }
         } catch {
-            file.discard()
             guard !Interrupt.hasOccurred else {
                 throw CommandFailure(
                     "stopped with Ctrl-C while downloading \(item.name); the part already downloaded was removed",
@@ -60,8 +60,7 @@ struct CameraDownload {
             throw error
         }
         bar?.finish()
-        file.close()
-        return file.path
+        return path
     }
 
     /// Whether a name from the camera names a file in the directory and nothing else: not empty, `.` or `..`, and

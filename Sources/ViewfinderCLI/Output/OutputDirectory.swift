@@ -27,54 +27,30 @@ struct OutputDirectory {
         }
     }
 
+    /// The path of the file `name` in the directory.
+    func path(for name: String) -> String {
+        (path.hasSuffix("/") ? path : path + "/") + name
+    }
+
     /// Writes `bytes` to the file `name` in the directory, replacing it; returns the file's path.
     func write(_ bytes: [UInt8], to name: String) throws -> String {
-        let file = try create(name)
-        defer { file.close() }
-        try file.write(bytes)
-        return file.path
-    }
-
-    /// Creates the file `name` in the directory, replacing it, for writing piece by piece.
-    func create(_ name: String) throws -> OutputFile {
-        let file = (path.hasSuffix("/") ? path : path + "/") + name
+        let file = path(for: name)
         let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Self.failure("cannot create \(file)", errno: errno) }
-        return OutputFile(path: file, descriptor: descriptor)
-    }
-
-    /// A file being written; the caller closes it.
-    struct OutputFile: Sendable {
-        /// The file's path.
-        let path: String
-        fileprivate let descriptor: Int32
-
-        /// Appends `bytes` to the file.
-        func write(_ bytes: [UInt8]) throws {
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes {
-                    Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
-                }
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { throw OutputDirectory.failure("cannot write \(path)", errno: errno) }
-                offset += written
+        defer { Foundation.close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes {
+                Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
             }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw Self.failure("cannot write \(file)", errno: errno) }
+            offset += written
         }
-
-        /// Closes the file.
-        func close() {
-            _ = Foundation.close(descriptor)
-        }
-
-        /// Closes and deletes the file, as after a failed download.
-        func discard() {
-            close()
-            unlink(path)
-        }
+        return file
     }
 
-    fileprivate static func failure(_ message: String, errno: Int32) -> CommandFailure {
+    private static func failure(_ message: String, errno: Int32) -> CommandFailure {
         let hint: String? =
             switch errno {
             case EACCES, EPERM: "Choose a directory this user can write to with --out."
