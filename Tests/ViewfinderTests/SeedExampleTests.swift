@@ -15,6 +15,15 @@ final class PrintedLines: @unchecked Sendable {
     var all: [String] { queue.sync { lines } }
 }
 
+/// Waits, up to 30 seconds, until `condition` holds: publishers deliver on the thread that is already delivering,
+/// so an observer may hear of a change a moment after the call that made it returned.
+func waitUntil(_ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while !condition(), ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(2))
+    }
+}
+
 /// Stands in for a text label of a user interface.
 final class Label: @unchecked Sendable {
     // Unchecked: every access goes through the serial queue.
@@ -124,6 +133,7 @@ extension SimulatedCameraExamples {
                     }.store(in: &cancellables)
 
                 try await camera.property(for: .shutterSpeed).setValue(ShutterSpeedValue(seconds: 1.0 / 500)!)
+                try await waitUntil { printed.all.count >= 5 && fired.all.count >= 3 }
                 #expect(
                     printed.all == [
                         "The current shutter speed is: 1/125",
@@ -153,13 +163,12 @@ extension SimulatedCameraExamples {
 
                 #expect(label.text == "Not Recording")
                 try await camera.startVideoRecording()
+                try await waitUntil { label.text != "Not Recording" }
                 #expect(label.text.hasPrefix("Recording: 0:0"))
-                let deadline = ContinuousClock.now + .seconds(30)
-                while label.text != "Recording: 0:01", ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
+                try await waitUntil { label.text == "Recording: 0:01" }
                 #expect(texts.all.contains("Recording: 0:01"))
                 try await camera.stopVideoRecording()
+                try await waitUntil { label.text == "Not Recording" }
                 #expect(label.text == "Not Recording")
                 cancellable.cancel()
             }
