@@ -27,7 +27,9 @@ public enum FrameSubmissionResult: Sendable, Equatable, CustomStringConvertible 
 
 /// Counts of what a frame source did with the frames handed to it.
 ///
-/// Every accepted frame is delivered, dropped, or still queued: `received == delivered + dropped + queued`.
+/// Every accepted frame is delivered, dropped, or still queued: `received == delivered + dropped + queued` once no
+/// frame is in motion, as after the source stopped. While frames flow, the counts are read one after another, so a
+/// frame being queued or taken may already show in one count and not yet in another.
 public struct FrameSourceStatistics: Hashable, Sendable, CustomStringConvertible {
     /// Frames accepted into the queue.
     public var received = 0
