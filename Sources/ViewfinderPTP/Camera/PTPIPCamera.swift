@@ -265,12 +265,16 @@ public final class PTPIPCamera: Camera, CameraFileAccess, CameraPropertyBackend 
 
     /// The current connection, or an error that says there is none.
     ///
+    /// While ``disconnect()`` runs, the connection is still given out: calls already under way, such as a live view
+    /// fetch, finish or fail on the closing session after live view has ended normally, instead of racing the
+    /// disconnection with an error of their own.
+    ///
     /// - Throws: The error that ended the last connection (``ViewfinderError/Code/disconnected`` or
     ///   ``ViewfinderError/Code/timeout``, saying the camera went away) until the camera connects again after losing
     ///   its camera; ``ViewfinderError/Code/notConnected`` when it never connected or was disconnected on request.
     func requireLink(for activity: String) throws(ViewfinderError) -> Link {
         let (link, lost) = state.withLock { state in
-            state.connection == .connected
+            state.connection == .connected || state.connection == .disconnecting
                 ? (state.link, nil) : (nil, state.connection == .notConnected ? state.lastDisconnection?.error : nil)
         }
         if let link {
