@@ -90,6 +90,8 @@ import ViewfinderCore
         #expect(try V4L2Device(path: camera.path, system: system).value(ofControl: V4L2ControlID.brightness) == 200)
         #expect(try await brightness.increment().commonValue == .integer(201))
         #expect(try await brightness.decrement().commonValue == .integer(200))
+        // Observers hear of a change on the thread already delivering, a moment after the call that made it.
+        _ = await eventually { seen.all.count >= 3 }
         #expect(seen.all == ["200", "201", "200"])
         try await controls.property(for: .contrast).setValue(.integer(70))
         #expect(controls.property(for: .contrast).commonValue == .integer(70))

@@ -28,6 +28,10 @@ extension PTPIPCamera {
         let dataType = state.withLock { $0.dataTypes[binding.code] }
         guard let integer = rawValue.integerValue, let dataType, let value = PTPValue(integer: integer, as: dataType)
         else {
+            if currentLink(link.generation) == nil {
+                // The connection ended under this call, taking the property's data type with it: say why.
+                _ = try requireLink(for: "set \(binding.displayName)")
+            }
             throw ViewfinderError(
                 .invalidPropertyValue,
                 "\(rawValue) is not a \(dataType.map(\.description) ?? "known") value for \(binding.displayName)")
