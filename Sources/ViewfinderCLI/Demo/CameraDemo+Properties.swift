@@ -1,4 +1,5 @@
 import Viewfinder
+import ViewfinderConcurrency
 
 extension CameraDemo {
     /// Prints the properties the camera reports, with their current and settable values, as `camera props` does.
@@ -13,28 +14,57 @@ extension CameraDemo {
     /// Sets ISO and shutter speed, printing each change as the properties' value publishers report it.
     static func changeExposure(of camera: any Camera) async throws {
         Console.print("Watching both with valuePublisher(for:), which gives the current value, then each change:")
+        let reported = PublishedValues()
         var watchers = Set<AnyCancellable>()
         camera.valuePublisher(for: .iso).sink { value in
-            Console.print("  ISO publisher: \(value?.localizedDisplayValue ?? "no value")")
+            reported.print("ISO", value?.localizedDisplayValue)
         }.store(in: &watchers)
         camera.valuePublisher(for: .shutterSpeed).sink { value in
-            Console.print("  Shutter Speed publisher: \(value?.localizedDisplayValue ?? "no value")")
+            reported.print("Shutter Speed", value?.localizedDisplayValue)
         }.store(in: &watchers)
 
         // Four times the sensitivity and a quarter of the light: the picture stays as bright.
-        try await set(camera.property(for: .iso), to: .iso400)
-        try await set(camera.property(for: .shutterSpeed), to: ShutterSpeedValue(seconds: 1.0 / 500)!)
+        try await set(camera.property(for: .iso), to: .iso400, reported: reported)
+        try await set(
+            camera.property(for: .shutterSpeed), to: ShutterSpeedValue(seconds: 1.0 / 500)!, reported: reported)
         withExtendedLifetime(watchers) {}
     }
 
     /// Sets a property to the settable value that means `value`, and says how long the camera took to show it.
-    private static func set<Value>(_ property: TypedCameraProperty<Value>, to value: Value) async throws {
+    ///
+    /// Publishers deliver on the thread that is already delivering, so the change may reach the publisher a moment
+    /// after `setValue(_:)` returns: the demo waits (up to two seconds) for that line before it goes on.
+    private static func set<Value>(
+        _ property: TypedCameraProperty<Value>, to value: Value, reported: PublishedValues
+    ) async throws {
         let name = property.localizedDisplayName
         let before = property.currentValue?.localizedDisplayValue ?? "no value"
         Console.print("Setting \(name) from \(before) to \(value.localizedDisplayValue) with setValue(_:)")
         let start = ContinuousClock.now
         try await property.setValue(value)
+        let elapsed = milliseconds(since: start)
         let now = property.currentValue?.localizedDisplayValue ?? "no value"
-        Console.print("\(name) is \(now): the camera showed it \(milliseconds(since: start)) after the call.")
+        let deadline = ContinuousClock.now + .seconds(2)
+        while reported.last(name) != now, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        Console.print("\(name) is \(now): the camera showed it \(elapsed) after the call.")
+    }
+}
+
+/// The values the demo's publishers printed last, by property name.
+private final class PublishedValues: Sendable {
+    private let values = Locked<[String: String]>([:])
+
+    /// Prints a publisher's value and remembers it.
+    func print(_ name: String, _ value: String?) {
+        let text = value ?? "no value"
+        Console.print("  \(name) publisher: \(text)")
+        values.withLock { $0[name] = text }
+    }
+
+    /// The value the publisher of `name` printed last.
+    func last(_ name: String) -> String? {
+        values.withLock { $0[name] }
     }
 }
