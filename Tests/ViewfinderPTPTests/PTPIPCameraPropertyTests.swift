@@ -59,7 +59,8 @@ extension SimulatedCameraTests {
                 try await iso.setValue(.iso800)
                 #expect(iso.commonValue == .iso800)
                 #expect(iso.pendingValue == nil)
-                #expect(changes.all.contains { $0.contains(.value) })
+                // Observers hear of the change on the thread already delivering, a moment after setValue returned.
+                try await waitUntil("the value change") { changes.all.contains { $0.contains(.value) } }
                 // The camera holds the new value.
                 let onCamera = try await harness.session.propertyValue(.exposureIndex, of: .uint16)
                 #expect(onCamera == .uint16(800))

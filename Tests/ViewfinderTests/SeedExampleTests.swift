@@ -94,6 +94,7 @@ extension SimulatedCameraExamples {
                 }
 
                 try await isoProperty.setValue(.iso800)
+                try await waitUntil { printed.all.count >= 3 }
                 #expect(printed.all == ["ISO is: ISO 100", "ISO 100!", "ISO changed to: ISO 800!"])
                 withExtendedLifetime(observerToken) {}
             }

@@ -114,7 +114,7 @@ import ViewfinderCore
         let token = gain.addObserver { _, change in changes.append(change) }
         try await controls.property(for: .automaticGain).setValue(.boolean(false))
         #expect(await eventually { gain.validSettableValues.count == 256 })
-        #expect(changes.all.contains { $0.contains(.validSettableValues) })
+        #expect(await eventually { changes.all.contains { $0.contains(.validSettableValues) } })
         #expect(controls.controls.first { $0.id == V4L2ControlID.gain }?.isInactive == false)
         try await gain.setValue(.integer(10))
         #expect(gain.commonValue == .integer(10))
