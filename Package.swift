@@ -124,12 +124,14 @@ let package = Package(
             path: "Benchmarks/ImagingBenchmark",
             swiftSettings: strict
         ),
+        // What the benchmark programs share: printing, number formatting, CPU time, their own path.
+        .target(name: "BenchmarkSupport", path: "Benchmarks/BenchmarkSupport", swiftSettings: strict),
         // Counting replacements for the allocation functions, linked into the imaging benchmark.
         .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
         // Download and live view of the PTP/IP client against gphoto2 on the simulated camera.
         .executableTarget(
             name: "PTPBenchmark",
-            dependencies: ["ViewfinderPTP", "ViewfinderSimulator"],
+            dependencies: ["ViewfinderPTP", "ViewfinderSimulator", "BenchmarkSupport"],
             path: "Benchmarks/PTPBenchmark",
             swiftSettings: strict
         ),
@@ -151,7 +153,7 @@ let package = Package(
         // Live view pacing, memory and frame rate of PTPIPCamera on the simulated camera; `make bench-liveview`.
         .executableTarget(
             name: "LiveViewBenchmark",
-            dependencies: ["ViewfinderPTP", "ViewfinderSimulator", "ViewfinderImaging"],
+            dependencies: ["ViewfinderPTP", "ViewfinderSimulator", "ViewfinderImaging", "BenchmarkSupport"],
             path: "Benchmarks/LiveViewBenchmark",
             swiftSettings: strict
         ),
@@ -161,6 +163,7 @@ let package = Package(
             name: "Soak",
             dependencies: [
                 "ViewfinderConcurrency", "ViewfinderCore", "ViewfinderReactive", "ViewfinderPTP", "ViewfinderSimulator",
+                "BenchmarkSupport",
             ],
             path: "Benchmarks/Soak",
             swiftSettings: strict

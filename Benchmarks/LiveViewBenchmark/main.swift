@@ -6,6 +6,7 @@
 // Usage: LiveViewBenchmark          (build with -c release; `make bench-liveview`)
 //        LiveViewBenchmark serve    (the simulated camera, started by the benchmark as its own process)
 
+import BenchmarkSupport
 import ViewfinderCore
 import ViewfinderPTP
 import ViewfinderSimulator
@@ -24,18 +25,11 @@ func serve() throws {
     simulator.stop()
 }
 
-/// This executable's path, for starting the simulated camera as a child.
-func executablePath() -> String {
-    var path = [CChar](repeating: 0, count: 4096)
-    let length = readlink("/proc/self/exe", &path, path.count - 1)
-    return String(decoding: path[..<max(length, 0)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}
-
 do {
     if CommandLine.arguments.dropFirst().first == "serve" {
         try serve()
     } else {
-        try await LiveViewBenchmark.run(executable: executablePath())
+        try await LiveViewBenchmark.run(executable: executablePath(orElse: "LiveViewBenchmark"))
     }
 } catch {
     let message = Array("LiveViewBenchmark: \(error)\n".utf8)

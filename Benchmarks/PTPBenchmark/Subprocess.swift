@@ -113,13 +113,6 @@ final class Subprocess {
     }
 }
 
-/// The CPU seconds this process has used so far, in all its threads.
-func processCPUSeconds() -> Double {
-    var usage = rusage()
-    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-    return usage.ru_utime.seconds + usage.ru_stime.seconds
-}
-
 extension timeval {
     var seconds: Double { Double(tv_sec) + Double(tv_usec) / 1e6 }
 }

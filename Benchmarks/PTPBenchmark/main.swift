@@ -4,6 +4,7 @@
 // Usage: ptp-benchmark            (build with -c release; needs gphoto2 and iperf3)
 //        ptp-benchmark serve      (the simulated camera, started by the benchmark as its own process)
 
+import BenchmarkSupport
 import ViewfinderCore
 import ViewfinderPTP
 import ViewfinderSimulator
@@ -49,16 +50,6 @@ func median(_ values: [Double]) -> Double {
         ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
-/// A number with `digits` decimals.
-func format(_ value: Double, _ digits: Int = 1) -> String {
-    var scale = 1.0
-    for _ in 0..<digits { scale *= 10 }
-    let rounded = (value * scale).rounded() / scale
-    var text = String(rounded)
-    if digits == 0, text.hasSuffix(".0") { text.removeLast(2) }
-    return text
-}
-
 /// Prints a target's verdict.
 func verdict(_ name: String, _ met: Bool, _ detail: String) -> Bool {
     say("  \(met ? "met    " : "NOT MET") \(name): \(detail)")
@@ -80,24 +71,11 @@ func loopbackThroughput() throws -> Double {
     return megabits * 1e6 / 8
 }
 
-/// This executable's path, for starting the simulated camera as a child.
-func executablePath() -> String {
-    var path = [CChar](repeating: 0, count: 4096)
-    let length = readlink("/proc/self/exe", &path, path.count - 1)
-    return length > 0 ? String(decoding: path[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "ptp-benchmark"
-}
-
-/// Prints a line at once, even into a pipe.
-func say(_ line: String) {
-    print(line)
-    fflush(nil)
-}
-
 do {
     if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "serve" {
         try serve()
     } else {
-        try await Benchmark.run(executable: executablePath())
+        try await Benchmark.run(executable: executablePath(orElse: "ptp-benchmark"))
     }
 } catch {
     let message = Array("ptp-benchmark: \(error)\n".utf8)

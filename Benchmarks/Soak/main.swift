@@ -6,15 +6,11 @@
 // Usage: Soak [--duration SECONDS] [--interval SECONDS] [--warm-up SECONDS]
 //        (build with -c release; `make test-soak` runs 60 s, `make soak` 10 minutes)
 
+import BenchmarkSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// Prints a line at once, even into a pipe.
-func say(_ line: String) {
-    print(line)
-    fflush(nil)
-}
 
 /// The command line's form, for messages.
 let usage = "Soak [--duration SECONDS] [--interval SECONDS] [--warm-up SECONDS]"
