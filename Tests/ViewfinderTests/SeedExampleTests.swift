@@ -15,10 +15,10 @@ final class PrintedLines: @unchecked Sendable {
     var all: [String] { queue.sync { lines } }
 }
 
-/// Waits, up to 30 seconds, until `condition` holds: publishers deliver on the thread that is already delivering,
+/// Waits, up to `timeout`, until `condition` holds: publishers deliver on the thread that is already delivering,
 /// so an observer may hear of a change a moment after the call that made it returned.
-func waitUntil(_ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(30)
+func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
     while !condition(), ContinuousClock.now < deadline {
         try await Task.sleep(for: .milliseconds(2))
     }
@@ -205,17 +205,12 @@ extension SimulatedCameraExamples {
                         readyForNextFrame()
                     }
 
-                let deadline = ContinuousClock.now + .seconds(60)
-                while results.all.count < 10, ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
+                try await waitUntil(timeout: .seconds(60)) { results.all.count >= 10 }
                 #expect(results.all.count >= 10)
                 #expect(results.all.allSatisfy { (Int($0) ?? 0) > 1000 })
                 // Disconnecting ends live view normally.
                 try await camera.disconnect()
-                while printed.all.isEmpty, ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
+                try await waitUntil { !printed.all.isEmpty }
                 #expect(printed.all == ["Live view ended with completion reason: finished"])
                 withExtendedLifetime(cancellable) {}
             }
@@ -248,10 +243,7 @@ extension SimulatedCameraExamples {
                         }
                     }
 
-                let deadline = ContinuousClock.now + .seconds(60)
-                while rendered.all.count < 10, ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
+                try await waitUntil(timeout: .seconds(60)) { rendered.all.count >= 10 }
                 #expect(rendered.all.count >= 10)
                 #expect(overfetched.all.isEmpty)
                 cancellable.cancel()
