@@ -139,7 +139,7 @@ let package = Package(
         // `make bench-core`.
         .executableTarget(
             name: "FramePipelineBenchmark",
-            dependencies: ["ViewfinderCore"],
+            dependencies: ["ViewfinderCore", "BenchmarkSupport"],
             path: "Benchmarks/FramePipelineBenchmark",
             swiftSettings: strict
         ),

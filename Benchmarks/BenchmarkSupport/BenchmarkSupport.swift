@@ -1,4 +1,5 @@
-// What the benchmark programs share: printing as they go, numbers for people, CPU time, and their own path.
+// What the benchmark programs share: printing as they go, numbers for people, CPU time, resident memory, and their
+// own path.
 
 #if canImport(Glibc)
 import Glibc
@@ -33,4 +34,16 @@ package func executablePath(orElse fallback: String) -> String {
     var path = [CChar](repeating: 0, count: 4096)
     let length = readlink("/proc/self/exe", &path, path.count - 1)
     return length > 0 ? String(decoding: path[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : fallback
+}
+
+/// This process's resident set size in bytes: the second field of `/proc/self/statm`, in pages; 0 when unreadable.
+package func residentBytes() -> Int {
+    let descriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return 0 }
+    defer { close(descriptor) }
+    var text = [UInt8](repeating: 0, count: 128)
+    let length = text.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    let fields = text.prefix(max(length, 0)).split(separator: UInt8(ascii: " "))
+    guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Synchronization
 import ViewfinderCore
 
@@ -58,13 +59,6 @@ struct Percentiles {
     var summary: String {
         "median \(formatDuration(median)), p99 \(formatDuration(p99)), max \(formatDuration(max))"
     }
-}
-
-/// The process's resident memory now, in bytes.
-func residentBytes() -> Int {
-    let fields = readProcFile("/proc/self/statm").split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
 
 /// The process's peak resident memory since start or since ``resetPeakResidentBytes()``, in bytes.

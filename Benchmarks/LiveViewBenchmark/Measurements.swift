@@ -4,15 +4,9 @@ import BenchmarkSupport
 import Glibc
 #endif
 
-/// This process's resident set size in megabytes, from the second field of `/proc/self/statm` (in pages).
+/// This process's resident set size in megabytes.
 func residentMegabytes() -> Double {
-    guard let file = fopen("/proc/self/statm", "r") else { return 0 }
-    defer { fclose(file) }
-    var line = [CChar](repeating: 0, count: 256)
-    guard fgets(&line, Int32(line.count), file) != nil else { return 0 }
-    let fields = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }.split(separator: " ")
-    guard fields.count >= 2, let pages = Int(fields[1]) else { return 0 }
-    return Double(pages * Int(sysconf(Int32(_SC_PAGESIZE)))) / 1e6
+    Double(residentBytes()) / 1e6
 }
 
 /// Prints a target's verdict and returns whether it was met.

@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +17,7 @@ struct Reading {
 
     static func take(elapsed: Double) -> Reading {
         Reading(
-            elapsed: elapsed, residentBytes: residentPages() * Int(sysconf(Int32(_SC_PAGESIZE))),
+            elapsed: elapsed, residentBytes: BenchmarkSupport.residentBytes(),
             descriptors: entries(of: "/proc/self/fd").count, threads: entries(of: "/proc/self/task").count)
     }
 
@@ -32,16 +34,6 @@ struct Reading {
             }
         }
         return targets
-    }
-
-    private static func residentPages() -> Int {
-        let descriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return 0 }
-        defer { close(descriptor) }
-        var text = [UInt8](repeating: 0, count: 128)
-        let length = text.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        let fields = text.prefix(max(length, 0)).split(separator: UInt8(ascii: " "))
-        return fields.count > 1 ? Int(String(decoding: fields[1], as: UTF8.self)) ?? 0 : 0
     }
 
     /// The names in a directory other than `.` and `..`; reading `/proc/self/fd` sees its own descriptor, the same in
