@@ -54,13 +54,13 @@ fuzz:
 ## Soaks the PTP/IP camera for a minute (release build): live view plus property changes on the simulated camera,
 ## failing when resident memory grows 5 MiB or more after the warm-up or the descriptor count moves.
 test-soak: deps
-	$(SWIFT) build -c release --product Soak
-	$$($(SWIFT) build -c release --show-bin-path)/Soak --duration 60 --interval 5 --warm-up 15
+	$(SWIFT) build -c release --product soak
+	$$($(SWIFT) build -c release --show-bin-path)/soak --duration 60 --interval 5 --warm-up 15
 
 ## The same soak for ten minutes, reading every 30 s, e.g. `make soak SOAK_SECONDS=3600` for an hour.
 soak: deps
-	$(SWIFT) build -c release --product Soak
-	$$($(SWIFT) build -c release --show-bin-path)/Soak --duration $(SOAK_SECONDS) --interval 30 --warm-up 30
+	$(SWIFT) build -c release --product soak
+	$$($(SWIFT) build -c release --show-bin-path)/soak --duration $(SOAK_SECONDS) --interval 30 --warm-up 30
 
 ## Records the fuzz targets' seed corpora again from sessions of the client and of gphoto2 with the simulator.
 fuzz-corpus: test-deps
@@ -96,14 +96,14 @@ bench-ptp: test-deps
 
 ## Measures the reactive layer against AsyncStream and DispatchQueue.async in the same run (release build).
 bench-reactive: deps
-	$(SWIFT) build -c release --product ReactiveBenchmark
-	$$($(SWIFT) build -c release --show-bin-path)/ReactiveBenchmark
+	$(SWIFT) build -c release --product reactive-benchmark
+	$$($(SWIFT) build -c release --show-bin-path)/reactive-benchmark
 
 ## Measures live view pacing (release build): frames fetched against consumed and RSS at 5, 15 and 30 fps, and the
 ## unthrottled frame rate against a plain session loop in the same run (under a minute).
 bench-liveview: deps
-	$(SWIFT) build -c release --product LiveViewBenchmark
-	$$($(SWIFT) build -c release --show-bin-path)/LiveViewBenchmark
+	$(SWIFT) build -c release --product live-view-benchmark
+	$$($(SWIFT) build -c release --show-bin-path)/live-view-benchmark
 
 lint:
 	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)

@@ -6,30 +6,24 @@ let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
     name: "Viewfinder",
-    platforms: [.macOS(.v15)],
+    // The products users see: the library, the simulated camera for their own tests and demos, and the tool.
+    // Benchmarks, fuzzers and check programs are built by name from this package (`swift build --product NAME`).
     products: [
         .library(name: "Viewfinder", targets: ["Viewfinder"]),
+        .library(name: "ViewfinderSimulator", targets: ["ViewfinderSimulator"]),
         .executable(name: "viewfinder", targets: ["ViewfinderCLI"]),
-        .executable(name: "vivid-checks", targets: ["ViewfinderV4L2VividChecks"]),
-        .executable(name: "v4l2-benchmark", targets: ["V4L2Benchmark"]),
-        .executable(name: "imaging-benchmark", targets: ["ImagingBenchmark"]),
-        .executable(name: "ptp-benchmark", targets: ["PTPBenchmark"]),
-        .executable(name: "frame-pipeline-benchmark", targets: ["FramePipelineBenchmark"]),
-        .executable(name: "fuzz-ptp-codec", targets: ["PTPCodecFuzzer"]),
-        .executable(name: "fuzz-ptp-client", targets: ["PTPClientFuzzer"]),
-        .executable(name: "fuzz-simulator", targets: ["SimulatorFuzzer"]),
-        .executable(name: "fuzz-corpus-recorder", targets: ["FuzzCorpusRecorder"]),
     ],
     targets: [
-        // Locks and threads the other modules share (package access only).
-        .target(name: "CViewfinderShims"),
-        .target(name: "ViewfinderConcurrency", dependencies: ["CViewfinderShims"], swiftSettings: strict),
+        // The POSIX layer the other modules share (package access only): descriptors, errno, sockets, poll,
+        // wake-ups, locks and threads, over a C shim for the calls Swift cannot see.
+        .target(name: "CViewfinderSystem"),
+        .target(name: "ViewfinderSystem", dependencies: ["CViewfinderSystem"], swiftSettings: strict),
         // Combine-shaped publishers, subscribers and operators for Linux.
-        .target(name: "ViewfinderReactive", dependencies: ["ViewfinderConcurrency"], swiftSettings: strict),
+        .target(name: "ViewfinderReactive", dependencies: ["ViewfinderSystem"], swiftSettings: strict),
         // Frames, pixel buffers, frame sources, the capture context, the camera model and errors.
         .target(
             name: "ViewfinderCore",
-            dependencies: ["ViewfinderConcurrency", "ViewfinderReactive"],
+            dependencies: ["ViewfinderSystem", "ViewfinderReactive"],
             swiftSettings: strict
         ),
         // System libraries for pixel-format conversion and JPEG.
@@ -37,67 +31,76 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(
             name: "ViewfinderImaging",
-            dependencies: ["ViewfinderConcurrency", "ViewfinderCore", "CLibYUV", "CTurboJPEG"],
+            dependencies: ["ViewfinderSystem", "ViewfinderCore", "CLibYUV", "CTurboJPEG"],
             swiftSettings: strict
         ),
-        // PTP/IP protocol, transport, session and the network camera.
+        // PTP over any transport: datasets and codes, the session, the camera and the vendor dialects.
         .target(
             name: "ViewfinderPTP",
-            dependencies: ["ViewfinderConcurrency", "ViewfinderCore", "ViewfinderImaging"],
+            dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderImaging"],
             swiftSettings: strict
         ),
-        // A simulated PTP/IP camera.
+        // The PTP/IP transport: packets, the command and event connections, the network camera's connector.
+        .target(
+            name: "ViewfinderPTPIP",
+            dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderPTP"],
+            swiftSettings: strict
+        ),
+        // A simulated PTP/IP camera, a product of its own for demos and tests.
         .target(
             name: "ViewfinderSimulator",
-            dependencies: ["ViewfinderConcurrency", "ViewfinderPTP", "ViewfinderImaging"],
+            dependencies: ["ViewfinderSystem", "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderImaging"],
             swiftSettings: strict
         ),
         // V4L2 capture devices.
         .target(name: "CV4L2"),
         .target(
             name: "ViewfinderV4L2",
-            dependencies: ["ViewfinderConcurrency", "ViewfinderCore", "ViewfinderImaging", "CV4L2"],
+            dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderImaging", "CV4L2"],
             swiftSettings: strict
         ),
         // The umbrella module users import.
         .target(
             name: "Viewfinder",
             dependencies: [
-                "ViewfinderReactive", "ViewfinderCore", "ViewfinderImaging", "ViewfinderPTP", "ViewfinderSimulator",
+                "ViewfinderReactive", "ViewfinderCore", "ViewfinderImaging", "ViewfinderPTP", "ViewfinderPTPIP",
                 "ViewfinderV4L2",
             ],
             swiftSettings: strict
         ),
         // The `viewfinder` command-line tool.
         .executableTarget(
-            name: "ViewfinderCLI", dependencies: ["Viewfinder", "ViewfinderConcurrency", "CViewfinderShims"],
+            name: "ViewfinderCLI",
+            dependencies: ["Viewfinder", "ViewfinderSimulator", "ViewfinderSystem", "CViewfinderSystem"],
             swiftSettings: strict),
 
         .testTarget(
             name: "ViewfinderReactiveTests",
-            dependencies: ["ViewfinderConcurrency", "ViewfinderReactive"],
+            dependencies: ["ViewfinderSystem", "ViewfinderReactive"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ViewfinderCoreTests",
-            dependencies: ["ViewfinderConcurrency", "ViewfinderCore"],
+            dependencies: ["ViewfinderSystem", "ViewfinderCore"],
             swiftSettings: strict
         ),
         .testTarget(name: "ViewfinderImagingTests", dependencies: ["ViewfinderImaging"], swiftSettings: strict),
         .testTarget(
             name: "ViewfinderPTPTests",
-            dependencies: ["ViewfinderConcurrency", "ViewfinderPTP", "ViewfinderSimulator", "ViewfinderImaging"],
+            dependencies: [
+                "ViewfinderSystem", "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderSimulator", "ViewfinderImaging",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ViewfinderV4L2Tests",
-            dependencies: ["ViewfinderConcurrency", "ViewfinderV4L2"],
+            dependencies: ["ViewfinderSystem", "ViewfinderV4L2"],
             swiftSettings: strict
         ),
         // Runs the built `viewfinder` tool and checks its output, files and exit codes.
         .testTarget(
             name: "ViewfinderCLITests",
-            dependencies: ["ViewfinderCLI", "ViewfinderCLITestSupport", "Viewfinder"],
+            dependencies: ["ViewfinderCLI", "ViewfinderCLITestSupport", "Viewfinder", "ViewfinderSimulator"],
             swiftSettings: strict
         ),
         // What the tool's tests and the vivid checks share: child processes, a raw-socket HTTP client, JPEG checks.
@@ -105,21 +108,21 @@ let package = Package(
         // Checks of the V4L2 backend and of the `viewfinder` tool against the kernel's vivid driver, run in a VM by
         // Scripts/vivid-vm.sh.
         .executableTarget(
-            name: "ViewfinderV4L2VividChecks",
-            dependencies: ["ViewfinderConcurrency", "ViewfinderV4L2", "ViewfinderCLITestSupport"],
+            name: "vivid-checks",
+            dependencies: ["ViewfinderSystem", "ViewfinderV4L2", "ViewfinderCLITestSupport"],
             path: "Tests/ViewfinderV4L2VividChecks",
             swiftSettings: strict
         ),
         // CPU per frame of CameraSource against v4l2-ctl, run in the same VM.
         .executableTarget(
-            name: "V4L2Benchmark",
-            dependencies: ["ViewfinderConcurrency", "ViewfinderV4L2"],
+            name: "v4l2-benchmark",
+            dependencies: ["ViewfinderSystem", "ViewfinderV4L2"],
             path: "Benchmarks/V4L2Benchmark",
             swiftSettings: strict
         ),
         // ViewfinderImaging against direct libyuv and libjpeg-turbo calls, ffmpeg and memcpy; `make bench-imaging`.
         .executableTarget(
-            name: "ImagingBenchmark",
+            name: "imaging-benchmark",
             dependencies: ["ViewfinderImaging", "CLibYUV", "CTurboJPEG", "AllocationCounter"],
             path: "Benchmarks/ImagingBenchmark",
             swiftSettings: strict
@@ -130,77 +133,85 @@ let package = Package(
         .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
         // Download and live view of the PTP/IP client against gphoto2 on the simulated camera.
         .executableTarget(
-            name: "PTPBenchmark",
-            dependencies: ["ViewfinderPTP", "ViewfinderSimulator", "BenchmarkSupport"],
+            name: "ptp-benchmark",
+            dependencies: ["ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderSimulator", "BenchmarkSupport"],
             path: "Benchmarks/PTPBenchmark",
             swiftSettings: strict
         ),
         // SequenceFrameSource into DataCaptureContext against Dispatch, AsyncStream and a condition variable;
         // `make bench-core`.
         .executableTarget(
-            name: "FramePipelineBenchmark",
+            name: "frame-pipeline-benchmark",
             dependencies: ["ViewfinderCore", "BenchmarkSupport"],
             path: "Benchmarks/FramePipelineBenchmark",
             swiftSettings: strict
         ),
         // The reactive layer next to AsyncStream and DispatchQueue.async in the same run; `make bench-reactive`.
         .executableTarget(
-            name: "ReactiveBenchmark",
+            name: "reactive-benchmark",
             dependencies: ["ViewfinderReactive"],
             path: "Benchmarks/ReactiveBenchmark",
             swiftSettings: strict
         ),
         // Live view pacing, memory and frame rate of PTPIPCamera on the simulated camera; `make bench-liveview`.
         .executableTarget(
-            name: "LiveViewBenchmark",
-            dependencies: ["ViewfinderPTP", "ViewfinderSimulator", "ViewfinderImaging", "BenchmarkSupport"],
+            name: "live-view-benchmark",
+            dependencies: [
+                "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderSimulator", "ViewfinderImaging", "BenchmarkSupport",
+            ],
             path: "Benchmarks/LiveViewBenchmark",
             swiftSettings: strict
         ),
         // Live view and property changes against the simulated camera for a set time, with limits on memory and
         // descriptors; `make test-soak` (60 s), `make soak` (10 minutes).
         .executableTarget(
-            name: "Soak",
+            name: "soak",
             dependencies: [
-                "ViewfinderConcurrency", "ViewfinderCore", "ViewfinderReactive", "ViewfinderPTP", "ViewfinderSimulator",
+                "ViewfinderSystem", "ViewfinderCore", "ViewfinderReactive", "ViewfinderPTP", "ViewfinderPTPIP",
+                "ViewfinderSimulator",
                 "BenchmarkSupport",
             ],
             path: "Benchmarks/Soak",
             swiftSettings: strict
         ),
-        .testTarget(name: "ViewfinderTests", dependencies: ["Viewfinder"], swiftSettings: strict),
+        .testTarget(
+            name: "ViewfinderTests", dependencies: ["Viewfinder", "ViewfinderSimulator"], swiftSettings: strict),
 
         // Fuzz targets for libFuzzer (`make fuzz`, `make test-fuzz`; see Fuzz/README.md). Built without the fuzzer,
         // each replays the inputs named on its command line.
         .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
         .target(
             name: "FuzzSupport",
-            dependencies: ["CLibFuzzer", "ViewfinderConcurrency", "ViewfinderPTP"],
+            dependencies: ["CLibFuzzer", "ViewfinderSystem", "ViewfinderPTP", "ViewfinderPTPIP"],
             path: "Fuzz/FuzzSupport",
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "PTPCodecFuzzer",
-            dependencies: ["FuzzSupport", "ViewfinderPTP"],
+            name: "fuzz-ptp-codec",
+            dependencies: ["FuzzSupport", "ViewfinderPTP", "ViewfinderPTPIP"],
             path: "Fuzz/PTPCodecFuzzer",
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "PTPClientFuzzer",
-            dependencies: ["FuzzSupport", "ViewfinderConcurrency", "ViewfinderPTP"],
+            name: "fuzz-ptp-client",
+            dependencies: ["FuzzSupport", "ViewfinderSystem", "ViewfinderPTP", "ViewfinderPTPIP"],
             path: "Fuzz/PTPClientFuzzer",
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "SimulatorFuzzer",
-            dependencies: ["FuzzSupport", "ViewfinderConcurrency", "ViewfinderPTP", "ViewfinderSimulator"],
+            name: "fuzz-simulator",
+            dependencies: [
+                "FuzzSupport", "ViewfinderSystem", "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderSimulator",
+            ],
             path: "Fuzz/SimulatorFuzzer",
             swiftSettings: strict
         ),
         // Records sessions of the client and of gphoto2 with the simulator as seed corpora; `make fuzz-corpus`.
         .executableTarget(
-            name: "FuzzCorpusRecorder",
-            dependencies: ["FuzzSupport", "ViewfinderConcurrency", "ViewfinderPTP", "ViewfinderSimulator"],
+            name: "fuzz-corpus-recorder",
+            dependencies: [
+                "FuzzSupport", "ViewfinderSystem", "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderSimulator",
+            ],
             path: "Fuzz/CorpusRecorder",
             swiftSettings: strict
         ),

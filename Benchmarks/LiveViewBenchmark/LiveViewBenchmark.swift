@@ -4,6 +4,7 @@ import Synchronization
 import ViewfinderCore
 import ViewfinderImaging
 import ViewfinderPTP
+import ViewfinderPTPIP
 import ViewfinderReactive
 
 /// The benchmark's runs and the targets they are held to.
@@ -28,11 +29,11 @@ enum LiveViewBenchmark {
     }
 
     static func run(executable: String) async throws {
-        say("Live view benchmark: the live view publisher of PTPIPCamera against the simulated Nikon camera")
+        say("Live view benchmark: the live view publisher of PTPCamera against the simulated Nikon camera")
         say("(640x424 JPEG frames, 30 new frames a second, in a separate process), frames decoded to NV12.\n")
         let server = try CameraProcess(executable: executable)
         defer { server.stop() }
-        let camera = PTPIPCamera(host: "127.0.0.1", configuration: .init(session: .init(port: server.port)))
+        let camera = PTPCamera(host: "127.0.0.1", transport: .init(port: server.port))
         try await camera.connect()
         let publisher = camera.liveViewPublisher
 
@@ -141,7 +142,7 @@ enum LiveViewBenchmark {
     static func directLoop(port: UInt16, seconds: Double) async throws -> (
         fps: Double, cpuPerFrame: Double, frames: Int
     ) {
-        let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: .init(port: port))
+        let session = try await PTPSession.connect(to: "127.0.0.1", configuration: .init(port: port))
         try await session.startNikonLiveView()
         let decoder = JPEGDecoder(toleratesDamagedData: true)
         var pool: PixelBufferPool?

@@ -3,12 +3,13 @@
 // consumers of 5, 15 and 30 frames a second; then the frame rate and CPU per frame of a consumer that is always
 // ready, against a plain loop over the same session operations and decoding, measured in the same run.
 //
-// Usage: LiveViewBenchmark          (build with -c release; `make bench-liveview`)
-//        LiveViewBenchmark serve    (the simulated camera, started by the benchmark as its own process)
+// Usage: live-view-benchmark        (build with -c release; `make bench-liveview`)
+//        live-view-benchmark serve  (the simulated camera, started by the benchmark as its own process)
 
 import BenchmarkSupport
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
 import ViewfinderSimulator
 
 #if canImport(Glibc)
@@ -29,10 +30,10 @@ do {
     if CommandLine.arguments.dropFirst().first == "serve" {
         try serve()
     } else {
-        try await LiveViewBenchmark.run(executable: executablePath(orElse: "LiveViewBenchmark"))
+        try await LiveViewBenchmark.run(executable: executablePath(orElse: "live-view-benchmark"))
     }
 } catch {
-    let message = Array("LiveViewBenchmark: \(error)\n".utf8)
+    let message = Array("live-view-benchmark: \(error)\n".utf8)
     _ = write(2, message, message.count)
     exit(1)
 }

@@ -1,6 +1,7 @@
 import BenchmarkSupport
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
 
 #if canImport(Glibc)
 import Glibc
@@ -33,7 +34,7 @@ enum Benchmark {
         let expected = BenchmarkObject.bytes()
 
         // Viewfinder's client: downloads over one open session.
-        let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: .init(port: port))
+        let session = try await PTPSession.connect(to: "127.0.0.1", configuration: .init(port: port))
         guard try await session.object(handle) == expected else {
             throw BenchmarkError("Viewfinder's download differs from the object")
         }
@@ -68,7 +69,7 @@ enum Benchmark {
             "download of \(format(megabytes, 0)) MB (median of \(downloadRuns) for Viewfinder, \(gphoto2Runs) for gphoto2)"
         )
         say(
-            "  Viewfinder PTPIPSession.object:  \(format(ours / 1e6, 0)) MB/s, \(format(ourCPU * 1000 / megabytes, 3)) ms CPU/MB"
+            "  Viewfinder PTPSession.object:    \(format(ours / 1e6, 0)) MB/s, \(format(ourCPU * 1000 / megabytes, 3)) ms CPU/MB"
         )
         say(
             "  gphoto2 --get-file, whole run:   \(format(Double(BenchmarkObject.size) / download.wall / 1e6, 0)) MB/s, "
@@ -145,7 +146,7 @@ enum Benchmark {
     static func measureLiveView(port: UInt16, work: String) async throws -> (
         fps: Double, cpuPerFrame: Double, frames: Int
     ) {
-        let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: .init(port: port))
+        let session = try await PTPSession.connect(to: "127.0.0.1", configuration: .init(port: port))
         try await session.startNikonLiveView()
         let file = open("\(work)/viewfinder.mjpg", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         defer { close(file) }

@@ -7,6 +7,7 @@
 import BenchmarkSupport
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
 import ViewfinderSimulator
 
 #if canImport(Glibc)

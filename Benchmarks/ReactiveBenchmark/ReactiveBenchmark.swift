@@ -2,7 +2,7 @@
 ///
 /// Run it in a release build. It prints nanoseconds per value, ratios, and whether each target is met.
 ///
-/// `ReactiveBenchmark subject` (or `sequence`, `stream`, `fanout`, `hop`, `dispatch`, `hop-one`, `dispatch-one`)
+/// `reactive-benchmark subject` (or `sequence`, `stream`, `fanout`, `hop`, `dispatch`, `hop-one`, `dispatch-one`)
 /// runs one part alone, for profiling.
 @main
 enum ReactiveBenchmark {

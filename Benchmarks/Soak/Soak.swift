@@ -1,11 +1,12 @@
 import BenchmarkSupport
 import Dispatch
 import Synchronization
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
 import ViewfinderReactive
 import ViewfinderSimulator
+import ViewfinderSystem
 
 /// Live view and property changes on the simulated Nikon camera, in this process, for a set time, with readings of
 /// resident memory, open file descriptors and threads at intervals, and a verdict against limits at the end.
@@ -62,10 +63,7 @@ struct Soak {
         let descriptorsBefore = Reading.descriptorTargets()
         let simulator = try CameraSimulator(configuration: .init(identity: .nikon, port: 0, sampleImageCount: 0))
         try simulator.start()
-        var configuration = PTPIPCamera.Configuration()
-        configuration.session.port = simulator.port
-        configuration.session.clientName = "soak"
-        let camera = PTPIPCamera(host: "127.0.0.1", configuration: configuration)
+        let camera = PTPCamera(host: "127.0.0.1", transport: .init(port: simulator.port, clientName: "soak"))
         try await camera.connect()
         let model = camera.deviceInfo?.model ?? "?"
         say(
@@ -98,7 +96,7 @@ struct Soak {
     }
 
     /// Consumes live view at a steady pace: each frame is held for one frame time, then the next is asked for.
-    private func consumeLiveView(of camera: PTPIPCamera, activity: Activity) -> AnyCancellable {
+    private func consumeLiveView(of camera: PTPCamera, activity: Activity) -> AnyCancellable {
         let consumer = DispatchQueue(label: "soak-consumer")
         let frameTime = DispatchTimeInterval.nanoseconds(Int(1e9 / options.frameRate))
         return camera.liveViewPublisher.receive(on: consumer)
@@ -114,7 +112,7 @@ struct Soak {
     }
 
     /// Sets ISO and white balance in turn, each to the next of a few values, until cancelled.
-    private func changeProperties(of camera: PTPIPCamera, activity: Activity) async {
+    private func changeProperties(of camera: PTPCamera, activity: Activity) async {
         let isos: [ISOValue] = [.iso200, .iso400, .iso800, .iso100]
         let balances: [WhiteBalanceValue] = [.daylight, .tungsten, .automatic]
         var turn = 0

@@ -3,7 +3,7 @@
 // intervals, then a verdict: resident memory may grow less than 5 MiB after the warm-up, the descriptor count stays
 // flat and returns to where it was once the camera disconnects. Exits 1 when a limit does not hold.
 //
-// Usage: Soak [--duration SECONDS] [--interval SECONDS] [--warm-up SECONDS]
+// Usage: soak [--duration SECONDS] [--interval SECONDS] [--warm-up SECONDS]
 //        (build with -c release; `make test-soak` runs 60 s, `make soak` 10 minutes)
 
 import BenchmarkSupport
@@ -13,7 +13,7 @@ import Glibc
 #endif
 
 /// The command line's form, for messages.
-let usage = "Soak [--duration SECONDS] [--interval SECONDS] [--warm-up SECONDS]"
+let usage = "soak [--duration SECONDS] [--interval SECONDS] [--warm-up SECONDS]"
 
 /// The options from the command line, or `nil` after printing what is wrong with it.
 func parseOptions(_ arguments: ArraySlice<String>) -> Soak.Options? {
@@ -25,7 +25,7 @@ func parseOptions(_ arguments: ArraySlice<String>) -> Soak.Options? {
             exit(0)
         }
         guard let text = rest.popFirst(), let value = Double(text), value > 0 else {
-            say("Soak: \(name) needs a number of seconds above zero")
+            say("soak: \(name) needs a number of seconds above zero")
             return nil
         }
         switch name {
@@ -33,12 +33,12 @@ func parseOptions(_ arguments: ArraySlice<String>) -> Soak.Options? {
         case "--interval": options.interval = value
         case "--warm-up": options.warmUp = value
         default:
-            say("Soak: unknown option \(name); usage: \(usage)")
+            say("soak: unknown option \(name); usage: \(usage)")
             return nil
         }
     }
     guard options.warmUp + options.interval <= options.duration else {
-        say("Soak: the duration must leave at least one interval after the warm-up")
+        say("soak: the duration must leave at least one interval after the warm-up")
         return nil
     }
     return options
@@ -48,6 +48,6 @@ guard let options = parseOptions(CommandLine.arguments.dropFirst()) else { exit(
 do {
     exit(try await Soak(options: options).run() ? 0 : 1)
 } catch {
-    say("Soak: \(error)")
+    say("soak: \(error)")
     exit(1)
 }

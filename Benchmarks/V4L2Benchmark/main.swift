@@ -1,10 +1,10 @@
+import ViewfinderCore
 // CPU time per captured frame: CameraSource against `v4l2-ctl --stream-mmap`, on the same device in the same run.
 //
 // Usage: v4l2-benchmark DEVICE V4L2CTL [FRAMES]   e.g. v4l2-benchmark /dev/video1 /bin/v4l2-ctl 100
 // Both capture FRAMES frames of 1920x1080 YUYV at the device's fastest rate for that size, through mmap buffers,
 // without touching the pixels. CPU time is user + system time of the capturing process (getrusage/wait4).
-import ViewfinderConcurrency
-import ViewfinderCore
+import ViewfinderSystem
 import ViewfinderV4L2
 
 #if canImport(Glibc)

@@ -1,8 +1,9 @@
 import FuzzSupport
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
 import ViewfinderSimulator
+import ViewfinderSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -72,7 +73,7 @@ import Glibc
 
     /// Runs the client scenario against the camera behind `port`; refused transactions are part of it.
     static func runScenario(port: UInt16) async throws {
-        let session = try await PTPIPSession.connect(
+        let session = try await PTPSession.connect(
             to: "127.0.0.1", configuration: .init(port: port, clientName: "viewfinder corpus"))
         for step in ClientScenario.steps where step.operation != .closeSession {
             do {

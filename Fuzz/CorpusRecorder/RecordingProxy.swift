@@ -1,6 +1,7 @@
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
+import ViewfinderSystem
 
 /// The bytes of one proxied connection, in each direction.
 struct RecordedConnection: Sendable {
@@ -24,7 +25,7 @@ final class RecordingProxy: Sendable {
 
     /// The port clients connect to.
     let port: UInt16
-    private let listener: TCPSocket
+    private let listener: Socket
     private let cameraPort: UInt16
     private let state = Locked(State())
     private let recorded: @Sendable (RecordedConnection) -> Void
@@ -34,7 +35,7 @@ final class RecordingProxy: Sendable {
     ///
     /// - Parameter recorded: Called with each connection once both directions have ended.
     init(forwardingTo cameraPort: UInt16, recorded: @escaping @Sendable (RecordedConnection) -> Void) throws {
-        listener = try TCPSocket.listen(host: "127.0.0.1", port: 0)
+        listener = try Socket.listen(host: "127.0.0.1", port: 0)
         port = listener.localPort
         self.cameraPort = cameraPort
         self.recorded = recorded
@@ -67,10 +68,10 @@ final class RecordingProxy: Sendable {
     }
 
     private static func forward(
-        _ client: TCPSocket, to cameraPort: UInt16, label: String, index: Int,
+        _ client: Socket, to cameraPort: UInt16, label: String, index: Int,
         recorded: @Sendable (RecordedConnection) -> Void
     ) {
-        guard let camera = try? TCPSocket.connect(host: "127.0.0.1", port: cameraPort, timeout: .seconds(5)) else {
+        guard let camera = try? Socket.connect(host: "127.0.0.1", port: cameraPort, timeout: .seconds(5)) else {
             client.close()
             return
         }
@@ -92,7 +93,7 @@ final class RecordingProxy: Sendable {
     /// Copies `source` to `destination` until `source` ends, then ends `destination`'s stream too.
     ///
     /// - Returns: The bytes copied.
-    private static func copy(from source: TCPSocket, to destination: TCPSocket) -> [UInt8] {
+    private static func copy(from source: Socket, to destination: Socket) -> [UInt8] {
         var copied: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {

@@ -1,5 +1,6 @@
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
 
 /// The transactions a client runs in the recorded sessions that seed the fuzz corpora, and that the client fuzzer
 /// replays against fuzzed answers: every standard dataset, object transfers collected and streamed, property reads

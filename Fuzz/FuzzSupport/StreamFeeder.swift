@@ -1,6 +1,7 @@
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
+import ViewfinderSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +12,7 @@ import Glibc
 /// socket buffer.
 ///
 /// ```swift
-/// let (near, far) = try TCPSocket.pair()
+/// let (near, far) = try Socket.pair()
 /// let feeder = try StreamFeeder(far, sending: input)
 /// runTheCodeUnderTest(on: near)
 /// near.close()
@@ -19,7 +20,7 @@ import Glibc
 /// ```
 package final class StreamFeeder: Sendable {
     private let thread: PlatformThread
-    private let socket: TCPSocket
+    private let socket: Socket
 
     /// Starts feeding `input` into `socket`, handing what comes back to `received` on the feeder's thread.
     ///
@@ -29,7 +30,7 @@ package final class StreamFeeder: Sendable {
     ///   - timeout: The longest the feeder waits for the near end to read or write before it gives up.
     ///   - received: Called with each piece the near end sends.
     package init(
-        _ socket: TCPSocket, sending input: [UInt8], timeout: Duration = .seconds(5),
+        _ socket: Socket, sending input: [UInt8], timeout: Duration = .seconds(5),
         received: @escaping @Sendable (UnsafeRawBufferPointer) -> Void = { _ in }
     ) throws {
         self.socket = socket
@@ -45,7 +46,7 @@ package final class StreamFeeder: Sendable {
     }
 
     private static func pump(
-        _ socket: TCPSocket, _ input: [UInt8], timeout: Duration,
+        _ socket: Socket, _ input: [UInt8], timeout: Duration,
         received: (UnsafeRawBufferPointer) -> Void
     ) {
         var sent = 0

@@ -1,11 +1,13 @@
 import FuzzSupport
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
+import ViewfinderSystem
 
 /// Fuzzes the client's side of PTP/IP transactions: the input is everything a camera sends on the command connection
-/// after the handshake, and the client runs OpenSession, GetDeviceInfo and the transactions of ``ClientScenario``
-/// against it, decoding every dataset it receives, until the input ends or a transport error ends the session.
+/// after the handshake, and the session's transaction runner, over the PTP/IP transport, runs OpenSession,
+/// GetDeviceInfo and the transactions of ``ClientScenario`` against it, decoding every dataset it receives, until the
+/// input ends or a transport error ends the session.
 ///
 /// Errors are expected; crashes, hangs and errors other than `ViewfinderError`s are bugs.
 @main enum PTPClientFuzzer {
@@ -16,22 +18,30 @@ import ViewfinderPTP
     /// A streaming consumer gives up after this many bytes, so the drain after a consumer's error is fuzzed too.
     static let consumerLimit = 4096
 
-    static let configuration = PTPIPSession.Configuration(
-        clientName: "fuzz", clientGUID: .random(), responseTimeout: .seconds(2), maximumInMemoryDataLength: 1 << 20,
-        maximumDatasetLength: 1 << 16, dataOutChunkSize: 1000)
+    static let configuration = PTPIPTransport.Configuration(
+        clientName: "fuzz", clientGUID: .random(), responseTimeout: .seconds(2), dataOutChunkSize: 1000,
+        eventProbeInterval: nil)
+    static let sessionConfiguration = PTPSession.Configuration(
+        maximumInMemoryDataLength: 1 << 20, maximumDatasetLength: 1 << 16)
 
     static func fuzz(_ input: [UInt8]) {
-        guard let (near, far) = try? TCPSocket.pair() else { return }
+        guard let (near, far) = try? Socket.pair(), let (events, eventsPeer) = try? Socket.pair() else { return }
+        defer {
+            events.close()
+            eventsPeer.close()
+        }
         guard let feeder = try? StreamFeeder(far, sending: input) else {
             near.close()
             far.close()
             return
         }
-        let channel = PTPIPCommandChannel(
-            connection: PTPIPConnection(
+        let transport = PTPIPTransport(
+            command: PTPIPConnection(
                 socket: near, timeout: configuration.responseTimeout,
                 maximumControlPacketLength: configuration.maximumControlPacketLength),
+            events: PTPIPConnection(socket: events, timeout: configuration.responseTimeout),
             configuration: configuration)
+        let channel = PTPTransactionRunner(transport: transport, configuration: sessionConfiguration)
         let opening = [
             ClientScenario.Step(.openSession, [1]), ClientScenario.Step(.getDeviceInfo, [], .deviceInfo),
         ]
@@ -45,7 +55,7 @@ import ViewfinderPTP
     /// Runs one step and decodes its data.
     ///
     /// - Returns: Whether the connection is still usable.
-    static func run(_ step: ClientScenario.Step, on channel: PTPIPCommandChannel, transactionID: UInt32?) -> Bool {
+    static func run(_ step: ClientScenario.Step, on channel: PTPTransactionRunner, transactionID: UInt32?) -> Bool {
         let streamed = Locked(0)
         let handling: PTPDataInHandling =
             step.streams

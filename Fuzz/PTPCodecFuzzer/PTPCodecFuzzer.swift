@@ -1,6 +1,7 @@
 import FuzzSupport
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
 
 /// Fuzzes the PTP/IP codec the client relies on: packets, every dataset, strings, typed values, live view frames and
 /// the framing of a packet stream.

@@ -1,12 +1,14 @@
 import FuzzSupport
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
+import ViewfinderSystem
 
 /// Reads a stream of PTP/IP packets as a connection receives them from a peer: headers, control packets, and data
 /// payloads read or skipped, through a read buffer whose size the input chooses.
 enum PacketStreamFuzzer {
     static func read(_ input: [UInt8]) {
-        guard let options = input.first, let (near, far) = try? TCPSocket.pair() else { return }
+        guard let options = input.first, let (near, far) = try? Socket.pair() else { return }
         guard let feeder = try? StreamFeeder(far, sending: Array(input.dropFirst())) else {
             near.close()
             far.close()

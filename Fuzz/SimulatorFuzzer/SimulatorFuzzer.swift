@@ -1,9 +1,10 @@
 import Dispatch
 import FuzzSupport
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
 import ViewfinderSimulator
+import ViewfinderSystem
 
 /// Fuzzes the simulated camera's request handling.
 ///
@@ -28,8 +29,8 @@ import ViewfinderSimulator
     static func fuzz(_ input: [UInt8]) {
         guard let simulator = try? CameraSimulator(configuration: configuration),
             (try? simulator.addObject(named: "DSC_0100.NEF", data: file)) != nil,
-            let (command, commandPeer) = try? TCPSocket.pair(),
-            let (events, eventsPeer) = try? TCPSocket.pair()
+            let (command, commandPeer) = try? Socket.pair(),
+            let (events, eventsPeer) = try? Socket.pair()
         else { return }
         let watcher = AcceptanceWatcher()
         do {

@@ -3,6 +3,24 @@
 @_exported import ViewfinderCore
 @_exported import ViewfinderImaging
 @_exported import ViewfinderPTP
+@_exported import ViewfinderPTPIP
 @_exported import ViewfinderReactive
-@_exported import ViewfinderSimulator
 @_exported import ViewfinderV4L2
+
+extension CameraDiscovery {
+    /// Discovery through every transport Viewfinder has: PTP/IP for cameras on the network, with the gateways of
+    /// the kernel's routing table.
+    ///
+    /// ```swift
+    /// let manualDiscovery = CameraDiscovery.shared.manualDiscovery
+    /// manualDiscovery.discover(.cameraAtSuggestedGateway(.canon)) { result in
+    ///     switch result {
+    ///     case .success(let camera):
+    ///         // Use the camera. Make sure you keep a strong reference to it!
+    ///     case .failure(let error):
+    ///         print("Couldn't resolve camera with error: \(error)")
+    ///     }
+    /// }
+    /// ```
+    public static let shared = CameraDiscovery(connectors: [PTPIPCameraConnector()])
+}

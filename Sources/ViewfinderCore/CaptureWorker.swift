@@ -1,5 +1,5 @@
 import Dispatch
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// The thread and state behind a ``DataCaptureContext``: it attaches frame sources and takes their frames, one at a
 /// time, through the processors and listeners.

@@ -1,5 +1,5 @@
 import Synchronization
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// Carries out a frame source's transitions: opens, streams, pauses and closes whatever produces its frames.
 ///

@@ -1,5 +1,5 @@
 import Synchronization
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// A frame source that emits one image each time it is switched on, then switches itself off.
 ///

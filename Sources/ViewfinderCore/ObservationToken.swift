@@ -1,4 +1,4 @@
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// Keeps a listener or observer registered for as long as the token is alive.
 ///

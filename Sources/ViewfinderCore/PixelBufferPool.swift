@@ -1,5 +1,5 @@
 import Synchronization
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// A bounded set of reusable pixel buffers of one size and format.
 ///

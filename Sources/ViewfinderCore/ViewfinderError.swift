@@ -19,6 +19,7 @@ public struct ViewfinderError: Error, Hashable, Sendable, CustomStringConvertibl
         private enum Kind: String, Hashable, Sendable {
             case notConnected
             case connectionFailed
+            case pairingRequired
             case disconnected
             case deviceBusy
             case deviceRemoved
@@ -47,6 +48,8 @@ public struct ViewfinderError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let notConnected = Code(.notConnected)
         /// A connection could not be made.
         public static let connectionFailed = Code(.connectionFailed)
+        /// The camera refuses this computer until it is paired with it on the camera; the message says how.
+        public static let pairingRequired = Code(.pairingRequired)
         /// The peer or device went away while it was in use.
         public static let disconnected = Code(.disconnected)
         /// The device is busy, for example in use by another program.

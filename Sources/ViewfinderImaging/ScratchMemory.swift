@@ -1,4 +1,4 @@
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// Memory that grows to the largest size asked of it and is then reused, for intermediate planes.
 ///

@@ -1,4 +1,4 @@
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// State behind a lock that may hold subscribers, subscriptions and values.
 ///

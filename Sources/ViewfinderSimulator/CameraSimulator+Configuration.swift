@@ -1,5 +1,6 @@
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
 
 extension CameraSimulator {
     /// Who the simulated camera says it is, which decides the operations and properties it offers.

@@ -1,7 +1,8 @@
 import Dispatch
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
+import ViewfinderSystem
 
 /// A simulated PTP/IP camera: a responder that real clients, such as gphoto2 or `PTPIPSession`,
 /// accept as a camera.
@@ -25,7 +26,7 @@ import ViewfinderPTP
 /// work (rendering a capture, writing a movie) finishes later and is reported on the event connection.
 public final class CameraSimulator: Sendable {
     private struct Server {
-        var listener: TCPSocket?
+        var listener: Socket?
         var port: UInt16 = 0
         var active: SimulatorSession?
         var nextConnectionNumber: UInt32 = 1
@@ -59,7 +60,9 @@ public final class CameraSimulator: Sendable {
     /// - Throws: a `ViewfinderError` when the address cannot be bound, for example because the port
     ///   is in use.
     public func start() throws {
-        let listener = try TCPSocket.listen(host: configuration.bindAddress, port: configuration.port)
+        let listener = try io { () throws(SocketError) in
+            try Socket.listen(host: configuration.bindAddress, port: configuration.port)
+        }
         guard sockets.register(listener) else { return }
         server.withLock { server in
             server.listener = listener
@@ -68,10 +71,16 @@ public final class CameraSimulator: Sendable {
         let identity = "\(configuration.identity.manufacturer) \(camera.deviceInfo.model)"
         configuration.log?("listening on \(listener.endpoint) as \(identity) (\(configuration.identity.rawValue))")
         threads.enter()
-        IOThread.detach(name: "sim\(listener.localPort)-listen") { [self] in
-            acceptConnections(on: listener)
-            sockets.close(listener)
+        do {
+            try IOThread.detach(name: "sim\(listener.localPort)-listen") { [self] in
+                acceptConnections(on: listener)
+                sockets.close(listener)
+                threads.leave()
+            }
+        } catch {
             threads.leave()
+            sockets.close(listener)
+            throw ViewfinderError(.io, "cannot start the simulator's listening thread: \(error)")
         }
     }
 
@@ -102,7 +111,7 @@ public final class CameraSimulator: Sendable {
         _ = threads.wait(timeout: .now() + 5)
     }
 
-    private func acceptConnections(on listener: TCPSocket) {
+    private func acceptConnections(on listener: Socket) {
         while true {
             do {
                 guard let socket = try listener.accept(timeout: .seconds(1)) else { continue }
@@ -133,7 +142,7 @@ public final class CameraSimulator: Sendable {
     }
 
     /// Turns a new connection away at once with an InitFail packet that says the camera is busy.
-    private func refuse(_ socket: TCPSocket, because reason: String) {
+    private func refuse(_ socket: Socket, because reason: String) {
         configuration.log?("refused a connection from \(socket.endpoint): \(reason)")
         let connection = PTPIPConnection(socket: socket, timeout: .milliseconds(100))
         try? connection.send(.initFail(reason: PTPIPInitFailReason.busy.rawValue), while: "refusing a connection")
@@ -146,11 +155,11 @@ public final class CameraSimulator: Sendable {
     /// The first packet must arrive whole within ``Configuration/replyTimeout``, however slowly the client trickles
     /// it. The simulator's own threads call this for each connection they accept; a harness may call it with one end
     /// of a socket pair (``start()`` is not needed then).
-    package func serve(_ socket: TCPSocket) {
+    package func serve(_ socket: Socket) {
         serve(socket, opening: false)
     }
 
-    private func serve(_ socket: TCPSocket, opening: Bool) {
+    private func serve(_ socket: Socket, opening: Bool) {
         var isOpening = opening
         defer {
             if isOpening { server.withLock { $0.opening -= 1 } }
@@ -187,19 +196,26 @@ public final class CameraSimulator: Sendable {
 
     private func runSession(on connection: PTPIPConnection, clientName: String) throws(ViewfinderError) {
         let endpoint = connection.socket.endpoint
+        let pump: SimulatorEventPump
+        do {
+            pump = try SimulatorEventPump(
+                name: "sim\(port)-events", sockets: sockets, group: threads, silence: silence, log: configuration.log)
+        } catch {
+            configuration.log?("refused \(clientName) from \(endpoint): \(error)")
+            try connection.send(.initFail(reason: PTPIPInitFailReason.busy.rawValue), while: "refusing \(endpoint)")
+            return
+        }
         let admitted: SimulatorSession? = server.withLock { server in
             guard server.active == nil else { return nil }
             let session = SimulatorSession(
                 number: server.nextConnectionNumber, clientName: clientName, command: connection, camera: camera,
-                pump: SimulatorEventPump(
-                    name: "sim\(server.port)-events", sockets: sockets, group: threads, silence: silence,
-                    log: configuration.log),
-                silence: silence)
+                pump: pump, silence: silence)
             server.nextConnectionNumber += 1
             server.active = session
             return session
         }
         guard let session = admitted else {
+            pump.stop()
             configuration.log?("refused \(clientName) from \(endpoint): the camera is busy with another client")
             try connection.send(.initFail(reason: PTPIPInitFailReason.busy.rawValue), while: "refusing \(endpoint)")
             return
@@ -229,7 +245,12 @@ public final class CameraSimulator: Sendable {
             return false
         }
         try connection.send(.initEventAck, while: "accepting the event connection")
-        session.attachEvents(connection)
+        do {
+            try session.attachEvents(connection)
+        } catch {
+            configuration.log?("cannot serve the event connection of connection \(number): \(error)")
+            return false
+        }
         return true
     }
 }

@@ -1,5 +1,6 @@
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
 
 extension SimulatedCamera {
     /// Answers Nikon's live view and movie operations.

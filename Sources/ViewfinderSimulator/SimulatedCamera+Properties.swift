@@ -1,5 +1,6 @@
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
 
 #if canImport(Glibc)
 import Glibc

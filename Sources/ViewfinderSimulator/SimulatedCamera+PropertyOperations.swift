@@ -1,5 +1,6 @@
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
 
 extension SimulatedCamera {
     /// The properties the exposure program controls or unlocks.

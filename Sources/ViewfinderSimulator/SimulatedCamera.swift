@@ -1,7 +1,8 @@
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderImaging
 import ViewfinderPTP
+import ViewfinderPTPIP
+import ViewfinderSystem
 
 /// An operation request as the simulator serves it.
 struct SimulatorRequest: Sendable {

@@ -1,5 +1,6 @@
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
 
 /// One property of the simulated camera: its type, value, the values it accepts and whether it can be set.
 struct SimulatedProperty: Sendable {

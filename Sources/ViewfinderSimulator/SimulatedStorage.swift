@@ -1,5 +1,6 @@
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
 
 /// The bytes of an object on the simulated card; shared, never changed, so replies send them without copying.
 final class ObjectBytes: Sendable {

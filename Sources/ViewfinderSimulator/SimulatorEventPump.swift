@@ -1,7 +1,8 @@
 import Dispatch
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
+import ViewfinderSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -10,14 +11,14 @@ import Glibc
 /// The sockets a simulator has open, so that stopping it can wake every thread that waits on one.
 final class SimulatorSockets: Sendable {
     private struct State {
-        var sockets: [Int32: TCPSocket] = [:]
+        var sockets: [Int32: Socket] = [:]
         var isStopping = false
     }
 
     private let state = Locked(State())
 
     /// Records a socket; returns `false` (and closes it) when the simulator is stopping.
-    func register(_ socket: TCPSocket) -> Bool {
+    func register(_ socket: Socket) -> Bool {
         let accepted = state.withLock { state in
             guard !state.isStopping else { return false }
             state.sockets[socket.descriptor] = socket
@@ -28,7 +29,7 @@ final class SimulatorSockets: Sendable {
     }
 
     /// Forgets and closes a socket; called by its owner only.
-    func close(_ socket: TCPSocket) {
+    func close(_ socket: Socket) {
         state.withLock { _ = $0.sockets.removeValue(forKey: socket.descriptor) }
         socket.close()
     }
@@ -74,30 +75,44 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
     /// Starts the pump's thread, named `name`.
     ///
     /// - Parameter silence: While `true`, nothing is sent: no events, no answers to probes.
+    /// - Throws: ``PlatformThread/StartError`` when the system grants no thread.
     init(
         name: String, sockets: SimulatorSockets, group: DispatchGroup, silence: Locked<Bool>,
         log: (@Sendable (String) -> Void)?
-    ) {
+    ) throws(PlatformThread.StartError) {
         self.sockets = sockets
         self.group = group
         self.silence = silence
         self.log = log
         group.enter()
-        IOThread.detach(name: name) { [self] in
-            run()
+        do {
+            try IOThread.detach(name: name) { [self] in
+                run()
+                group.leave()
+            }
+        } catch {
             group.leave()
+            throw error
         }
     }
 
     /// Hands the event connection over and starts reading it; the pump closes it when it stops.
-    func attach(_ connection: PTPIPConnection) {
-        state.withLock { $0.connection = connection }
+    ///
+    /// - Throws: ``PlatformThread/StartError`` when the system grants no thread to read it; the connection is not
+    ///   taken over then.
+    func attach(_ connection: PTPIPConnection) throws(PlatformThread.StartError) {
         group.enter()
-        IOThread.detach { [self] in
-            readProbes(from: connection)
-            readerDone.signal()
+        do {
+            try IOThread.detach(name: "sim-probes") { [self] in
+                readProbes(from: connection)
+                readerDone.signal()
+                group.leave()
+            }
+        } catch {
             group.leave()
+            throw error
         }
+        state.withLock { $0.connection = connection }
         wakeUp.signal()
     }
 
@@ -177,12 +192,9 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
         while !state.withLock({ $0.isStopping }) {
             do {
                 if connection.bufferedCount == 0 {
-                    do {
-                        try connection.socket.wait(
-                            for: Int16(POLLIN), timeout: .seconds(1), while: "waiting for probes")
-                    } catch  where error.code == .timeout {
-                        continue
-                    }
+                    let ready = try Poll.wait(
+                        connection.socket.descriptor, for: Poll.readable, until: .now + .seconds(1))
+                    guard ready != 0 else { continue }
                 }
                 if try connection.readPacket(while: "reading the event connection") == .probeRequest {
                     state.withLock { $0.pending.append(.probeResponse) }

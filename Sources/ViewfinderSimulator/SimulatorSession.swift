@@ -1,7 +1,8 @@
 import Dispatch
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderPTP
+import ViewfinderPTPIP
+import ViewfinderSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -49,8 +50,10 @@ final class SimulatorSession: Sendable {
     }
 
     /// Hands the event connection to the session's pump.
-    func attachEvents(_ connection: PTPIPConnection) {
-        pump.attach(connection)
+    ///
+    /// - Throws: ``PlatformThread/StartError`` when no thread could read it.
+    func attachEvents(_ connection: PTPIPConnection) throws(PlatformThread.StartError) {
+        try pump.attach(connection)
         eventsAttached.signal()
     }
 
@@ -86,10 +89,7 @@ final class SimulatorSession: Sendable {
         var lastTransaction: UInt32?
         do throws(ViewfinderError) {
             while true {
-                if command.bufferedCount == 0 {
-                    try command.socket.wait(
-                        for: Int16(POLLIN), timeout: configuration.idleTimeout, while: "waiting for a request")
-                }
+                try command.waitForData(timeout: configuration.idleTimeout, while: "waiting for a request")
                 // A request, with its data, must arrive whole within the reply timeout, however slowly it trickles.
                 command.readDeadline = .now + configuration.replyTimeout
                 switch try command.readNext(while: "reading a request") {

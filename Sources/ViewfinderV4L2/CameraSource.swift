@@ -1,6 +1,6 @@
 import Dispatch
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 
 /// A frame source that captures from a V4L2 device: look devices up, list their formats, start, switch and stop.
 ///

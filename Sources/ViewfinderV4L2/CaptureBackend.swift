@@ -1,6 +1,6 @@
 import Dispatch
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 
 /// Carries out a ``CameraSource``'s transitions on a V4L2 device and hands its frames to the source's engine.
 ///

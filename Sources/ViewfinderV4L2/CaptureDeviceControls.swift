@@ -1,6 +1,6 @@
 import Dispatch
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 
 /// A capture device's controls as typed camera properties: brightness, contrast, gain, exposure, white balance and
 /// every other control the driver offers, with observers, valid settable values and sets that wait until the device

@@ -1,6 +1,6 @@
 import CV4L2
 import Synchronization
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 #if canImport(Glibc)
 import Glibc

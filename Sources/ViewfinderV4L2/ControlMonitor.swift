@@ -1,5 +1,5 @@
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// Runs async operations one after another, in the order they were added, each to its end before the next begins.
 final class SerialOperations: Sendable {

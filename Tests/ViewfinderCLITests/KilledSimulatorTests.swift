@@ -6,7 +6,7 @@ import ViewfinderCLITestSupport
 import Glibc
 #endif
 
-/// A ``PTPIPCamera`` whose camera, `viewfinder simulate` in a process of its own, is killed with SIGKILL in the
+/// A ``PTPCamera`` whose camera, `viewfinder simulate` in a process of its own, is killed with SIGKILL in the
 /// middle of live view: the kernel closes the camera's connections, with nothing said on the way out.
 @Suite(.timeLimit(.minutes(3))) struct KilledSimulatorTests {
     @Test func killingTheCameraProcessFailsLiveViewAndLaterCallsSayTheCameraWentAway() async throws {
@@ -17,9 +17,8 @@ import Glibc
         let line = process.standardOutput.split(separator: "\n").first { $0.hasPrefix("listening on 127.0.0.1:") }
         let port = try #require(
             line.flatMap { UInt16($0.dropFirst(23).prefix { $0.isNumber }) }, "\(process.standardOutput)")
-        let camera = PTPIPCamera(
-            host: "127.0.0.1", configuration: PTPIPCamera.Configuration(session: .init(port: port, clientName: "tests"))
-        )
+        let camera = PTPCamera(
+            host: "127.0.0.1", transport: PTPIPTransport.Configuration(port: port, clientName: "tests"))
         try await camera.connect()
         #expect(camera.property(for: .iso).commonValue == .iso100)
 

@@ -1,5 +1,5 @@
 import Testing
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 @testable import ViewfinderCore
 

@@ -1,7 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 @testable import ViewfinderCore
 

@@ -1,9 +1,10 @@
 import Dispatch
 import Testing
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 @testable import ViewfinderSimulator
 
 /// Regressions of what fuzzing found (Fuzz/README.md keeps the record); each input also stays in the seed corpus.
@@ -39,7 +40,7 @@ import ViewfinderCore
         let threads = DispatchGroup()
         weak var freed: SimulatorEventPump?
         do {
-            let pump = SimulatorEventPump(
+            let pump = try SimulatorEventPump(
                 name: "pump-test", sockets: SimulatorSockets(), group: threads, silence: Locked(false), log: nil)
             pump.repeatEvery(.seconds(3600)) { [] }
             pump.schedule(after: .seconds(3600)) { [] }

@@ -1,10 +1,11 @@
 import Synchronization
 import Testing
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderSimulator
+import ViewfinderSystem
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 #if canImport(Glibc)
 import Glibc
@@ -54,7 +55,7 @@ import Glibc
 
     /// Checks that a well-behaved client is served: it connects and lists the storages.
     func expectServed(_ simulator: CameraSimulator) async throws {
-        let session = try await PTPIPSession.connect(
+        let session = try await PTPSession.connect(
             to: "127.0.0.1", configuration: SimulatorHarness.clientConfiguration(simulator))
         let storages = try await session.storageIDs()
         #expect(storages == [0x0001_0001])
@@ -258,7 +259,7 @@ final class RawClient: Sendable {
     init(port: UInt16) throws {
         self.port = port
         command = PTPIPConnection(
-            socket: try TCPSocket.connect(host: "127.0.0.1", port: port, timeout: .seconds(5)), timeout: .seconds(5))
+            socket: try Socket.connect(host: "127.0.0.1", port: port, timeout: .seconds(5)), timeout: .seconds(5))
     }
 
     /// Sends InitCommandRequest and reads the InitCommandAck.
@@ -277,7 +278,7 @@ final class RawClient: Sendable {
     func openSession() throws {
         let number = try openCommandConnection()
         let events = PTPIPConnection(
-            socket: try TCPSocket.connect(host: "127.0.0.1", port: port, timeout: .seconds(5)), timeout: .seconds(5))
+            socket: try Socket.connect(host: "127.0.0.1", port: port, timeout: .seconds(5)), timeout: .seconds(5))
         self.events.withLock { $0 = events }
         try events.send(.initEventRequest(connectionNumber: number), while: "test")
         guard try events.readPacket(while: "test") == .initEventAck else {
@@ -317,7 +318,7 @@ final class RawClient: Sendable {
     func waitForTheEnd() -> ViewfinderError.Code {
         while true {
             do {
-                try command.socket.wait(for: Int16(POLLIN), timeout: ScriptedResponder.patience, while: "test")
+                try command.waitForData(timeout: ScriptedResponder.patience, while: "test")
                 try command.skipPayload(1, while: "test")
             } catch {
                 return error.code
@@ -329,7 +330,7 @@ final class RawClient: Sendable {
     /// connection, or the packet's type.
     func firstAnswer() -> String {
         do {
-            try command.socket.wait(for: Int16(POLLIN), timeout: ScriptedResponder.patience, while: "test")
+            try command.waitForData(timeout: ScriptedResponder.patience, while: "test")
             switch try command.readPacket(while: "test") {
             case .initFail(let reason): return reason == PTPIPInitFailReason.busy.rawValue ? "busy" : "refused"
             case let packet: return "\(packet.type)"

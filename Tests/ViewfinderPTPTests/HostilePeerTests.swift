@@ -1,9 +1,10 @@
 import Synchronization
 import Testing
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 /// The client against cameras that break the protocol on purpose, over real loopback TCP: lengths that lie, packets
 /// cut short, wrong transaction IDs, unknown packet types, silence, floods, and connections that end mid-phase.
@@ -12,12 +13,14 @@ import ViewfinderCore
 /// behind: once the session is closed, no thread or socket of it is left (counted in `/proc` by port).
 @Suite struct HostilePeerTests {
     /// Small limits, so a buffer sized by the peer would stand out.
-    static func configuration(port: UInt16, timeout: Duration = .seconds(5)) -> PTPIPSession.Configuration {
-        PTPIPSession.Configuration(
+    static func configuration(port: UInt16, timeout: Duration = .seconds(5)) -> PTPIPTransport.Configuration {
+        PTPIPTransport.Configuration(
             port: port, clientName: "hostile peer tests", connectTimeout: .seconds(5), responseTimeout: timeout,
-            maximumInMemoryDataLength: 1 << 20, maximumDatasetLength: 1 << 16, dataOutChunkSize: 1000,
-            eventBufferCapacity: 16)
+            dataOutChunkSize: 1000, eventProbeInterval: nil)
     }
+
+    static let session = PTPSession.Configuration(
+        maximumInMemoryDataLength: 1 << 20, maximumDatasetLength: 1 << 16, eventBufferCapacity: 16)
 
     /// The response timeout of the cases where the peer falls silent: short, yet long enough for the peer's thread to
     /// do its handshake on a loaded machine.
@@ -29,10 +32,10 @@ import ViewfinderCore
 
     /// Connects to `port`, runs `body`, closes the session and checks that none of its threads and sockets is left.
     func withSession(
-        port: UInt16, timeout: Duration = .seconds(5), _ body: (PTPIPSession) async throws -> Void
+        port: UInt16, timeout: Duration = .seconds(5), _ body: (PTPSession) async throws -> Void
     ) async throws {
-        let session = try await PTPIPSession.connect(
-            to: "127.0.0.1", configuration: Self.configuration(port: port, timeout: timeout))
+        let session = try await PTPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(port: port, timeout: timeout), session: Self.session)
         // The count sees the session's two threads and its sockets, so that it seeing none at the end means something.
         try await eventually("the session's threads to show: \(PortResources.held(for: port))") {
             PortResources.held(for: port).threads == ["ptp\(port)-cmd", "ptp\(port)-events"]
@@ -57,7 +60,7 @@ import ViewfinderCore
 
     /// Runs `transaction` and checks it fails with `code` and ends the session with that error.
     func expectSessionEnd(
-        _ session: PTPIPSession, with code: ViewfinderError.Code, _ transaction: () async throws -> Void
+        _ session: PTPSession, with code: ViewfinderError.Code, _ transaction: () async throws -> Void
     ) async {
         let error = await #expect(throws: ViewfinderError.self) { try await transaction() }
         #expect(error?.code == code, "\(error?.message ?? "no error")")
@@ -150,7 +153,7 @@ import ViewfinderCore
             case .unknownType:
                 return header(length: 12, type: 42) + [0, 0, 0, 0]
             case .beyondTheLimit:
-                let length = PTPIPSession.maximumEventPacketLength + 100
+                let length = PTPIPTransport.maximumEventPacketLength + 100
                 return header(length: UInt32(length), type: 8) + [UInt8](repeating: 0, count: length - 8)
             }
         }
@@ -159,7 +162,7 @@ import ViewfinderCore
         var says: String {
             switch self {
             case .unknownType: "packet type 42"
-            case .beyondTheLimit: "longer than the \(PTPIPSession.maximumEventPacketLength) bytes allowed"
+            case .beyondTheLimit: "longer than the \(PTPIPTransport.maximumEventPacketLength) bytes allowed"
             }
         }
     }
@@ -299,7 +302,7 @@ import ViewfinderCore
     ) async throws {
         let responder = try RawResponder(script)
         let error = await #expect(throws: ViewfinderError.self) {
-            _ = try await PTPIPSession.connect(
+            _ = try await PTPSession.connect(
                 to: "127.0.0.1", configuration: Self.configuration(port: responder.port, timeout: timeout))
         }
         #expect(error?.code == code, "\(error?.message ?? "no error")")

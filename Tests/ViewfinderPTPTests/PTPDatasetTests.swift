@@ -2,6 +2,7 @@ import Testing
 import ViewfinderCore
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 @Suite struct PTPDatasetTests {
     static let deviceInfo = PTPDeviceInfo(

@@ -4,6 +4,7 @@ import ViewfinderReactive
 import ViewfinderSimulator
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 extension SimulatedCameraTests {
     /// The shutter, new-file notifications and video recording of the simulated camera.
@@ -37,7 +38,7 @@ extension SimulatedCameraTests {
                 let camera = harness.camera
                 try await camera.property(for: .shutterSpeed).setValue(ShutterSpeedValue(seconds: 1)!)
                 async let first: Void = camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
-                try await waitUntil("the first capture to begin") { camera.state.withLock { $0.capture != nil } }
+                try await waitUntil("the first capture to begin") { try harness.capture.isWaiting }
                 let error = await #expect(throws: ViewfinderError.self) {
                     try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
                 }
@@ -47,7 +48,7 @@ extension SimulatedCameraTests {
         }
 
         @Test func aCaptureTheCameraNeverCompletesTimesOut() async throws {
-            let configuration = PTPIPCamera.Configuration(captureTimeout: .milliseconds(200))
+            let configuration = PTPCamera.Configuration(captureTimeout: .milliseconds(200))
             try await CameraHarness.run(.init(sampleImageCount: 0), camera: configuration) { harness in
                 let camera = harness.camera
                 // A 30-second exposure outlasts the timeout.
@@ -56,7 +57,7 @@ extension SimulatedCameraTests {
                     try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
                 }
                 #expect(error?.code == .timeout)
-                #expect(camera.state.withLock { $0.capture == nil })
+                #expect(try !harness.capture.isWaiting)
             }
         }
 

@@ -2,8 +2,10 @@ import Testing
 import ViewfinderCore
 import ViewfinderReactive
 import ViewfinderSimulator
+import ViewfinderSystem
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 extension SimulatedCameraTests {
     /// Connecting to the simulated camera over loopback TCP, and noticing when it goes away.
@@ -59,10 +61,10 @@ extension SimulatedCameraTests {
         }
 
         @Test func aCameraThatIsNotThereFailsToConnectWithAClearError() async throws {
-            let listener = try TCPSocket.listen(host: "127.0.0.1", port: 0)
+            let listener = try Socket.listen(host: "127.0.0.1", port: 0)
             let port = listener.localPort
             listener.close()
-            let camera = PTPIPCamera(host: "127.0.0.1", configuration: .init(session: .init(port: port)))
+            let camera = PTPCamera(host: "127.0.0.1", transport: .init(port: port))
             let error = await #expect(throws: ViewfinderError.self) { try await camera.connect() }
             #expect(error?.code == .connectionFailed)
             #expect(camera.connectionState == .notConnected)
@@ -116,10 +118,9 @@ extension SimulatedCameraTests {
         }
 
         @Test func aCameraThatStopsAnsweringIsNoticedByProbingTheSilentEventConnection() async throws {
-            var configuration = PTPIPCamera.Configuration()
-            configuration.eventProbeInterval = .milliseconds(200)
-            configuration.session.responseTimeout = .seconds(3)
-            try await CameraHarness.run(camera: configuration) { harness in
+            let transport = PTPIPTransport.Configuration(
+                responseTimeout: .seconds(3), eventProbeInterval: .milliseconds(200))
+            try await CameraHarness.run(transport: transport) { harness in
                 let camera = harness.camera
                 // While the camera answers, probes keep the connection alive through several silent intervals.
                 try await Task.sleep(for: .seconds(1))

@@ -1,8 +1,10 @@
 import Testing
 import ViewfinderCore
 import ViewfinderSimulator
+import ViewfinderSystem
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 extension SimulatedCameraTests {
     /// Manual discovery of the simulated camera at an address, over loopback TCP.
@@ -10,7 +12,7 @@ extension SimulatedCameraTests {
         @Test func aCameraAtAnAddressIsFoundAndConnects() async throws {
             let simulator = try CameraSimulator(configuration: .init(identity: .nikon, port: 0, sampleImageCount: 0))
             try simulator.start()
-            let manualDiscovery = CameraDiscovery.shared.manualDiscovery
+            let manualDiscovery = CameraDiscovery(connectors: [PTPIPCameraConnector()]).manualDiscovery
             let camera = try await manualDiscovery.discover(
                 .cameraType(.nikon, atAddress: "127.0.0.1", port: simulator.port))
             // Found, not yet connected: the check left the camera free.
@@ -22,10 +24,10 @@ extension SimulatedCameraTests {
         }
 
         @Test func nothingListeningAndUnsupportedFamiliesSayWhy() async throws {
-            let listener = try TCPSocket.listen(host: "127.0.0.1", port: 0)
+            let listener = try Socket.listen(host: "127.0.0.1", port: 0)
             let port = listener.localPort
             listener.close()
-            let manualDiscovery = CameraDiscovery.shared.manualDiscovery
+            let manualDiscovery = CameraDiscovery(connectors: [PTPIPCameraConnector()]).manualDiscovery
             let refused = await #expect(throws: ViewfinderError.self) {
                 _ = try await manualDiscovery.discover(.cameraType(.canon, atAddress: "127.0.0.1", port: port))
             }

@@ -1,12 +1,13 @@
 import Dispatch
 import Synchronization
 import Testing
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderReactive
 import ViewfinderSimulator
+import ViewfinderSystem
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 #if canImport(Glibc)
 import Glibc
@@ -29,11 +30,12 @@ extension SimulatedCameraTests {
         /// connects again to a camera back on the same port.
         static func run(
             _ simulator: CameraSimulator.Configuration,
-            camera: PTPIPCamera.Configuration = PTPIPCamera.Configuration(),
+            camera: PTPCamera.Configuration = PTPCamera.Configuration(),
+            transport: PTPIPTransport.Configuration = PTPIPTransport.Configuration(),
             _ body: (CameraHarness) async throws -> Void
         ) async throws {
             let before = ProcessResources.current
-            try await CameraHarness.run(simulator, camera: camera) { harness in
+            try await CameraHarness.run(simulator, camera: camera, transport: transport) { harness in
                 let camera = harness.camera
                 let port = harness.simulator.port
                 // The counts see the session: its two threads (each names itself once it runs), and both ends of its
@@ -123,7 +125,7 @@ extension SimulatedCameraTests {
 
         @Test func aDownloadCutOffFailsAndLeavesNoFile() async throws {
             // Pieces of 4 MiB of a 32 MiB file: the camera goes away while the second piece is on its way.
-            let configuration = PTPIPCamera.Configuration(downloadChunkSize: 4 << 20)
+            let configuration = PTPCamera.Configuration(downloadChunkSize: 4 << 20)
             try await Self.run(CameraSimulator.Configuration(sampleImageCount: 1), camera: configuration) { harness in
                 let simulator = harness.simulator
                 let error = try await Self.downloadCutOff(size: 32 << 20, in: harness) {
@@ -134,9 +136,11 @@ extension SimulatedCameraTests {
         }
 
         @Test func aDownloadFromACameraThatFallsSilentTimesOutAndLeavesNoFile() async throws {
-            var configuration = PTPIPCamera.Configuration(downloadChunkSize: 1 << 20)
-            configuration.session.responseTimeout = .seconds(1)
-            try await Self.run(CameraSimulator.Configuration(sampleImageCount: 1), camera: configuration) { harness in
+            let configuration = PTPCamera.Configuration(downloadChunkSize: 1 << 20)
+            try await Self.run(
+                CameraSimulator.Configuration(sampleImageCount: 1), camera: configuration,
+                transport: .init(responseTimeout: .seconds(1))
+            ) { harness in
                 // The camera leaves the network after the first piece: the request for the next goes unanswered.
                 let simulator = harness.simulator
                 let error = try await Self.downloadCutOff(size: 8 << 20, in: harness) { simulator.stopAnswering() }

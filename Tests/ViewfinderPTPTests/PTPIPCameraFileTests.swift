@@ -1,9 +1,10 @@
 import Testing
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderSimulator
+import ViewfinderSystem
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +14,7 @@ extension SimulatedCameraTests {
     /// The simulated camera's card: storages, folders, chunked downloads, thumbnails and deletion.
     @Suite(.timeLimit(.minutes(3))) struct PTPIPCameraFileTests {
         /// The camera folder of the card and the files in it.
-        static func cameraFolder(of camera: PTPIPCamera) async throws -> (CameraStorage, [CameraFileItem]) {
+        static func cameraFolder(of camera: PTPCamera) async throws -> (CameraStorage, [CameraFileItem]) {
             let storage = try #require(try await camera.storages().first)
             let top = try await camera.contents(of: nil, in: storage)
             let dcim = try #require(top.first { $0.name == "DCIM" })
@@ -42,7 +43,7 @@ extension SimulatedCameraTests {
         }
 
         @Test func downloadsComeInChunksWithProgress() async throws {
-            let configuration = PTPIPCamera.Configuration(downloadChunkSize: 16 << 10)
+            let configuration = PTPCamera.Configuration(downloadChunkSize: 16 << 10)
             try await CameraHarness.run(camera: configuration) { harness in
                 let (_, files) = try await Self.cameraFolder(of: harness.camera)
                 let item = try #require(files.first)
@@ -84,7 +85,7 @@ extension SimulatedCameraTests {
             let directory = "/tmp/viewfinder-tests-\(getpid())-download"
             try makeDirectory(directory)
             defer { removeDirectory(directory) }
-            let configuration = PTPIPCamera.Configuration(downloadChunkSize: 16 << 10)
+            let configuration = PTPCamera.Configuration(downloadChunkSize: 16 << 10)
             try await CameraHarness.run(camera: configuration) { harness in
                 let (_, files) = try await Self.cameraFolder(of: harness.camera)
                 let item = try #require(files.first)
@@ -146,7 +147,7 @@ extension SimulatedCameraTests {
         }
 
         @Test func filesNeedAConnection() async throws {
-            let camera = PTPIPCamera(host: "127.0.0.1")
+            let camera = PTPCamera(host: "127.0.0.1")
             let error = await #expect(throws: ViewfinderError.self) { _ = try await camera.storages() }
             #expect(error?.code == .notConnected)
         }

@@ -1,12 +1,13 @@
 import Dispatch
 import Synchronization
 import Testing
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderReactive
 import ViewfinderSimulator
+import ViewfinderSystem
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 /// A subscriber that asks for nothing until the test says so.
 final class IdleFrameSubscriber: Subscriber, Sendable {
@@ -147,7 +148,7 @@ extension SimulatedCameraTests {
         }
 
         @Test func liveViewEndsAfterTheGracePeriodUnlessASubscriberReturns() async throws {
-            var camera = PTPIPCamera.Configuration()
+            var camera = PTPCamera.Configuration()
             camera.liveView.gracePeriod = .seconds(1)
             try await CameraHarness.run(Self.nikon, camera: camera) { harness in
                 let publisher = harness.camera.liveViewPublisher
@@ -172,7 +173,7 @@ extension SimulatedCameraTests {
         @Test func aLiveViewThatIsSlowToBecomeReadyIsRetried() async throws {
             var simulator = Self.nikon
             simulator.liveViewStartupDelay = .milliseconds(900)
-            var camera = PTPIPCamera.Configuration(liveViewReadyTimeout: .milliseconds(300))
+            var camera = PTPCamera.Configuration(liveViewReadyTimeout: .milliseconds(300))
             camera.liveView.retryDelay = .milliseconds(100)
             camera.liveView.startAttempts = 10
             try await CameraHarness.run(simulator, camera: camera) { harness in
@@ -189,7 +190,7 @@ extension SimulatedCameraTests {
 
         @Test func unlimitedDemandIsWarnedAboutOnce() async throws {
             let warnings = Observed<String>()
-            var camera = PTPIPCamera.Configuration()
+            var camera = PTPCamera.Configuration()
             camera.liveView.warningHandler = { warnings.append($0) }
             try await CameraHarness.run(Self.nikon, camera: camera) { harness in
                 let received = Atomic(0)

@@ -4,6 +4,7 @@ import ViewfinderReactive
 import ViewfinderSimulator
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 extension SimulatedCameraTests {
     /// Typed properties of the simulated camera, read and set over PTP/IP.
@@ -146,27 +147,43 @@ extension SimulatedCameraTests {
         }
 
         @Test func valuesMapBothWaysForEveryKnownCode() {
-            #expect(PTPPropertyValues.iso(0xFFFF, .standard).commonValue == .automatic)
-            #expect(PTPPropertyValues.iso(0, .standard).localizedDisplayValue == "ISO 0x0000")
-            #expect(PTPPropertyValues.shutterSpeed(0xFFFF_FFFF, .nikon).commonValue == .bulb)
-            #expect(PTPPropertyValues.shutterSpeed(0xFFFF_FFFD, .nikon).localizedDisplayValue == "Time")
-            #expect(PTPPropertyValues.shutterSpeed(40, .standard).localizedDisplayValue == "1/250")
-            #expect(PTPPropertyValues.aperture(1100, .standard).localizedDisplayValue == "f/11")
-            #expect(PTPPropertyValues.exposureCompensation(-667, .standard).localizedDisplayValue == "−⅔")
-            #expect(PTPPropertyValues.whiteBalance(0x8010, .nikon).commonValue == .cloudy)
-            #expect(PTPPropertyValues.whiteBalance(0x8010, .standard).commonValue == nil)
-            #expect(PTPPropertyValues.whiteBalance(3, .standard).localizedDisplayValue == "One-Push Auto")
-            #expect(PTPPropertyValues.focusMode(0x8011, .nikon).commonValue == .continuousAutoFocus)
-            #expect(PTPPropertyValues.focusMode(0x8013, .nikon).localizedDisplayValue == "AF-F")
-            #expect(PTPPropertyValues.exposureProgram(0x8010, .nikon).commonValue == .fullyAutomatic)
-            #expect(PTPPropertyValues.exposureProgram(0x8014, .nikon).localizedDisplayValue == "Sports")
+            #expect(StandardPropertyValues.iso(0xFFFF).commonValue == .automatic)
+            #expect(StandardPropertyValues.iso(0).localizedDisplayValue == "ISO 0x0000")
+            #expect(StandardPropertyValues.shutterSpeed(0xFFFF_FFFF).commonValue == .bulb)
             #expect(
-                PTPPropertyValues.exposureProgram(0x8014, .standard).localizedDisplayValue == "Exposure Mode 0x8014")
-            #expect(PTPPropertyValues.batteryLevel(250, .standard).commonValue == .percent(100))
-            #expect(PTPPropertyValues.driveMode(2, .standard).commonValue == .continuous)
-            #expect(PTPPropertyValues.driveMode(2, .nikon).commonValue == .continuousHigh)
+                StandardPropertyValues.shutterSpeed(0xFFFF_FFFD, names: NikonPropertyValues.shutterSpeedNames)
+                    .localizedDisplayValue == "Time")
+            #expect(StandardPropertyValues.shutterSpeed(40).localizedDisplayValue == "1/250")
+            #expect(StandardPropertyValues.aperture(1100).localizedDisplayValue == "f/11")
+            #expect(StandardPropertyValues.exposureCompensation(-667).localizedDisplayValue == "−⅔")
+            #expect(
+                StandardPropertyValues.whiteBalance(0x8010, vendor: NikonPropertyValues.whiteBalance).commonValue
+                    == .cloudy)
+            #expect(StandardPropertyValues.whiteBalance(0x8010).commonValue == nil)
+            #expect(StandardPropertyValues.whiteBalance(3).localizedDisplayValue == "One-Push Auto")
+            #expect(
+                StandardPropertyValues.focusMode(0x8011, vendor: NikonPropertyValues.focusMode).commonValue
+                    == .continuousAutoFocus)
+            #expect(
+                StandardPropertyValues.focusMode(0x8013, vendor: NikonPropertyValues.focusMode).localizedDisplayValue
+                    == "AF-F")
+            #expect(
+                StandardPropertyValues.exposureProgram(0x8010, vendor: NikonPropertyValues.exposureProgram).commonValue
+                    == .fullyAutomatic)
+            #expect(
+                StandardPropertyValues.exposureProgram(0x8014, vendor: NikonPropertyValues.exposureProgram)
+                    .localizedDisplayValue == "Sports")
+            #expect(
+                StandardPropertyValues.exposureProgram(0x8014).localizedDisplayValue == "Exposure Mode 0x8014")
+            #expect(StandardPropertyValues.batteryLevel(250).commonValue == .percent(100))
+            #expect(StandardPropertyValues.driveMode(2).commonValue == .continuous)
+            #expect(
+                StandardPropertyValues.driveMode(2, vendor: NikonPropertyValues.driveMode).commonValue
+                    == .continuousHigh)
             // Every value keeps the camera's integer, so setting it sends that integer back.
-            #expect(PTPPropertyValues.whiteBalance(0x8013, .nikon).rawValue == .integer(0x8013))
+            #expect(
+                StandardPropertyValues.whiteBalance(0x8013, vendor: NikonPropertyValues.whiteBalance).rawValue
+                    == .integer(0x8013))
         }
     }
 }

@@ -2,6 +2,7 @@ import Testing
 import ViewfinderCore
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 @Suite struct PTPIPPacketTests {
     static let guid = try! PTPIPGUID(bytes: Array(0..<16))

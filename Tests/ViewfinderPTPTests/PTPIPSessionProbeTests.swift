@@ -3,11 +3,13 @@ import Testing
 import ViewfinderCore
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 /// Probing a silent event connection, against a scripted peer over loopback TCP.
 @Suite(.timeLimit(.minutes(3))) struct PTPIPSessionProbeTests {
-    static func configuration(_ responder: ScriptedResponder, probeInterval: Duration?) -> PTPIPSession.Configuration {
-        PTPIPSession.Configuration(
+    static func configuration(_ responder: ScriptedResponder, probeInterval: Duration?) -> PTPIPTransport.Configuration
+    {
+        PTPIPTransport.Configuration(
             port: responder.port, clientName: "tests", responseTimeout: .seconds(2),
             eventProbeInterval: probeInterval)
     }
@@ -30,7 +32,7 @@ import ViewfinderCore
                 answered.add(1, ordering: .releasing)
             }
         }
-        let session = try await PTPIPSession.connect(
+        let session = try await PTPSession.connect(
             to: "127.0.0.1", configuration: Self.configuration(responder, probeInterval: .milliseconds(100)))
         while answered.load(ordering: .acquiring) < 3 {
             try await Task.sleep(for: .milliseconds(10))
@@ -51,7 +53,7 @@ import ViewfinderCore
                 pause(milliseconds: 5)
             }
         }
-        let session = try await PTPIPSession.connect(
+        let session = try await PTPSession.connect(
             to: "127.0.0.1", configuration: Self.configuration(responder, probeInterval: .milliseconds(100)))
         var failure: (any Error)?
         do {
@@ -78,7 +80,7 @@ import ViewfinderCore
                 pause(milliseconds: 5)
             }
         }
-        let session = try await PTPIPSession.connect(
+        let session = try await PTPSession.connect(
             to: "127.0.0.1", configuration: Self.configuration(responder, probeInterval: nil))
         try await Task.sleep(for: .milliseconds(600))
         #expect(session.state == .open)

@@ -1,9 +1,10 @@
 import Synchronization
 import Testing
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 #if canImport(Glibc)
 import Glibc
@@ -12,12 +13,15 @@ import Glibc
 /// The client session against a scripted peer over real loopback TCP: the protocol's mechanics and its error paths.
 @Suite struct PTPIPSessionTests {
     static func configuration(_ responder: ScriptedResponder, timeout: Duration = .seconds(5))
-        -> PTPIPSession.Configuration
+        -> PTPIPTransport.Configuration
     {
-        PTPIPSession.Configuration(
+        PTPIPTransport.Configuration(
             port: responder.port, clientName: "tests", connectTimeout: .seconds(5), responseTimeout: timeout,
-            dataOutChunkSize: 1000, eventBufferCapacity: 4)
+            dataOutChunkSize: 1000, eventProbeInterval: nil)
     }
+
+    /// A small event buffer, so that dropping events is easy to cause.
+    static let session = PTPSession.Configuration(eventBufferCapacity: 4)
 
     @Test func handshakeOpensTheSessionWithIncreasingTransactionIDs() async throws {
         let seen = Locked<[UInt32]>([])
@@ -30,11 +34,12 @@ import Glibc
             try peer.respond(.ok, close.transactionID)
             seen.withLock { $0 = peer.transactionIDs }
         }
-        let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: Self.configuration(responder))
+        let session = try await PTPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(responder), session: Self.session)
         #expect(session.state == .open)
         #expect(session.deviceInfo == ScriptedResponder.deviceInfo)
-        #expect(session.responderName == "Scripted")
-        #expect(session.connectionNumber == 1)
+        #expect((session.transport as? PTPIPTransport)?.responderName == "Scripted")
+        #expect((session.transport as? PTPIPTransport)?.connectionNumber == 1)
         for _ in 0..<3 {
             let result = try await session.transaction(.getObject, parameters: [1])
             #expect(result.response.code == .ok)
@@ -55,7 +60,8 @@ import Glibc
             let second = try peer.expectRequest(.getObject)
             try peer.sendData(payload, second.transactionID, chunkSize: 100_000)
         }
-        let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: Self.configuration(responder))
+        let session = try await PTPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(responder), session: Self.session)
         let reports = Locked<[PTPTransferProgress]>([])
         let collected = try await session.transaction(.getObject, parameters: [7]) { progress in
             reports.withLock { $0.append(progress) }
@@ -99,7 +105,8 @@ import Glibc
             received.withLock { $0 = bytes }
             try peer.respond(.ok, request.transactionID)
         }
-        let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: Self.configuration(responder))
+        let session = try await PTPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(responder), session: Self.session)
         _ = try await session.transaction(.setDevicePropValue, parameters: [0x500F], sending: payload)
         #expect(try await responder.recordedFailures().isEmpty)
         #expect(received.withLock { $0 } == payload)
@@ -112,7 +119,8 @@ import Glibc
             let good = try peer.expectRequest()
             try peer.sendData([1, 2, 3], good.transactionID)
         }
-        let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: Self.configuration(responder))
+        let session = try await PTPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(responder), session: Self.session)
         let error = await #expect(throws: ViewfinderError.self) {
             try await session.transaction(.getObject, parameters: [99])
         }
@@ -133,7 +141,8 @@ import Glibc
             peer.command.socket.shutdown()
             peer.events.socket.shutdown()
         }
-        let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: Self.configuration(responder))
+        let session = try await PTPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(responder), session: Self.session)
         let error = await #expect(throws: ViewfinderError.self) {
             try await session.transaction(.getObject, parameters: [1])
         }
@@ -158,7 +167,7 @@ import Glibc
                 pause(milliseconds: 5)
             }
         }
-        let session = try await PTPIPSession.connect(
+        let session = try await PTPSession.connect(
             to: "127.0.0.1", configuration: Self.configuration(responder, timeout: HostilePeerTests.silence))
         let error = await #expect(throws: ViewfinderError.self) {
             try await session.transaction(.getObject, parameters: [1])
@@ -177,7 +186,8 @@ import Glibc
             let request = try peer.expectRequest(.getObject)
             try peer.respond(.ok, request.transactionID &+ 5)
         }
-        let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: Self.configuration(responder))
+        let session = try await PTPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(responder), session: Self.session)
         let error = await #expect(throws: ViewfinderError.self) { try await session.transaction(.getObject) }
         #expect(error?.code == .malformedData)
         #expect(session.state != .open)
@@ -190,7 +200,8 @@ import Glibc
             let header: [UInt8] = [0x00, 0x00, 0x00, 0xC0, 7, 0, 0, 0]
             try header.withUnsafeBytes { try peer.command.socket.send([$0], timeout: .seconds(1), while: "test") }
         }
-        let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: Self.configuration(responder))
+        let session = try await PTPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(responder), session: Self.session)
         let error = await #expect(throws: ViewfinderError.self) { try await session.transaction(.getObject) }
         #expect(error?.code == .malformedData)
     }
@@ -203,7 +214,8 @@ import Glibc
                 try peer.command.sendData(transactionID: request.transactionID, $0, isLast: true, while: "test")
             }
         }
-        let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: Self.configuration(responder))
+        let session = try await PTPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(responder), session: Self.session)
         let error = await #expect(throws: ViewfinderError.self) { try await session.transaction(.getObject) }
         #expect(error?.code == .malformedData)
     }
@@ -211,18 +223,19 @@ import Glibc
     @Test func refusedConnectionSaysWhy() async throws {
         let responder = try ScriptedResponder(initFail: .busy) { _ in }
         let error = await #expect(throws: ViewfinderError.self) {
-            try await PTPIPSession.connect(to: "127.0.0.1", configuration: Self.configuration(responder))
+            try await PTPSession.connect(
+                to: "127.0.0.1", configuration: Self.configuration(responder), session: Self.session)
         }
         #expect(error?.code == .deviceBusy)
         #expect(error?.message.contains("busy") == true)
     }
 
     @Test func nothingListeningFailsToConnect() async throws {
-        let listener = try TCPSocket.listen(host: "127.0.0.1", port: 0)
+        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
         let port = listener.localPort
         listener.close()
         let error = await #expect(throws: ViewfinderError.self) {
-            try await PTPIPSession.connect(to: "127.0.0.1", configuration: .init(port: port))
+            try await PTPSession.connect(to: "127.0.0.1", configuration: .init(port: port))
         }
         #expect(error?.code == .connectionFailed)
     }
@@ -239,7 +252,8 @@ import Glibc
             let request = try peer.expectRequest(.getObject)
             try peer.respond(.ok, request.transactionID)
         }
-        let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: Self.configuration(responder))
+        let session = try await PTPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(responder), session: Self.session)
         let deadline = ContinuousClock.now + .seconds(10)
         while session.droppedEventCount < 6, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(5))
@@ -270,7 +284,8 @@ import Glibc
             let next = try peer.expectRequest(.getObject)
             try peer.sendData([5], next.transactionID)
         }
-        let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: Self.configuration(responder))
+        let session = try await PTPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(responder), session: Self.session)
         // The consumer cancels the download at its first slice, on the session's I/O thread, so the cancellation
         // lands mid-phase however late the test itself gets to run.
         let download = Locked<Task<PTPResponse, any Error>?>(nil)
@@ -299,7 +314,8 @@ import Glibc
             let next = try peer.expectRequest(.getObject)
             try peer.sendData([6], next.transactionID)
         }
-        let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: Self.configuration(responder))
+        let session = try await PTPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(responder), session: Self.session)
         await #expect(throws: Full.self) {
             try await session.transaction(.getObject) { _ in throw Full() }
         }
@@ -314,9 +330,9 @@ import Glibc
             let next = try peer.expectRequest(.getObject)
             try peer.sendData([7], next.transactionID)
         }
-        var configuration = Self.configuration(responder)
-        configuration.maximumInMemoryDataLength = 4096
-        let session = try await PTPIPSession.connect(to: "127.0.0.1", configuration: configuration)
+        let session = try await PTPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(responder),
+            session: PTPSession.Configuration(maximumInMemoryDataLength: 4096))
         let error = await #expect(throws: ViewfinderError.self) { try await session.transaction(.getObject) }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message.contains("streaming") == true)

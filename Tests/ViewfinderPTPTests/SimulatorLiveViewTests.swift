@@ -3,6 +3,7 @@ import ViewfinderCore
 import ViewfinderSimulator
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 /// Nikon live view and movie recording on the simulator through the client.
 @Suite struct SimulatorLiveViewTests {

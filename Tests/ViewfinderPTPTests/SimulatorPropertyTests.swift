@@ -3,6 +3,7 @@ import ViewfinderCore
 import ViewfinderSimulator
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 /// The simulator's properties through the client: forms, validation, the exposure program, events and the scene's
 /// brightness.

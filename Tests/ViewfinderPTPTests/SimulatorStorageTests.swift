@@ -1,9 +1,10 @@
 import Testing
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderSimulator
+import ViewfinderSystem
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 /// The client against the simulator over loopback TCP: storages, objects and captures.
 @Suite struct SimulatorStorageTests {
@@ -16,7 +17,7 @@ import ViewfinderSimulator
             #expect(info.supports(.nikonGetLiveViewImage))
             #expect(info.supports(.nikonLiveViewStatus))
             #expect(info.supports(.exposureIndex))
-            #expect(harness.session.responderName == "Test Body")
+            #expect((harness.session.transport as? PTPIPTransport)?.responderName == "Test Body")
         }
         try await SimulatorHarness.run(.init(sampleImageCount: 0)) { harness in
             #expect(harness.session.deviceInfo.vendorExtensionID == 0)
@@ -165,11 +166,11 @@ import ViewfinderSimulator
         try await SimulatorHarness.run(.init(sampleImageCount: 0)) { harness in
             let configuration = SimulatorHarness.clientConfiguration(harness.simulator)
             let error = await #expect(throws: ViewfinderError.self) {
-                try await PTPIPSession.connect(to: "127.0.0.1", configuration: configuration)
+                try await PTPSession.connect(to: "127.0.0.1", configuration: configuration)
             }
             #expect(error?.code == .deviceBusy)
             await harness.session.close()
-            let second = try await PTPIPSession.connect(to: "127.0.0.1", configuration: configuration)
+            let second = try await PTPSession.connect(to: "127.0.0.1", configuration: configuration)
             #expect(try await second.storageIDs() == [0x0001_0001])
             await second.close()
         }

@@ -1,6 +1,6 @@
 import Testing
-import ViewfinderConcurrency
 import ViewfinderReactive
+import ViewfinderSystem
 
 @Suite struct AnyCancellableTests {
     @Test func cancelsOnceWhenCancelledTwice() {

@@ -1,6 +1,6 @@
 import Testing
-import ViewfinderConcurrency
 import ViewfinderReactive
+import ViewfinderSystem
 
 @Suite(.timeLimit(.minutes(1))) struct AsyncPublisherTests {
     @Test func requestsOneValuePerIteration() async {

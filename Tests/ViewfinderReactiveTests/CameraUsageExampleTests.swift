@@ -1,7 +1,7 @@
 import Dispatch
 import Testing
-import ViewfinderConcurrency
 import ViewfinderReactive
+import ViewfinderSystem
 
 /// A camera-shaped API written the way camera SDKs use Combine, backed by subjects: property publishers, a
 /// recording state and a paced live view.

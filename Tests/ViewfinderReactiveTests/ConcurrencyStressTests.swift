@@ -1,8 +1,8 @@
 import Dispatch
 import Synchronization
 import Testing
-import ViewfinderConcurrency
 import ViewfinderReactive
+import ViewfinderSystem
 
 /// Many threads at once; run under `swift test --sanitize=thread` to check for data races.
 @Suite(.timeLimit(.minutes(2))) struct ConcurrencyStressTests {

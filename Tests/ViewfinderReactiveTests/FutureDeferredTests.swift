@@ -1,7 +1,7 @@
 import Dispatch
 import Testing
-import ViewfinderConcurrency
 import ViewfinderReactive
+import ViewfinderSystem
 
 @Suite(.timeLimit(.minutes(1))) struct FutureDeferredTests {
     @Test func futureRunsItsClosureOnceAtCreation() {

@@ -1,8 +1,8 @@
 import Dispatch
 import Synchronization
 import Testing
-import ViewfinderConcurrency
 import ViewfinderReactive
+import ViewfinderSystem
 
 /// A serial queue that knows whether the current code runs on it.
 private final class MarkedQueue: Sendable {

@@ -1,7 +1,7 @@
 import Dispatch
 import Testing
-import ViewfinderConcurrency
 import ViewfinderReactive
+import ViewfinderSystem
 
 /// A custom publisher learns that a subscriber gave up pacing when its subscription's `request(_:)` sees
 /// `.unlimited`: the operators pass demand on unchanged.

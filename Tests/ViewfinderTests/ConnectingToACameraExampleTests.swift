@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import Viewfinder
+import ViewfinderSimulator
 
 extension SimulatedCameraExamples {
     /// The example of ViewfinderPTP's "Connecting to a Camera" article, against a simulated Nikon camera over loopback.

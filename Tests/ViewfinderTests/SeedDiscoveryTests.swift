@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import Viewfinder
+import ViewfinderSimulator
 
 #if canImport(Glibc)
 import Glibc
@@ -171,7 +172,7 @@ final class FoundCameras: @unchecked Sendable {
         for (place, camera) in cameras + [("with async discovery", asyncCamera)] {
             try await camera.connect()
             let info = try #require(camera.deviceInfo)
-            let host = (camera as? PTPIPCamera)?.host ?? "?"
+            let host = (camera as? PTPCamera)?.host ?? "?"
             print("found at \(place): \(info.manufacturer) \(info.model) at \(host)".replacing("at with", with: "with"))
             try await camera.disconnect()
         }

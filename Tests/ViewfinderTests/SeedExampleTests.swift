@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import Viewfinder
+import ViewfinderSimulator
 
 /// Lines printed by an example, recorded so that the test can check them.
 final class PrintedLines: @unchecked Sendable {

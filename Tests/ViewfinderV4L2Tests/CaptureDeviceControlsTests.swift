@@ -1,7 +1,7 @@
 import CV4L2
 import Testing
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 
 @testable import ViewfinderV4L2
 

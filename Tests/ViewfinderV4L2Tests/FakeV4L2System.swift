@@ -1,6 +1,6 @@
 import CV4L2
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 
 @testable import ViewfinderV4L2
 

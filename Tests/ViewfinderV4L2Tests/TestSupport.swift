@@ -1,7 +1,7 @@
 import Dispatch
 import Testing
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 
 @testable import ViewfinderV4L2
 

@@ -1,5 +1,5 @@
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 import ViewfinderV4L2
 
 /// Checks of controls as typed properties: set and observe brightness, vivid's automatic gain cluster, and

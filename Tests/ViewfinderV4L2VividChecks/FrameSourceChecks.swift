@@ -1,5 +1,5 @@
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 import ViewfinderV4L2
 
 #if canImport(Glibc)

@@ -17,9 +17,9 @@ struct CameraRecord: Encodable {
         model = info?.model ?? ""
         serialNumber = info?.serialNumber ?? ""
         version = info?.version ?? ""
-        let network = camera as? PTPIPCamera
+        let network = (camera as? PTPCamera)?.endpoint as? PTPIPEndpoint
         host = network?.host ?? ""
-        port = Int(network?.configuration.session.port ?? 0)
+        port = Int(network?.configuration.port ?? 0)
         functionality = Self.names(of: camera.supportedFunctionality)
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Viewfinder
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// Saves the frames a capture context hands it as JPEG files until it has enough, and measures the device meanwhile.
 ///

@@ -1,5 +1,5 @@
-import CViewfinderShims
-import ViewfinderConcurrency
+import CViewfinderSystem
+import ViewfinderSystem
 
 #if canImport(Glibc)
 import Glibc

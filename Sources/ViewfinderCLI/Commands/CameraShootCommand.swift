@@ -1,6 +1,6 @@
 import Foundation
 import Viewfinder
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// `viewfinder camera shoot`: takes a picture, and downloads it when asked.
 enum CameraShootCommand: Command {

@@ -1,4 +1,5 @@
 import Viewfinder
+import ViewfinderSimulator
 
 /// `viewfinder simulate`: runs the simulated PTP/IP camera until interrupted.
 enum SimulateCommand: Command {

@@ -1,6 +1,6 @@
 import Dispatch
 import Viewfinder
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 extension CameraDemo {
     /// Runs live view for ``liveViewDuration`` with `sinkWithReadyHandler`, printing the frame rate once a second.

@@ -1,5 +1,5 @@
 import Viewfinder
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 extension CameraDemo {
     /// Prints the properties the camera reports, with their current and settable values, as `camera props` does.

@@ -1,5 +1,6 @@
 import Foundation
 import Viewfinder
+import ViewfinderSimulator
 
 /// The main job on the built-in simulated camera, as an app would do it with Viewfinder's public API: discover and
 /// connect, read the properties, set ISO and shutter speed, run live view, take a photo and download it.

@@ -1,5 +1,5 @@
 import Viewfinder
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// A preview of a network camera's live view: a ``LiveViewFrameSource`` on a context that hands its frames to the
 /// feed.

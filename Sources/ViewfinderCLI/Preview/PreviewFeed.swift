@@ -1,5 +1,5 @@
 import Viewfinder
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// The frames a preview shows: only the newest one, handed to each viewer when the viewer is ready for another.
 ///

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Viewfinder
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// A small HTTP server that shows a ``PreviewFeed`` in a browser.
 ///

@@ -1,5 +1,5 @@
 import Viewfinder
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// A thread-safe set of observers that are called one at a time, in order, outside any lock.
 ///

@@ -1,4 +1,4 @@
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// Makes and keeps a camera's properties: one ``TypedCameraProperty`` per identifier, for camera implementations.
 ///

@@ -1,5 +1,5 @@
-import ViewfinderConcurrency
 import ViewfinderReactive
+import ViewfinderSystem
 
 /// A publisher of some state of a camera: the state as it is when a subscriber first asks, then each change.
 ///

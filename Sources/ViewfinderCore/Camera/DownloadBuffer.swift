@@ -1,4 +1,4 @@
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// The bytes of a download to memory, bounded by a limit.
 final class DownloadBuffer: Sendable {

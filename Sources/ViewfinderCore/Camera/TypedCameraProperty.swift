@@ -1,4 +1,4 @@
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// One property of a camera — its ISO, shutter speed, white balance… — with values of a known type.
 ///

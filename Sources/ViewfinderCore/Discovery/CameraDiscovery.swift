@@ -1,8 +1,10 @@
 import Dispatch
+import ViewfinderSystem
 
-/// Makes a camera object for a camera found at an address, for one network protocol.
+/// Makes a camera object for a camera found at an address, for one transport.
 ///
-/// ViewfinderPTP provides the PTP/IP connector that `CameraDiscovery.shared` uses.
+/// Each transport module provides one, such as `ViewfinderPTPIP`'s `PTPIPCameraConnector`; `CameraDiscovery.shared`
+/// (in the `Viewfinder` module) asks every transport's connector.
 public protocol CameraConnector: Sendable {
     /// Checks that a camera of `family` answers at `host` (on `port`, or the family's usual port), and returns a
     /// camera object for it, not yet connected.
@@ -13,7 +15,7 @@ public protocol CameraConnector: Sendable {
     func camera(of family: CameraFamily, at host: String, port: UInt16?) async throws -> any Camera
 }
 
-/// Finds cameras on the network.
+/// Finds cameras, through the connectors of the transports it knows.
 ///
 /// ```swift
 /// let manualDiscovery = CameraDiscovery.shared.manualDiscovery
@@ -23,17 +25,25 @@ public protocol CameraConnector: Sendable {
 public final class CameraDiscovery: Sendable {
     /// Finds a camera at an address or gateway that the app names.
     public let manualDiscovery: ManualCameraDiscovery
+    private let connectors: Locked<[any CameraConnector]>
 
-    /// Creates discovery that makes cameras with `connector`.
+    /// Creates discovery that makes cameras with `connectors`, asked in order.
     ///
     /// - Parameters:
-    ///   - connector: Checks an address and makes the camera object.
+    ///   - connectors: One per transport: each checks an address and makes the camera object.
     ///   - routingTable: Reads the routing table for gateway descriptors; the kernel's by default.
     public init(
-        connector: any CameraConnector,
+        connectors: [any CameraConnector],
         routingTable: @escaping @Sendable () throws -> RoutingTable = { try RoutingTable.current() }
     ) {
-        manualDiscovery = ManualCameraDiscovery(connector: connector, routingTable: routingTable)
+        let connectors = Locked(connectors)
+        self.connectors = connectors
+        manualDiscovery = ManualCameraDiscovery(connectors: { connectors.withLock { $0 } }, routingTable: routingTable)
+    }
+
+    /// Adds a transport's connector, asked after those there already.
+    public func register(_ connector: any CameraConnector) {
+        connectors.withLock { $0.append(connector) }
     }
 }
 
@@ -53,11 +63,14 @@ public final class CameraDiscovery: Sendable {
 /// }
 /// ```
 public final class ManualCameraDiscovery: Sendable {
-    private let connector: any CameraConnector
+    private let connectors: @Sendable () -> [any CameraConnector]
     private let routingTable: @Sendable () throws -> RoutingTable
 
-    init(connector: any CameraConnector, routingTable: @escaping @Sendable () throws -> RoutingTable) {
-        self.connector = connector
+    init(
+        connectors: @escaping @Sendable () -> [any CameraConnector],
+        routingTable: @escaping @Sendable () throws -> RoutingTable
+    ) {
+        self.connectors = connectors
         self.routingTable = routingTable
     }
 
@@ -71,13 +84,27 @@ public final class ManualCameraDiscovery: Sendable {
         do {
             let resolved = try address(of: descriptor)
             host = resolved
-            return try await connector.camera(of: descriptor.family, at: resolved, port: descriptor.port)
+            return try await camera(of: descriptor.family, at: resolved, port: descriptor.port)
         } catch let error as ViewfinderError {
             let place = host.map { " (\($0))" } ?? ""
             throw ViewfinderError(
                 error.code, "cannot find \(descriptor)\(place): \(error.message)", responseCode: error.responseCode,
                 errno: error.errno)
         }
+    }
+
+    /// The camera the first connector that speaks to `family` makes; a connector that answers
+    /// ``ViewfinderError/Code/notAvailable`` leaves the camera to the next.
+    private func camera(of family: CameraFamily, at host: String, port: UInt16?) async throws -> any Camera {
+        var refusal: ViewfinderError?
+        for connector in connectors() {
+            do {
+                return try await connector.camera(of: family, at: host, port: port)
+            } catch let error as ViewfinderError where error.code == .notAvailable {
+                refusal = refusal ?? error
+            }
+        }
+        throw refusal ?? ViewfinderError(.notAvailable, "no transport Viewfinder has reaches \(family) cameras")
     }
 
     /// The host a descriptor names, from the routing table for the gateway descriptors.

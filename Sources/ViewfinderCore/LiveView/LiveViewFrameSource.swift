@@ -1,5 +1,5 @@
-import ViewfinderConcurrency
 import ViewfinderReactive
+import ViewfinderSystem
 
 /// A frame source that feeds a camera's live view into a ``DataCaptureContext`` like any other source.
 ///

@@ -1,5 +1,5 @@
-import ViewfinderConcurrency
 import ViewfinderReactive
+import ViewfinderSystem
 
 /// Where a live view publisher's pump waits: until woken by a request, a cancellation or new options, or until a
 /// deadline.

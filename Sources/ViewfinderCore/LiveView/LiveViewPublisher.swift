@@ -1,5 +1,5 @@
-import ViewfinderConcurrency
 import ViewfinderReactive
+import ViewfinderSystem
 
 #if canImport(Glibc)
 import Glibc

@@ -6,7 +6,8 @@ import ViewfinderCore
 public struct PTPDeviceInfo: Hashable, Sendable {
     /// The PTP version times 100; 100 for PTP 1.0.
     public var standardVersion: UInt16
-    /// The vendor extension in use: 0x0A for Nikon, 0x0B for Canon, 0 for none.
+    /// The vendor extension in use, such as 6 for MTP devices, or 0 for none; a dialect reads it with
+    /// ``manufacturer`` to know what the vendor's own codes mean.
     public var vendorExtensionID: UInt32
     /// The vendor extension's version.
     public var vendorExtensionVersion: UInt16

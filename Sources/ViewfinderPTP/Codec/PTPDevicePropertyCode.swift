@@ -2,15 +2,24 @@
 public struct PTPDevicePropertyCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The code as it travels on the wire.
     public var rawValue: UInt16
+    /// The name a vendor dialect gives its own code, for messages; codes compare by ``rawValue`` alone.
+    public let vendorName: String?
 
     /// Creates a code from its wire value.
     public init(rawValue: UInt16) {
         self.rawValue = rawValue
+        vendorName = nil
     }
 
     /// Creates a code from its wire value.
     public init(_ rawValue: UInt16) {
+        self.init(rawValue: rawValue)
+    }
+
+    /// Creates a vendor's code with the name its dialect gives it in messages, such as `EOS GetEvent`.
+    public init(_ rawValue: UInt16, vendorName: String) {
         self.rawValue = rawValue
+        self.vendorName = vendorName
     }
 
     /// Battery level in percent (UInt8).
@@ -44,41 +53,39 @@ public struct PTPDevicePropertyCode: RawRepresentable, Hashable, Sendable, Custo
     /// Still capture mode (UInt16): 1 normal, 2 burst, 3 timelapse.
     public static let stillCaptureMode = PTPDevicePropertyCode(0x5013)
 
-    /// Nikon: movie recording prohibit conditions, a bit mask (UInt32); bit 10 is set while recording.
-    public static let nikonMovieRecordingProhibitCondition = PTPDevicePropertyCode(0xD0A4)
-    /// Nikon: where captures are recorded (UInt8): 0 card, 1 SDRAM.
-    public static let nikonRecordingMedia = PTPDevicePropertyCode(0xD10B)
-    /// Nikon: live view status (UInt8): 1 while live view is on.
-    public static let nikonLiveViewStatus = PTPDevicePropertyCode(0xD1A2)
-    /// Nikon: live view prohibit conditions, a bit mask (UInt32).
-    public static let nikonLiveViewProhibitCondition = PTPDevicePropertyCode(0xD1A4)
-
     private static let names: [UInt16: String] = [
         0x5001: "BatteryLevel", 0x5003: "ImageSize", 0x5004: "CompressionSetting", 0x5005: "WhiteBalance",
         0x5007: "FNumber", 0x5008: "FocalLength", 0x500A: "FocusMode", 0x500B: "ExposureMeteringMode",
         0x500C: "FlashMode", 0x500D: "ExposureTime", 0x500E: "ExposureProgramMode", 0x500F: "ExposureIndex",
         0x5010: "ExposureBiasCompensation", 0x5011: "DateTime", 0x5013: "StillCaptureMode",
-        0xD0A4: "Nikon MovRecProhibitCondition", 0xD10B: "Nikon RecordingMedia", 0xD1A2: "Nikon LiveViewStatus",
-        0xD1A4: "Nikon LiveViewProhibitCondition",
     ]
 
     /// The property's name and code, such as `ExposureIndex (0x500F)`.
-    public var description: String { PTPCodeName.describe(rawValue, Self.names) }
+    public var description: String { PTPCodeName.describe(rawValue, vendorName ?? Self.names[rawValue]) }
 }
 
 /// The format of an object on a camera's storage.
 public struct PTPObjectFormatCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The code as it travels on the wire.
     public var rawValue: UInt16
+    /// The name a vendor dialect gives its own code, for messages; codes compare by ``rawValue`` alone.
+    public let vendorName: String?
 
     /// Creates a code from its wire value.
     public init(rawValue: UInt16) {
         self.rawValue = rawValue
+        vendorName = nil
     }
 
     /// Creates a code from its wire value.
     public init(_ rawValue: UInt16) {
+        self.init(rawValue: rawValue)
+    }
+
+    /// Creates a vendor's code with the name its dialect gives it in messages, such as `EOS GetEvent`.
+    public init(_ rawValue: UInt16, vendorName: String) {
         self.rawValue = rawValue
+        self.vendorName = vendorName
     }
 
     /// Any format, in requests that filter by format.
@@ -98,6 +105,7 @@ public struct PTPObjectFormatCode: RawRepresentable, Hashable, Sendable, CustomS
     public var description: String {
         PTPCodeName.describe(
             rawValue,
-            [0x3000: "Undefined", 0x3001: "Association", 0x300D: "QuickTime", 0x3801: "EXIF/JPEG", 0x3808: "JFIF"])
+            [0x3000: "Undefined", 0x3001: "Association", 0x300D: "QuickTime", 0x3801: "EXIF/JPEG", 0x3808: "JFIF"][
+                rawValue])
     }
 }

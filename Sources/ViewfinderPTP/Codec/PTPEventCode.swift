@@ -2,15 +2,24 @@
 public struct PTPEventCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The code as it travels on the wire.
     public var rawValue: UInt16
+    /// The name a vendor dialect gives its own code, for messages; codes compare by ``rawValue`` alone.
+    public let vendorName: String?
 
     /// Creates a code from its wire value.
     public init(rawValue: UInt16) {
         self.rawValue = rawValue
+        vendorName = nil
     }
 
     /// Creates a code from its wire value.
     public init(_ rawValue: UInt16) {
+        self.init(rawValue: rawValue)
+    }
+
+    /// Creates a vendor's code with the name its dialect gives it in messages, such as `EOS GetEvent`.
+    public init(_ rawValue: UInt16, vendorName: String) {
         self.rawValue = rawValue
+        self.vendorName = vendorName
     }
 
     /// CancelTransaction(transactionID).
@@ -36,16 +45,12 @@ public struct PTPEventCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     /// CaptureComplete(transactionID): an InitiateCapture has finished.
     public static let captureComplete = PTPEventCode(0x400D)
 
-    /// Nikon MovieRecordComplete: a movie has been written after EndMovieRec.
-    public static let nikonMovieRecordComplete = PTPEventCode(0xC108)
-
     private static let names: [UInt16: String] = [
         0x4001: "CancelTransaction", 0x4002: "ObjectAdded", 0x4003: "ObjectRemoved", 0x4004: "StoreAdded",
         0x4005: "StoreRemoved", 0x4006: "DevicePropChanged", 0x4007: "ObjectInfoChanged",
         0x4008: "DeviceInfoChanged", 0x400A: "StoreFull", 0x400C: "StorageInfoChanged", 0x400D: "CaptureComplete",
-        0xC108: "Nikon MovieRecordComplete",
     ]
 
     /// The event's name and code, such as `ObjectAdded (0x4002)`.
-    public var description: String { PTPCodeName.describe(rawValue, Self.names) }
+    public var description: String { PTPCodeName.describe(rawValue, vendorName ?? Self.names[rawValue]) }
 }

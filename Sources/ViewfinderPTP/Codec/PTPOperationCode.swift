@@ -5,15 +5,24 @@
 public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The code as it travels on the wire.
     public var rawValue: UInt16
+    /// The name a vendor dialect gives its own code, for messages; codes compare by ``rawValue`` alone.
+    public let vendorName: String?
 
     /// Creates a code from its wire value.
     public init(rawValue: UInt16) {
         self.rawValue = rawValue
+        vendorName = nil
     }
 
     /// Creates a code from its wire value.
     public init(_ rawValue: UInt16) {
+        self.init(rawValue: rawValue)
+    }
+
+    /// Creates a vendor's code with the name its dialect gives it in messages, such as `EOS GetEvent`.
+    public init(_ rawValue: UInt16, vendorName: String) {
         self.rawValue = rawValue
+        self.vendorName = vendorName
     }
 
     /// GetDeviceInfo: the ``PTPDeviceInfo`` dataset; allowed before a session is open.
@@ -55,42 +64,25 @@ public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStri
     /// InitiateOpenCapture(storageID, format).
     public static let initiateOpenCapture = PTPOperationCode(0x101C)
 
-    /// Nikon GetEvent: queued events as data (vendor extension 0x0A).
-    public static let nikonGetEvent = PTPOperationCode(0x90C7)
-    /// Nikon DeviceReady: OK when the camera is ready, DeviceBusy while it is not.
-    public static let nikonDeviceReady = PTPOperationCode(0x90C8)
-    /// Nikon StartLiveView.
-    public static let nikonStartLiveView = PTPOperationCode(0x9201)
-    /// Nikon EndLiveView.
-    public static let nikonEndLiveView = PTPOperationCode(0x9202)
-    /// Nikon GetLiveViewImg: a header followed by a JPEG frame.
-    public static let nikonGetLiveViewImage = PTPOperationCode(0x9203)
-    /// Nikon StartMovieRecInCard: starts recording a movie to the card.
-    public static let nikonStartMovieRecording = PTPOperationCode(0x920A)
-    /// Nikon EndMovieRec: stops recording a movie.
-    public static let nikonEndMovieRecording = PTPOperationCode(0x920B)
-
     private static let names: [UInt16: String] = [
         0x1001: "GetDeviceInfo", 0x1002: "OpenSession", 0x1003: "CloseSession", 0x1004: "GetStorageIDs",
         0x1005: "GetStorageInfo", 0x1006: "GetNumObjects", 0x1007: "GetObjectHandles", 0x1008: "GetObjectInfo",
         0x1009: "GetObject", 0x100A: "GetThumb", 0x100B: "DeleteObject", 0x100E: "InitiateCapture",
         0x1014: "GetDevicePropDesc", 0x1015: "GetDevicePropValue", 0x1016: "SetDevicePropValue",
         0x1017: "ResetDevicePropValue", 0x1018: "TerminateOpenCapture", 0x101B: "GetPartialObject",
-        0x101C: "InitiateOpenCapture", 0x90C7: "Nikon GetEvent", 0x90C8: "Nikon DeviceReady",
-        0x9201: "Nikon StartLiveView", 0x9202: "Nikon EndLiveView", 0x9203: "Nikon GetLiveViewImg",
-        0x920A: "Nikon StartMovieRecInCard", 0x920B: "Nikon EndMovieRec",
+        0x101C: "InitiateOpenCapture",
     ]
 
     /// The operation's name and code, such as `GetObject (0x1009)`.
-    public var description: String { PTPCodeName.describe(rawValue, Self.names) }
+    public var description: String { PTPCodeName.describe(rawValue, vendorName ?? Self.names[rawValue]) }
 }
 
 /// Formats codes for messages.
 enum PTPCodeName {
     /// `Name (0x1234)` when the code has a name, `0x1234` otherwise.
-    static func describe(_ code: UInt16, _ names: [UInt16: String]) -> String {
+    static func describe(_ code: UInt16, _ name: String?) -> String {
         let hex = hex(code)
-        guard let name = names[code] else { return hex }
+        guard let name else { return hex }
         return "\(name) (\(hex))"
     }
 

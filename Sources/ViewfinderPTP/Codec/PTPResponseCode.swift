@@ -2,15 +2,24 @@
 public struct PTPResponseCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The code as it travels on the wire.
     public var rawValue: UInt16
+    /// The name a vendor dialect gives its own code, for messages; codes compare by ``rawValue`` alone.
+    public let vendorName: String?
 
     /// Creates a code from its wire value.
     public init(rawValue: UInt16) {
         self.rawValue = rawValue
+        vendorName = nil
     }
 
     /// Creates a code from its wire value.
     public init(_ rawValue: UInt16) {
+        self.init(rawValue: rawValue)
+    }
+
+    /// Creates a vendor's code with the name its dialect gives it in messages, such as `EOS GetEvent`.
+    public init(_ rawValue: UInt16, vendorName: String) {
         self.rawValue = rawValue
+        self.vendorName = vendorName
     }
 
     /// The operation succeeded.
@@ -66,11 +75,6 @@ public struct PTPResponseCode: RawRepresentable, Hashable, Sendable, CustomStrin
     /// The transaction was cancelled.
     public static let transactionCancelled = PTPResponseCode(0x201F)
 
-    /// Nikon: the camera is in a state that does not allow the operation.
-    public static let nikonInvalidStatus = PTPResponseCode(0xA004)
-    /// Nikon: the operation needs live view, which is not on.
-    public static let nikonNotLiveView = PTPResponseCode(0xA00B)
-
     private static let names: [UInt16: String] = [
         0x2001: "OK", 0x2002: "GeneralError", 0x2003: "SessionNotOpen", 0x2004: "InvalidTransactionID",
         0x2005: "OperationNotSupported", 0x2006: "ParameterNotSupported", 0x2007: "IncompleteTransfer",
@@ -80,9 +84,9 @@ public struct PTPResponseCode: RawRepresentable, Hashable, Sendable, CustomStrin
         0x2013: "StoreNotAvailable", 0x2014: "SpecificationByFormatUnsupported", 0x2015: "NoValidObjectInfo",
         0x2019: "DeviceBusy", 0x201A: "InvalidParentObject", 0x201B: "InvalidDevicePropFormat",
         0x201C: "InvalidDevicePropValue", 0x201D: "InvalidParameter", 0x201E: "SessionAlreadyOpen",
-        0x201F: "TransactionCancelled", 0xA004: "Nikon InvalidStatus", 0xA00B: "Nikon NotLiveView",
+        0x201F: "TransactionCancelled",
     ]
 
     /// The response's name and code, such as `DeviceBusy (0x2019)`.
-    public var description: String { PTPCodeName.describe(rawValue, Self.names) }
+    public var description: String { PTPCodeName.describe(rawValue, vendorName ?? Self.names[rawValue]) }
 }

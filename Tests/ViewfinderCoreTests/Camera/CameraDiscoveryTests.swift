@@ -1,6 +1,6 @@
 import Dispatch
 import Testing
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 @testable import ViewfinderCore
 
@@ -64,7 +64,7 @@ import ViewfinderConcurrency
 
     @Test func descriptorsResolveToTheGatewayOrAddressTheyName() async throws {
         let connector = RecordingConnector()
-        let discovery = CameraDiscovery(connector: connector) { try RoutingTable(parsing: Self.table) }
+        let discovery = CameraDiscovery(connectors: [connector]) { try RoutingTable(parsing: Self.table) }
         let manual = discovery.manualDiscovery
         _ = try await manual.discover(.cameraAtSuggestedGateway(.canon))
         _ = try await manual.discover(.cameraType(.nikon, atGatewayOfInterface: "wlan0"))
@@ -83,7 +83,7 @@ import ViewfinderConcurrency
     }
 
     @Test func theCompletionHandlerRunsOnTheQueueGiven() async throws {
-        let discovery = CameraDiscovery(connector: RecordingConnector()) { try RoutingTable(parsing: "") }
+        let discovery = CameraDiscovery(connectors: [RecordingConnector()]) { try RoutingTable(parsing: "") }
         let queue = MarkedQueue()
         let outcome = Recorder<String>()
         discovery.manualDiscovery.discover(.cameraAtSuggestedGateway(.nikon), completionQueue: queue.queue) { result in

@@ -1,8 +1,8 @@
 import Dispatch
 import Synchronization
 import Testing
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 
 @Suite struct CameraObserverRegistryTests {
     @Test func deliversInOrderUntilTheTokenGoes() {

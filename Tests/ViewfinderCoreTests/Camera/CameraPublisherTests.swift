@@ -1,9 +1,9 @@
 import Dispatch
 import Synchronization
 import Testing
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderReactive
+import ViewfinderSystem
 
 /// A subscriber that asks for values only when the test says so.
 final class ManualSubscriber<Input: Sendable>: Subscriber, Sendable {

@@ -1,7 +1,7 @@
 import Dispatch
 import Testing
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 
 @Suite struct CameraConnectionTests {
     @Test func connectingAndDisconnectingAreObserved() async throws {

@@ -1,5 +1,5 @@
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 
 /// A camera held in memory, built only from ViewfinderCore's public API, as a backend would be.
 ///

@@ -1,5 +1,5 @@
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 
 /// A live view backend held in memory: it counts what the publisher asks of it, makes small numbered frames, and
 /// fails when told to.

@@ -1,6 +1,6 @@
 import Testing
-import ViewfinderConcurrency
 import ViewfinderReactive
+import ViewfinderSystem
 
 @testable import ViewfinderCore
 

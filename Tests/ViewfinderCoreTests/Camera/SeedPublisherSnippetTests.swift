@@ -1,8 +1,8 @@
 import Synchronization
 import Testing
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderReactive
+import ViewfinderSystem
 
 /// The publisher examples of the reference API, run against the fake camera.
 ///

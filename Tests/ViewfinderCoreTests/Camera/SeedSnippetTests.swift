@@ -1,6 +1,6 @@
 import Testing
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 
 /// The strongly-typed property example of the reference API, run against the fake camera.
 ///

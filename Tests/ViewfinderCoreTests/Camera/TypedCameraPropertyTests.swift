@@ -1,8 +1,8 @@
 import Dispatch
 import Synchronization
 import Testing
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 
 /// Records what a property's observer sees.
 final class ChangeRecorder<Value: CameraPropertyValue>: Sendable {

@@ -1,20 +1,22 @@
 import Dispatch
 import Testing
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderSimulator
+import ViewfinderSystem
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
-/// A simulator on a free loopback port and a ``PTPIPCamera`` pointed at it, connected.
+/// A simulator on a free loopback port and a ``PTPCamera`` pointed at it, connected.
 struct CameraHarness {
     let simulator: CameraSimulator
-    let camera: PTPIPCamera
+    let camera: PTPCamera
 
     /// Starts a simulator, connects a camera to it, runs `body`, and tears everything down.
     static func run<Result>(
         _ simulatorConfiguration: CameraSimulator.Configuration = CameraSimulator.Configuration(sampleImageCount: 2),
-        camera cameraConfiguration: PTPIPCamera.Configuration = PTPIPCamera.Configuration(),
+        camera cameraConfiguration: PTPCamera.Configuration = PTPCamera.Configuration(),
+        transport: PTPIPTransport.Configuration = PTPIPTransport.Configuration(),
         connect: Bool = true,
         _ body: (CameraHarness) async throws -> Result
     ) async throws -> Result {
@@ -22,10 +24,10 @@ struct CameraHarness {
         simulatorConfiguration.port = 0
         let simulator = try CameraSimulator(configuration: simulatorConfiguration)
         try simulator.start()
-        var cameraConfiguration = cameraConfiguration
-        cameraConfiguration.session.port = simulator.port
-        cameraConfiguration.session.clientName = "tests"
-        let camera = PTPIPCamera(host: "127.0.0.1", configuration: cameraConfiguration)
+        var transport = transport
+        transport.port = simulator.port
+        transport.clientName = "tests"
+        let camera = PTPCamera(host: "127.0.0.1", transport: transport, configuration: cameraConfiguration)
         do {
             if connect {
                 try await camera.connect()
@@ -41,8 +43,18 @@ struct CameraHarness {
         }
     }
 
+    /// The shutter of a camera the standard dialect speaks to, for checking whether a picture is being taken.
+    var capture: StandardCapture {
+        get throws {
+            guard let dialect = try camera.requireLink(for: "test").dialect as? StandardDialect else {
+                throw ViewfinderError(.notAvailable, "the camera is not spoken to in the standard dialect")
+            }
+            return dialect.capture
+        }
+    }
+
     /// The camera's PTP/IP session, for checking what the simulated camera holds.
-    var session: PTPIPSession {
+    var session: PTPSession {
         get throws { try camera.requireLink(for: "test").session }
     }
 }

@@ -1,7 +1,8 @@
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 #if canImport(Glibc)
 import Glibc
@@ -15,7 +16,7 @@ import Glibc
 final class RawResponder: Sendable {
     /// What the script gets.
     struct Peer {
-        let listener: TCPSocket
+        let listener: Socket
 
         /// Accepts the next connection.
         func accept() throws -> PTPIPConnection {
@@ -39,7 +40,7 @@ final class RawResponder: Sendable {
 
         /// Keeps `connection` open until the client closes it.
         func hold(_ connection: PTPIPConnection) {
-            while (try? connection.socket.wait(for: Int16(POLLIN), timeout: ScriptedResponder.patience, while: "hold"))
+            while (try? connection.waitForData(timeout: ScriptedResponder.patience, while: "hold"))
                 != nil, (try? connection.skipPayload(1, while: "hold")) != nil
             {}
             connection.close()
@@ -51,9 +52,9 @@ final class RawResponder: Sendable {
 
     /// Starts listening and runs `script` on a thread of its own.
     init(_ script: @escaping @Sendable (Peer) throws -> Void) throws {
-        let listener = try TCPSocket.listen(host: "127.0.0.1", port: 0)
+        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
         port = listener.localPort
-        IOThread.detach(name: "responder\(port)") { [failures] in
+        try IOThread.detach(name: "responder\(port)") { [failures] in
             do {
                 try script(Peer(listener: listener))
             } catch {

@@ -1,8 +1,9 @@
 import Synchronization
-import ViewfinderConcurrency
 import ViewfinderCore
+import ViewfinderSystem
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +38,7 @@ final class ScriptedResponder: Sendable {
         /// Waits, with ``ScriptedResponder/patience``, until the client sends something on the command connection.
         func waitForClient() throws {
             guard command.bufferedCount == 0 else { return }
-            try command.socket.wait(for: Int16(POLLIN), timeout: patience, while: "waiting for the client")
+            try command.waitForData(timeout: patience, while: "waiting for the client")
         }
 
         /// Reads the next operation request.
@@ -77,7 +78,7 @@ final class ScriptedResponder: Sendable {
     }
 
     let port: UInt16
-    private let listener: TCPSocket
+    private let listener: Socket
     private let failures = Locked<[String]>([])
     private let finished = Atomic(false)
     private let scriptDone = Atomic(false)
@@ -94,9 +95,9 @@ final class ScriptedResponder: Sendable {
     ///   - initFail: When set, the command connection is refused with this reason.
     ///   - script: What the responder does after the session opened; errors are recorded.
     init(initFail: PTPIPInitFailReason? = nil, script: @escaping @Sendable (Peer) throws -> Void) throws {
-        listener = try TCPSocket.listen(host: "127.0.0.1", port: 0)
+        listener = try Socket.listen(host: "127.0.0.1", port: 0)
         port = listener.localPort
-        IOThread.detach(name: "responder\(port)") { [self] in
+        try IOThread.detach(name: "responder\(port)") { [self] in
             do {
                 try serve(initFail: initFail, script: script)
             } catch {

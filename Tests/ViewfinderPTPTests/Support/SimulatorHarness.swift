@@ -1,15 +1,16 @@
-import ViewfinderConcurrency
 import ViewfinderCore
 import ViewfinderSimulator
+import ViewfinderSystem
 
 @testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
 
 /// Collects a session's events in the background so tests can wait for the ones they expect.
 final class EventCollector: Sendable {
     private let received = Locked<[PTPEvent]>([])
     private let task: Task<Void, Never>
 
-    init(_ session: PTPIPSession) {
+    init(_ session: PTPSession) {
         let received = received
         task = Task {
             do {
@@ -79,7 +80,7 @@ func offThePool<Result: Sendable>(_ body: @escaping @Sendable () -> Result) asyn
 /// A simulator on a free loopback port with a session connected to it.
 struct SimulatorHarness {
     let simulator: CameraSimulator
-    let session: PTPIPSession
+    let session: PTPSession
     let events: EventCollector
 
     /// Starts a simulator, connects, runs `body`, and tears everything down.
@@ -92,7 +93,7 @@ struct SimulatorHarness {
         let simulator = try CameraSimulator(configuration: configuration)
         try simulator.start()
         do {
-            let session = try await PTPIPSession.connect(
+            let session = try await PTPSession.connect(
                 to: "127.0.0.1", configuration: clientConfiguration(simulator))
             let harness = SimulatorHarness(simulator: simulator, session: session, events: EventCollector(session))
             do {
@@ -110,8 +111,8 @@ struct SimulatorHarness {
         }
     }
 
-    static func clientConfiguration(_ simulator: CameraSimulator) -> PTPIPSession.Configuration {
-        PTPIPSession.Configuration(port: simulator.port, clientName: "tests", responseTimeout: .seconds(10))
+    static func clientConfiguration(_ simulator: CameraSimulator) -> PTPIPTransport.Configuration {
+        PTPIPTransport.Configuration(port: simulator.port, clientName: "tests", responseTimeout: .seconds(10))
     }
 }
 

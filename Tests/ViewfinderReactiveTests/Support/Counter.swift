@@ -1,4 +1,4 @@
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// A counter shared between threads.
 final class Counter: Sendable {

@@ -1,6 +1,6 @@
 import Dispatch
-import ViewfinderConcurrency
 import ViewfinderReactive
+import ViewfinderSystem
 
 /// A live view frame: its number.
 struct Frame: Sendable, Equatable {

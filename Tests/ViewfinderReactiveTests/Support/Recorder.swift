@@ -1,4 +1,4 @@
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// A list that callbacks on any thread append to.
 final class Recorder<Element: Sendable>: Sendable {

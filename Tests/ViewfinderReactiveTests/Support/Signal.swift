@@ -1,4 +1,4 @@
-import ViewfinderConcurrency
+import ViewfinderSystem
 
 /// A counter that a test awaits: callbacks on other threads raise it, the test waits for a target.
 final class Signal: Sendable {

@@ -1,5 +1,5 @@
-import ViewfinderConcurrency
 import ViewfinderReactive
+import ViewfinderSystem
 
 /// A publisher that records the requests and cancellations of its subscription and lets a test push events
 /// straight to the subscriber, regardless of demand.

@@ -1,5 +1,5 @@
-import ViewfinderConcurrency
 import ViewfinderReactive
+import ViewfinderSystem
 
 /// A subscriber that records every event it receives and answers values with a chosen demand.
 final class TrackingSubscriber<Input, Failure: Error>: Subscriber, Sendable {

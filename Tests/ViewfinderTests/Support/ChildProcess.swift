@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import Viewfinder
+import ViewfinderSimulator
 
 #if canImport(Glibc)
 import Glibc

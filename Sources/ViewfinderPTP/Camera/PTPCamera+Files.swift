@@ -1,0 +1,184 @@
+import ViewfinderCore
+
+extension PTPCamera {
+    /// The camera's storages, such as its card slots, with their capacity and free space.
+    public func storages() async throws -> [CameraStorage] {
+        let link = try requireFileAccess(for: "list the camera's storages")
+        var storages: [CameraStorage] = []
+        let ids = try await fileOperation("list the camera's storages", on: link) {
+            try await link.session.storageIDs()
+        }
+        for id in ids {
+            let info = try await fileOperation("read storage \(Self.hex(id))", on: link) {
+                try await link.session.storageInfo(id)
+            }
+            storages.append(
+                CameraStorage(
+                    id: id, storageDescription: info.storageDescription, volumeLabel: info.volumeLabel,
+                    capacityByteCount: info.maximumCapacity, freeByteCount: info.freeSpaceInBytes,
+                    isWritable: info.accessCapability == 0))
+        }
+        return storages
+    }
+
+    /// The files and folders in a folder of a storage, or at its top when `folder` is `nil`, in the camera's order.
+    public func contents(of folder: CameraFileItem?, in storage: CameraStorage) async throws -> [CameraFileItem] {
+        let link = try requireFileAccess(for: "list files")
+        let place = folder.map { "folder \($0.name)" } ?? "the top of storage \(Self.hex(storage.id))"
+        let handles = try await fileOperation("list \(place)", on: link) {
+            try await link.session.objectHandles(storageID: storage.id, parent: folder?.id ?? 0xFFFF_FFFF)
+        }
+        var items: [CameraFileItem] = []
+        items.reserveCapacity(handles.count)
+        for handle in handles {
+            let info = try await fileOperation("read object \(Self.hex(handle))", on: link) {
+                try await link.session.objectInfo(handle)
+            }
+            items.append(CameraFileItem(handle: handle, info: info))
+        }
+        return items
+    }
+
+    /// Downloads a file in pieces of ``Configuration/downloadChunkSize`` with GetPartialObject, handing each to
+    /// `chunkHandler` before fetching the next.
+    ///
+    /// A camera without GetPartialObject sends the file with GetObject in one piece.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notFound`` for a file that is gone, what `chunkHandler` throws, or
+    ///   ``ViewfinderError/Code/malformedData`` when the camera sends more or fewer bytes than the file holds.
+    public func download(
+        _ item: CameraFileItem,
+        chunkHandler: @escaping @Sendable (_ chunk: [UInt8], _ progress: CameraTransferProgress) async throws -> Void
+    ) async throws {
+        let link = try requireFileAccess(for: "download \(item.name)")
+        guard !item.isFolder else {
+            throw ViewfinderError(.invalidArgument, "\(item.name) is a folder; download the files in it instead")
+        }
+        let total = item.byteCount
+        guard link.deviceInfo.supports(.getPartialObject) else {
+            let bytes = try await fileOperation("download \(item.name)", on: link) {
+                try await link.session.object(item.id)
+            }
+            guard UInt64(bytes.count) == total else {
+                throw ViewfinderError(
+                    .malformedData, "the camera sent \(bytes.count) bytes of \(item.name), which holds \(total)")
+            }
+            return try await chunkHandler(
+                bytes, CameraTransferProgress(completedByteCount: total, totalByteCount: total))
+        }
+        var offset: UInt64 = 0
+        while offset < total {
+            let length = UInt32(min(UInt64(configuration.downloadChunkSize), total - offset))
+            let chunk = try await fileOperation("download \(item.name)", on: link) { [offset] in
+                try await link.session.partialObject(item.id, offset: UInt32(offset), maximumLength: length)
+            }
+            guard !chunk.isEmpty, chunk.count <= Int(length) else {
+                throw ViewfinderError(
+                    .malformedData,
+                    "the camera sent \(chunk.count) bytes of \(item.name) at offset \(offset) when asked for "
+                        + "\(length) of its \(total)")
+            }
+            offset += UInt64(chunk.count)
+            try await chunkHandler(chunk, CameraTransferProgress(completedByteCount: offset, totalByteCount: total))
+        }
+    }
+
+    /// The thumbnail the camera keeps for a file, usually a small JPEG.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the file has none.
+    public func thumbnail(of item: CameraFileItem) async throws -> [UInt8] {
+        let link = try requireFileAccess(for: "read the thumbnail of \(item.name)")
+        do {
+            return try await fileOperation("read the thumbnail of \(item.name)", on: link) {
+                try await link.session.thumbnail(item.id)
+            }
+        } catch let error as ViewfinderError where error.responseCode == PTPResponseCode.noThumbnailPresent.rawValue {
+            throw ViewfinderError(
+                .notAvailable, "\(item.name) has no thumbnail on the camera", responseCode: error.responseCode)
+        }
+    }
+
+    /// Deletes a file from the card.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot delete over PTP/IP,
+    ///   ``ViewfinderError/Code/permissionDenied`` for a protected file or a read-only card,
+    ///   ``ViewfinderError/Code/notFound`` for a file that is gone.
+    public func delete(_ item: CameraFileItem) async throws {
+        let link = try requireFileAccess(for: "delete \(item.name)")
+        guard link.functionality.contains(.fileDeletion) else {
+            throw ViewfinderError(.notAvailable, "\(link.deviceInfo.model) cannot delete files over PTP/IP")
+        }
+        try await fileOperation("delete \(item.name)", on: link) {
+            try await link.session.deleteObject(item.id)
+        }
+    }
+
+    /// Calls `observer` with each file the camera reports added to its card, such as a picture just taken.
+    public func addNewFileObserver(_ observer: @escaping @Sendable (CameraFileItem) -> Void) -> ObservationToken {
+        newFileObservers.addObserver(observer)
+    }
+
+    private func requireFileAccess(for activity: String) throws(ViewfinderError) -> Link {
+        try requireLink(.fileAccess, for: activity)
+    }
+
+    /// Runs a file operation, turning the camera's refusals into the codes of the file API, and a session that ended
+    /// under it into the error that ended it.
+    private func fileOperation<Result: Sendable>(
+        _ activity: String, on link: Link, _ body: @Sendable () async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await body()
+        } catch let error as ViewfinderError where error.code == .notConnected {
+            throw lostSessionError(error, of: link, while: activity)
+        } catch let error as ViewfinderError where error.code == .protocolFailure {
+            let code = error.responseCode.map(PTPResponseCode.init(rawValue:))
+            let kind: ViewfinderError.Code
+            switch code {
+            case .invalidObjectHandle, .invalidStorageID, .invalidParentObject: kind = .notFound
+            case .objectWriteProtected, .storeReadOnly, .accessDenied: kind = .permissionDenied
+            case .deviceBusy: kind = .deviceBusy
+            default: throw error
+            }
+            throw ViewfinderError(
+                kind, "cannot \(activity): the camera answered \(code.map(\.description) ?? "an error")",
+                responseCode: error.responseCode)
+        }
+    }
+
+    static func hex(_ value: UInt32) -> String {
+        "0x" + String(value, radix: 16, uppercase: true)
+    }
+}
+
+extension CameraFileItem {
+    /// A file record from an object's PTP information.
+    init(handle: UInt32, info: PTPObjectInfo) {
+        let kind: Kind
+        let suffix = info.filename.split(separator: ".").last.map { $0.uppercased() } ?? ""
+        switch info.format {
+        case .association:
+            kind = .folder
+        case .exifJPEG, .jfif:
+            kind = .jpegImage
+        case .quickTime:
+            kind = .video
+        default:
+            if ["NEF", "NRW", "CR2", "CR3", "ARW", "RAF", "ORF", "RW2", "DNG", "PEF"].contains(suffix) {
+                kind = .rawImage
+            } else if ["MOV", "MP4", "AVI", "MTS"].contains(suffix) {
+                kind = .video
+            } else if ["JPG", "JPEG"].contains(suffix) {
+                kind = .jpegImage
+            } else {
+                kind = .other
+            }
+        }
+        let hasSize = info.imagePixelWidth > 0 && info.imagePixelHeight > 0
+        self.init(
+            id: handle, storageID: info.storageID, parentID: info.parentObject == 0 ? nil : info.parentObject,
+            name: info.filename, kind: kind, byteCount: UInt64(info.compressedSize),
+            captureDate: info.captureDate.isEmpty ? nil : info.captureDate,
+            pixelSize: hasSize ? Dimensions(width: Int(info.imagePixelWidth), height: Int(info.imagePixelHeight)) : nil)
+    }
+}

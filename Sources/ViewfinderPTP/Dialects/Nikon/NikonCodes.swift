@@ -1,0 +1,47 @@
+/// Nikon's operation codes (vendor extension 0x0A), which mean what they say only on a Nikon.
+extension PTPOperationCode {
+    /// Nikon AfDrive: focuses once; DeviceReady then answers DeviceBusy until the camera has focused.
+    public static let nikonAfDrive = PTPOperationCode(0x90C1, vendorName: "Nikon AfDrive")
+    /// Nikon DeviceReady: OK when the camera is ready, DeviceBusy while it is not.
+    public static let nikonDeviceReady = PTPOperationCode(0x90C8, vendorName: "Nikon DeviceReady")
+    /// Nikon StartLiveView.
+    public static let nikonStartLiveView = PTPOperationCode(0x9201, vendorName: "Nikon StartLiveView")
+    /// Nikon EndLiveView.
+    public static let nikonEndLiveView = PTPOperationCode(0x9202, vendorName: "Nikon EndLiveView")
+    /// Nikon GetLiveViewImg: a header followed by a JPEG frame.
+    public static let nikonGetLiveViewImage = PTPOperationCode(0x9203, vendorName: "Nikon GetLiveViewImg")
+    /// Nikon StartMovieRecInCard: starts recording a movie to the card.
+    public static let nikonStartMovieRecording = PTPOperationCode(0x920A, vendorName: "Nikon StartMovieRecInCard")
+    /// Nikon EndMovieRec: stops recording a movie.
+    public static let nikonEndMovieRecording = PTPOperationCode(0x920B, vendorName: "Nikon EndMovieRec")
+}
+
+/// Nikon's response codes.
+extension PTPResponseCode {
+    /// Nikon OutOfFocus: DeviceReady after AfDrive, when the camera could not focus.
+    public static let nikonOutOfFocus = PTPResponseCode(0xA002, vendorName: "Nikon OutOfFocus")
+    /// Nikon InvalidStatus: the camera is in a state that does not allow the operation.
+    public static let nikonInvalidStatus = PTPResponseCode(0xA004, vendorName: "Nikon InvalidStatus")
+    /// Nikon NotLiveView: the operation needs live view, which is not on.
+    public static let nikonNotLiveView = PTPResponseCode(0xA00B, vendorName: "Nikon NotLiveView")
+}
+
+/// Nikon's event codes.
+extension PTPEventCode {
+    /// Nikon MovieRecordComplete: a movie has been written after EndMovieRec.
+    public static let nikonMovieRecordComplete = PTPEventCode(0xC108, vendorName: "Nikon MovieRecordComplete")
+}
+
+/// Nikon's property codes.
+extension PTPDevicePropertyCode {
+    /// Nikon MovRecProhibitCondition: a bit mask (UInt32); bit 10 is set while recording.
+    public static let nikonMovieRecordingProhibitCondition = PTPDevicePropertyCode(
+        0xD0A4, vendorName: "Nikon MovRecProhibitCondition")
+    /// Nikon RecordingMedia (UInt8): 0 card, 1 SDRAM.
+    public static let nikonRecordingMedia = PTPDevicePropertyCode(0xD10B, vendorName: "Nikon RecordingMedia")
+    /// Nikon LiveViewStatus (UInt8): 1 while live view is on.
+    public static let nikonLiveViewStatus = PTPDevicePropertyCode(0xD1A2, vendorName: "Nikon LiveViewStatus")
+    /// Nikon LiveViewProhibitCondition: a bit mask (UInt32).
+    public static let nikonLiveViewProhibitCondition = PTPDevicePropertyCode(
+        0xD1A4, vendorName: "Nikon LiveViewProhibitCondition")
+}

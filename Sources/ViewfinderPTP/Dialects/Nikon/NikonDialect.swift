@@ -1,0 +1,203 @@
+import ViewfinderCore
+import ViewfinderSystem
+
+/// Nikon's PTP (vendor extension 0x0A): the standard properties with Nikon's value tables, autofocus with AfDrive,
+/// live view with StartLiveView, GetLiveViewImg and EndLiveView, and movie recording while live view is on.
+final class NikonDialect: PTPDialect {
+    static let name = "Nikon"
+
+    private let connection: PTPConnection
+    private let properties: StandardProperties
+    private let capture: StandardCapture
+    private let liveViewLease = NikonLiveViewLease()
+    /// Whether a movie is being recorded, as far as this connection knows.
+    private let isRecording = Locked(false)
+    /// How often a frame that is not ready yet (DeviceBusy) is asked for again before live view fails.
+    private static let busyRetries = 200
+
+    private init(connection: PTPConnection) {
+        self.connection = connection
+        properties = StandardProperties(connection: connection, bindings: NikonPropertyValues.bindings)
+        capture = StandardCapture(connection: connection)
+    }
+
+    /// Nikon's vendor extension, or a Nikon that reports Microsoft's MTP extension (or none) instead.
+    static func claims(_ deviceInfo: PTPDeviceInfo) -> Bool {
+        switch deviceInfo.vendorExtensionID {
+        case 0x0A: true
+        case 0x06, 0xFFFF_FFFF: deviceInfo.manufacturer.lowercased().contains("nikon")
+        default: false
+        }
+    }
+
+    static func open(_ connection: PTPConnection) async throws -> NikonDialect {
+        let dialect = NikonDialect(connection: connection)
+        try await dialect.properties.readAll()
+        try await dialect.properties.refreshShotsAvailable()
+        return dialect
+    }
+
+    var functionality: CameraFunctionality {
+        let info = connection.deviceInfo
+        var functionality = StandardDialect.standardFunctionality(of: info)
+        if [.nikonStartLiveView, .nikonGetLiveViewImage, .nikonEndLiveView].allSatisfy(info.supports) {
+            functionality.insert(.liveView)
+            if info.supports(.nikonStartMovieRecording), info.supports(.nikonEndMovieRecording) {
+                functionality.insert(.videoRecording)
+            }
+        }
+        return functionality
+    }
+
+    func handle(_ event: PTPEvent) async {
+        if event.code == .devicePropChanged,
+            event.parameters.first
+                == UInt32(
+                    PTPDevicePropertyCode.nikonMovieRecordingProhibitCondition.rawValue)
+        {
+            await refreshRecordingState()
+            return
+        }
+        await StandardDialect.handleStandard(event, connection: connection, properties: properties, capture: capture)
+    }
+
+    func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws {
+        try await properties.setRawValue(rawValue, forPropertyNamed: name)
+    }
+
+    // MARK: Shutter
+
+    /// Focuses with AfDrive when asked to and the camera offers it, then takes the picture with InitiateCapture.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera could not focus (Nikon's OutOfFocus), which
+    ///   a subject without contrast or too close gives; the picture is not taken then.
+    func takePicture(engagingAutoFocus engageAutoFocus: Bool) async throws {
+        if engageAutoFocus, connection.deviceInfo.supports(.nikonAfDrive) {
+            try await focus()
+        }
+        try await capture.takePicture()
+    }
+
+    private func focus() async throws {
+        let session = connection.session
+        do {
+            _ = try await session.transaction(.nikonAfDrive)
+            try await session.waitUntilNikonReady(timeout: connection.configuration.focusTimeout, after: "focusing")
+        } catch let error as ViewfinderError where error.responseCode == PTPResponseCode.nikonOutOfFocus.rawValue {
+            throw ViewfinderError(
+                .notAvailable,
+                "the camera could not focus, so it took no picture; point it at something with contrast, or switch "
+                    + "the lens to manual focus and take the picture without autofocus",
+                responseCode: error.responseCode)
+        } catch let error as ViewfinderError {
+            throw StandardCapture.captureError(error, connection: connection)
+        }
+    }
+
+    // MARK: Live view
+
+    func startLiveView() async throws {
+        try await liveViewLease.acquire(
+            .liveView, on: connection.session, readyTimeout: connection.configuration.liveViewReadyTimeout)
+    }
+
+    func liveViewImage() async throws -> [UInt8] {
+        var busy = 0
+        while true {
+            do {
+                var data = try await connection.session.transaction(.nikonGetLiveViewImage).data
+                let jpeg = try PTPNikonLiveViewFrame.jpegRange(in: data)
+                // Drop the header and anything after the image in place, without copying into a new array.
+                data.removeSubrange(jpeg.upperBound...)
+                data.removeSubrange(..<jpeg.lowerBound)
+                return data
+            } catch let error as ViewfinderError
+                where error.responseCode == PTPResponseCode.deviceBusy.rawValue && busy < Self.busyRetries
+            {
+                // The camera has no new frame yet; it has one a few milliseconds later.
+                busy += 1
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+    }
+
+    func endLiveView() async {
+        await liveViewLease.release(.liveView, on: connection.session)
+    }
+
+    // MARK: Recording
+
+    /// Starts recording a movie to the card, turning live view on first if it is off (Nikon cameras record only
+    /// with live view on).
+    func startRecording() async throws {
+        let session = connection.session
+        try await liveViewLease.acquire(
+            .recording, on: session, readyTimeout: connection.configuration.liveViewReadyTimeout)
+        do {
+            try await session.startNikonMovieRecording()
+        } catch {
+            await liveViewLease.release(.recording, on: session)
+            throw Self.recordingError(error, starting: true)
+        }
+        isRecording.withLock { $0 = true }
+        connection.recordingStarted()
+    }
+
+    func stopRecording() async throws {
+        do {
+            try await connection.session.endNikonMovieRecording()
+        } catch {
+            throw Self.recordingError(error, starting: false)
+        }
+        await recordingEnded()
+    }
+
+    private static func recordingError(_ error: any Error, starting: Bool) -> any Error {
+        guard let error = error as? ViewfinderError, error.code == .protocolFailure,
+            error.responseCode == PTPResponseCode.nikonInvalidStatus.rawValue
+        else { return error }
+        return ViewfinderError(
+            .notAvailable,
+            starting
+                ? "the camera cannot start recording now; check its mode and card"
+                : "the camera is not recording video", responseCode: error.responseCode)
+    }
+
+    /// Records that the movie ended and lets live view end if nothing else needs it.
+    private func recordingEnded() async {
+        let was = isRecording.withLock { recording in
+            defer { recording = false }
+            return recording
+        }
+        guard was else { return }
+        connection.recordingStopped()
+        await liveViewLease.release(.recording, on: connection.session)
+    }
+
+    /// Reads whether the camera records (bit 10 of the movie recording prohibit conditions), to follow recordings
+    /// started or ended on the camera itself.
+    private func refreshRecordingState() async {
+        guard
+            let value = try? await connection.session.propertyValue(
+                .nikonMovieRecordingProhibitCondition, of: .uint32),
+            let bits = value.integerValue
+        else { return }
+        if bits & (1 << 10) != 0 {
+            isRecording.withLock { $0 = true }
+            connection.recordingStarted()
+        } else {
+            await recordingEnded()
+        }
+    }
+
+    // MARK: The connection's end
+
+    func prepareToClose() async {
+        await liveViewLease.end(on: connection.session)
+    }
+
+    func connectionEnded(with error: ViewfinderError) {
+        liveViewLease.reset()
+        capture.connectionEnded(with: error)
+    }
+}

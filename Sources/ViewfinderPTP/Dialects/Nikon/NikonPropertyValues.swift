@@ -1,0 +1,51 @@
+import ViewfinderCore
+
+/// What Nikon adds to the standard properties' values: codes in the `0x8010` range, and the bindings that read
+/// them.
+enum NikonPropertyValues {
+    /// The standard properties with Nikon's value tables.
+    static let bindings: [PTPPropertyBinding] = [
+        .binding(.iso, .exposureIndex, decode: StandardPropertyValues.iso),
+        .binding(.shutterSpeed, .exposureTime) { StandardPropertyValues.shutterSpeed($0, names: shutterSpeedNames) },
+        .binding(.aperture, .fNumber, decode: StandardPropertyValues.aperture),
+        .binding(.exposureCompensation, .exposureBiasCompensation, decode: StandardPropertyValues.exposureCompensation),
+        .binding(.whiteBalance, .whiteBalance) { StandardPropertyValues.whiteBalance($0, vendor: whiteBalance) },
+        .binding(.focusMode, .focusMode) { StandardPropertyValues.focusMode($0, vendor: focusMode) },
+        .binding(.autoExposureMode, .exposureProgramMode) {
+            StandardPropertyValues.exposureProgram($0, vendor: exposureProgram)
+        },
+        .binding(.batteryLevel, .batteryLevel, decode: StandardPropertyValues.batteryLevel),
+        .binding(.driveMode, .stillCaptureMode) { StandardPropertyValues.driveMode($0, vendor: driveMode) },
+    ]
+
+    /// Time exposures, which Nikon writes as `0xFFFFFFFD`.
+    static let shutterSpeedNames: [Int64: String] = [0xFFFF_FFFD: "Time"]
+
+    /// Cloudy, shade, colour temperature and preset.
+    static let whiteBalance = VendorValues<WhiteBalanceValue>(meanings: [
+        0x8010: .cloudy, 0x8011: .shade, 0x8012: .colorTemperature, 0x8013: .custom,
+    ])
+
+    /// AF-S, AF-C, AF-A and AF-F.
+    static let focusMode = VendorValues<FocusModeValue>(
+        meanings: [0x8010: .singleAutoFocus, 0x8011: .continuousAutoFocus, 0x8012: .automaticAutoFocus],
+        names: [0x8013: "AF-F"])
+
+    /// The automatic mode and the scene modes.
+    static let exposureProgram: VendorValues<AutoExposureModeValue> = {
+        let scenes = [
+            "Portrait", "Landscape", "Close-Up", "Sports", "Night Portrait", "Night Landscape", "Child", "Scene",
+            "Effects",
+        ]
+        var names: [Int64: String] = [:]
+        for (offset, scene) in scenes.enumerated() {
+            names[0x8011 + Int64(offset)] = scene
+        }
+        return VendorValues(meanings: [0x8010: .fullyAutomatic], names: names)
+    }()
+
+    /// The standard burst is Nikon's high rate; continuous low, self-timer, mirror-up and quiet release.
+    static let driveMode = VendorValues<DriveModeValue>(
+        meanings: [2: .continuousHigh, 0x8010: .continuousLow, 0x8011: .selfTimer],
+        names: [0x8012: "Mirror Up", 0x8016: "Quiet Release"])
+}

@@ -1,0 +1,94 @@
+import ViewfinderCore
+
+/// A vendor's way of speaking PTP: what a ``PTPCamera`` does differently for the cameras of one maker.
+///
+/// ISO 15740 fixes the transactions, the datasets and a few properties; vendors add operations, events and
+/// property codes of their own, in ranges every vendor reuses (`0x9201` is live view on a Nikon and a connection
+/// step on a Sony). A dialect gives those codes their meaning. It is chosen once per connection, from the camera's
+/// ``PTPDeviceInfo`` (its vendor extension and manufacturer, never its operation list alone), by
+/// ``PTPDialects/dialect(for:)``, and supplies everything that differs between vendors:
+///
+/// - the opening steps after the session opens, and the properties read then (``open(_:)``);
+/// - how events arrive: pushed by the transport (``handle(_:)``) or polled by the dialect itself, from a task it
+///   starts in ``open(_:)`` and stops in ``connectionEnded(with:)``;
+/// - which typed properties exist, their value tables, and how a value is set (``setRawValue(_:forPropertyNamed:)``);
+/// - what the camera can do (``functionality``), the shutter, live view and video recording.
+///
+/// Files on the card are the standard operations for every vendor and stay in ``PTPCamera``.
+///
+/// A dialect is one folder under `Dialects/`: the type, its codes as extensions of the code types, its value tables
+/// and anything it keeps per connection. Adding a vendor is adding a folder and one line in
+/// ``PTPDialects/all``; no other dialect changes.
+protocol PTPDialect: AnyObject, Sendable {
+    /// The dialect's name for messages, such as `"standard PTP"`.
+    static var name: String { get }
+
+    /// Whether this dialect speaks to the camera that `deviceInfo` describes.
+    static func claims(_ deviceInfo: PTPDeviceInfo) -> Bool
+
+    /// Runs the dialect's opening steps on a new connection and reads the camera's properties.
+    ///
+    /// - Throws: Errors that fail the connection; the camera then does not connect.
+    static func open(_ connection: PTPConnection) async throws -> Self
+
+    /// What the camera can do through this dialect.
+    var functionality: CameraFunctionality { get }
+
+    /// Acts on an event the transport delivered: reads changed properties again, reports new files, completes
+    /// captures.
+    func handle(_ event: PTPEvent) async
+
+    /// Sends a property's new value; returns once the camera has taken it.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` for a property the dialect does not have, and the errors
+    ///   ``CameraPropertyBackend/setRawValue(_:forPropertyNamed:)`` documents.
+    func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws
+
+    /// Takes one picture, focusing first when `engageAutoFocus` is `true`; returns once the camera has taken it.
+    func takePicture(engagingAutoFocus engageAutoFocus: Bool) async throws
+
+    /// Starts live view, returning once frames can be fetched.
+    func startLiveView() async throws
+
+    /// Fetches the current live view image: JPEG bytes, without any vendor header.
+    func liveViewImage() async throws -> [UInt8]
+
+    /// Ends live view; errors are the dialect's to ignore.
+    func endLiveView() async
+
+    /// Starts recording video.
+    func startRecording() async throws
+
+    /// Stops recording video.
+    func stopRecording() async throws
+
+    /// Lets go of what the dialect holds on the camera (live view, a remote mode) before the session closes on
+    /// request.
+    func prepareToClose() async
+
+    /// The connection ended: waits under way fail with `error`, and tasks the dialect runs stop.
+    func connectionEnded(with error: ViewfinderError)
+}
+
+extension PTPDialect {
+    func startLiveView() async throws {
+        throw ViewfinderError(
+            .notAvailable, "\(Self.name) cameras offer no live view Viewfinder can drive")
+    }
+
+    func liveViewImage() async throws -> [UInt8] {
+        throw ViewfinderError(.notAvailable, "\(Self.name) cameras offer no live view Viewfinder can drive")
+    }
+
+    func endLiveView() async {}
+
+    func startRecording() async throws {
+        throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot record video over PTP")
+    }
+
+    func stopRecording() async throws {
+        throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot record video over PTP")
+    }
+
+    func prepareToClose() async {}
+}

@@ -1,0 +1,187 @@
+import ViewfinderCore
+import ViewfinderSystem
+
+/// Taking a picture with InitiateCapture and waiting for the camera's CaptureComplete event, for one connection.
+///
+/// ``takePicture()`` returns once the event for its transaction arrives (cameras that do not fill the event's
+/// transaction ID in, sending `0xFFFFFFFF` or 0, complete any capture), or fails after the configured capture timeout.
+/// An event that arrives before the answer to InitiateCapture is kept for it.
+final class StandardCapture: Sendable {
+    /// A shutter release waiting for the camera's CaptureComplete event.
+    private struct Wait {
+        /// Tells one capture from the next, so a late timer does not end a later capture.
+        let id: UInt64
+        /// The transaction of the InitiateCapture, once the camera has answered it.
+        var transactionID: UInt32?
+        /// CaptureComplete events that arrived before the caller began to wait.
+        var completedTransactions: Set<UInt32> = []
+        var continuation: CheckedContinuation<Void, any Error>?
+        var timer: Task<Void, Never>?
+
+        func isCompleted(by transactionID: UInt32) -> Bool {
+            transactionID == self.transactionID || transactionID == 0xFFFF_FFFF || transactionID == 0
+        }
+
+        /// Resumes the caller, if it waits, and stops the timer.
+        func finish(with result: Result<Void, ViewfinderError>) {
+            timer?.cancel()
+            continuation?.resume(with: result)
+        }
+    }
+
+    private struct State {
+        var wait: Wait?
+        var nextID: UInt64 = 0
+        var ended: ViewfinderError?
+    }
+
+    private let connection: PTPConnection
+    private let state = Locked(State())
+
+    /// Creates the capture of `connection`.
+    init(connection: PTPConnection) {
+        self.connection = connection
+    }
+
+    /// Whether a picture is being taken: the camera has been asked and has not reported it taken.
+    var isWaiting: Bool { state.withLock { $0.wait != nil } }
+
+    /// Whether the camera takes pictures with InitiateCapture.
+    var isAvailable: Bool { connection.deviceInfo.supports(.initiateCapture) }
+
+    /// Takes one picture with InitiateCapture and returns when the camera reports the capture complete.
+    ///
+    /// - Throws: ``ViewfinderError/Code/deviceBusy`` while another capture is under way,
+    ///   ``ViewfinderError/Code/timeout`` when the camera does not report the capture within the capture timeout,
+    ///   ``ViewfinderError/Code/notAvailable`` for a full card, or what the camera answered.
+    func takePicture() async throws {
+        guard isAvailable else {
+            throw ViewfinderError(.notAvailable, "\(connection.model) does not offer InitiateCapture")
+        }
+        let id = try state.withLock { state throws(ViewfinderError) -> UInt64 in
+            if let ended = state.ended { throw ended }
+            guard state.wait == nil else {
+                throw ViewfinderError(.deviceBusy, "a picture is being taken; wait for it before taking the next")
+            }
+            state.nextID += 1
+            state.wait = Wait(id: state.nextID)
+            return state.nextID
+        }
+        let transactionID: UInt32
+        do {
+            transactionID = try await connection.session.initiateCapture()
+        } catch {
+            state.withLock { state in
+                if state.wait?.id == id { state.wait = nil }
+            }
+            throw Self.captureError(error, connection: connection)
+        }
+        try await waitForCapture(id, transactionID: transactionID)
+    }
+
+    /// What a refused InitiateCapture means for the caller.
+    static func captureError(_ error: any Error, connection: PTPConnection) -> any Error {
+        guard let error = error as? ViewfinderError else { return error }
+        guard error.code == .protocolFailure, let code = error.responseCode.map(PTPResponseCode.init(rawValue:))
+        else { return connection.lostSessionError(error, while: "take a picture") }
+        switch code {
+        case .deviceBusy:
+            return ViewfinderError(
+                .deviceBusy, "the camera is busy and did not take the picture; try again shortly",
+                responseCode: code.rawValue)
+        case .storeFull:
+            return ViewfinderError(
+                .notAvailable, "the camera's card is full; free some space to take pictures",
+                responseCode: code.rawValue)
+        default:
+            return error
+        }
+    }
+
+    /// Waits for the CaptureComplete event of capture `id`, until the configured timeout.
+    private func waitForCapture(_ id: UInt64, transactionID: UInt32) async throws {
+        let timeout = connection.configuration.captureTimeout
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let timer = Task { [weak self] in
+                    try? await Task.sleep(for: timeout)
+                    guard !Task.isCancelled else { return }
+                    self?.end(
+                        id,
+                        .failure(
+                            ViewfinderError(
+                                .timeout,
+                                "the camera did not report the picture taken within \(timeout); check that it can "
+                                    + "focus and has a card with space")))
+                }
+                enum Outcome {
+                    case waiting, completed
+                    case gone(ViewfinderError?)
+                }
+                let outcome = state.withLock { state -> Outcome in
+                    guard var wait = state.wait, wait.id == id else { return .gone(state.ended) }
+                    wait.transactionID = transactionID
+                    if wait.completedTransactions.contains(where: wait.isCompleted(by:)) {
+                        state.wait = nil
+                        return .completed
+                    }
+                    wait.continuation = continuation
+                    wait.timer = timer
+                    state.wait = wait
+                    return .waiting
+                }
+                switch outcome {
+                case .waiting:
+                    break
+                case .completed:
+                    timer.cancel()
+                    continuation.resume()
+                case .gone(let ended):
+                    // Ended before the wait began, by cancellation or by the connection ending.
+                    timer.cancel()
+                    continuation.resume(
+                        throwing: Task.isCancelled
+                            ? ViewfinderError(.cancelled, "waiting for the picture was cancelled")
+                            : ended ?? ViewfinderError(.disconnected, "the camera went away while taking the picture"))
+                }
+            }
+        } onCancel: {
+            end(id, .failure(ViewfinderError(.cancelled, "waiting for the picture was cancelled")))
+        }
+    }
+
+    /// Ends capture `id`, if it is still the one under way.
+    private func end(_ id: UInt64, _ result: Result<Void, ViewfinderError>) {
+        let wait = state.withLock { state -> Wait? in
+            guard let wait = state.wait, wait.id == id else { return nil }
+            state.wait = nil
+            return wait
+        }
+        wait?.finish(with: result)
+    }
+
+    /// Completes the capture a CaptureComplete event belongs to, or remembers the event for it.
+    func captureCompleted(transactionID: UInt32) {
+        let finished = state.withLock { state -> Wait? in
+            guard var wait = state.wait else { return nil }
+            guard wait.transactionID != nil, wait.isCompleted(by: transactionID) else {
+                wait.completedTransactions.insert(transactionID)
+                state.wait = wait
+                return nil
+            }
+            state.wait = nil
+            return wait
+        }
+        finished?.finish(with: .success(()))
+    }
+
+    /// Fails the capture under way, and every later one, with `error`: the connection ended.
+    func connectionEnded(with error: ViewfinderError) {
+        let wait = state.withLock { state -> Wait? in
+            state.ended = error
+            defer { state.wait = nil }
+            return state.wait
+        }
+        wait?.finish(with: .failure(error))
+    }
+}

@@ -1,0 +1,120 @@
+import ViewfinderCore
+
+/// The meanings a vendor adds to a standard property's values, for ``StandardPropertyValues``.
+struct VendorValues<Meaning>: Sendable where Meaning: Sendable {
+    /// Values with a meaning Viewfinder knows, by the camera's integer.
+    var meanings: [Int64: Meaning]
+    /// Names for values without such a meaning, shown as they are.
+    var names: [Int64: String]
+
+    /// Creates the additions.
+    init(meanings: [Int64: Meaning] = [:], names: [Int64: String] = [:]) {
+        self.meanings = meanings
+        self.names = names
+    }
+
+    /// No additions: the standard values only.
+    static var none: VendorValues { VendorValues() }
+}
+
+/// The meanings of standard PTP property values, ISO 15740's codes, as typed values that keep the camera's integer
+/// as their raw value; a dialect passes its vendor's additions.
+///
+/// A value Viewfinder does not know becomes a value without a common value that shows its name or code, so that it
+/// can still be shown and set.
+enum StandardPropertyValues {
+    typealias Value<T: CameraPropertyValue> = TypedCameraPropertyValue<T>
+
+    /// ExposureIndex: the ISO speed; `0xFFFF` is automatic.
+    static func iso(_ raw: Int64) -> Value<ISOValue> {
+        if raw == 0xFFFF { return Value(.automatic, rawValue: .integer(raw)) }
+        return known(ISOValue(Int(raw)), raw, "ISO")
+    }
+
+    /// ExposureTime: seconds × 10 000; `0xFFFFFFFF` is bulb; a vendor may name other codes.
+    static func shutterSpeed(_ raw: Int64) -> Value<ShutterSpeedValue> {
+        shutterSpeed(raw, names: [:])
+    }
+
+    /// ExposureTime with names a vendor gives to codes outside the standard's range.
+    static func shutterSpeed(_ raw: Int64, names: [Int64: String]) -> Value<ShutterSpeedValue> {
+        if raw == 0xFFFF_FFFF { return Value(.bulb, rawValue: .integer(raw)) }
+        if let name = names[raw] { return Value(unrecognizedRawValue: .integer(raw), localizedDisplayValue: name) }
+        return known(ShutterSpeedValue(tenThousandthsOfASecond: raw), raw, "Shutter")
+    }
+
+    /// FNumber: the f-number × 100.
+    static func aperture(_ raw: Int64) -> Value<ApertureValue> {
+        known(ApertureValue(hundredthsOfFNumber: Int(raw)), raw, "Aperture")
+    }
+
+    /// ExposureBiasCompensation: EV × 1000.
+    static func exposureCompensation(_ raw: Int64) -> Value<ExposureCompensationValue> {
+        Value(ExposureCompensationValue(thousandthsOfAStop: Int(clamping: raw)), rawValue: .integer(raw))
+    }
+
+    /// WhiteBalance: 1 manual, 2 automatic, 3 one-push automatic, 4 daylight, 5 fluorescent, 6 tungsten, 7 flash.
+    static func whiteBalance(_ raw: Int64, vendor: VendorValues<WhiteBalanceValue> = .none)
+        -> Value<WhiteBalanceValue>
+    {
+        let standard: [Int64: WhiteBalanceValue] = [
+            1: .custom, 2: .automatic, 4: .daylight, 5: .fluorescent, 6: .tungsten, 7: .flash,
+        ]
+        return lookup(raw, standard, vendor, standardNames: [3: "One-Push Auto"], "White Balance")
+    }
+
+    /// FocusMode: 1 manual, 2 automatic, 3 automatic macro.
+    static func focusMode(_ raw: Int64, vendor: VendorValues<FocusModeValue> = .none) -> Value<FocusModeValue> {
+        lookup(raw, [1: .manual, 2: .autoFocus, 3: .macro], vendor, standardNames: [:], "Focus Mode")
+    }
+
+    /// ExposureProgramMode: 1 manual, 2 program, 3 aperture priority, 4 shutter priority, then scene programs.
+    static func exposureProgram(_ raw: Int64, vendor: VendorValues<AutoExposureModeValue> = .none)
+        -> Value<AutoExposureModeValue>
+    {
+        let standard: [Int64: AutoExposureModeValue] = [
+            1: .manual, 2: .program, 3: .aperturePriority, 4: .shutterPriority,
+        ]
+        return lookup(
+            raw, standard, vendor, standardNames: [5: "Creative", 6: "Action", 7: "Portrait"], "Exposure Mode")
+    }
+
+    /// BatteryLevel: percent.
+    static func batteryLevel(_ raw: Int64) -> Value<BatteryLevelValue> {
+        Value(BatteryLevelValue(clampingPercent: Int(clamping: raw)), rawValue: .integer(raw))
+    }
+
+    /// StillCaptureMode: 1 single, 2 burst, 3 time-lapse.
+    static func driveMode(_ raw: Int64, vendor: VendorValues<DriveModeValue> = .none) -> Value<DriveModeValue> {
+        lookup(raw, [1: .single, 2: .continuous, 3: .timeLapse], vendor, standardNames: [:], "Drive Mode")
+    }
+
+    /// The value for `meaning`, or an unrecognised value named after the property and the raw code.
+    static func known<T>(_ meaning: T?, _ raw: Int64, _ property: String) -> Value<T> {
+        guard let meaning else { return unrecognized(raw, property) }
+        return Value(meaning, rawValue: .integer(raw))
+    }
+
+    /// Looks a raw value up among the vendor's meanings, then the standard ones, then names for values without a
+    /// meaning.
+    private static func lookup<T>(
+        _ raw: Int64, _ standard: [Int64: T], _ vendor: VendorValues<T>, standardNames: [Int64: String],
+        _ property: String
+    ) -> Value<T> {
+        if let meaning = vendor.meanings[raw] ?? standard[raw] {
+            return Value(meaning, rawValue: .integer(raw))
+        }
+        if let name = vendor.names[raw] ?? standardNames[raw] {
+            return Value(unrecognizedRawValue: .integer(raw), localizedDisplayValue: name)
+        }
+        return unrecognized(raw, property)
+    }
+
+    /// A value Viewfinder does not know, shown as the property's name and the code, such as "Focus Mode 0x8014".
+    static func unrecognized<T>(_ raw: Int64, _ property: String) -> Value<T> {
+        let hex = String(raw, radix: 16, uppercase: true)
+        return Value(
+            unrecognizedRawValue: .integer(raw),
+            localizedDisplayValue: "\(property) 0x\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex)")
+    }
+}

@@ -1,0 +1,105 @@
+import ViewfinderPTP
+import ViewfinderSystem
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension PTPIPTransport {
+    /// How a PTP/IP transport connects, who it says it is, and how long it waits.
+    public struct Configuration: Sendable {
+        /// The TCP port of the camera; 15740 is the PTP/IP default.
+        public var port: UInt16
+        /// The name the camera shows for this computer; cameras that pair show it when they ask.
+        public var clientName: String
+        /// This computer's identifier; cameras that pair with a client remember it, so it stays the same from one
+        /// run to the next unless set.
+        public var clientGUID: PTPIPGUID
+        /// The longest wait for a TCP connection to open.
+        public var connectTimeout: Duration
+        /// The longest wait for the camera on any read or write during a transaction, and for the handshake.
+        public var responseTimeout: Duration
+        /// The longest packet other than Data or EndData accepted.
+        public var maximumControlPacketLength: Int
+        /// The size of the Data packets data-out phases are split into.
+        public var dataOutChunkSize: Int
+        /// How long the event connection may stay silent before the transport probes the camera on it.
+        ///
+        /// A camera that leaves the network without closing its connections (out of WiFi range, battery pulled)
+        /// sends nothing more, and a quiet event connection looks the same. After this long without a packet, the
+        /// transport sends a PTP/IP probe request on the event connection; a camera that does not answer within
+        /// ``responseTimeout`` ends the session with `ViewfinderError/Code/timeout`. `nil` turns probing off, for a
+        /// camera that does not answer probes.
+        public var eventProbeInterval: Duration?
+
+        /// Creates a configuration.
+        ///
+        /// - Parameters:
+        ///   - port: The camera's TCP port.
+        ///   - clientName: The name the camera shows; the host name by default.
+        ///   - clientGUID: This computer's identifier; one made from the machine's identity by default.
+        ///   - connectTimeout: The longest wait for a TCP connection.
+        ///   - responseTimeout: The longest wait for the camera on any read or write.
+        ///   - maximumControlPacketLength: The longest packet other than Data or EndData accepted.
+        ///   - dataOutChunkSize: The size of the Data packets data-out phases are split into.
+        ///   - eventProbeInterval: How long the event connection may stay silent before the camera is probed;
+        ///     `nil` for never.
+        public init(
+            port: UInt16 = 15740, clientName: String = Configuration.hostName,
+            clientGUID: PTPIPGUID = .thisComputer, connectTimeout: Duration = .seconds(5),
+            responseTimeout: Duration = .seconds(10), maximumControlPacketLength: Int = 1 << 20,
+            dataOutChunkSize: Int = 1 << 20, eventProbeInterval: Duration? = .seconds(10)
+        ) {
+            self.port = port
+            self.clientName = clientName
+            self.clientGUID = clientGUID
+            self.connectTimeout = connectTimeout
+            self.responseTimeout = responseTimeout
+            self.maximumControlPacketLength = maximumControlPacketLength
+            self.dataOutChunkSize = max(1, dataOutChunkSize)
+            self.eventProbeInterval = eventProbeInterval
+        }
+
+        /// This machine's host name, or `Viewfinder` when it has none.
+        public static var hostName: String {
+            var name = [CChar](repeating: 0, count: 256)
+            guard gethostname(&name, name.count - 1) == 0 else { return "Viewfinder" }
+            let text = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            return text.isEmpty ? "Viewfinder" : text
+        }
+    }
+}
+
+extension PTPIPGUID {
+    /// This computer's identifier, the same in every run: made from the machine's identity (`/etc/machine-id`) and
+    /// the user, so a camera paired with this computer knows it again; random when the machine has no identity.
+    public static var thisComputer: PTPIPGUID {
+        let identity = ["/etc/machine-id", "/var/lib/dbus/machine-id"].lazy.compactMap { path -> [UInt8]? in
+            guard let file = try? FileDescriptor.open(path, O_RDONLY), let bytes = try? file.readAll(limit: 4096),
+                bytes.count >= 16
+            else { return nil }
+            return bytes
+        }.first
+        guard let identity else { return .random() }
+        return stable(from: identity + Array("viewfinder-ptpip-\(getuid())".utf8))
+    }
+
+    /// 16 bytes that follow from `seed` alone (two rounds of 64-bit FNV-1a with different offsets), with the
+    /// version bits of a name-based UUID.
+    static func stable(from seed: [UInt8]) -> PTPIPGUID {
+        func fnv(_ offset: UInt64) -> UInt64 {
+            var hash = offset
+            for byte in seed {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01B3
+            }
+            return hash
+        }
+        var bytes =
+            withUnsafeBytes(of: fnv(0xCBF2_9CE4_8422_2325).bigEndian, Array.init)
+            + withUnsafeBytes(of: fnv(0x6C62_272E_07BB_0142).bigEndian, Array.init)
+        bytes[6] = (bytes[6] & 0x0F) | 0x50
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return try! PTPIPGUID(bytes: bytes)
+    }
+}

@@ -1,0 +1,403 @@
+import ViewfinderCore
+import ViewfinderPTP
+import ViewfinderSystem
+
+/// PTP over TCP (ISO 15740's PTP/IP): a command connection for transactions and an event connection for the
+/// camera's events, opened with the PTP/IP handshake.
+///
+/// ``PTPIPEndpoint`` opens one for a ``PTPCamera`` or a ``PTPSession``; the transport then moves the session's
+/// containers as PTP/IP packets. It probes an event connection that stays silent for
+/// ``Configuration/eventProbeInterval``, so a camera that left the network without closing its connections ends the
+/// session with `ViewfinderError/Code/timeout` instead of hanging it.
+///
+/// Calls other than ``shutdown()`` come from the session's command thread, one at a time; the event connection has
+/// a thread of its own, which closes it when it ends. Hence `@unchecked Sendable`: the mutable state belongs to the
+/// command thread.
+public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
+    /// The camera's address and port, such as `192.168.1.1:15740`.
+    public let endpoint: String
+    /// The configuration the transport was opened with.
+    public let configuration: Configuration
+    /// The camera's name, from its handshake.
+    public let responderName: String
+    /// The camera's identifier, from its handshake.
+    public let responderGUID: PTPIPGUID
+    /// The connection number the camera assigned.
+    public let connectionNumber: UInt32
+
+    /// `ptp` and the port, such as `ptp15740`; the event connection's thread is `ptp15740-events`.
+    public var threadName: String { "ptp\(configuration.port)" }
+
+    /// The longest packet the event connection accepts; an event packet has 26 bytes at most.
+    public static let maximumEventPacketLength = 1 << 10
+
+    private let command: PTPIPConnection
+    private let events: PTPIPConnection
+    private let eventsStarted = Locked(false)
+    /// The data-in phase being received, on the command thread.
+    private var dataPhase: DataPhase?
+    /// A response that ended a data phase in place of EndData, for the next ``receivePhase(of:)``.
+    private var pendingResponse: PTPResponse?
+
+    /// Where a data-in phase is.
+    private struct DataPhase {
+        let transactionID: UInt32
+        let total: Int?
+        var received = 0
+        /// Payload bytes of the current Data or EndData packet not read yet.
+        var packetRemaining = 0
+        /// Whether the current packet is the phase's last.
+        var isLastPacket = false
+        /// Whether the phase has ended.
+        var ended = false
+        var progressDeadline: ContinuousClock.Instant
+    }
+
+    private init(
+        endpoint: String, configuration: Configuration, command: PTPIPConnection, events: PTPIPConnection,
+        handshake: (name: String, guid: PTPIPGUID, number: UInt32)
+    ) {
+        self.endpoint = endpoint
+        self.configuration = configuration
+        self.command = command
+        self.events = events
+        responderName = handshake.name
+        responderGUID = handshake.guid
+        connectionNumber = handshake.number
+    }
+
+    /// Wraps connections whose handshake is done, for harnesses that drive the transport over socket pairs.
+    package convenience init(
+        command: PTPIPConnection, events: PTPIPConnection, configuration: Configuration, endpoint: String = "harness"
+    ) {
+        self.init(
+            endpoint: endpoint, configuration: configuration, command: command, events: events,
+            handshake: ("harness", try! PTPIPGUID(bytes: Array(repeating: 0, count: 16)), 1))
+    }
+
+    deinit {
+        command.close()
+        if !eventsStarted.withLock({ $0 }) {
+            events.close()
+        }
+    }
+
+    /// Connects both channels and performs the PTP/IP handshake; blocks, so call it from a thread of its own.
+    ///
+    /// - Throws: `ViewfinderError/Code/connectionFailed` when the camera cannot be reached,
+    ///   `ViewfinderError/Code/deviceBusy` when it serves another client, `ViewfinderError/Code/pairingRequired` when
+    ///   it refuses a client it has not been paired with, and `ViewfinderError/Code/timeout`.
+    static func connect(to host: String, configuration: Configuration) throws(ViewfinderError) -> PTPIPTransport {
+        let commandSocket = try io { () throws(SocketError) in
+            try Socket.connect(host: host, port: configuration.port, timeout: configuration.connectTimeout)
+        }
+        commandSocket.setNoDelay()
+        let endpoint = commandSocket.endpoint
+        let command = PTPIPConnection(
+            socket: commandSocket, timeout: configuration.responseTimeout,
+            maximumControlPacketLength: configuration.maximumControlPacketLength)
+        do throws(ViewfinderError) {
+            command.readDeadline = .now + configuration.responseTimeout
+            try command.send(
+                .initCommandRequest(
+                    guid: configuration.clientGUID, name: configuration.clientName,
+                    version: PTPIPPacket.protocolVersion),
+                while: "opening the command connection to \(endpoint)")
+            let handshake: (name: String, guid: PTPIPGUID, number: UInt32)
+            switch try command.readPacket(while: "waiting for \(endpoint) to accept the connection") {
+            case .initCommandAck(let number, let guid, let name, _):
+                handshake = (name, guid, number)
+            case .initFail(let reason):
+                throw refusal(PTPIPInitFailReason(rawValue: reason), endpoint: endpoint, configuration: configuration)
+            case let packet:
+                throw ViewfinderError(.malformedData, "\(endpoint) answered the handshake with \(packet.type)")
+            }
+            command.readDeadline = nil
+            let events = try openEvents(host: host, number: handshake.number, configuration: configuration)
+            return PTPIPTransport(
+                endpoint: endpoint, configuration: configuration, command: command, events: events,
+                handshake: handshake)
+        } catch {
+            command.close()
+            throw error
+        }
+    }
+
+    private static func openEvents(host: String, number: UInt32, configuration: Configuration) throws(ViewfinderError)
+        -> PTPIPConnection
+    {
+        let socket = try io { () throws(SocketError) in
+            try Socket.connect(host: host, port: configuration.port, timeout: configuration.connectTimeout)
+        }
+        socket.setNoDelay()
+        let events = PTPIPConnection(
+            socket: socket, timeout: configuration.responseTimeout,
+            maximumControlPacketLength: maximumEventPacketLength)
+        do throws(ViewfinderError) {
+            events.readDeadline = .now + configuration.responseTimeout
+            try events.send(
+                .initEventRequest(connectionNumber: number), while: "opening the event connection to \(socket.endpoint)"
+            )
+            switch try events.readPacket(while: "waiting for \(socket.endpoint) to accept the event connection") {
+            case .initEventAck:
+                events.readDeadline = nil
+                return events
+            case .initFail(let reason):
+                let reason = PTPIPInitFailReason(rawValue: reason)
+                throw ViewfinderError(
+                    reason == .busy ? .deviceBusy : .connectionFailed,
+                    "\(socket.endpoint) refused the event connection: \(reason); close other clients and retry")
+            case let packet:
+                throw ViewfinderError(
+                    .malformedData, "\(socket.endpoint) answered InitEventRequest with \(packet.type)")
+            }
+        } catch {
+            events.close()
+            throw error
+        }
+    }
+
+    /// The error for an InitFail packet: busy with another client, or a client the camera does not know yet.
+    private static func refusal(_ reason: PTPIPInitFailReason, endpoint: String, configuration: Configuration)
+        -> ViewfinderError
+    {
+        switch reason {
+        case .busy:
+            return ViewfinderError(
+                .deviceBusy, "\(endpoint) refused the connection: \(reason); close other clients and retry")
+        default:
+            return ViewfinderError(
+                .pairingRequired,
+                "\(endpoint) refused the connection (\(reason)): the camera does not know this computer yet. Pair it "
+                    + "on the camera: open its Wi-Fi or network menu, choose to connect to a computer, and accept "
+                    + "'\(configuration.clientName)' when the camera asks; the camera remembers this computer "
+                    + "(identifier \(configuration.clientGUID)) afterwards")
+        }
+    }
+
+    // MARK: Transactions
+
+    /// Sends an OperationRequest packet on the command connection.
+    public func send(_ request: PTPRequest, hasDataOut: Bool) throws(ViewfinderError) {
+        dataPhase = nil
+        pendingResponse = nil
+        try command.send(
+            .operationRequest(
+                dataPhase: hasDataOut ? .dataOut : .noDataOrDataIn, code: request.code,
+                transactionID: request.transactionID, parameters: request.parameters),
+            while: "sending \(request.code) (transaction \(request.transactionID))")
+    }
+
+    /// Sends StartData, then Data packets of ``Configuration/dataOutChunkSize``, the last piece in EndData.
+    public func sendData(_ bytes: UnsafeRawBufferPointer, transactionID: UInt32) throws(ViewfinderError) {
+        let activity = "sending the data of transaction \(transactionID)"
+        try command.send(
+            .startData(transactionID: transactionID, totalLength: UInt64(bytes.count)), while: activity)
+        var offset = 0
+        repeat {
+            let count = min(configuration.dataOutChunkSize, bytes.count - offset)
+            let piece = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
+            offset += count
+            try command.sendData(transactionID: transactionID, piece, isLast: offset == bytes.count, while: activity)
+        } while offset < bytes.count
+    }
+
+    /// Reads StartData or OperationResponse, answering probes on the way.
+    public func receivePhase(of transactionID: UInt32) throws(ViewfinderError) -> PTPInboundPhase {
+        if let response = pendingResponse {
+            pendingResponse = nil
+            return .response(response)
+        }
+        let activity = "the answer to transaction \(transactionID)"
+        let next = try readAnsweringProbes(while: "waiting for \(activity)")
+        switch next {
+        case .packet(.startData(let id, let announced)):
+            guard id == transactionID else {
+                throw ViewfinderError(
+                    .malformedData, "\(endpoint) began the data of transaction \(id) in \(activity)")
+            }
+            let total: Int? = announced == .max ? nil : Int(exactly: announced)
+            if announced != .max, total == nil {
+                throw ViewfinderError(.malformedData, "\(endpoint) announced \(announced) bytes of data in \(activity)")
+            }
+            dataPhase = DataPhase(transactionID: id, total: total, progressDeadline: .now + command.timeout)
+            return .data(totalLength: total)
+        case .packet(.operationResponse(let code, let id, let parameters)):
+            return .response(PTPResponse(code: code, transactionID: id, parameters: parameters))
+        case .packet(let packet):
+            throw ViewfinderError(.malformedData, "expected \(activity), but \(endpoint) sent a \(packet.type) packet")
+        case .data(let isLast, _, _):
+            throw ViewfinderError(
+                .malformedData,
+                "expected \(activity), but \(endpoint) sent \(isLast ? "an EndData" : "a Data") packet without StartData"
+            )
+        }
+    }
+
+    /// Reads the payloads of Data and EndData packets straight into `buffer`; a response in place of EndData ends the
+    /// phase, as some responders send it.
+    public func receiveData(into buffer: UnsafeMutableRawBufferPointer) throws(ViewfinderError) -> Int {
+        guard var phase = dataPhase else { return 0 }
+        defer { dataPhase = phase.ended ? nil : phase }
+        let activity = "receiving the data of transaction \(phase.transactionID)"
+        while true {
+            if phase.packetRemaining > 0, buffer.count > 0 {
+                let count = min(buffer.count, phase.packetRemaining)
+                try command.readPayload(
+                    into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]), while: activity)
+                phase.packetRemaining -= count
+                phase.received += count
+                return count
+            }
+            if phase.packetRemaining == 0, phase.isLastPacket {
+                phase.ended = true
+            }
+            if phase.ended { return 0 }
+            switch try readAnsweringProbes(while: activity) {
+            case .data(let isLast, let id, let count):
+                guard id == phase.transactionID else {
+                    throw ViewfinderError(
+                        .malformedData, "\(endpoint) sent data of transaction \(id) while \(activity)")
+                }
+                if count > 0 {
+                    phase.progressDeadline = .now + command.timeout
+                } else if !isLast {
+                    try Self.checkProgress(before: phase.progressDeadline, timeout: command.timeout, while: activity)
+                }
+                if let total = phase.total, count > total - phase.received {
+                    throw ViewfinderError(
+                        .malformedData,
+                        "the camera sent more than the \(total) bytes it announced for transaction \(id)")
+                }
+                phase.packetRemaining = count
+                phase.isLastPacket = isLast
+            case .packet(.operationResponse(let code, let id, let parameters)):
+                // Some responders end the phase with the response instead of an EndData packet.
+                pendingResponse = PTPResponse(code: code, transactionID: id, parameters: parameters)
+                phase.ended = true
+            case .packet(let packet):
+                throw ViewfinderError(
+                    .malformedData,
+                    "unexpected \(packet.type) packet in the data phase of transaction "
+                        + "\(phase.transactionID)")
+            }
+        }
+    }
+
+    /// Reads the next packet on the command connection, answering probes on the way.
+    ///
+    /// Probes are no progress: a camera that sends nothing else for longer than the connection's timeout fails with
+    /// `ViewfinderError/Code/timeout`, as a silent one does.
+    private func readAnsweringProbes(while activity: String) throws(ViewfinderError) -> PTPIPConnection.Incoming {
+        let deadline = ContinuousClock.now + command.timeout
+        while true {
+            let incoming = try command.readNext(while: activity)
+            guard incoming == .packet(.probeRequest) else { return incoming }
+            try Self.checkProgress(before: deadline, timeout: command.timeout, while: activity)
+            try command.send(.probeResponse, while: "answering a probe")
+        }
+    }
+
+    /// Fails with `ViewfinderError/Code/timeout` once `deadline`, the end of the wait for progress, has passed.
+    private static func checkProgress(
+        before deadline: ContinuousClock.Instant, timeout: Duration, while activity: String
+    ) throws(ViewfinderError) {
+        guard ContinuousClock.now < deadline else {
+            throw ViewfinderError(
+                .timeout, "no progress within \(timeout) while \(activity); the camera sends only empty packets")
+        }
+    }
+
+    // MARK: Events
+
+    /// Starts the thread that reads the event connection, probing it when it stays silent.
+    public func startEvents(_ sink: any PTPEventSink) throws(ViewfinderError) {
+        let events = events
+        let configuration = configuration
+        do {
+            try IOThread.detach(name: "\(threadName)-events") {
+                Self.readEvents(from: events, configuration: configuration, into: sink)
+                events.close()
+            }
+        } catch {
+            throw ViewfinderError(.io, "cannot start the thread that reads the camera's events: \(error)")
+        }
+        eventsStarted.withLock { $0 = true }
+    }
+
+    /// Reads the event connection until it closes or fails, probing it when it stays silent.
+    private static func readEvents(
+        from connection: PTPIPConnection, configuration: Configuration, into sink: any PTPEventSink
+    ) {
+        let probeInterval = configuration.eventProbeInterval
+        var isProbing = false
+        while true {
+            do throws(ViewfinderError) {
+                if connection.bufferedCount == 0 {
+                    // Events come whenever the camera has one; a silence longer than the probe interval is answered
+                    // with a probe, which the camera must answer in time.
+                    let wait = isProbing ? configuration.responseTimeout : probeInterval ?? .seconds(60)
+                    do {
+                        try connection.waitForData(timeout: wait, while: "waiting for events")
+                    } catch  where error.code == .timeout {
+                        if isProbing {
+                            throw ViewfinderError(
+                                .timeout,
+                                "the camera did not answer a probe within \(configuration.responseTimeout.inSeconds) s "
+                                    + "after \((probeInterval ?? .zero).inSeconds) s of silence; it may have left the "
+                                    + "network or been switched off")
+                        }
+                        if probeInterval != nil {
+                            try connection.send(.probeRequest, while: "probing the camera on the event connection")
+                            isProbing = true
+                        }
+                        continue
+                    }
+                }
+                let packet = try connection.readPacket(while: "reading an event")
+                // Any packet shows the camera is there.
+                isProbing = false
+                switch packet {
+                case .event(let code, let transactionID, let parameters):
+                    sink.receive(PTPEvent(code: code, transactionID: transactionID, parameters: parameters))
+                case .probeRequest:
+                    try connection.send(.probeResponse, while: "answering a probe on the event connection")
+                case .probeResponse:
+                    continue
+                case let packet:
+                    throw ViewfinderError(.malformedData, "unexpected \(packet.type) packet on the event connection")
+                }
+            } catch {
+                sink.fail(
+                    ViewfinderError(error.code, "the event connection failed: \(error.message)", errno: error.errno))
+                return
+            }
+        }
+    }
+
+    // MARK: Ending
+
+    /// Shortens the command connection's timeout.
+    public func limitTimeouts(to limit: Duration) {
+        command.timeout = min(command.timeout, limit)
+    }
+
+    /// Shuts both connections down, waking the threads that wait on them.
+    public func shutdown() {
+        command.socket.shutdown()
+        events.socket.shutdown()
+    }
+
+    /// Closes the command connection, after waiting briefly for the camera to close its side when `gracefully`; the
+    /// event connection's thread closes that one.
+    public func close(gracefully: Bool) {
+        if gracefully {
+            // Let the camera see the end of the connection and let go of it, so the next client finds it free.
+            command.finish(timeout: min(command.timeout, .seconds(2)))
+        }
+        command.close()
+        if !eventsStarted.withLock({ $0 }) {
+            events.close()
+        }
+    }
+}
