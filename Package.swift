@@ -81,35 +81,39 @@ let package = Package(
         ),
         .testTarget(
             name: "ViewfinderCoreTests",
-            dependencies: ["ViewfinderSystem", "ViewfinderCore"],
+            dependencies: ["ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore"],
             swiftSettings: strict
         ),
         .testTarget(name: "ViewfinderImagingTests", dependencies: ["ViewfinderImaging"], swiftSettings: strict),
         .testTarget(
             name: "ViewfinderPTPTests",
             dependencies: [
+                "ViewfinderTestSupport",
                 "ViewfinderSystem", "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderSimulator", "ViewfinderImaging",
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ViewfinderV4L2Tests",
-            dependencies: ["ViewfinderSystem", "ViewfinderV4L2"],
+            dependencies: ["ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderV4L2"],
             swiftSettings: strict
         ),
         // Runs the built `viewfinder` tool and checks its output, files and exit codes.
         .testTarget(
             name: "ViewfinderCLITests",
-            dependencies: ["ViewfinderCLI", "ViewfinderCLITestSupport", "Viewfinder", "ViewfinderSimulator"],
+            dependencies: ["ViewfinderCLI", "ViewfinderTestSupport", "Viewfinder", "ViewfinderSimulator"],
             swiftSettings: strict
         ),
-        // What the tool's tests and the vivid checks share: child processes, a raw-socket HTTP client, JPEG checks.
-        .target(name: "ViewfinderCLITestSupport", path: "Tests/ViewfinderCLITestSupport", swiftSettings: strict),
+        // What the tests, the vivid checks and the benchmarks share: child processes, waiting for a condition, a
+        // raw-socket HTTP client, JPEG checks.
+        .target(
+            name: "ViewfinderTestSupport", dependencies: ["ViewfinderSystem", "ViewfinderSimulator"],
+            path: "Tests/ViewfinderTestSupport", swiftSettings: strict),
         // Checks of the V4L2 backend and of the `viewfinder` tool against the kernel's vivid driver, run in a VM by
         // Scripts/vivid-vm.sh.
         .executableTarget(
             name: "vivid-checks",
-            dependencies: ["ViewfinderSystem", "ViewfinderV4L2", "ViewfinderCLITestSupport"],
+            dependencies: ["ViewfinderSystem", "ViewfinderV4L2", "ViewfinderTestSupport"],
             path: "Tests/ViewfinderV4L2VividChecks",
             swiftSettings: strict
         ),
@@ -123,7 +127,7 @@ let package = Package(
         // ViewfinderImaging against direct libyuv and libjpeg-turbo calls, ffmpeg and memcpy; `make bench-imaging`.
         .executableTarget(
             name: "imaging-benchmark",
-            dependencies: ["ViewfinderImaging", "CLibYUV", "CTurboJPEG", "AllocationCounter"],
+            dependencies: ["ViewfinderImaging", "CLibYUV", "CTurboJPEG", "AllocationCounter", "ViewfinderTestSupport"],
             path: "Benchmarks/ImagingBenchmark",
             swiftSettings: strict
         ),
@@ -134,7 +138,9 @@ let package = Package(
         // Download and live view of the PTP/IP client against gphoto2 on the simulated camera.
         .executableTarget(
             name: "ptp-benchmark",
-            dependencies: ["ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderSimulator", "BenchmarkSupport"],
+            dependencies: [
+                "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderSimulator", "BenchmarkSupport", "ViewfinderTestSupport",
+            ],
             path: "Benchmarks/PTPBenchmark",
             swiftSettings: strict
         ),
@@ -175,7 +181,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "ViewfinderTests", dependencies: ["Viewfinder", "ViewfinderSimulator"], swiftSettings: strict),
+            name: "ViewfinderTests", dependencies: ["Viewfinder", "ViewfinderSimulator", "ViewfinderTestSupport"],
+            swiftSettings: strict),
 
         // Fuzz targets for libFuzzer (`make fuzz`, `make test-fuzz`; see Fuzz/README.md). Built without the fuzzer,
         // each replays the inputs named on its command line.

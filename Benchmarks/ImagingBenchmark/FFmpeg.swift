@@ -1,3 +1,5 @@
+import ViewfinderTestSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,20 +33,10 @@ struct FFmpeg {
 
     /// Runs ffmpeg and returns the user + system time its `-benchmark` option reports, or `nil` when it fails.
     private func run(_ arguments: [String]) -> Double? {
-        let log = "\(directory)/ffmpeg.log"
-        var cArguments = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { for argument in cArguments { free(argument) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, path, &actions, nil, &cArguments, environ) == 0 else { return nil }
-        var status: CInt = 0
-        guard waitpid(pid, &status, 0) == pid, status == 0 else { return nil }
-        guard let text = readFile(log) else { return nil }
-        let fields = text.split(whereSeparator: { $0 == "\n" || $0 == " " })
+        guard let result = try? ChildProcess.run(path, arguments, timeout: .seconds(600)), result.status == 0 else {
+            return nil
+        }
+        let fields = result.standardError.split(whereSeparator: { $0 == "\n" || $0 == " " })
         func seconds(_ name: String) -> Double? {
             fields.last(where: { $0.hasPrefix(name + "=") }).flatMap { Double($0.dropFirst(name.count + 1).dropLast()) }
         }
@@ -59,18 +51,4 @@ func writeFile(_ path: String, _ bytes: UnsafeRawBufferPointer) {
         fatalError("cannot write \(path)")
     }
     fclose(file)
-}
-
-/// The contents of a text file, or `nil`.
-func readFile(_ path: String) -> String? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = fread(&chunk, 1, chunk.count, file)
-        if count <= 0 { break }
-        bytes += chunk[0..<count]
-    }
-    return String(decoding: bytes, as: UTF8.self)
 }

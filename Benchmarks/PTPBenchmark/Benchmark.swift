@@ -2,6 +2,7 @@ import BenchmarkSupport
 import ViewfinderCore
 import ViewfinderPTP
 import ViewfinderPTPIP
+import ViewfinderTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -19,15 +20,18 @@ enum Benchmark {
         // gphoto2 keeps settings in $HOME and writes movie.mjpg to the current directory: both go to a scratch one.
         setenv("HOME", work, 1)
         chdir(work)
-        defer { _ = try? Subprocess.run(["rm", "-rf", work]) }
+        defer { _ = try? runCommand(["rm", "-rf", work]) }
         say("PTP/IP benchmark: a \(BenchmarkObject.size / 1_000_000) MB download and Nikon live view,")
         say("Viewfinder's client against gphoto2 on the same simulated camera (a separate process).\n")
 
         let loopback = try loopbackThroughput()
         say("loopback TCP (iperf3, 3 s):       \(format(loopback / 1e6, 0)) MB/s\n")
 
-        let server = try Subprocess([executable, "serve"], mergingErrors: false)
-        defer { _ = server.wait() }
+        let server = try ChildProcess(executable, ["serve"])
+        defer {
+            server.closeInput()
+            _ = server.wait(timeout: .seconds(30))
+        }
         guard let line = server.readLine(), line.hasPrefix("port "),
             let port = UInt16(line.split(separator: " ")[1]), let handle = UInt32(line.split(separator: " ")[3])
         else { throw BenchmarkError("the simulated camera did not start") }
@@ -132,7 +136,7 @@ enum Benchmark {
         var walls: [Double] = []
         var cpus: [Double] = []
         for _ in 0..<runs {
-            let outcome = try Subprocess.run(command)
+            let outcome = try runCommand(command)
             guard outcome.status == 0, !outcome.output.contains("*** Error") else {
                 throw BenchmarkError("\(command.joined(separator: " ")) failed:\n\(outcome.output)")
             }

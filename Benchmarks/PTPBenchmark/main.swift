@@ -9,6 +9,7 @@ import ViewfinderCore
 import ViewfinderPTP
 import ViewfinderPTPIP
 import ViewfinderSimulator
+import ViewfinderTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -60,10 +61,10 @@ func verdict(_ name: String, _ met: Bool, _ detail: String) -> Bool {
 /// Loopback TCP throughput in bytes per second, from iperf3 over three seconds.
 func loopbackThroughput() throws -> Double {
     let port = "5\(Int.random(in: 2000...8999))"
-    let server = try Subprocess(["iperf3", "-s", "-1", "-p", port])
+    let server = try ChildProcess("iperf3", ["-s", "-1", "-p", port], mergingErrors: true)
     usleep(300_000)
-    let client = try Subprocess.run(["iperf3", "-c", "127.0.0.1", "-p", port, "-t", "3", "-f", "m"])
-    _ = server.wait()
+    let client = try runCommand(["iperf3", "-c", "127.0.0.1", "-p", port, "-t", "3", "-f", "m"])
+    _ = server.wait(timeout: .seconds(30))
     guard client.status == 0,
         let line = client.output.split(separator: "\n").last(where: { $0.contains("receiver") }),
         let rate = line.split(separator: " ").firstIndex(of: "Mbits/sec").map({ line.split(separator: " ")[$0 - 1] }),

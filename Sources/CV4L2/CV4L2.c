@@ -1,12 +1,7 @@
-#define _GNU_SOURCE
 #include "CV4L2.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/ioctl.h>
-#include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 const unsigned long cv4l2_VIDIOC_QUERYCAP = VIDIOC_QUERYCAP;
 const unsigned long cv4l2_VIDIOC_ENUM_FMT = VIDIOC_ENUM_FMT;
@@ -51,22 +46,6 @@ const uint32_t cv4l2_PIX_FMT_MJPEG = V4L2_PIX_FMT_MJPEG;
 const uint32_t cv4l2_PIX_FMT_JPEG = V4L2_PIX_FMT_JPEG;
 const uint32_t cv4l2_PIX_FMT_H264 = V4L2_PIX_FMT_H264;
 
-int cv4l2_ioctl(int fd, unsigned long request, void *argument) {
-    int result;
-    do {
-        result = ioctl(fd, request, argument);
-    } while (result == -1 && errno == EINTR);
-    return result == -1 ? -errno : result;
-}
-
-int cv4l2_open(const char *path, int flags) {
-    int fd;
-    do {
-        fd = open(path, flags | O_CLOEXEC);
-    } while (fd == -1 && errno == EINTR);
-    return fd == -1 ? -errno : fd;
-}
-
 void *cv4l2_mmap(int fd, size_t length, int64_t offset, int *error) {
     void *address = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
     if (address == MAP_FAILED) {
@@ -84,8 +63,3 @@ const char *cv4l2_querymenu_name(const struct v4l2_querymenu *menu) {
 int64_t cv4l2_querymenu_value(const struct v4l2_querymenu *menu) {
     return menu->value;
 }
-
-int cv4l2_pipe(int descriptors[2]) {
-    return pipe2(descriptors, O_CLOEXEC | O_NONBLOCK) == 0 ? 0 : -errno;
-}
-

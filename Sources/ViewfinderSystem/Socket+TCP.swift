@@ -144,6 +144,41 @@ extension Socket {
     package func send(
         _ buffers: [UnsafeRawBufferPointer], timeout: Duration, more: Bool = false, while activity: String
     ) throws(SocketError) {
+        try send(buffers, more: more, while: activity) { timeout }
+    }
+
+    /// Sends all of `buffers` in order, as long as it takes until `deadline`, however steadily the peer takes them.
+    ///
+    /// - Throws: ``SocketError/Reason/timedOut(_:)`` when the bytes are not all sent by `deadline`.
+    package func send(
+        _ buffers: [UnsafeRawBufferPointer], until deadline: ContinuousClock.Instant, more: Bool = false,
+        while activity: String
+    ) throws(SocketError) {
+        try send(buffers, more: more, while: activity) { ContinuousClock.now.duration(to: deadline) }
+    }
+
+    /// Sends all of `bytes`, with the peer taking no data for at most `timeout`.
+    package func send(_ bytes: [UInt8], timeout: Duration, more: Bool = false, while activity: String)
+        throws(SocketError)
+    {
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(SocketError) in try send([raw], timeout: timeout, more: more, while: activity) }
+        }.get()
+    }
+
+    /// Sends all of `bytes` by `deadline`.
+    package func send(
+        _ bytes: [UInt8], until deadline: ContinuousClock.Instant, more: Bool = false, while activity: String
+    ) throws(SocketError) {
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(SocketError) in try send([raw], until: deadline, more: more, while: activity) }
+        }.get()
+    }
+
+    /// Sends `buffers`, waiting for room at most `wait()` each time the socket's buffer is full.
+    private func send(
+        _ buffers: [UnsafeRawBufferPointer], more: Bool, while activity: String, wait: () -> Duration
+    ) throws(SocketError) {
         var vectors = buffers.filter { $0.count > 0 }.map {
             iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count)
         }
@@ -161,7 +196,7 @@ extension Socket {
                 switch error.rawValue {
                 case EINTR: continue
                 case EAGAIN:
-                    try wait(for: Poll.writable, timeout: timeout, while: activity)
+                    try self.wait(for: Poll.writable, timeout: max(.zero, wait()), while: activity)
                     continue
                 default:
                     throw SocketError(.system(error), while: activity, endpoint: endpoint)
@@ -177,15 +212,6 @@ extension Socket {
                 vectors[first].iov_len -= remaining
             }
         }
-    }
-
-    /// Sends all of `bytes`; see ``send(_:timeout:more:while:)-([UnsafeRawBufferPointer],_,_,_)``.
-    package func send(_ bytes: [UInt8], timeout: Duration, more: Bool = false, while activity: String)
-        throws(SocketError)
-    {
-        try bytes.withUnsafeBytes { raw in
-            Result { () throws(SocketError) in try send([raw], timeout: timeout, more: more, while: activity) }
-        }.get()
     }
 
     /// Receives what has arrived into `buffer` without waiting.

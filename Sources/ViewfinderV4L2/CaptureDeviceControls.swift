@@ -73,8 +73,8 @@ public final class CaptureDeviceControls: CameraPropertyBackend {
             // A driver without control events still works: sets re-read the values themselves.
             try? opened.subscribeToChanges(ofControl: info.id)
         }
-        let created = try? CaptureThread(name: "v4l2-controls") { [monitor] wakeDescriptor in
-            monitor.run(wakeDescriptor: wakeDescriptor)
+        let created = try? CaptureThread(name: "v4l2-controls") { [monitor] wakeup in
+            monitor.run(wakeup: wakeup)
         }
         eventThread.withLock { $0 = created }
     }

@@ -1,4 +1,5 @@
 import Synchronization
+import ViewfinderSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +20,7 @@ package final class CaptureDeviceWatcher: Sendable {
     }
 
     private let thread: CaptureThread
-    private let inotifyDescriptor: CInt
+    private let inotify: FileDescriptor
 
     /// Starts watching `directory`; devices already there count as known and are not announced.
     package init(
@@ -27,32 +28,29 @@ package final class CaptureDeviceWatcher: Sendable {
         system: any V4L2System = LinuxV4L2System(),
         handler: @escaping @Sendable (Event) -> Void
     ) throws(V4L2Error) {
-        let descriptor = inotify_init1(CInt(IN_CLOEXEC | IN_NONBLOCK))
-        guard descriptor >= 0 else {
-            throw V4L2Error(operation: "inotify_init1", path: directory, code: .init(rawValue: errno))
+        let inotify: FileDescriptor
+        do {
+            inotify = FileDescriptor(
+                unsafeAdopting: try valueOrErrno { inotify_init1(CInt(IN_CLOEXEC | IN_NONBLOCK)) }.get())
+        } catch {
+            throw V4L2Error(operation: "inotify_init1", path: directory, code: error)
         }
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_TO | IN_MOVED_FROM)
-        guard inotify_add_watch(descriptor, directory, mask) >= 0 else {
-            let code = V4L2Error.Code(rawValue: errno)
-            Glibc.close(descriptor)
-            throw V4L2Error(operation: "inotify_add_watch", path: directory, code: code)
+        let descriptor = inotify.rawValue
+        if case .failure(let error) = valueOrErrno({ inotify_add_watch(descriptor, directory, mask) }) {
+            throw V4L2Error(operation: "inotify_add_watch", path: directory, code: error)
         }
         let known = CaptureDevice.all(in: directory, system: system)
-        inotifyDescriptor = descriptor
-        do {
-            thread = try CaptureThread(name: "v4l2-watcher") { wakeDescriptor in
-                var tracker = Tracker(directory: directory, system: system, known: known)
-                tracker.run(inotifyDescriptor: descriptor, wakeDescriptor: wakeDescriptor, handler: handler)
-            }
-        } catch {
-            Glibc.close(descriptor)
-            throw error
+        thread = try CaptureThread(name: "v4l2-watcher") { wakeup in
+            var tracker = Tracker(directory: directory, system: system, known: known)
+            tracker.run(inotifyDescriptor: descriptor, wakeDescriptor: wakeup.descriptor, handler: handler)
         }
+        self.inotify = inotify
     }
 
     deinit {
+        // The thread reads the inotify descriptor: it ends before the descriptor closes with the watcher.
         thread.stop()
-        Glibc.close(inotifyDescriptor)
     }
 
     /// Stops watching; no event is reported after this returns (unless called from the handler itself).
@@ -84,12 +82,17 @@ private struct Tracker {
                 pollfd(fd: inotifyDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = descriptors.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, 2, -1) }
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0, descriptors[1].revents == 0, descriptors[0].revents & Int16(POLLIN) != 0 else { return }
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(inotifyDescriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else {
-                if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
+            let polled = valueOrErrno {
+                descriptors.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, 2, -1) }
+            }
+            guard case .success(let ready) = polled, ready > 0, descriptors[1].revents == 0,
+                descriptors[0].revents & Int16(POLLIN) != 0
+            else { return }
+            let read = valueOrErrno {
+                buffer.withUnsafeMutableBytes { Glibc.read(inotifyDescriptor, $0.baseAddress, $0.count) }
+            }
+            guard case .success(let count) = read, count > 0 else {
+                if case .failure(.wouldBlock) = read { continue }
                 return
             }
             for (mask, name) in Self.parse(buffer.prefix(count)) {

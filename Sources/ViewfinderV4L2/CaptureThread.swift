@@ -1,44 +1,31 @@
-import CV4L2
 import Synchronization
 import ViewfinderSystem
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A dedicated POSIX thread for a blocking loop (a capture loop or a device watcher), and a pipe that wakes it.
 ///
 /// Blocking loops get their own thread rather than a Dispatch worker, so a device that stalls never starves the
-/// shared pool. The loop waits in `poll(2)` on its own descriptors plus the wake descriptor it is given; ``wake()``
-/// makes that descriptor readable so the loop can notice a stop request and return.
+/// shared pool. The loop waits in `poll(2)` on its own descriptors plus the descriptor of the wake-up it is given;
+/// ``wake()`` makes that descriptor readable so the loop can notice a stop request and return.
 final class CaptureThread: Sendable {
-    private let wakeReadDescriptor: CInt
-    private let wakeWriteDescriptor: CInt
+    private let wakeup: Wakeup
     private let thread: PlatformThread
     private let stopped = Atomic(false)
 
-    /// Starts a thread named `name` running `body`, which receives the wake descriptor to include in its polls.
-    init(name: String, body: @escaping @Sendable (_ wakeDescriptor: CInt) -> Void) throws(V4L2Error) {
-        var descriptors: [CInt] = [-1, -1]
-        let pipeResult = cv4l2_pipe(&descriptors)
-        guard pipeResult == 0 else {
-            throw V4L2Error(operation: "pipe2", path: name, code: .init(rawValue: -pipeResult))
-        }
-        let wakeDescriptor = descriptors[0]
+    /// Starts a thread named `name` running `body`, which receives the wake-up whose descriptor it includes in its
+    /// polls.
+    init(name: String, body: @escaping @Sendable (_ wakeup: Wakeup) -> Void) throws(V4L2Error) {
+        let wakeup: Wakeup
         do {
-            thread = try PlatformThread(name: name) { body(wakeDescriptor) }
+            wakeup = try Wakeup()
         } catch {
-            Glibc.close(descriptors[0])
-            Glibc.close(descriptors[1])
-            throw V4L2Error(operation: "pthread_create", path: name, code: .init(rawValue: error.errno))
+            throw V4L2Error(operation: "pipe2", path: name, code: error)
         }
-        wakeReadDescriptor = descriptors[0]
-        wakeWriteDescriptor = descriptors[1]
-    }
-
-    deinit {
-        Glibc.close(wakeReadDescriptor)
-        Glibc.close(wakeWriteDescriptor)
+        do {
+            thread = try PlatformThread(name: name) { body(wakeup) }
+        } catch {
+            throw V4L2Error(operation: "pthread_create", path: name, code: Errno(rawValue: error.errno))
+        }
+        self.wakeup = wakeup
     }
 
     /// Whether the caller is running on this thread.
@@ -46,8 +33,7 @@ final class CaptureThread: Sendable {
 
     /// Makes the wake descriptor readable; the loop sees it at its next `poll(2)`.
     func wake() {
-        var byte: UInt8 = 1
-        _ = Glibc.write(wakeWriteDescriptor, &byte, 1)
+        wakeup.signal()
     }
 
     /// Wakes the loop and waits for the thread to return; from the thread itself it only wakes the loop.

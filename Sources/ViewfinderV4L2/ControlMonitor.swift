@@ -8,7 +8,7 @@ import Glibc
 /// The controls of one open device and their properties: reads values, follows control events and passes what
 /// changed to the properties.
 ///
-/// Properties are updated only by the event thread's ``run(wakeDescriptor:)`` (and once before it starts), so
+/// Properties are updated only by the event thread's ``run(wakeup:)`` (and once before it starts), so
 /// updates reach each property in the order the device made them.
 final class ControlMonitor: Sendable {
     typealias Property = TypedCameraProperty<CameraControlValue>
@@ -94,17 +94,17 @@ final class ControlMonitor: Sendable {
 
     /// The event loop: waits for control events, refresh requests and, while the device has volatile controls, the
     /// next half second, to read those that are observed; returns when closed or when the device goes away.
-    func run(wakeDescriptor: CInt) {
+    func run(wakeup: Wakeup) {
         while let device = state.withLock({ $0.isClosed ? nil : $0.device }) {
             // An observer can start at any time, so with volatile controls the loop looks every half second.
             let hasVolatile = state.withLock { state in state.entries.values.contains { $0.info.isVolatile } }
             var descriptors = [
                 pollfd(fd: device.descriptor, events: Int16(POLLPRI), revents: 0),
-                pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0),
             ]
             let ready = device.system.poll(&descriptors, timeout: hasVolatile ? 500 : -1)
             guard ready >= 0 else { return deviceWentAway(device, code: .init(rawValue: -ready)) }
-            if descriptors[1].revents != 0 { Self.drain(wakeDescriptor) }
+            if descriptors[1].revents != 0 { wakeup.drain() }
             var changed = ready == 0 ? observedVolatileControls() : []
             let events = descriptors[0].revents
             if events & Int16(POLLPRI) != 0 {
@@ -135,7 +135,7 @@ final class ControlMonitor: Sendable {
     }
 
     /// Forgets the device, so its descriptor closes, and fails every property's sets under way.
-    private func deviceWentAway(_ device: V4L2Device, code: V4L2Error.Code) {
+    private func deviceWentAway(_ device: V4L2Device, code: Errno) {
         let properties = state.withLock { state -> [Property] in
             guard state.device === device else { return [] }
             state.device = nil
@@ -145,11 +145,5 @@ final class ControlMonitor: Sendable {
         for property in properties {
             property.reset(failingRequestsWith: error)
         }
-    }
-
-    /// Reads every byte waiting in the wake pipe.
-    private static func drain(_ descriptor: CInt) {
-        var bytes = [UInt8](repeating: 0, count: 64)
-        while bytes.withUnsafeMutableBytes({ Glibc.read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
     }
 }

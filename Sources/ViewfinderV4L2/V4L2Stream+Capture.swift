@@ -1,4 +1,5 @@
 import CV4L2
+import ViewfinderSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -25,7 +26,7 @@ extension V4L2Stream {
                 return finish(error, handler)
             case .drained(let count) where count == 0 && events & errorEvents != 0:
                 // The driver flagged an error but has no buffer to explain it: treat a hang-up as an unplug.
-                let code: V4L2Error.Code = events & Int16(POLLHUP) != 0 ? .noDevice : .ioError
+                let code: Errno = events & Int16(POLLHUP) != 0 ? .noDevice : .ioError
                 return finish(V4L2Error(operation: "poll", path: device.path, code: code), handler)
             case .drained:
                 continue
@@ -49,7 +50,7 @@ extension V4L2Stream {
                 device.system.ioctl(device.descriptor, cv4l2_VIDIOC_DQBUF, $0.baseAddress!)
             }
             if result < 0 {
-                let code = V4L2Error.Code(rawValue: -result)
+                let code = Errno(rawValue: -result)
                 if code == .wouldBlock { return .drained(count) }
                 return .failed(V4L2Error(operation: "VIDIOC_DQBUF", path: device.path, code: code))
             }

@@ -118,8 +118,8 @@ package final class V4L2Stream: Sendable {
             try state.withLock { (state) throws(V4L2Error) in
                 state.queued = buffers.count
                 state.phase = .streaming(
-                    try CaptureThread(name: "v4l2-capture") { [self] wakeDescriptor in
-                        run(wakeDescriptor: wakeDescriptor, handler: handler)
+                    try CaptureThread(name: "v4l2-capture") { [self] wakeup in
+                        run(wakeDescriptor: wakeup.descriptor, handler: handler)
                     }
                 )
             }

@@ -1,4 +1,5 @@
 import CV4L2
+import ViewfinderSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +8,8 @@ import Glibc
 /// The system calls the V4L2 layer makes on a device node, so tests can put a fake device behind them.
 ///
 /// Every call reports failure as a negated `errno` value instead of setting `errno`, so a fake never has to touch
-/// thread-local state. ``LinuxV4L2System`` is the real implementation; it retries every call on `EINTR`.
+/// thread-local state. ``LinuxV4L2System`` is the real implementation, over ViewfinderSystem's `valueOrErrno`, which
+/// retries every call on `EINTR`.
 package protocol V4L2System: Sendable {
     /// Opens a device node (`open(2)`), returning the descriptor or a negated `errno`.
     func open(_ path: String, flags: CInt) -> CInt
@@ -19,7 +21,7 @@ package protocol V4L2System: Sendable {
     func ioctl(_ descriptor: CInt, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> CInt
 
     /// Maps a device buffer for reading and writing (`mmap(2)`), returning the address or a negated `errno`.
-    func mmap(_ descriptor: CInt, length: Int, offset: Int64) -> Result<UnsafeMutableRawPointer, V4L2Error.Code>
+    func mmap(_ descriptor: CInt, length: Int, offset: Int64) -> Result<UnsafeMutableRawPointer, Errno>
 
     /// Unmaps a buffer that ``mmap(_:length:offset:)`` mapped (`munmap(2)`).
     func munmap(_ address: UnsafeMutableRawPointer, length: Int)
@@ -39,22 +41,29 @@ package struct LinuxV4L2System: V4L2System {
     package init() {}
 
     package func open(_ path: String, flags: CInt) -> CInt {
-        cv4l2_open(path, flags)
+        Self.negated(valueOrErrno { Glibc.open(path, flags | O_CLOEXEC) })
     }
 
     package func close(_ descriptor: CInt) {
-        _ = Glibc.close(descriptor)
+        _ = valueOrErrno(retryOnInterrupt: false) { Glibc.close(descriptor) }
     }
 
     package func ioctl(_ descriptor: CInt, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> CInt {
-        cv4l2_ioctl(descriptor, request, argument)
+        Self.negated(valueOrErrno { Glibc.ioctl(descriptor, request, argument) })
     }
 
-    package func mmap(_ descriptor: CInt, length: Int, offset: Int64) -> Result<UnsafeMutableRawPointer, V4L2Error.Code>
-    {
+    /// A call's result, or its `errno` negated, as the protocol reports failures.
+    private static func negated(_ result: Result<CInt, Errno>) -> CInt {
+        switch result {
+        case .success(let value): value
+        case .failure(let error): -error.rawValue
+        }
+    }
+
+    package func mmap(_ descriptor: CInt, length: Int, offset: Int64) -> Result<UnsafeMutableRawPointer, Errno> {
         var error: CInt = 0
         guard let address = cv4l2_mmap(descriptor, length, offset, &error) else {
-            return .failure(V4L2Error.Code(rawValue: error))
+            return .failure(Errno(rawValue: error))
         }
         return .success(address)
     }
@@ -65,11 +74,10 @@ package struct LinuxV4L2System: V4L2System {
 
     package func poll(_ descriptors: inout [pollfd], timeout milliseconds: CInt) -> CInt {
         let count = nfds_t(descriptors.count)
-        while true {
-            let result = descriptors.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, count, milliseconds) }
-            if result >= 0 { return result }
-            if errno != EINTR { return -errno }
-        }
+        return Self.negated(
+            valueOrErrno {
+                descriptors.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, count, milliseconds) }
+            })
     }
 
     package func contentsOfDirectory(_ path: String) -> [String] {

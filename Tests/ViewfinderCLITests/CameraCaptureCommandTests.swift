@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Viewfinder
-import ViewfinderCLITestSupport
+import ViewfinderTestSupport
 
 extension SimulatedCameraCommands {
     /// `shoot`, `liveview`, `files` and `download` against a simulated Nikon: the files they write are checked as

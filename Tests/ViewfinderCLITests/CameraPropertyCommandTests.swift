@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Viewfinder
-import ViewfinderCLITestSupport
+import ViewfinderTestSupport
 
 extension SimulatedCameraCommands {
     /// `discover`, `camera info`, `props`, `get` and `set` against a simulated Nikon.

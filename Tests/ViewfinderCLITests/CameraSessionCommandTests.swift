@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Viewfinder
-import ViewfinderCLITestSupport
+import ViewfinderTestSupport
 
 extension SimulatedCameraCommands {
     /// The commands that stay connected — `watch` and `preview camera` — and cameras that cannot be reached.

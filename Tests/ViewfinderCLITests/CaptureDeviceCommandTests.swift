@@ -1,5 +1,5 @@
 import Testing
-import ViewfinderCLITestSupport
+import ViewfinderTestSupport
 
 /// The capture-device commands where there is nothing to capture from: unknown devices and machines without any.
 ///

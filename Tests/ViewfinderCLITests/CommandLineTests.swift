@@ -1,5 +1,5 @@
 import Testing
-import ViewfinderCLITestSupport
+import ViewfinderTestSupport
 
 /// Help, bad command lines and exit codes of the built tool.
 @Suite struct CommandLineTests {

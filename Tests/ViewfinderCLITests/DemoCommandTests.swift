@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Viewfinder
-import ViewfinderCLITestSupport
+import ViewfinderTestSupport
 
 /// `viewfinder demo` as `make demo` runs it: the built tool against its in-process simulated camera, its sections,
 /// the files it saves, and its command line.

@@ -1,6 +1,6 @@
 import Testing
 import Viewfinder
-import ViewfinderCLITestSupport
+import ViewfinderTestSupport
 
 #if canImport(Glibc)
 import Glibc

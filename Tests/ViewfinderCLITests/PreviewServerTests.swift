@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ViewfinderCLITestSupport
+import ViewfinderTestSupport
 
 /// `viewfinder preview --test-pattern` as a process, read by raw-socket HTTP clients.
 ///

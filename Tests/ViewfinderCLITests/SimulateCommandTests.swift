@@ -1,5 +1,5 @@
 import Testing
-import ViewfinderCLITestSupport
+import ViewfinderTestSupport
 
 /// `viewfinder simulate` as a process: it listens, answers both halves of a PTP/IP client's handshake, and stops on
 /// Ctrl-C.

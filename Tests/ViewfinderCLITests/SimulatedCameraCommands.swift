@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import Viewfinder
-import ViewfinderCLITestSupport
 import ViewfinderSimulator
+import ViewfinderTestSupport
 
 /// The tool's network-camera commands against a simulated camera, one test at a time: each test runs its own
 /// simulator, and several at once would crowd out the timing-sensitive tests of other suites.

@@ -1,4 +1,4 @@
-import ViewfinderCLITestSupport
+import ViewfinderTestSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -2,27 +2,9 @@ import Dispatch
 import Synchronization
 import Testing
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderCore
-
-/// A failure of a test helper, such as a wait that never ended.
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// Waits until `condition` holds, checking it every millisecond, and fails after `checks` checks (20 s when the
-/// test runs freely).
-///
-/// The limit makes a broken pipeline fail the test instead of hanging it; it asserts nothing about speed. It counts
-/// checks, not time: on a machine so busy that the test itself waits seconds for a thread, each check comes late, and
-/// the code the test waits for has had its turns in between, so the test is not failed for the machine's load.
-func waitUntil(_ what: String, checks: Int = 20_000, _ condition: @Sendable () -> Bool) async throws {
-    for _ in 0..<checks {
-        if condition() { return }
-        try await Task.sleep(for: .milliseconds(1))
-    }
-    guard condition() else { throw TestFailure(description: "gave up waiting for \(what) after \(checks) checks") }
-}
 
 /// A small NV12 full-range frame, or one in `format`, numbered `sequenceNumber`.
 func makeFrame(_ sequenceNumber: UInt64, format: PixelFormat = .nv12FullRange, isMirrored: Bool = false) -> Frame {

@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 import ViewfinderCore
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderPTP
 @testable import ViewfinderPTPIP
@@ -49,6 +50,6 @@ import ViewfinderSystem
         }
         #expect(await offThePool { threads.wait(timeout: .now() + 30) } == .success)
         // The thread lets go of the pump just after it leaves the group.
-        try await eventually("the pump to be freed") { freed == nil }
+        try await waitUntil("the pump to be freed") { freed == nil }
     }
 }

@@ -3,6 +3,7 @@ import Testing
 import ViewfinderCore
 import ViewfinderSimulator
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderPTP
 @testable import ViewfinderPTPIP
@@ -37,7 +38,7 @@ import Glibc
         try simulator.start()
         let port = simulator.port
         // The count sees the simulator's listener, so that it seeing nothing at the end means something.
-        try await eventually("the simulator's listener to show: \(PortResources.held(for: port))") {
+        try await waitUntil("the simulator's listener to show: \(PortResources.held(for: port))") {
             PortResources.held(for: port).threads == ["sim\(port)-listen"]
         }
         #expect(PortResources.held(for: port).sockets.count == 1)
@@ -48,7 +49,7 @@ import Glibc
             throw error
         }
         await offThePool { simulator.stop() }
-        try await eventually("the simulator's threads and sockets to go: \(PortResources.held(for: port))") {
+        try await waitUntil("the simulator's threads and sockets to go: \(PortResources.held(for: port))") {
             PortResources.held(for: port) == .none
         }
     }
@@ -90,16 +91,16 @@ import Glibc
             return client
         }
         let client = try #require(opened)
-        try await eventually("the session's thread to show") {
+        try await waitUntil("the session's thread to show") {
             PortResources.held(for: port).threads.contains { $0.hasSuffix("-conn") }
         }
         await offThePool { simulator.stop() }
-        try await eventually("the simulator's threads to go: \(PortResources.held(for: port))") {
+        try await waitUntil("the simulator's threads to go: \(PortResources.held(for: port))") {
             PortResources.held(for: port).threads.isEmpty
         }
         // The one socket left is the client's own.
         client.close()
-        try await eventually("the sockets to go: \(PortResources.held(for: port))") {
+        try await waitUntil("the sockets to go: \(PortResources.held(for: port))") {
             PortResources.held(for: port) == .none
         }
     }

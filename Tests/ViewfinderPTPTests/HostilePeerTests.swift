@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import ViewfinderCore
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderPTP
 @testable import ViewfinderPTPIP
@@ -37,7 +38,7 @@ import ViewfinderSystem
         let session = try await PTPSession.connect(
             to: "127.0.0.1", configuration: Self.configuration(port: port, timeout: timeout), session: Self.session)
         // The count sees the session's two threads and its sockets, so that it seeing none at the end means something.
-        try await eventually("the session's threads to show: \(PortResources.held(for: port))") {
+        try await waitUntil("the session's threads to show: \(PortResources.held(for: port))") {
             PortResources.held(for: port).threads == ["ptp\(port)-cmd", "ptp\(port)-events"]
         }
         #expect(PortResources.held(for: port).sockets.count >= 2)
@@ -53,7 +54,7 @@ import ViewfinderSystem
 
     /// Waits until no thread or socket of the port is left.
     func expectReleased(_ port: UInt16) async throws {
-        try await eventually("the threads and sockets of port \(port) to go: \(PortResources.held(for: port))") {
+        try await waitUntil("the threads and sockets of port \(port) to go: \(PortResources.held(for: port))") {
             PortResources.held(for: port) == .none
         }
     }
@@ -283,7 +284,7 @@ import ViewfinderSystem
             try peer.respond(.ok, id)
         }
         try await withSession(port: responder.port) { session in
-            try await eventually("the flood to be read") { session.droppedEventCount == count - 16 }
+            try await waitUntil("the flood to be read") { session.droppedEventCount == count - 16 }
             _ = try await session.transaction(.getObject)
             var handles: [UInt32] = []
             for try await event in session.events {

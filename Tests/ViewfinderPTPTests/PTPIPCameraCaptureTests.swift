@@ -2,6 +2,7 @@ import Testing
 import ViewfinderCore
 import ViewfinderReactive
 import ViewfinderSimulator
+import ViewfinderTestSupport
 
 @testable import ViewfinderPTP
 @testable import ViewfinderPTPIP

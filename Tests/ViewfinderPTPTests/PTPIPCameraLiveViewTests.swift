@@ -5,6 +5,7 @@ import ViewfinderCore
 import ViewfinderReactive
 import ViewfinderSimulator
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderPTP
 @testable import ViewfinderPTPIP

@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 import Viewfinder
 import ViewfinderSimulator
+import ViewfinderTestSupport
 
 extension SimulatedCameraExamples {
     /// The example of ViewfinderPTP's "Connecting to a Camera" article, against a simulated Nikon camera over loopback.

@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 import Viewfinder
 import ViewfinderSimulator
+import ViewfinderTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -60,22 +61,29 @@ final class FoundCameras: @unchecked Sendable {
                 "network namespaces cannot be made here, so discovery at a gateway is not checked: \(error)")
         }
         let program = Self.thisProgram()
+        let cameraCommand = NetworkNamespacePair.inside(
+            pair.camera, program + ["--filter", "simulatedCameraAtTheGateway"])
         let camera = try ChildProcess(
-            NetworkNamespacePair.inside(pair.camera, program + ["--filter", "simulatedCameraAtTheGateway"]),
-            environment: ["VIEWFINDER_NETNS_ROLE": "camera", "VIEWFINDER_NETNS_ADDRESS": pair.gateway])
-        let app: (status: Int32, output: String)
+            cameraCommand[0], Array(cameraCommand.dropFirst()),
+            environment: ["VIEWFINDER_NETNS_ROLE": "camera", "VIEWFINDER_NETNS_ADDRESS": pair.gateway],
+            mergingErrors: true)
+        let app: ChildProcess.Result
         do {
-            _ = try await camera.waitForLine(containing: "simulated camera listening", timeout: .seconds(120))
-            app = try await ChildProcess(
+            let listening = await offThePool {
+                camera.waitForOutput(timeout: .seconds(120)) { $0.contains("simulated camera listening") }
+            }
+            guard listening else {
+                throw TestFailure("the simulated camera did not start:\n\(camera.standardOutput)")
+            }
+            app = try await ChildProcess.run(
                 NetworkNamespacePair.inside(pair.app, program + ["--filter", "discoveryExamplesAtTheGateway"]),
-                environment: ["VIEWFINDER_NETNS_ROLE": "app"]
-            ).finish(timeout: .seconds(180))
+                environment: ["VIEWFINDER_NETNS_ROLE": "app"], timeout: .seconds(180))
         } catch {
-            _ = try? await camera.finish(timeout: .seconds(10))
+            _ = await camera.finish(timeout: .seconds(10))
             await pair.remove()
             throw error
         }
-        let cameraRun = try await camera.finish(timeout: .seconds(30))
+        let cameraRun = await camera.finish(timeout: .seconds(30))
         await pair.remove()
 
         #expect(app.status == 0, "the discovery examples failed:\n\(app.output)")

@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 import Viewfinder
 import ViewfinderSimulator
+import ViewfinderTestSupport
 
 /// Lines printed by an example, recorded so that the test can check them.
 final class PrintedLines: @unchecked Sendable {
@@ -14,15 +15,6 @@ final class PrintedLines: @unchecked Sendable {
     }
 
     var all: [String] { queue.sync { lines } }
-}
-
-/// Waits, up to `timeout`, until `condition` holds: publishers deliver on the thread that is already delivering,
-/// so an observer may hear of a change a moment after the call that made it returned.
-func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition(), ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(2))
-    }
 }
 
 /// Stands in for a text label of a user interface.
@@ -206,7 +198,7 @@ extension SimulatedCameraExamples {
                         readyForNextFrame()
                     }
 
-                try await waitUntil(timeout: .seconds(60)) { results.all.count >= 10 }
+                try await waitUntil(checks: 30_000) { results.all.count >= 10 }
                 #expect(results.all.count >= 10)
                 #expect(results.all.allSatisfy { (Int($0) ?? 0) > 1000 })
                 // Disconnecting ends live view normally.
@@ -244,7 +236,7 @@ extension SimulatedCameraExamples {
                         }
                     }
 
-                try await waitUntil(timeout: .seconds(60)) { rendered.all.count >= 10 }
+                try await waitUntil(checks: 30_000) { rendered.all.count >= 10 }
                 #expect(rendered.all.count >= 10)
                 #expect(overfetched.all.isEmpty)
                 cancellable.cancel()

@@ -1,6 +1,7 @@
 import Testing
 import ViewfinderCore
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderV4L2
 
@@ -16,9 +17,9 @@ import ViewfinderSystem
     }
 
     /// Produces one frame and waits until `sink` has received `count` frames in all.
-    func produce(into sink: FrameSink, until count: Int) async -> Bool {
+    func produce(into sink: FrameSink, until count: Int) async throws {
         system.produce(1, at: "video0")
-        return await eventually { sink.received.count == count }
+        try await waitUntil("\(count) frames") { sink.received.count == count }
     }
 
     @Test func framesReachTheContextAndFrameListenersWithoutACopy() async throws {
@@ -29,8 +30,8 @@ import ViewfinderSystem
         let context = await makeContext(for: source) { sink.receive($0) }
         #expect(try await source.startCapture(device: camera, format: yuyv) == yuyv)
         #expect(system.queuedCount(at: "video0") == 4)
-        #expect(await produce(into: sink, until: 1))
-        #expect(await produce(into: sink, until: 2))
+        try await produce(into: sink, until: 1)
+        try await produce(into: sink, until: 2)
         #expect(sink.received == [0, 1])
         #expect(heard.all == [0, 1])
         #expect(system.queuedCount(at: "video0") == 2)  // the sink keeps both frames
@@ -42,8 +43,8 @@ import ViewfinderSystem
         sink.releaseAll()
         #expect(system.queuedCount(at: "video0") == 3)  // `frame` still holds one
         _ = consume frame
-        #expect(await eventually { system.queuedCount(at: "video0") == 4 })
-        #expect(await eventually { context.statistics.framesProcessed == 2 })
+        try await waitUntil { system.queuedCount(at: "video0") == 4 }
+        try await waitUntil { context.statistics.framesProcessed == 2 }
         await source.stopCapture()
         withExtendedLifetime(token) {}
     }
@@ -57,14 +58,13 @@ import ViewfinderSystem
             if frame.sequenceNumber == 0 { gate.wait() }
         }
         try await source.startCapture(device: camera)
-        #expect(await produce(into: sink, until: 1))
+        try await produce(into: sink, until: 1)
         // Frame 0 is in flight; each new frame replaces the one waiting, whose buffer goes back to the driver.
         for produced in 2...11 {
             system.produce(1, at: "video0")
-            #expect(
-                await eventually {
-                    source.frameSourceEngine.statistics.received == produced && system.queuedCount(at: "video0") == 2
-                })
+            try await waitUntil("frame \(produced)") {
+                source.frameSourceEngine.statistics.received == produced && system.queuedCount(at: "video0") == 2
+            }
         }
         let statistics = source.frameSourceEngine.statistics
         #expect(statistics.received == 11)
@@ -73,9 +73,9 @@ import ViewfinderSystem
         #expect(source.statistics.captured == 11)
         #expect(source.statistics.droppedWhileBuffersHeld == 0)
         gate.open()
-        #expect(await eventually { sink.received.count == 2 })
+        try await waitUntil { sink.received.count == 2 }
         #expect(sink.received == [0, 10])  // the newest frame, not the oldest
-        #expect(await eventually { system.queuedCount(at: "video0") == 4 })
+        try await waitUntil { system.queuedCount(at: "video0") == 4 }
         await source.stopCapture()
         withExtendedLifetime(context) {}
     }
@@ -86,16 +86,16 @@ import ViewfinderSystem
         let context = await makeContext(for: source) { sink.receive($0) }
         try await source.startCapture(device: camera)
         for count in 1...3 {
-            #expect(await produce(into: sink, until: count))
+            try await produce(into: sink, until: count)
         }
         for dropped in 1...3 {
             #expect(system.produce(1, at: "video0") == 1)
-            #expect(await eventually { source.statistics.droppedWhileBuffersHeld == dropped })
+            try await waitUntil { source.statistics.droppedWhileBuffersHeld == dropped }
         }
         #expect(sink.kept.count == 3)
         #expect(system.queuedCount(at: "video0") == 1)
         sink.releaseAll()
-        #expect(await produce(into: sink, until: 4))
+        try await produce(into: sink, until: 4)
         await source.stopCapture()
         withExtendedLifetime(context) {}
     }
@@ -105,9 +105,9 @@ import ViewfinderSystem
         let sink = FrameSink()
         let context = await makeContext(for: source) { sink.receive($0) }
         try await source.startCapture(device: camera)
-        #expect(await produce(into: sink, until: 1))
+        try await produce(into: sink, until: 1)
         system.produce(1, at: "video0", skippingSequence: 5)
-        #expect(await eventually { sink.received.count == 2 })
+        try await waitUntil { sink.received.count == 2 }
         #expect(sink.received == [0, 6])
         #expect(source.statistics.droppedByDriver == 5)
         await source.stopCapture()
@@ -119,11 +119,11 @@ import ViewfinderSystem
         try await source.startCapture(device: camera)
         system.produce(1, at: "video0")
         // No context takes the frame: it waits in the source and holds a driver buffer.
-        #expect(await eventually { source.frameSourceEngine.statistics.queued == 1 })
+        try await waitUntil { source.frameSourceEngine.statistics.queued == 1 }
         await source.stopCapture()
         #expect(source.frameSourceEngine.statistics.queued == 0)
         #expect(source.frameSourceEngine.statistics.dropped == 1)
-        #expect(await eventually { system.openDescriptors == 0 })
+        try await waitUntil { system.openDescriptors == 0 }
     }
 
     @Test func convertsYUYVToNV12FullRangeAndGivesTheDriverBufferBackAtOnce() async throws {
@@ -132,7 +132,7 @@ import ViewfinderSystem
         let context = await makeContext(for: source) { sink.receive($0) }
         #expect(try await source.startCapture(device: camera, format: yuyv) == yuyv)
         #expect(source.frameSourceEngine.acceptedPixelFormat == .nv12FullRange)
-        #expect(await produce(into: sink, until: 1))
+        try await produce(into: sink, until: 1)
         let frame = try #require(sink.kept.first)
         #expect(frame.pixelBuffer.format == .nv12FullRange)
         #expect(frame.pixelBuffer.width == 640 && frame.pixelBuffer.height == 480)
@@ -156,13 +156,13 @@ import ViewfinderSystem
         let context = await makeContext(for: source) { sink.receive($0) }
         try await source.startCapture(device: camera, format: yuyv)
         for count in 1...4 {
-            #expect(await produce(into: sink, until: count))
+            try await produce(into: sink, until: count)
         }
         system.produce(1, at: "video0")
-        #expect(await eventually { source.statistics.droppedByConversion == 1 })
+        try await waitUntil { source.statistics.droppedByConversion == 1 }
         #expect(system.queuedCount(at: "video0") == 4)
         sink.releaseAll()
-        #expect(await produce(into: sink, until: 5))
+        try await produce(into: sink, until: 5)
         #expect(sink.received == [0, 1, 2, 3, 5])
         await source.stopCapture()
         withExtendedLifetime(context) {}

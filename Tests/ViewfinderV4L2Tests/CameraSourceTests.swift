@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 import ViewfinderCore
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderV4L2
 
@@ -59,7 +60,7 @@ import Glibc
         #expect(stopped.withLock { $0?.1 } == .off)
         #expect(stopped.withLock { $0?.2 } == true)
         #expect(system.calls.last(where: { $0.hasPrefix("STREAM") }) == "STREAMOFF")
-        #expect(await eventually { system.openDescriptors == 0 })
+        try await waitUntil { system.openDescriptors == 0 }
     }
 
     @Test func theSeedsCallShapesWorkAndRunInCallOrder() async throws {
@@ -77,14 +78,14 @@ import Glibc
             source.stopCapture(completion: { _ in order.append("stopped") })
         }
         issue()
-        #expect(await eventually { order.all.count == 4 })
+        try await waitUntil { order.all.count == 4 }
         // Operations run in call order (the select made the later start fail); completions run on global queues.
         #expect(
             order.all.sorted() == [
                 "refused alreadyRunning", "selected /fake/video1", "started 640x480@30/NV12", "stopped",
             ])
         #expect(source.device == nil)
-        #expect(await eventually { system.openDescriptors == 0 })
+        try await waitUntil { system.openDescriptors == 0 }
     }
 
     @Test func refusesASecondStartAndSwitchesDevicesOnSelect() async throws {
@@ -100,7 +101,7 @@ import Glibc
         #expect(source.device == other)
         await source.stopCapture()
         #expect(source.device == nil)
-        #expect(await eventually { system.openDescriptors == 0 })
+        try await waitUntil { system.openDescriptors == 0 }
         #expect(
             changes.all == ["starting", "on", "stopping", "off", "starting", "on", "stopping", "off"])
         withExtendedLifetime(token) {}
@@ -135,7 +136,7 @@ import Glibc
         #expect(system.calls.last(where: { $0.hasPrefix("STREAM") }) == "STREAMOFF")
         #expect(system.openDescriptors == 1)
         #expect(await source.switch(toDesiredState: .off))
-        #expect(await eventually { system.openDescriptors == 0 })
+        try await waitUntil { system.openDescriptors == 0 }
     }
 
     @Test func reportsAStreamOnFailureAndLeavesNothingOpen() async throws {
@@ -146,7 +147,7 @@ import Glibc
         #expect(error?.errno == EINVAL)
         #expect(source.device == nil)
         #expect(source.currentState == .off)
-        #expect(await eventually { system.openDescriptors == 0 })
+        try await waitUntil { system.openDescriptors == 0 }
         try await source.startCapture(device: camera)
         #expect(source.device == camera)
         await source.stopCapture()
@@ -180,7 +181,7 @@ import Glibc
         let token = source.addStateListener { changes.append($0) }
         try await source.startCapture(device: camera)
         system.setDisconnected(true, at: "video0")
-        #expect(await eventually { delegate.events.withLock { $0.count } == 2 })
+        try await waitUntil { delegate.events.withLock { $0.count } == 2 }
         #expect(delegate.events.withLock { $0 } == ["interrupted deviceRemoved", "failed deviceRemoved"])
         #expect(source.device == nil)
         #expect(source.currentState == .off)
@@ -188,7 +189,7 @@ import Glibc
         #expect(last.previousState == .on && last.state == .off)
         #expect((last.error as? ViewfinderError)?.code == .deviceRemoved)
         system.setDisconnected(false, at: "video0")
-        #expect(await eventually { delegate.events.withLock { $0.count } == 3 })
+        try await waitUntil { delegate.events.withLock { $0.count } == 3 }
         #expect(delegate.events.withLock { $0.last } == "interruption ended")
         try await source.startCapture(device: camera)
         await source.stopCapture()
@@ -200,7 +201,7 @@ import Glibc
         let source = makeSource(delegate: delegate)
         try await source.startCapture(device: camera)
         system.injectFatalError(at: "video0")
-        #expect(await eventually { delegate.events.withLock { $0.count } == 2 })
+        try await waitUntil { delegate.events.withLock { $0.count } == 2 }
         #expect(delegate.events.withLock { $0 } == ["interrupted streamingError", "failed io"])
         #expect(source.device == nil)
         #expect(source.currentState == .off)

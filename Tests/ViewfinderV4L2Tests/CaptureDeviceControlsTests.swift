@@ -2,6 +2,7 @@ import CV4L2
 import Testing
 import ViewfinderCore
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderV4L2
 
@@ -91,7 +92,7 @@ import ViewfinderSystem
         #expect(try await brightness.increment().commonValue == .integer(201))
         #expect(try await brightness.decrement().commonValue == .integer(200))
         // Observers hear of a change on the thread already delivering, a moment after the call that made it.
-        _ = await eventually { seen.all.count >= 3 }
+        try await waitUntil("three values") { seen.all.count >= 3 }
         #expect(seen.all == ["200", "201", "200"])
         try await controls.property(for: .contrast).setValue(.integer(70))
         #expect(controls.property(for: .contrast).commonValue == .integer(70))
@@ -113,13 +114,13 @@ import ViewfinderSystem
         let changes = Recorder<CameraPropertyChangeType>()
         let token = gain.addObserver { _, change in changes.append(change) }
         try await controls.property(for: .automaticGain).setValue(.boolean(false))
-        #expect(await eventually { gain.validSettableValues.count == 256 })
-        #expect(await eventually { changes.all.contains { $0.contains(.validSettableValues) } })
+        try await waitUntil { gain.validSettableValues.count == 256 }
+        try await waitUntil { changes.all.contains { $0.contains(.validSettableValues) } }
         #expect(controls.controls.first { $0.id == V4L2ControlID.gain }?.isInactive == false)
         try await gain.setValue(.integer(10))
         #expect(gain.commonValue == .integer(10))
         try await controls.property(for: .automaticGain).setValue(.boolean(true))
-        #expect(await eventually { gain.validSettableValues.isEmpty })
+        try await waitUntil { gain.validSettableValues.isEmpty }
         withExtendedLifetime(token) {}
     }
 
@@ -128,7 +129,7 @@ import ViewfinderSystem
         let brightness = controls.property(for: .brightness)
         #expect(system.calls.filter { $0 == "SUBSCRIBE_EVENT" }.count == controls.controls.count)
         system.changeControl(V4L2ControlID.brightness, to: 42, at: "video0")
-        #expect(await eventually { brightness.commonValue == .integer(42) })
+        try await waitUntil { brightness.commonValue == .integer(42) }
         #expect(system.waitingEvents == 0)
     }
 
@@ -141,7 +142,7 @@ import ViewfinderSystem
         }
         // The driver changes a volatile control without an event; the observed property follows it.
         system.changeControl(V4L2ControlID.gain, to: 17, at: "video0", announcing: false)
-        #expect(await eventually { gain.commonValue == .integer(17) })
+        try await waitUntil { gain.commonValue == .integer(17) }
         #expect(values.all == ["17"])
         withExtendedLifetime(token) {}
     }
@@ -151,9 +152,9 @@ import ViewfinderSystem
         let brightness = controls.property(for: .brightness)
         #expect(system.openDescriptors == 1)
         system.setDisconnected(true, at: "video0")
-        #expect(await eventually { brightness.currentValue == nil })
+        try await waitUntil { brightness.currentValue == nil }
         #expect(brightness.validSettableValues.isEmpty)
-        #expect(await eventually { system.openDescriptors == 0 })
+        try await waitUntil { system.openDescriptors == 0 }
         let error = await #expect(throws: ViewfinderError.self) {
             try await controls.setRawValue(.integer(1), forPropertyNamed: "brightness")
         }
@@ -163,7 +164,7 @@ import ViewfinderSystem
     @Test func closingStopsWatchingAndReleasesTheDevice() async throws {
         let controls = try open()
         controls.close()
-        #expect(await eventually { system.openDescriptors == 0 })
+        try await waitUntil { system.openDescriptors == 0 }
         let error = await #expect(throws: ViewfinderError.self) {
             try await controls.setRawValue(.integer(1), forPropertyNamed: "brightness")
         }

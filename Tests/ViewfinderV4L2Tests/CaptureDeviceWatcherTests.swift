@@ -1,5 +1,6 @@
 import Testing
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderV4L2
 
@@ -22,10 +23,10 @@ import Glibc
         system.add("\(directoryName)/video3")
         close(open(path, O_CREAT | O_WRONLY, 0o600))
         close(open(directory + "/notes.txt", O_CREAT | O_WRONLY, 0o600))
-        #expect(await eventually { events.withLock { $0.count } == 1 })
+        try await waitUntil { events.withLock { $0.count } == 1 }
         unlink(path)
         unlink(directory + "/notes.txt")
-        #expect(await eventually { events.withLock { $0.count } == 2 })
+        try await waitUntil { events.withLock { $0.count } == 2 }
         watcher.cancel()
         let device = CaptureDevice(
             path: path, name: "Fake Camera", bus: "usb-0000:00:14.0-1", driver: "fakecam",

@@ -186,7 +186,7 @@ final class FakeV4L2System: V4L2System {
         }
     }
 
-    func mmap(_ descriptor: CInt, length: Int, offset: Int64) -> Result<UnsafeMutableRawPointer, V4L2Error.Code> {
+    func mmap(_ descriptor: CInt, length: Int, offset: Int64) -> Result<UnsafeMutableRawPointer, Errno> {
         state.withLock { state in
             guard let path = state.descriptors[descriptor], let stream = state.streams[path] else {
                 return .failure(.init(rawValue: EBADF))

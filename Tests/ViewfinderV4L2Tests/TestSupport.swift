@@ -74,19 +74,6 @@ final class Gate: Sendable {
     }
 }
 
-/// Polls a condition every 2 ms, for up to 5000 checks (ten seconds when the test runs freely); the limit only keeps
-/// a broken test from hanging.
-///
-/// It counts checks, not time: on a machine so busy that the test waits seconds for one of Swift's cooperative
-/// threads, each check comes late and the work it waits for has had its turns in between.
-func eventually(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<5000 {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(2))
-    }
-    return condition()
-}
-
 /// A context that hands every frame of `source` to `process`.
 func makeContext(for source: CameraSource, process: @escaping @Sendable (Frame) -> Void) async -> DataCaptureContext {
     let context = DataCaptureContext()

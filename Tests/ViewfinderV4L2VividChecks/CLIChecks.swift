@@ -1,5 +1,5 @@
-import ViewfinderCLITestSupport
 import ViewfinderCore
+import ViewfinderTestSupport
 import ViewfinderV4L2
 
 #if canImport(Glibc)

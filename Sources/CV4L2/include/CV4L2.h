@@ -2,8 +2,7 @@
 #define VIEWFINDER_CV4L2_H
 
 // What Swift cannot import from <linux/videodev2.h> on its own: the VIDIOC_* request codes and the v4l2_fourcc
-// pixel-format codes (function-like macros), a variadic-free ioctl that retries on EINTR, mmap's MAP_FAILED and the
-// members of packed anonymous unions.
+// pixel-format codes (function-like macros), mmap's MAP_FAILED and the members of packed anonymous unions.
 
 #include <linux/videodev2.h>
 #include <stddef.h>
@@ -64,18 +63,9 @@ static inline uint32_t cv4l2_fourcc(uint8_t a, uint8_t b, uint8_t c, uint8_t d) 
 
 // MARK: - System calls
 
-/// Calls ioctl(2), retrying while it fails with EINTR. Returns the result (>= 0) or the negated errno.
-int cv4l2_ioctl(int fd, unsigned long request, void *argument);
-
-/// Calls open(2) with O_CLOEXEC added, retrying on EINTR. Returns the descriptor or the negated errno.
-int cv4l2_open(const char *path, int flags);
-
 /// Maps `length` bytes of a device at `offset` for reading and writing, shared. Returns NULL and sets `*error` to
 /// errno when mmap(2) fails (it reports MAP_FAILED, which Swift cannot import).
 void *cv4l2_mmap(int fd, size_t length, int64_t offset, int *error);
-
-/// Creates a close-on-exec, non-blocking pipe (pipe2(2), which needs _GNU_SOURCE). Returns 0 or the negated errno.
-int cv4l2_pipe(int descriptors[2]);
 
 // MARK: - Packed unions
 

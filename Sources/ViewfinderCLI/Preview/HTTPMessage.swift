@@ -1,4 +1,5 @@
 import Viewfinder
+import ViewfinderSystem
 
 /// The request line of an HTTP request: what the preview server needs of it.
 struct HTTPRequest: Equatable {
@@ -35,21 +36,21 @@ struct HTTPRequest: Equatable {
     }
 
     /// Reads a request head from `socket` until `deadline`, and parses its request line.
-    static func read(from socket: PreviewSocket, until deadline: ContinuousClock.Instant) throws -> HTTPRequest {
+    static func read(from socket: Socket, until deadline: ContinuousClock.Instant) throws -> HTTPRequest {
         var head: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 2048)
         let end: [UInt8] = Array("\r\n\r\n".utf8)
         while !head.contains(end) {
             guard head.count < maximumHeadSize else { throw Failure.tooLarge }
-            let count = try chunk.withUnsafeMutableBytes { try socket.receive(into: $0) }
+            let count = try chunk.withUnsafeMutableBytes { try socket.receiveNow(into: $0, while: "reading a request") }
             switch count {
             case 0:
                 throw Failure.closed
             case let count?:
                 head += chunk.prefix(min(count, maximumHeadSize + end.count - head.count))
             case nil:
-                let ready = try Poll.wait([(socket.descriptor, Poll.readable)], until: deadline)
-                guard ready[0] != 0 else { throw Failure.timedOut }
+                let ready = try Poll.wait(socket.descriptor, for: Poll.readable, until: deadline)
+                guard ready != 0 else { throw Failure.timedOut }
             }
         }
         return try parse(String(decoding: head, as: UTF8.self))
@@ -86,7 +87,7 @@ struct HTTPResponse {
     }
 
     /// Sends the response on `socket` until `deadline`; only the head for `HEAD` requests.
-    func send(on socket: PreviewSocket, headOnly: Bool = false, until deadline: ContinuousClock.Instant) throws {
+    func send(on socket: Socket, headOnly: Bool = false, until deadline: ContinuousClock.Instant) throws {
         let head = """
             HTTP/1.1 \(status)\r
             Content-Type: \(contentType)\r
@@ -96,8 +97,8 @@ struct HTTPResponse {
             \r
 
             """
-        try socket.send(head, deadline: deadline, more: !headOnly && !body.isEmpty)
+        try socket.send(Array(head.utf8), until: deadline, more: !headOnly && !body.isEmpty, while: "answering")
         guard !headOnly else { return }
-        try socket.send(body, deadline: deadline)
+        try socket.send(body, until: deadline, while: "answering")
     }
 }

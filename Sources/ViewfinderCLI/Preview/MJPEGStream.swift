@@ -1,4 +1,5 @@
 import Viewfinder
+import ViewfinderSystem
 
 /// Sends a feed to one viewer as Motion JPEG over HTTP: a `multipart/x-mixed-replace` response with one JPEG image
 /// per part, which browsers show in an `<img>` element as it arrives.
@@ -11,7 +12,7 @@ struct MJPEGStream {
     static let boundary = "viewfinder-frame"
 
     /// The connection to the viewer.
-    let socket: PreviewSocket
+    let socket: Socket
     /// Where the frames come from.
     let feed: PreviewFeed
     /// How long the viewer may take to accept a frame.
@@ -36,7 +37,7 @@ struct MJPEGStream {
             \r
 
             """
-        try socket.send(head, deadline: .now + sendTimeout)
+        try socket.send(Array(head.utf8), until: .now + sendTimeout, while: "starting a stream")
         guard !headOnly else { return }
         var scratch = [UInt8](repeating: 0, count: 512)
         var last: UInt64 = 0
@@ -49,10 +50,13 @@ struct MJPEGStream {
                 continue
             }
             let ready = try Poll.wait(
-                [(wakeup.descriptor, Poll.readable), (socket.descriptor, Poll.readable)], until: .now + .seconds(1))
+                [.init(wakeup.descriptor, for: Poll.readable), .init(socket.descriptor, for: Poll.readable)],
+                until: .now + .seconds(1))
             if ready[1] != 0 {
                 // A viewer sends nothing after its request: anything readable is its closing (or noise to drop).
-                let count = try scratch.withUnsafeMutableBytes { try socket.receive(into: $0) }
+                let count = try scratch.withUnsafeMutableBytes {
+                    try socket.receiveNow(into: $0, while: "reading from a viewer")
+                }
                 if count == 0 { return }
             }
         }
@@ -68,8 +72,9 @@ struct MJPEGStream {
             \r
 
             """
-        try socket.send(partHead, deadline: deadline, more: true)
-        try socket.send(jpeg, deadline: deadline, more: true)
-        try socket.send("\r\n", deadline: deadline)
+        let activity = "sending frame \(number)"
+        try socket.send(Array(partHead.utf8), until: deadline, more: true, while: activity)
+        try socket.send(jpeg, until: deadline, more: true, while: activity)
+        try socket.send(Array("\r\n".utf8), until: deadline, while: activity)
     }
 }

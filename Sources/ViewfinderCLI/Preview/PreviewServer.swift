@@ -8,7 +8,9 @@ import ViewfinderSystem
 /// It serves a page (`/`) that shows the live frames with their frame rate and count, the frames as Motion JPEG
 /// (`/stream.mjpeg`), the newest frame as an image (`/snapshot.jpg`) and figures as JSON (`/stats`). Each
 /// connection has its own thread; at most ``Configuration/maximumConnections`` are open at once, and the server
-/// answers more with `503`. Every wait has a deadline, and ``stop()`` ends every connection.
+/// answers more with `503` from a thread of its own, a few at a time, so the accept loop never waits on a client.
+/// When the process runs out of descriptors, the accept loop waits for connections to close instead of spinning.
+/// Every wait has a deadline, and ``stop()`` ends every connection.
 ///
 /// ```swift
 /// let feed = PreviewFeed(quality: 80)
@@ -48,9 +50,11 @@ final class PreviewServer: Sendable {
     }
 
     private struct State {
-        var listener: PreviewSocket?
+        var listener: Socket?
         var port: UInt16 = 0
-        var connections: [Int: PreviewSocket] = [:]
+        var connections: [Int: Socket] = [:]
+        /// Over-cap connections waiting for their `503`.
+        var refusals = 0
         var viewers: [Int: Viewer] = [:]
         var nextID = 1
         var stopping = false
@@ -69,7 +73,13 @@ final class PreviewServer: Sendable {
     let configuration: Configuration
     private let state = Locked(State())
     private let stopWakeup: Wakeup
+    /// Wakes the accept loop when a connection closes, which frees a descriptor after the process ran out.
+    private let closedWakeup: Wakeup
     private let connectionThreads = DispatchGroup()
+    /// Answers over-cap connections with `503`, off the accept thread.
+    private let refuser: IOThread
+    /// The most over-cap connections waiting for an answer; more are closed at once.
+    static let maximumRefusals = 16
     /// When the server was created.
     let startTime = MonotonicTimestamp.now()
 
@@ -80,6 +90,12 @@ final class PreviewServer: Sendable {
         self.format = format
         self.configuration = configuration
         stopWakeup = try Wakeup()
+        closedWakeup = try Wakeup()
+        refuser = try IOThread(name: "preview-refuse")
+    }
+
+    deinit {
+        refuser.stop()
     }
 
     /// Starts listening and serving; returns the port.
@@ -87,7 +103,17 @@ final class PreviewServer: Sendable {
     /// - Throws: A `ViewfinderError` when the address cannot be bound, saying what to try.
     @discardableResult
     func start() throws -> UInt16 {
-        let listener = try PreviewSocket.listen(address: configuration.bindAddress, port: configuration.port)
+        let listener: Socket
+        do {
+            listener = try Socket.listen(host: configuration.bindAddress, port: configuration.port)
+        } catch {
+            let failure = ViewfinderError(error)
+            if case .system(let errno) = error.reason, errno.rawValue == EADDRINUSE {
+                throw ViewfinderError(
+                    failure.code, failure.message + " with --port, or leave --port out", errno: failure.errno)
+            }
+            throw failure
+        }
         let port = listener.localPort
         do {
             let thread = try PlatformThread(name: "preview-accept") { [self] in acceptConnections(on: listener) }
@@ -143,56 +169,92 @@ final class PreviewServer: Sendable {
         state.withLock { body($0.connections.count, $0.viewers) }
     }
 
-    private func acceptConnections(on listener: PreviewSocket) {
+    private func acceptConnections(on listener: Socket) {
+        let requests: [Poll.Request] = [
+            .init(listener.descriptor, for: Poll.readable), .init(stopWakeup.descriptor, for: Poll.readable),
+        ]
         while !isStopping {
-            let requests = [(listener.descriptor, Poll.readable), (stopWakeup.descriptor, Poll.readable)]
             guard (try? Poll.wait(requests, until: .now + .seconds(1))) != nil else { return }
-            while let socket = listener.accept() {
-                admit(socket)
+            do {
+                while let socket = try listener.acceptNow() {
+                    admit(socket)
+                }
+            } catch {
+                // Out of descriptors (EMFILE, ENFILE) or another failure to accept: the connection stays waiting,
+                // so wait for a connection to close (or a moment) rather than try again at once.
+                closedWakeup.drain()
+                _ = try? Poll.wait(
+                    [
+                        .init(closedWakeup.descriptor, for: Poll.readable),
+                        .init(stopWakeup.descriptor, for: Poll.readable),
+                    ],
+                    until: .now + .milliseconds(250))
             }
         }
     }
 
-    /// Serves a new connection on a thread of its own, or answers `503` when there are too many.
-    private func admit(_ socket: PreviewSocket) {
-        let id: Int? = state.withLock { state in
-            guard !state.stopping, state.connections.count < configuration.maximumConnections else { return nil }
-            defer { state.nextID += 1 }
-            state.connections[state.nextID] = socket
-            return state.nextID
+    /// Serves a new connection on a thread of its own, or has it answered `503` when there are too many.
+    private func admit(_ socket: Socket) {
+        enum Admission {
+            case serve(Int)
+            case refuse, drop
         }
-        guard let id else {
-            // Read the request first: closing a socket with unread data resets the connection, and the browser
-            // would lose the answer.
-            _ = try? HTTPRequest.read(from: socket, until: .now + .milliseconds(200))
-            let message = "The preview serves \(configuration.maximumConnections) connections at most; close one."
-            try? HTTPResponse.text("503 Service Unavailable", message).send(
-                on: socket, until: .now + .milliseconds(100))
-            socket.close()
-            return
+        let admission: Admission = state.withLock { state in
+            if !state.stopping, state.connections.count < configuration.maximumConnections {
+                defer { state.nextID += 1 }
+                state.connections[state.nextID] = socket
+                return .serve(state.nextID)
+            }
+            guard !state.stopping, state.refusals < Self.maximumRefusals else { return .drop }
+            state.refusals += 1
+            return .refuse
         }
-        connectionThreads.enter()
-        do {
-            try PlatformThread.detach(name: "preview-client") { [self] in
-                serve(socket, id: id)
+        switch admission {
+        case .serve(let id):
+            connectionThreads.enter()
+            do {
+                try PlatformThread.detach(name: "preview-client") { [self] in
+                    serve(socket, id: id)
+                    finish(socket, id: id)
+                }
+            } catch {
                 finish(socket, id: id)
             }
-        } catch {
-            finish(socket, id: id)
+        case .refuse:
+            let accepted = refuser.submit { [self] in
+                refuse(socket)
+                state.withLock { $0.refusals -= 1 }
+            }
+            if !accepted {
+                socket.close()
+                state.withLock { $0.refusals -= 1 }
+            }
+        case .drop:
+            socket.close()
         }
     }
 
-    private func finish(_ socket: PreviewSocket, id: Int) {
+    /// Answers a connection over the cap with `503`, reading its request first: closing a socket with unread data
+    /// resets the connection, and the browser would lose the answer.
+    private func refuse(_ socket: Socket) {
+        _ = try? HTTPRequest.read(from: socket, until: .now + .milliseconds(200))
+        let message = "The preview serves \(configuration.maximumConnections) connections at most; close one."
+        try? HTTPResponse.text("503 Service Unavailable", message).send(on: socket, until: .now + .milliseconds(100))
+        socket.close()
+    }
+
+    private func finish(_ socket: Socket, id: Int) {
         state.withLock { state in
             state.connections[id] = nil
             state.viewers[id] = nil
         }
         socket.close()
+        closedWakeup.signal()
         connectionThreads.leave()
     }
 
     /// Reads one request and answers it.
-    private func serve(_ socket: PreviewSocket, id: Int) {
+    private func serve(_ socket: Socket, id: Int) {
         let request: HTTPRequest
         do {
             request = try HTTPRequest.read(from: socket, until: .now + configuration.requestTimeout)
@@ -227,11 +289,11 @@ final class PreviewServer: Sendable {
         }
     }
 
-    private func respond(_ response: HTTPResponse, on socket: PreviewSocket, _ headOnly: Bool = false) {
+    private func respond(_ response: HTTPResponse, on socket: Socket, _ headOnly: Bool = false) {
         try? response.send(on: socket, headOnly: headOnly, until: .now + configuration.sendTimeout)
     }
 
-    private func stream(to socket: PreviewSocket, id: Int, viewer: String?, headOnly: Bool) {
+    private func stream(to socket: Socket, id: Int, viewer: String?, headOnly: Bool) {
         socket.setOption(SO_SNDBUF, to: configuration.streamSendBuffer)
         let name = Self.viewerName(viewer) ?? "viewer-\(id)"
         state.withLock { state in
@@ -272,7 +334,7 @@ final class PreviewServer: Sendable {
                 if let (_, jpeg) = feed.jpeg(newerThan: 0) {
                     return HTTPResponse(status: "200 OK", contentType: "image/jpeg", body: jpeg)
                 }
-                _ = try? Poll.wait([(wakeup.descriptor, Poll.readable)], until: min(deadline, .now + .seconds(1)))
+                _ = try? Poll.wait(wakeup.descriptor, for: Poll.readable, until: min(deadline, .now + .seconds(1)))
                 wakeup.drain()
             }
         }

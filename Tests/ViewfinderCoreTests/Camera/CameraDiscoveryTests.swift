@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderCore
 

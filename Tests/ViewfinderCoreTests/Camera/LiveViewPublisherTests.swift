@@ -1,6 +1,7 @@
 import Testing
 import ViewfinderReactive
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderCore
 

@@ -3,6 +3,7 @@ import Testing
 import ViewfinderCore
 import ViewfinderSimulator
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderPTP
 @testable import ViewfinderPTPIP
@@ -59,21 +60,6 @@ struct CameraHarness {
     }
 }
 
-/// Waits until `condition` holds, checking every few milliseconds, for at most `timeout`.
-///
-/// - Throws: `ViewfinderError/Code/timeout` with `what` when the condition never holds.
-func waitUntil(
-    _ what: String, timeout: Duration = .seconds(30), _ condition: @Sendable () async throws -> Bool
-) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else {
-            throw ViewfinderError(.timeout, "gave up waiting \(timeout) for \(what)")
-        }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-}
-
 /// Records what observers receive, in order.
 final class Observed<Value: Sendable>: Sendable {
     private let values = Locked<[Value]>([])
@@ -82,19 +68,6 @@ final class Observed<Value: Sendable>: Sendable {
 
     func append(_ value: Value) {
         values.withLock { $0.append(value) }
-    }
-}
-
-extension CameraSimulator {
-    /// Stops the simulator from a dispatch thread: stopping waits for its threads, which must not hold up one of the
-    /// few threads Swift concurrency runs tests on.
-    func stopOffThePool() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                self.stop()
-                continuation.resume()
-            }
-        }
     }
 }
 

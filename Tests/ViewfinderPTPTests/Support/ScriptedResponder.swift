@@ -1,6 +1,7 @@
 import Synchronization
 import ViewfinderCore
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderPTP
 @testable import ViewfinderPTPIP
@@ -144,7 +145,7 @@ final class ScriptedResponder: Sendable {
 
     /// Waits until the script has finished and returns what went wrong in it.
     func recordedFailures() async throws -> [String] {
-        try await eventually("the script to finish") {
+        try await waitUntil("the script to finish") {
             finished.load(ordering: .acquiring) || scriptDone.load(ordering: .acquiring)
         }
         return failures.withLock { $0 }

@@ -1,6 +1,7 @@
 import ViewfinderCore
 import ViewfinderSimulator
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderPTP
 @testable import ViewfinderPTPIP
@@ -31,7 +32,7 @@ final class EventCollector: Sendable {
     /// Waits for an event with `code` (and `parameter`, if given) and removes it from the collection.
     func next(_ code: PTPEventCode, parameter: UInt32? = nil) async throws -> PTPEvent {
         var found: PTPEvent?
-        try await eventually("a \(code) event; got \(events)") {
+        try await waitUntil("a \(code) event; got \(events)") {
             found = received.withLock { events in
                 guard
                     let index = events.firstIndex(where: {
@@ -48,32 +49,6 @@ final class EventCollector: Sendable {
     /// Forgets the events received so far.
     func clear() {
         received.withLock { $0.removeAll() }
-    }
-}
-
-/// Waits until `condition` holds, checking it every 2 ms, and fails after `checks` checks (10 s when the test runs
-/// freely).
-///
-/// The limit counts checks, not time: on a machine so busy that the test waits seconds for one of Swift's cooperative
-/// threads, each check comes late and what the test waits for has had its turns in between, so the test fails only
-/// when the condition really does not come.
-func eventually(_ what: @autoclosure () -> String, checks: Int = 5000, _ condition: () -> Bool) async throws {
-    for _ in 0..<checks {
-        if condition() { return }
-        try await Task.sleep(for: .milliseconds(2))
-    }
-    guard condition() else { throw ViewfinderError(.timeout, "gave up waiting for \(what()) after \(checks) checks") }
-}
-
-/// Runs a call that blocks its thread, such as ``CameraSimulator/stop()``, on a thread of its own, so it keeps none
-/// of Swift's cooperative threads from other tasks.
-func offThePool<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
-    await withCheckedContinuation { continuation in
-        do {
-            try PlatformThread.detach(name: "tests-blocking") { continuation.resume(returning: body()) }
-        } catch {
-            continuation.resume(returning: body())
-        }
     }
 }
 

@@ -1,4 +1,6 @@
+import Testing
 import Viewfinder
+import ViewfinderTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -41,11 +43,12 @@ struct NetworkNamespacePair {
             ["ip", "-n", pair.app, "route", "add", "default", "via", pair.gateway],
         ]
         for step in steps {
-            let (status, output) = try await ChildProcess.run(step)
-            guard status == 0 else {
+            let result = try await ChildProcess.run(step)
+            guard result.status == 0 else {
                 await pair.remove()
                 throw ViewfinderError(
-                    .permissionDenied, "\(step.joined(separator: " ")) failed (status \(status)): \(output)")
+                    .permissionDenied,
+                    "\(step.joined(separator: " ")) failed (status \(result.status)): \(result.output)")
             }
         }
         return pair
@@ -63,3 +66,6 @@ struct NetworkNamespacePair {
         ["ip", "netns", "exec", namespace] + arguments
     }
 }
+
+/// The example suites that run the simulated camera: one test at a time, so as not to crowd out other tests.
+@Suite(.serialized) enum SimulatedCameraExamples {}

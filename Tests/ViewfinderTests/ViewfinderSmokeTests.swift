@@ -1,7 +1,0 @@
-import Testing
-
-@testable import Viewfinder
-
-@Test func moduleLoads() {
-    #expect(Bool(true))
-}
