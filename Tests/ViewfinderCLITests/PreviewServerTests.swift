@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import ViewfinderTestSupport
 
@@ -190,6 +191,108 @@ import ViewfinderTestSupport
             #expect(status == 200, "a closed stream did not free its place")
             #expect(preview.stop() == 0, "\(preview.process.standardError)")
         }
+    }
+
+    /// Over-cap connections are answered from a thread of their own: a flood of clients that never send their
+    /// request, each holding its answer for the 200 ms the server waits for it, does not hold up a client that comes
+    /// after them once a place is free, which the accept loop serves before the flood has had its answers.
+    @Test func clientsOverTheCapDoNotHoldUpTheAcceptLoop() async throws {
+        try await onOwnThread {
+            let preview = try Preview(["--max-connections", "1"])
+            var stream: MJPEGTestReader? = try MJPEGTestReader(port: preview.port)
+            _ = try stream?.readPart()
+            // As many as the server keeps waiting for an answer: 16, 3.2 s of answers one after another, all taken
+            // from the listen backlog (each a descriptor in the server) before the stream closes.
+            let descriptors = Self.openDescriptors(of: preview.process.pid)
+            let flood = try (0..<16).map { _ in try TestConnection(port: preview.port, timeout: .seconds(30)) }
+            let accepted = ContinuousClock.now + .seconds(30)
+            while Self.openDescriptors(of: preview.process.pid) < descriptors + 16 && ContinuousClock.now < accepted {
+                usleep(2_000)
+            }
+            stream = nil
+            // The place the stream held frees once its thread sees the close and ends; a request then gets the page.
+            let freed = ContinuousClock.now + .seconds(30)
+            while Self.threads(of: preview.process.pid).contains("preview-client") && ContinuousClock.now < freed {
+                usleep(5_000)
+            }
+            let served = try HTTPTestClient.get(port: preview.port, "/")
+            #expect(served.status == 200)
+            // The last of the flood still waits for its answer: the server answered the page before it.
+            let last = try #require(flood.last)
+            #expect(!last.hasDataWaiting, "the flood was answered before the page")
+            #expect(try last.readHead().status == 503)
+            for connection in flood.dropLast() {
+                #expect(try connection.readHead().status == 503)
+            }
+            #expect(preview.stop() == 0, "\(preview.process.standardError)")
+        }
+    }
+
+    /// A server that runs out of descriptors waits for connections to close instead of spinning on accept's EMFILE,
+    /// and serves again once they have.
+    @Test func runningOutOfDescriptorsDoesNotSpinTheAcceptLoop() async throws {
+        try await onOwnThread {
+            let process = try ChildProcess(
+                "/bin/sh", ["-c", "ulimit -n 40 && exec \"$0\" preview --test-pattern --max-connections 8", Tool.path])
+            guard process.waitForOutput(timeout: .seconds(60), until: { $0.contains("Ctrl-C stops") }),
+                let start = process.standardOutput.range(of: "http://127.0.0.1:"),
+                let port = UInt16(process.standardOutput[start.upperBound...].prefix { $0.isNumber })
+            else { throw TestFailure("the preview did not start:\n\(process.standardOutput)\(process.standardError)") }
+            // Silent clients take every descriptor the server has left, and more wait in the listen backlog.
+            var clients = try (0..<48).map { _ in try TestConnection(port: port, timeout: .seconds(30)) }
+            let filled = ContinuousClock.now + .seconds(30)
+            while Self.openDescriptors(of: process.pid) < 38 && ContinuousClock.now < filled {
+                usleep(20_000)
+            }
+            #expect(Self.openDescriptors(of: process.pid) >= 38, "the server never ran out of descriptors")
+            let before = process.cpuSecondsSoFar()
+            usleep(1_500_000)
+            let spent = process.cpuSecondsSoFar() - before
+            #expect(spent < 0.5, "the server used \(spent) s of CPU in 1.5 s while out of descriptors")
+            clients.removeAll()
+            var status = 0
+            let deadline = ContinuousClock.now + .seconds(30)
+            while status != 200 && ContinuousClock.now < deadline {
+                status = (try? HTTPTestClient.get(port: port, "/").status) ?? 0
+                if status != 200 { usleep(50_000) }
+            }
+            #expect(status == 200, "the server did not serve again once the clients left")
+            process.interrupt()
+            #expect(process.wait(timeout: .seconds(30)) == 0, "\(process.standardError)")
+        }
+    }
+
+    /// The names of a process's threads.
+    static func threads(of pid: pid_t) -> [String] {
+        guard let directory = opendir("/proc/\(pid)/task") else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let task = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard task.first?.isNumber == true, let file = fopen("/proc/\(pid)/task/\(task)/comm", "r") else {
+                continue
+            }
+            var line = [CChar](repeating: 0, count: 64)
+            if fgets(&line, Int32(line.count), file) != nil {
+                names.append(
+                    String(decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            }
+            fclose(file)
+        }
+        return names
+    }
+
+    /// The number of descriptors a process has open.
+    static func openDescriptors(of pid: pid_t) -> Int {
+        guard let directory = opendir("/proc/\(pid)/fd") else { return 0 }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            if entry.pointee.d_name.0 != CChar(UInt8(ascii: ".")) { count += 1 }
+        }
+        return count
     }
 
     @Test func saysWhenThePortIsTaken() async throws {

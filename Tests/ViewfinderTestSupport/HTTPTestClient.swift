@@ -53,6 +53,13 @@ public final class TestConnection {
         close(descriptor)
     }
 
+    /// Whether the server has sent something not read yet, without waiting for it.
+    public var hasDataWaiting: Bool {
+        guard buffered.isEmpty else { return true }
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
+    }
+
     /// Sends bytes.
     public func send(_ bytes: [UInt8]) throws {
         var offset = 0
