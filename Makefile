@@ -7,7 +7,7 @@ FUZZ_TEST_SECONDS ?= 25
 ## Seconds `make soak` runs.
 SOAK_SECONDS ?= 600
 
-.PHONY: all build demo test test-browser test-vivid test-gphoto2 test-tsan test-fuzz test-soak soak fuzz fuzz-corpus \
+.PHONY: all build demo docs test test-browser test-vivid test-gphoto2 test-tsan test-fuzz test-soak soak fuzz fuzz-corpus \
 	bench-core bench-imaging bench-ptp bench-reactive bench-liveview lint deps test-deps
 
 all: build
@@ -26,9 +26,13 @@ demo: deps
 	$(SWIFT) build -c release --product viewfinder
 	.build/release/viewfinder demo
 
-## Runs every check: formatting, the build, all tests, the tests again under the thread sanitizer, gphoto2, the
-## preview in a browser, vivid, each fuzz target for a short while, and a one-minute soak.
-test: test-deps lint
+## Builds the documentation of every public module (.build/docs/MODULE), failing on any broken link or warning.
+docs: deps
+	SWIFT=$(SWIFT) Scripts/docs.sh
+
+## Runs every check: formatting, the documentation, the build, all tests, the tests again under the thread sanitizer,
+## gphoto2, the preview in a browser, vivid, each fuzz target for a short while, and a one-minute soak.
+test: test-deps lint docs
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) test-tsan

@@ -2,7 +2,7 @@ import Dispatch
 
 /// Takes frames from one frame source, one frame at a time, and runs its processors and listeners on each.
 ///
-/// Set a ``FrameSource`` with ``setFrameSource(_:queue:completionHandler:)``, add ``FrameProcessor``s, and switch the
+/// Set a ``FrameSource`` with ``setFrameSource(_:completionQueue:completionHandler:)``, add ``FrameProcessor``s, and switch the
 /// source on. The context runs on a thread of its own: for each frame it tells its frame listeners
 /// ``FrameEvent/willProcess(_:)``, calls every processor, then tells them ``FrameEvent/didProcess(_:)``. Exactly one
 /// frame is in flight: the source emits the next frame only when the context has finished the previous one, so a
@@ -69,15 +69,16 @@ public final class DataCaptureContext: Sendable {
     ///
     /// - Parameters:
     ///   - frameSource: The new source, or `nil` for none.
-    ///   - queue: Where to call `completionHandler`; `nil` calls it on the context's thread.
+    ///   - completionQueue: Where to call `completionHandler`; `nil` calls it on the context's thread, where it must
+    ///     return quickly.
     ///   - completionHandler: Called once the new source is attached and no frame of the previous one is in flight.
     public func setFrameSource(
-        _ frameSource: (any FrameSource)?, queue: DispatchQueue? = nil,
+        _ frameSource: (any FrameSource)?, completionQueue: DispatchQueue? = nil,
         completionHandler: (@Sendable () -> Void)? = nil
     ) {
         worker.setFrameSource(frameSource) {
             guard let completionHandler else { return }
-            run(on: queue, completionHandler)
+            run(on: completionQueue, completionHandler)
         }
     }
 

@@ -78,14 +78,14 @@ extension FrameSource {
         self.switch(toDesiredState: state, completionHandler: nil)
     }
 
-    /// Asks the source to switch to `state`, calling `completionHandler` on `queue`, or on the thread that finished
-    /// the request when `queue` is `nil`.
+    /// Asks the source to switch to `state`, calling `completionHandler` on `completionQueue`, or on the thread that
+    /// finished the request when `completionQueue` is `nil`.
     public func `switch`(
-        toDesiredState state: FrameSourceState, queue: DispatchQueue?,
+        toDesiredState state: FrameSourceState, completionQueue: DispatchQueue?,
         completionHandler: @escaping @Sendable (Bool) -> Void
     ) {
         self.switch(toDesiredState: state) { succeeded in
-            run(on: queue) { completionHandler(succeeded) }
+            run(on: completionQueue) { completionHandler(succeeded) }
         }
     }
 

@@ -69,7 +69,7 @@ public protocol FrameSourceBackend: AnyObject, Sendable {
 /// ```
 ///
 /// Users then call ``FrameSource/switch(toDesiredState:completionHandler:)`` and
-/// ``DataCaptureContext/setFrameSource(_:queue:completionHandler:)`` as with any other source.
+/// ``DataCaptureContext/setFrameSource(_:completionQueue:completionHandler:)`` as with any other source.
 public final class FrameSourceEngine: Sendable {
     typealias StateListener = @Sendable (FrameSourceStateChange) -> Void
     typealias FrameListener = @Sendable (Frame) -> Void

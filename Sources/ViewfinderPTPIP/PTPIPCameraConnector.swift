@@ -2,7 +2,7 @@ import ViewfinderCore
 import ViewfinderPTP
 import ViewfinderSystem
 
-/// Makes ``PTPCamera``s on the network for discovery, after checking that the camera accepts connections on its
+/// Makes `PTPCamera`s on the network for discovery, after checking that the camera accepts connections on its
 /// PTP/IP port.
 ///
 /// `CameraDiscovery.shared` uses one with the default configuration; make another for other timeouts:
@@ -36,11 +36,11 @@ public struct PTPIPCameraConnector: CameraConnector {
     /// for it, not yet connected.
     ///
     /// The check opens and closes a connection without a PTP/IP handshake, so the camera is not held: it stays free
-    /// for ``PTPCamera/connect()``.
+    /// for `PTPCamera/connect()`.
     ///
-    /// - Throws: ``ViewfinderError/Code/notAvailable`` for Fujifilm, Olympus and Panasonic cameras, which need
-    ///   protocols Viewfinder does not speak; ``ViewfinderError/Code/connectionFailed`` or
-    ///   ``ViewfinderError/Code/timeout`` when nothing answers.
+    /// - Throws: `ViewfinderError/Code/notAvailable` for Fujifilm, Olympus and Panasonic cameras, which need
+    ///   protocols Viewfinder does not speak; `ViewfinderError/Code/connectionFailed` or
+    ///   `ViewfinderError/Code/timeout` when nothing answers.
     public func camera(of family: CameraFamily, at host: String, port: UInt16?) async throws -> any Camera {
         switch family {
         case .canon, .nikon, .sony, .genericPTPIP:

@@ -5,7 +5,7 @@ import ViewfinderSystem
 /// PTP over TCP (ISO 15740's PTP/IP): a command connection for transactions and an event connection for the
 /// camera's events, opened with the PTP/IP handshake.
 ///
-/// ``PTPIPEndpoint`` opens one for a ``PTPCamera`` or a ``PTPSession``; the transport then moves the session's
+/// ``PTPIPEndpoint`` opens one for a `PTPCamera` or a `PTPSession`; the transport then moves the session's
 /// containers as PTP/IP packets. It probes an event connection that stays silent for
 /// ``Configuration/eventProbeInterval``, so a camera that left the network without closing its connections ends the
 /// session with `ViewfinderError/Code/timeout` instead of hanging it.

@@ -120,7 +120,7 @@ extension CameraSource {
     /// - Parameters:
     ///   - completionQueue: The queue `completion` runs on.
     ///   - completion: Called once the source is off, with `nil`, or with the error when a later request, such as
-    ///     ``FrameSource/switch(toDesiredState:)``, kept it from stopping.
+    ///     `FrameSource/switch(toDesiredState:)`, kept it from stopping.
     public func stopCapture(completionQueue: DispatchQueue = .global(), completion: StoppedCompletion?) {
         operations.add { [self] in
             let error = await end()

@@ -4,7 +4,7 @@ import ViewfinderSystem
 
 /// A frame source that captures from a V4L2 device: look devices up, list their formats, start, switch and stop.
 ///
-/// A camera source is a ``FrameSource``: set it on a ``DataCaptureContext`` and its frames reach the context's
+/// A camera source is a `FrameSource`: set it on a `DataCaptureContext` and its frames reach the context's
 /// processors and the source's frame listeners, one frame in flight. When the context is busy, the newest frame
 /// waits and older ones go straight back to the driver, so a slow processor costs frames, never latency or memory.
 ///
@@ -21,8 +21,8 @@ import ViewfinderSystem
 /// ```
 ///
 /// ``startCapture(device:completionQueue:completion:)`` and ``stopCapture(completionQueue:completion:)`` switch the
-/// source ``FrameSourceState/on`` and ``FrameSourceState/off``; ``FrameSource/switch(toDesiredState:)`` does the
-/// same with the device selected last (or the first capture device), and ``FrameSourceState/standby`` keeps the
+/// source `FrameSourceState/on` and `FrameSourceState/off`; `FrameSource/switch(toDesiredState:)` does the
+/// same with the device selected last (or the first capture device), and `FrameSourceState/standby` keeps the
 /// device open and set up without streaming. Start, stop and select run one after another, in call order, off the
 /// caller's thread. Frames are the driver's own memory-mapped buffers, lent without a copy and given back to the
 /// driver when the last reference to the frame goes, unless ``Options/convertsToNV12FullRange`` converts them.
@@ -45,7 +45,7 @@ public final class CameraSource: FrameSource {
         public var announcesDeviceChanges: Bool
         /// How long to watch a removed device for its return before giving up on ending the interruption.
         public var recoveryTimeout: Duration
-        /// Whether frames are converted to ``PixelFormat/nv12FullRange`` before they are delivered.
+        /// Whether frames are converted to `PixelFormat/nv12FullRange` before they are delivered.
         ///
         /// Conversion writes into a pool of ``bufferCount`` buffers made once per capture, so it allocates nothing
         /// per frame; a frame that finds every pooled buffer in use is dropped. The device then captures only in
@@ -129,13 +129,13 @@ public final class CameraSource: FrameSource {
 
     /// The format the device captures in, while capturing.
     ///
-    /// With ``Options/convertsToNV12FullRange`` frames arrive in ``PixelFormat/nv12FullRange`` at this size.
+    /// With ``Options/convertsToNV12FullRange`` frames arrive in `PixelFormat/nv12FullRange` at this size.
     public var format: VideoFormat? { backend.session?.prepared.format }
 
     /// Counts of captured and dropped frames for the current capture, or zeros when not capturing.
     ///
     /// Frames dropped because the context was busy are counted by ``frameSourceEngine``'s
-    /// ``FrameSourceEngine/statistics``.
+    /// `FrameSourceEngine/statistics`.
     public var statistics: CameraSourceStatistics {
         backend.session?.statistics ?? CameraSourceStatistics()
     }

@@ -32,7 +32,7 @@ import ViewfinderSystem
 ///
 /// Controls of 64-bit, string, bitmask and compound types are listed in ``controls`` but have no values as
 /// properties. When the device goes away, every property loses its values and sets under way fail with
-/// ``ViewfinderError/Code/deviceRemoved``.
+/// `ViewfinderError/Code/deviceRemoved`.
 public final class CaptureDeviceControls: CameraPropertyBackend {
     /// The device whose controls these are.
     public let device: CaptureDevice
@@ -46,8 +46,8 @@ public final class CaptureDeviceControls: CameraPropertyBackend {
     /// - Parameters:
     ///   - device: The capture device.
     ///   - setValueTimeout: How long a set waits by default for the device to show the new value.
-    /// - Throws: ``ViewfinderError`` when the device cannot be opened or its controls listed, such as
-    ///   ``ViewfinderError/Code/permissionDenied`` or ``ViewfinderError/Code/notFound``.
+    /// - Throws: `ViewfinderError` when the device cannot be opened or its controls listed, such as
+    ///   `ViewfinderError/Code/permissionDenied` or `ViewfinderError/Code/notFound`.
     public convenience init(device: CaptureDevice, setValueTimeout: Duration = .seconds(3)) throws(ViewfinderError) {
         try self.init(device: device, setValueTimeout: setValueTimeout, system: LinuxV4L2System())
     }
@@ -90,8 +90,8 @@ public final class CaptureDeviceControls: CameraPropertyBackend {
 
     /// The property of a control, the same object for every call with that identifier.
     ///
-    /// Use the standard identifiers such as ``ViewfinderCore/CameraPropertyIdentifier/brightness``, or
-    /// ``ViewfinderCore/CameraPropertyIdentifier/control(_:)`` for any control of ``controls``. A property the device
+    /// Use the standard identifiers such as `ViewfinderCore/CameraPropertyIdentifier/brightness`, or
+    /// `ViewfinderCore/CameraPropertyIdentifier/control(_:)` for any control of ``controls``. A property the device
     /// does not have exists too, with no value and no settable values.
     public func property(
         for identifier: CameraPropertyIdentifier<CameraControlValue>
@@ -100,7 +100,7 @@ public final class CaptureDeviceControls: CameraPropertyBackend {
     }
 
     /// Stops watching the device and closes it; properties keep their last values, and later sets fail with
-    /// ``ViewfinderError/Code/notConnected``.
+    /// `ViewfinderError/Code/notConnected`.
     public func close() {
         monitor.close()
         eventThread.withLock { $0 }?.stop()
@@ -109,7 +109,7 @@ public final class CaptureDeviceControls: CameraPropertyBackend {
     /// Sets a control to a raw value of one of its valid settable values; the property waits for the device to
     /// show it.
     ///
-    /// For ``TypedCameraProperty``; call ``TypedCameraProperty/setValue(_:timeout:)-(TypedCameraPropertyValue<Value>,_)``
+    /// For `TypedCameraProperty`; call `TypedCameraProperty/setValue(_:timeout:)-(TypedCameraPropertyValue<Value>,_)`
     /// instead.
     public func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws {
         let (device, id) = try monitor.target(named: name)

@@ -179,7 +179,7 @@ import ViewfinderTestSupport
         let context = DataCaptureContext()
         let marked = MarkedQueue()
         let seen = Recorder<Bool>()
-        context.setFrameSource(SequenceFrameSource(), queue: marked.queue) { seen.append(marked.isCurrent) }
+        context.setFrameSource(SequenceFrameSource(), completionQueue: marked.queue) { seen.append(marked.isCurrent) }
         try await waitUntil("the completion") { seen.count == 1 }
         #expect(seen.all == [true])
         await context.setFrameSource(nil)

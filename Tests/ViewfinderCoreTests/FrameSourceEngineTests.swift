@@ -130,7 +130,7 @@ import ViewfinderTestSupport
         let source = SequenceFrameSource()
         let marked = MarkedQueue()
         let seen = Recorder<Bool>()
-        source.switch(toDesiredState: .on, queue: marked.queue) { _ in seen.append(marked.isCurrent) }
+        source.switch(toDesiredState: .on, completionQueue: marked.queue) { _ in seen.append(marked.isCurrent) }
         try await waitUntil("the completion") { seen.count == 1 }
         #expect(seen.all == [true])
     }

@@ -125,11 +125,12 @@ public final class ManualCameraDiscovery: Sendable {
         }
     }
 
-    /// Finds the camera a descriptor describes, then calls `completion` on `completionQueue` with it or the error.
+    /// Finds the camera a descriptor describes, then calls `completionHandler` on `completionQueue` with it or the
+    /// error.
     public func discover(
         _ descriptor: ManualCameraDescriptor,
         completionQueue: DispatchQueue = .global(),
-        completion: @escaping @Sendable (Result<any Camera, any Error>) -> Void
+        completionHandler: @escaping @Sendable (Result<any Camera, any Error>) -> Void
     ) {
         Task {
             let result: Result<any Camera, any Error>
@@ -138,7 +139,7 @@ public final class ManualCameraDiscovery: Sendable {
             } catch {
                 result = .failure(error)
             }
-            completionQueue.async { completion(result) }
+            completionQueue.async { completionHandler(result) }
         }
     }
 }

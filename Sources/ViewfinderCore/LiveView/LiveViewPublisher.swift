@@ -15,7 +15,7 @@ import Glibc
 /// Frames are fetched one at a time, and only while some subscriber has demand: without demand, nothing is fetched,
 /// so a slow consumer means fewer frames fetched, never frames piling up. Each frame goes to every subscriber that
 /// has demand at the time. Subscribe with
-/// ``ViewfinderReactive/Publisher/sinkWithReadyHandler(receiveCompletion:receiveValue:)``, which asks for the next
+/// `ViewfinderReactive/Publisher/sinkWithReadyHandler(receiveCompletion:receiveValue:)`, which asks for the next
 /// frame when the consumer is ready:
 ///
 /// ```swift

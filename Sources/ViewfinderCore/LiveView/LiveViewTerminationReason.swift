@@ -2,7 +2,7 @@ import ViewfinderReactive
 
 /// Why a camera's live view ended for its subscribers.
 ///
-/// A live view publisher finishes normally (``Subscribers/Completion/finished``) when live view ended as asked, for
+/// A live view publisher finishes normally (`Subscribers/Completion/finished`) when live view ended as asked, for
 /// example because the camera was disconnected with `disconnect()`, and fails with ``failed(_:)`` when it could not
 /// start or the camera went away:
 ///
@@ -15,7 +15,7 @@ import ViewfinderReactive
 /// } receiveValue: { frame, ready in ready() }
 /// ```
 public enum LiveViewTerminationReason: Error, Hashable, Sendable, CustomStringConvertible {
-    /// Live view ended as asked; subscribers see ``Subscribers/Completion/finished``.
+    /// Live view ended as asked; subscribers see `Subscribers/Completion/finished`.
     case endedNormally
     /// Live view failed to start, or the camera stopped delivering frames: the error says why.
     case failed(ViewfinderError)

@@ -32,7 +32,7 @@ extension PTPCamera {
         ///   - focusTimeout: How long the camera may take to focus.
         ///   - downloadChunkSize: The size of a download's pieces, from 4 KiB to 64 MiB.
         ///   - liveViewPixelFormat: The pixel format live view frames are decoded to: NV12 full range by default,
-        ///     what a ``DataCaptureContext`` takes; BGRA, RGBA, I420 and the others JPEGDecoder makes also work.
+        ///     what a `DataCaptureContext` takes; BGRA, RGBA, I420 and the others JPEGDecoder makes also work.
         ///   - liveView: The live view publisher's grace period, retries and warning output.
         public init(
             session: PTPSession.Configuration = PTPSession.Configuration(),

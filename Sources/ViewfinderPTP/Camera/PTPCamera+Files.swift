@@ -44,8 +44,8 @@ extension PTPCamera {
     ///
     /// A camera without GetPartialObject sends the file with GetObject in one piece.
     ///
-    /// - Throws: ``ViewfinderError/Code/notFound`` for a file that is gone, what `chunkHandler` throws, or
-    ///   ``ViewfinderError/Code/malformedData`` when the camera sends more or fewer bytes than the file holds.
+    /// - Throws: `ViewfinderError/Code/notFound` for a file that is gone, what `chunkHandler` throws, or
+    ///   `ViewfinderError/Code/malformedData` when the camera sends more or fewer bytes than the file holds.
     public func download(
         _ item: CameraFileItem,
         chunkHandler: @escaping @Sendable (_ chunk: [UInt8], _ progress: CameraTransferProgress) async throws -> Void
@@ -85,7 +85,7 @@ extension PTPCamera {
 
     /// The thumbnail the camera keeps for a file, usually a small JPEG.
     ///
-    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the file has none.
+    /// - Throws: `ViewfinderError/Code/notAvailable` when the file has none.
     public func thumbnail(of item: CameraFileItem) async throws -> [UInt8] {
         let link = try requireFileAccess(for: "read the thumbnail of \(item.name)")
         do {
@@ -100,9 +100,9 @@ extension PTPCamera {
 
     /// Deletes a file from the card.
     ///
-    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot delete over PTP/IP,
-    ///   ``ViewfinderError/Code/permissionDenied`` for a protected file or a read-only card,
-    ///   ``ViewfinderError/Code/notFound`` for a file that is gone.
+    /// - Throws: `ViewfinderError/Code/notAvailable` when the camera cannot delete over PTP/IP,
+    ///   `ViewfinderError/Code/permissionDenied` for a protected file or a read-only card,
+    ///   `ViewfinderError/Code/notFound` for a file that is gone.
     public func delete(_ item: CameraFileItem) async throws {
         let link = try requireFileAccess(for: "delete \(item.name)")
         guard link.functionality.contains(.fileDeletion) else {

@@ -5,10 +5,10 @@ import ViewfinderSystem
 extension PTPCamera {
     /// The camera's live view, the same publisher for every call, driven by the camera's dialect.
     ///
-    /// See ``LiveViewPublisher``: live view starts at the first demand, frames are fetched one per unit of demand
-    /// and decoded unless ``LiveViewOption/skipImageDecoding`` is set, and live view ends
-    /// ``LiveViewPublisher/Configuration/gracePeriod`` after the last subscriber leaves. On a camera without live
-    /// view, subscribers fail with ``ViewfinderError/Code/notAvailable``.
+    /// See `LiveViewPublisher`: live view starts at the first demand, frames are fetched one per unit of demand
+    /// and decoded unless `LiveViewOption/skipImageDecoding` is set, and live view ends
+    /// `LiveViewPublisher/Configuration/gracePeriod` after the last subscriber leaves. On a camera without live
+    /// view, subscribers fail with `ViewfinderError/Code/notAvailable`.
     public var liveViewPublisher: LiveViewPublisher {
         liveView.withLock { liveView in
             if let existing = liveView {

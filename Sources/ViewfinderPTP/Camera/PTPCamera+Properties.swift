@@ -9,10 +9,10 @@ extension PTPCamera {
 
     /// Sends a property's new value through the camera's dialect, returning once the camera has taken it.
     ///
-    /// - Throws: ``ViewfinderError/Code/invalidPropertyValue`` when the camera refuses the value,
-    ///   ``ViewfinderError/Code/notAvailable`` when the camera does not let the property be set now (its exposure
-    ///   mode sets it) or does not have it, ``ViewfinderError/Code/deviceBusy``, ``ViewfinderError/Code/notConnected``,
-    ///   or ``ViewfinderError/Code/disconnected`` or ``ViewfinderError/Code/timeout`` when the camera went away.
+    /// - Throws: `ViewfinderError/Code/invalidPropertyValue` when the camera refuses the value,
+    ///   `ViewfinderError/Code/notAvailable` when the camera does not let the property be set now (its exposure
+    ///   mode sets it) or does not have it, `ViewfinderError/Code/deviceBusy`, `ViewfinderError/Code/notConnected`,
+    ///   or `ViewfinderError/Code/disconnected` or `ViewfinderError/Code/timeout` when the camera went away.
     public func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws {
         let link = try requireLink(for: "set \(name)")
         do {

@@ -25,8 +25,8 @@ extension PTPCamera {
     ///
     /// ``videoRecordingState`` then shows the time recorded, updated once a second.
     ///
-    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot record over PTP,
-    ///   ``ViewfinderError/Code/alreadyRunning`` while it records, or what the camera answered.
+    /// - Throws: `ViewfinderError/Code/notAvailable` when the camera cannot record over PTP,
+    ///   `ViewfinderError/Code/alreadyRunning` while it records, or what the camera answered.
     public func startVideoRecording() async throws {
         let link = try requireLink(.videoRecording, for: "start recording video")
         guard state.withLock({ $0.recording == nil }) else {
@@ -41,7 +41,7 @@ extension PTPCamera {
 
     /// Stops recording; the camera finishes writing the movie to the card by itself.
     ///
-    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot record over PTP, or when it is not
+    /// - Throws: `ViewfinderError/Code/notAvailable` when the camera cannot record over PTP, or when it is not
     ///   recording.
     public func stopVideoRecording() async throws {
         let link = try requireLink(.videoRecording, for: "stop recording video")

@@ -1,7 +1,7 @@
 import ViewfinderCore
 import ViewfinderSystem
 
-/// A camera that speaks PTP, over any transport: a ``Camera`` with typed properties, shutter, video recording and
+/// A camera that speaks PTP, over any transport: a `Camera` with typed properties, shutter, video recording and
 /// live view where the camera offers them, and its card's files.
 ///
 /// A camera is a session (``PTPSession``, over the transport its ``PTPEndpoint`` opens) plus a dialect, the
@@ -26,15 +26,15 @@ import ViewfinderSystem
 /// camera reports changed is read again, so its value and valid settable values stay current (changing the
 /// exposure mode changes which settings can be set); a file that appears on the card is reported to new-file
 /// observers. When the camera closes the connection, or stops answering, the camera becomes
-/// ``CameraConnectionState/notConnected`` and ``lastDisconnection`` carries the error. A call under way then, and
-/// every call until the camera connects again, throws that error (``ViewfinderError/Code/disconnected`` or
-/// ``ViewfinderError/Code/timeout``, saying the camera went away); ``ViewfinderError/Code/notConnected`` means the
+/// `CameraConnectionState/notConnected` and ``lastDisconnection`` carries the error. A call under way then, and
+/// every call until the camera connects again, throws that error (`ViewfinderError/Code/disconnected` or
+/// `ViewfinderError/Code/timeout`, saying the camera went away); `ViewfinderError/Code/notConnected` means the
 /// camera never connected or was disconnected on request.
 ///
 /// ## Live view
 ///
 /// ``liveViewPublisher`` delivers the dialect's live view at the pace of its subscribers' demand; a
-/// ``LiveViewFrameSource`` feeds it to a ``DataCaptureContext``.
+/// `LiveViewFrameSource` feeds it to a `DataCaptureContext`.
 ///
 /// ## Threads
 ///
@@ -113,9 +113,9 @@ public final class PTPCamera: Camera, CameraFileAccess, CameraPropertyBackend {
     ///
     /// A call while a connection is being made waits for it and shares its outcome.
     ///
-    /// - Throws: ``ViewfinderError`` with ``ViewfinderError/Code/connectionFailed`` when nothing answers at the
-    ///   endpoint, ``ViewfinderError/Code/deviceBusy`` when the camera serves another client or is disconnecting,
-    ///   ``ViewfinderError/Code/timeout`` when it stops answering.
+    /// - Throws: `ViewfinderError` with `ViewfinderError/Code/connectionFailed` when nothing answers at the
+    ///   endpoint, `ViewfinderError/Code/deviceBusy` when the camera serves another client or is disconnecting,
+    ///   `ViewfinderError/Code/timeout` when it stops answering.
     public func connect() async throws {
         let (task, began) = try state.withLock { state throws(ViewfinderError) -> (Task<Void, any Error>?, Bool) in
             switch state.connection {

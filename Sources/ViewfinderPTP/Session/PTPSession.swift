@@ -89,7 +89,7 @@ public final class PTPSession: Sendable {
     /// - Parameters:
     ///   - transport: The transport, as its ``PTPEndpoint`` opened it.
     ///   - configuration: The session ID and the limits on what the camera may send.
-    /// - Throws: ``ViewfinderError`` from the transport, such as ``ViewfinderError/Code/timeout``, and the codes of
+    /// - Throws: `ViewfinderError` from the transport, such as `ViewfinderError/Code/timeout`, and the codes of
     ///   failed transactions.
     public static func open(over transport: any PTPTransport, configuration: Configuration = Configuration())
         async throws -> PTPSession

@@ -12,8 +12,8 @@ import ViewfinderCore
 /// 4. after a data-in phase's start, ``receiveData(into:)`` until it returns 0, then ``receivePhase(of:)`` again for
 ///    the response.
 ///
-/// Every call blocks until it is done, fails with ``ViewfinderError/Code/timeout`` when the camera makes no
-/// progress for the transport's timeout, and with ``ViewfinderError/Code/disconnected`` when the connection is gone.
+/// Every call blocks until it is done, fails with `ViewfinderError/Code/timeout` when the camera makes no
+/// progress for the transport's timeout, and with `ViewfinderError/Code/disconnected` when the connection is gone.
 /// A failed call leaves the transport out of step: the session ends.
 ///
 /// Events come on a thread the transport owns, from ``startEvents(_:)`` on. ``shutdown()`` may be called from any
@@ -41,19 +41,19 @@ public protocol PTPTransport: AnyObject, Sendable {
 
     /// Reads what comes next for transaction `transactionID`: the start of a data-in phase or the response.
     ///
-    /// - Throws: ``ViewfinderError/Code/malformedData`` when the camera sends something else, or something for
+    /// - Throws: `ViewfinderError/Code/malformedData` when the camera sends something else, or something for
     ///   another transaction.
     func receivePhase(of transactionID: UInt32) throws(ViewfinderError) -> PTPInboundPhase
 
     /// Reads the next bytes of the data-in phase under way into `buffer`, straight into its memory.
     ///
     /// - Returns: How many bytes were read, at most `buffer.count`; 0 once the phase has ended.
-    /// - Throws: ``ViewfinderError/Code/malformedData`` when the phase sends more than it announced or breaks off.
+    /// - Throws: `ViewfinderError/Code/malformedData` when the phase sends more than it announced or breaks off.
     func receiveData(into buffer: UnsafeMutableRawBufferPointer) throws(ViewfinderError) -> Int
 
     /// Starts passing the camera's events to `sink`, in order, from a thread of the transport's own.
     ///
-    /// - Throws: ``ViewfinderError`` when the events cannot be followed, such as when no thread could be started.
+    /// - Throws: `ViewfinderError` when the events cannot be followed, such as when no thread could be started.
     func startEvents(_ sink: PTPEventSink) throws(ViewfinderError)
 
     /// Shortens every later wait for the camera to at most `limit`, as the session does while it closes, so that a
@@ -115,7 +115,7 @@ public protocol PTPEventSink: Sendable {
 public protocol PTPEndpoint: Sendable, CustomStringConvertible {
     /// Opens a transport to the camera, ready for the session's first transaction.
     ///
-    /// - Throws: ``ViewfinderError`` such as ``ViewfinderError/Code/connectionFailed``,
-    ///   ``ViewfinderError/Code/deviceBusy`` or ``ViewfinderError/Code/timeout``.
+    /// - Throws: `ViewfinderError` such as `ViewfinderError/Code/connectionFailed`,
+    ///   `ViewfinderError/Code/deviceBusy` or `ViewfinderError/Code/timeout`.
     func openTransport() async throws -> any PTPTransport
 }
