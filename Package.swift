@@ -163,7 +163,8 @@ let package = Package(
         .executableTarget(
             name: "live-view-benchmark",
             dependencies: [
-                "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderSimulator", "ViewfinderImaging", "BenchmarkSupport",
+                "ViewfinderSystem", "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderSimulator", "ViewfinderImaging",
+                "BenchmarkSupport",
             ],
             path: "Benchmarks/LiveViewBenchmark",
             swiftSettings: strict

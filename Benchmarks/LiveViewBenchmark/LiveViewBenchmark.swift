@@ -6,6 +6,7 @@ import ViewfinderImaging
 import ViewfinderPTP
 import ViewfinderPTPIP
 import ViewfinderReactive
+import ViewfinderSystem
 
 /// The benchmark's runs and the targets they are held to.
 enum LiveViewBenchmark {
@@ -98,7 +99,7 @@ enum LiveViewBenchmark {
             .sinkWithReadyHandler { _ in
             } receiveValue: { frame, ready in
                 // The consumer holds the frame while it works on it, then asks for the next.
-                consumer.asyncAfter(deadline: .now() + .nanoseconds(Int(work.seconds * 1e9))) {
+                consumer.asyncAfter(deadline: .now() + .nanoseconds(Int(work.inSeconds * 1e9))) {
                     withExtendedLifetime(frame) {}
                     consumed.add(1, ordering: .relaxed)
                     ready()
@@ -133,7 +134,7 @@ enum LiveViewBenchmark {
         }
         try await Task.sleep(for: .seconds(seconds))
         cancellable.cancel()
-        let elapsed = start.duration(to: .now).seconds
+        let elapsed = start.duration(to: .now).inSeconds
         let frames = consumed.load(ordering: .relaxed)
         return (Double(frames) / elapsed, (processCPUSeconds() - cpuBefore) / Double(max(frames, 1)), frames)
     }
@@ -149,7 +150,7 @@ enum LiveViewBenchmark {
         var frames = 0
         let cpuBefore = processCPUSeconds()
         let start = ContinuousClock.now
-        while start.duration(to: .now).seconds < seconds {
+        while start.duration(to: .now).inSeconds < seconds {
             let jpeg = Array(try await session.nikonLiveViewFrame().jpeg)
             let size = try decoder.header(of: jpeg).dimensions
             if pool == nil {
@@ -159,7 +160,7 @@ enum LiveViewBenchmark {
             withExtendedLifetime(image) {}
             frames += 1
         }
-        let elapsed = start.duration(to: .now).seconds
+        let elapsed = start.duration(to: .now).inSeconds
         let cpu = processCPUSeconds() - cpuBefore
         try await session.endNikonLiveView()
         await session.close()

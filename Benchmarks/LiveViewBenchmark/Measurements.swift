@@ -14,10 +14,3 @@ func verdict(_ name: String, _ met: Bool, _ detail: String) -> Bool {
     say("  \(met ? "met    " : "NOT MET") \(name): \(detail)")
     return met
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

@@ -2,6 +2,7 @@ import BenchmarkSupport
 import ViewfinderCore
 import ViewfinderPTP
 import ViewfinderPTPIP
+import ViewfinderSystem
 import ViewfinderTestSupport
 
 #if canImport(Glibc)
@@ -48,7 +49,7 @@ enum Benchmark {
         for _ in 0..<downloadRuns {
             let start = ContinuousClock.now
             let bytes = try await session.object(handle)
-            seconds.append(start.duration(to: .now).seconds)
+            seconds.append(start.duration(to: .now).inSeconds)
             guard bytes.count == BenchmarkObject.size else { throw BenchmarkError("short download") }
         }
         let ourCPU = (processCPUSeconds() - cpuBefore) / Double(downloadRuns)
@@ -158,14 +159,14 @@ enum Benchmark {
         var frames = 0
         let cpuBefore = processCPUSeconds()
         let start = ContinuousClock.now
-        while start.duration(to: .now).seconds < liveViewSeconds {
+        while start.duration(to: .now).inSeconds < liveViewSeconds {
             let frame = try await session.nikonLiveViewFrame()
             _ = frame.data.withUnsafeBytes {
                 write(file, $0.baseAddress! + frame.jpegRange.lowerBound, frame.jpegRange.count)
             }
             frames += 1
         }
-        let elapsed = start.duration(to: .now).seconds
+        let elapsed = start.duration(to: .now).inSeconds
         let cpu = processCPUSeconds() - cpuBefore
         try await session.endNikonLiveView()
         await session.close()
@@ -184,12 +185,5 @@ enum Benchmark {
             bytes += chunk[..<count]
         }
         return bytes
-    }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

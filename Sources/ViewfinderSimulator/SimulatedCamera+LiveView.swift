@@ -1,6 +1,7 @@
 import ViewfinderCore
 import ViewfinderPTP
 import ViewfinderPTPIP
+import ViewfinderSystem
 
 extension SimulatedCamera {
     /// Answers Nikon's live view and movie operations.
@@ -62,7 +63,7 @@ extension SimulatedCamera {
         let lookup: Lookup = state.withLock { state in
             guard let liveView = state.liveView else { return .answer(SimulatorReply(code: .nikonNotLiveView)) }
             guard now >= liveView.startedAt + startup else { return .answer(SimulatorReply(code: .deviceBusy)) }
-            let index = Int(liveView.startedAt.duration(to: now).seconds * rate)
+            let index = Int(liveView.startedAt.duration(to: now).inSeconds * rate)
             if let frame = liveView.frame, frame.index == index {
                 return .answer(.data(frame.bytes))
             }
@@ -75,7 +76,7 @@ extension SimulatedCamera {
         let size = configuration.liveViewSize
         guard
             let image = try? TestScene.render(
-                width: size.width, height: size.height, lighting: lighting, time: epoch.duration(to: now).seconds),
+                width: size.width, height: size.height, lighting: lighting, time: epoch.duration(to: now).inSeconds),
             let bytes = try? encoder.encode(
                 image, quality: 80,
                 { jpeg in

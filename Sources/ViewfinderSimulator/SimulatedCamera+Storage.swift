@@ -1,6 +1,7 @@
 import ViewfinderCore
 import ViewfinderPTP
 import ViewfinderPTPIP
+import ViewfinderSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -106,7 +107,7 @@ extension SimulatedCamera {
             return (Self.lighting(of: state, sceneEV: configuration.sceneEV), size, settings.seconds)
         }
         guard let snapshot else { return SimulatorReply(code: .deviceBusy) }
-        let time = epoch.duration(to: .now).seconds
+        let time = epoch.duration(to: .now).inSeconds
         // The shutter stays open for the exposure time (at most a second here), then the camera writes the file.
         let delay = Duration.milliseconds(Int(min(snapshot.seconds, 1) * 1000) + 10)
         let transactionID = request.transactionID
@@ -149,29 +150,12 @@ extension SimulatedCamera {
     /// Writes a copy of a captured file, so a check can compare a download with what the camera stored.
     private func archive(_ bytes: [UInt8], named name: String, in directory: String) {
         let path = directory + "/" + name
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            configuration.log?("cannot write \(path): \(String(cString: strerror(errno)))")
-            return
+        do {
+            let file = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC)
+            try file.writeAll(bytes)
+            try file.close()
+        } catch {
+            configuration.log?("cannot write \(path): \(error)")
         }
-        defer { close(descriptor) }
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if result < 0, errno == EINTR { continue }
-            guard result > 0 else {
-                configuration.log?("cannot write \(path): \(String(cString: strerror(errno)))")
-                return
-            }
-            written += result
-        }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

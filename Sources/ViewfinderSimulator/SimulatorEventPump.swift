@@ -169,7 +169,7 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
             }
             if stopping { break }
             let wait = min(next.map { now.duration(to: $0) } ?? .seconds(1), .seconds(1))
-            _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(max(0, wait.seconds) * 1e9)))
+            _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(max(0, wait.inSeconds) * 1e9)))
         }
         // Jobs that never ran hold the pump (a repeating job reschedules itself through it): drop them, or the pump,
         // its connection and the camera would outlive the session.

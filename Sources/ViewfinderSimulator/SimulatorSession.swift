@@ -78,7 +78,7 @@ final class SimulatorSession: Sendable {
             pump.stop()
         }
         guard
-            eventsAttached.wait(timeout: .now() + .nanoseconds(Int(configuration.replyTimeout.seconds * 1e9)))
+            eventsAttached.wait(timeout: .now() + .nanoseconds(Int(configuration.replyTimeout.inSeconds * 1e9)))
                 == .success
         else {
             return "the client did not open its event connection"

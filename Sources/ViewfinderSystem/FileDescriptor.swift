@@ -87,6 +87,20 @@ package struct FileDescriptor: ~Copyable, Sendable {
         }
     }
 
+    /// Writes all of `bytes` to a descriptor its owner lends, such as one kept behind a lock.
+    package static func writeAll(_ bytes: [UInt8], to descriptor: CInt) throws(Errno) {
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(Errno) in
+                var offset = 0
+                while offset < raw.count {
+                    offset += try valueOrErrno {
+                        Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                    }.get()
+                }
+            }
+        }.get()
+    }
+
     /// Writes all of `bytes`; see ``writeAll(_:)-(UnsafeRawBufferPointer)``.
     package func writeAll(_ bytes: [UInt8]) throws(Errno) {
         try bytes.withUnsafeBytes { raw in Result { () throws(Errno) in try writeAll(raw) } }.get()

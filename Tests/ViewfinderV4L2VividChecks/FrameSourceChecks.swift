@@ -84,7 +84,7 @@ func runFrameSourceChecks(_ runner: CheckRunner, camera: CaptureDevice) async {
             try await Task.sleep(for: .seconds(2.5))
             memory.append(residentBytes())
         }
-        let seconds = MonotonicTimestamp.now().duration(since: start.0).seconds
+        let seconds = MonotonicTimestamp.now().duration(since: start.0).inSeconds
         let captured = source.statistics.captured - start.1
         let capture = source.statistics
         await source.stopCapture()
@@ -124,11 +124,4 @@ func residentBytes() -> Int {
     let fields = String(decoding: bytes.prefix(count), as: UTF8.self).split(separator: " ")
     guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
     return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
 }

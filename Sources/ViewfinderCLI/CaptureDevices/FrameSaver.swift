@@ -42,7 +42,7 @@ final class FrameSaver: FrameProcessor, CameraSourceDelegate {
         /// Seconds between the first and the last frame.
         var seconds: Double {
             guard let firstTimestamp, let lastTimestamp else { return 0 }
-            return lastTimestamp.duration(since: firstTimestamp).seconds
+            return lastTimestamp.duration(since: firstTimestamp).inSeconds
         }
 
         /// The device's frame rate: frames it produced (by their sequence numbers, so dropped frames count) per

@@ -1,5 +1,6 @@
 import Foundation
 import Viewfinder
+import ViewfinderSystem
 
 /// `viewfinder camera liveview`: saves live view frames as JPEG files and reports the frame rate achieved.
 enum CameraLiveViewCommand: Command {
@@ -137,7 +138,7 @@ enum CameraLiveViewCommand: Command {
     private static func report(_ saved: [SavedFrame], from first: MonotonicTimestamp?, to last: MonotonicTimestamp?)
         -> Report
     {
-        let seconds = first.flatMap { first in last.map { $0.duration(since: first).seconds } } ?? 0
+        let seconds = first.flatMap { first in last.map { $0.duration(since: first).inSeconds } } ?? 0
         let rate = saved.count > 1 && seconds > 0 ? Double(saved.count - 1) / seconds : nil
         return Report(files: saved, seconds: seconds, framesPerSecond: rate)
     }

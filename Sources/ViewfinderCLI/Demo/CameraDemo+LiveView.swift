@@ -11,7 +11,7 @@ extension CameraDemo {
     func runLiveView(on camera: any Camera, framesPerSecond: Int) async throws -> LiveViewFrame {
         Console.print(
             "camera.liveViewPublisher(options: [.maximumFramesPerSecond: \(framesPerSecond)]).sinkWithReadyHandler "
-                + "for \(liveViewDuration.seconds.formatted(decimals: 1)) s:\n"
+                + "for \(liveViewDuration.inSeconds.formatted(decimals: 1)) s:\n"
                 + "the next frame is fetched once the ready handler is called, and no more often than the camera makes "
                 + "new ones.")
         let meter = LiveViewMeter()
@@ -40,7 +40,7 @@ extension CameraDemo {
         }
         guard let last = result.last, result.frames > 1 else {
             throw CommandFailure(
-                "live view gave \(result.frames) frames in \(liveViewDuration.seconds) s",
+                "live view gave \(result.frames) frames in \(liveViewDuration.inSeconds) s",
                 hint: "The machine may be very busy; try a longer --live-view.", exitStatus: ExitStatus.timeout)
         }
         let decoded = last.pixelBuffer.map { ", each decoded to \($0.width)x\($0.height) \($0.format)" } ?? ""
@@ -87,11 +87,11 @@ private final class LiveViewMeter: Sendable {
                 state.lastReport = (now, 1)
                 return nil
             }
-            let seconds = report.time.duration(to: now).seconds
+            let seconds = report.time.duration(to: now).inSeconds
             guard seconds >= 1 else { return nil }
             state.lastReport = (now, state.frames)
             let rate = Double(state.frames - report.frames) / seconds
-            let total = state.first.map { $0.duration(to: now).seconds } ?? 0
+            let total = state.first.map { $0.duration(to: now).inSeconds } ?? 0
             return
                 "  \(total.formatted(decimals: 1)) s: frame \(frame.sequenceNumber), \(rate.formatted(decimals: 1)) fps"
         }
@@ -104,7 +104,7 @@ private final class LiveViewMeter: Sendable {
             guard let first = state.first, let latest = state.latest else {
                 return Result(frames: state.frames, seconds: 0, last: state.last)
             }
-            return Result(frames: state.frames, seconds: first.duration(to: latest).seconds, last: state.last)
+            return Result(frames: state.frames, seconds: first.duration(to: latest).inSeconds, last: state.last)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Viewfinder
 import ViewfinderSimulator
+import ViewfinderSystem
 
 /// The main job on the built-in simulated camera, as an app would do it with Viewfinder's public API: discover and
 /// connect, read the properties, set ISO and shutter speed, run live view, take a photo and download it.
@@ -70,7 +71,7 @@ struct CameraDemo {
         for file in saved {
             Console.print("  \(file.path.padding(toLength: width, withPad: " ", startingAt: 0))  \(file.description)")
         }
-        let elapsed = start.duration(to: clock.now).seconds
+        let elapsed = start.duration(to: clock.now).inSeconds
         Console.print("The demo took \(elapsed.formatted(decimals: 1)) s; open the files with any image viewer.")
     }
 
@@ -136,7 +137,7 @@ struct CameraDemo {
 
     /// The time since `start` in milliseconds, such as "12 ms" or "0.4 ms".
     static func milliseconds(since start: ContinuousClock.Instant) -> String {
-        let milliseconds = start.duration(to: .now).seconds * 1000
+        let milliseconds = start.duration(to: .now).inSeconds * 1000
         return "\(milliseconds.formatted(decimals: milliseconds < 10 ? 1 : 0)) ms"
     }
 

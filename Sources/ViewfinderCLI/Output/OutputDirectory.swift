@@ -1,5 +1,6 @@
 import Foundation
 import Viewfinder
+import ViewfinderSystem
 
 /// A directory the tool saves files into, created when missing.
 struct OutputDirectory {
@@ -35,17 +36,17 @@ struct OutputDirectory {
     /// Writes `bytes` to the file `name` in the directory, replacing it; returns the file's path.
     func write(_ bytes: [UInt8], to name: String) throws -> String {
         let file = path(for: name)
-        let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Self.failure("cannot create \(file)", errno: errno) }
-        defer { Foundation.close(descriptor) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes {
-                Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
-            }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw Self.failure("cannot write \(file)", errno: errno) }
-            offset += written
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(file, O_WRONLY | O_CREAT | O_TRUNC)
+        } catch {
+            throw Self.failure("cannot create \(file)", errno: error.rawValue)
+        }
+        do {
+            try descriptor.writeAll(bytes)
+            try descriptor.close()
+        } catch {
+            throw Self.failure("cannot write \(file)", errno: error.rawValue)
         }
         return file
     }

@@ -1,4 +1,5 @@
 import Viewfinder
+import ViewfinderSystem
 
 extension PreviewServer {
     /// The figures `/stats` reports, as JSON.
@@ -46,7 +47,7 @@ extension PreviewServer {
                 Statistics.Stream(
                     viewer: viewer.name, framesSent: viewer.framesSent, framesSkipped: viewer.framesSkipped,
                     framesPerSecond: viewer.meter.rate(at: now), bytesSent: viewer.bytesSent,
-                    seconds: now.duration(since: viewer.started).seconds)
+                    seconds: now.duration(since: viewer.started).inSeconds)
             }
             return (connections, streams)
         }
@@ -55,7 +56,7 @@ extension PreviewServer {
             framesPerSecond: feedStatistics.framesPerSecond, framesEncoded: feedStatistics.framesEncoded,
             width: feedStatistics.dimensions?.width, height: feedStatistics.dimensions?.height,
             jpegBytes: feedStatistics.jpegBytes, failure: feedStatistics.failure,
-            uptimeSeconds: now.duration(since: startTime).seconds, connections: connections,
+            uptimeSeconds: now.duration(since: startTime).inSeconds, connections: connections,
             maximumConnections: configuration.maximumConnections, streams: streams)
     }
 }

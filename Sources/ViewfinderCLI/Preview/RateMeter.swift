@@ -1,4 +1,5 @@
 import Viewfinder
+import ViewfinderSystem
 
 /// Measures how many events happen per second, over the last few seconds, in fixed memory.
 struct RateMeter: Sendable {
@@ -24,6 +25,6 @@ struct RateMeter: Sendable {
     func rate(at now: MonotonicTimestamp = .now()) -> Double {
         let recent = times.filter { now.duration(since: $0) <= Self.window }
         guard recent.count > 1, let first = recent.min(), let last = recent.max(), last > first else { return 0 }
-        return Double(recent.count - 1) / last.duration(since: first).seconds
+        return Double(recent.count - 1) / last.duration(since: first).inSeconds
     }
 }

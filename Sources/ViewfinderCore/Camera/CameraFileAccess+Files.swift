@@ -46,15 +46,17 @@ final class PartialFile: Sendable {
     let path: String
     /// The name it has until then.
     let partialPath: String
-    private let descriptor: Locked<Int32?>
+    private let descriptor: Locked<FileDescriptor?>
 
     /// Creates (or truncates) the partial file for `path`.
     init(completing path: String) throws(ViewfinderError) {
         self.path = path
         partialPath = path + ".partial"
-        let descriptor = open(partialPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ViewfinderError.system(errno: errno, "creating \(partialPath)") }
-        self.descriptor = Locked(descriptor)
+        do {
+            descriptor = Locked(try FileDescriptor.open(partialPath, O_WRONLY | O_CREAT | O_TRUNC))
+        } catch {
+            throw ViewfinderError(error, while: "creating \(partialPath)")
+        }
     }
 
     deinit {
@@ -63,44 +65,42 @@ final class PartialFile: Sendable {
 
     /// Appends `bytes`.
     func write(_ bytes: [UInt8]) throws(ViewfinderError) {
-        guard let descriptor = descriptor.withLock({ $0 }) else {
-            throw ViewfinderError(.invalidArgument, "\(partialPath) was already closed")
-        }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 {
-                guard errno == EINTR else { throw ViewfinderError.system(errno: errno, "writing \(partialPath)") }
-                continue
+        let partialPath = partialPath
+        try descriptor.withLock { (descriptor) throws(ViewfinderError) in
+            guard let raw = descriptor?.rawValue else {
+                throw ViewfinderError(.invalidArgument, "\(partialPath) was already closed")
             }
-            written += count
+            do throws(Errno) {
+                try FileDescriptor.writeAll(bytes, to: raw)
+            } catch {
+                throw ViewfinderError(error, while: "writing \(partialPath)")
+            }
         }
     }
 
     /// Flushes the file to disk, closes it and gives it its real name.
     func complete() throws(ViewfinderError) {
-        guard let descriptor = descriptor.withLock({ $0.take() }) else {
+        guard let file = descriptor.withLock({ $0.take() }) else {
             throw ViewfinderError(.invalidArgument, "\(partialPath) was already closed")
         }
-        let synced = fsync(descriptor) == 0
-        let syncError = errno
-        let closed = close(descriptor) == 0
-        let closeError = errno
-        guard synced, closed else {
+        do {
+            try file.sync()
+            try file.close()
+        } catch {
             unlink(partialPath)
-            throw ViewfinderError.system(errno: synced ? closeError : syncError, "writing \(partialPath)")
+            throw ViewfinderError(error, while: "writing \(partialPath)")
         }
         guard rename(partialPath, path) == 0 else {
-            let error = errno
+            let error = Errno.current
             unlink(partialPath)
-            throw ViewfinderError.system(errno: error, "renaming \(partialPath) to \(path)")
+            throw ViewfinderError(error, while: "renaming \(partialPath) to \(path)")
         }
     }
 
     /// Closes and removes the partial file, unless it was completed.
     func discard() {
-        guard let descriptor = descriptor.withLock({ $0.take() }) else { return }
-        close(descriptor)
+        guard let file = descriptor.withLock({ $0.take() }) else { return }
+        try? file.close()
         unlink(partialPath)
     }
 }

@@ -1,3 +1,5 @@
+import ViewfinderSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -109,26 +111,18 @@ public struct RoutingTable: Hashable, Sendable {
 
     /// The text of a small file, read whole, refusing more than `limit` bytes.
     private static func readText(_ path: String, limit: Int) throws -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw ViewfinderError.system(errno: errno, "opening \(path) to read the routing table")
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, O_RDONLY)
+        } catch {
+            throw ViewfinderError(error, while: "opening \(path) to read the routing table")
         }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(descriptor, &chunk, chunk.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ViewfinderError.system(errno: errno, "reading \(path)")
-            }
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
-            guard bytes.count <= limit else {
-                throw ViewfinderError(
-                    .malformedData, "\(path) is larger than \(limit) bytes; it is not a routing table")
-            }
+        do {
+            return String(decoding: try file.readAll(limit: limit), as: UTF8.self)
+        } catch .fileTooLarge {
+            throw ViewfinderError(.malformedData, "\(path) is larger than \(limit) bytes; it is not a routing table")
+        } catch {
+            throw ViewfinderError(error, while: "reading \(path)")
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

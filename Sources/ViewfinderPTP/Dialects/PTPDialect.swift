@@ -3,8 +3,8 @@ import ViewfinderCore
 /// A vendor's way of speaking PTP: what a ``PTPCamera`` does differently for the cameras of one maker.
 ///
 /// ISO 15740 fixes the transactions, the datasets and a few properties; vendors add operations, events and
-/// property codes of their own, in ranges every vendor reuses (`0x9201` is live view on a Nikon and a connection
-/// step on a Sony). A dialect gives those codes their meaning. It is chosen once per connection, from the camera's
+/// property codes of their own, in ranges every vendor reuses (one vendor's `0x9201` starts live view, another's
+/// is a step of its connection). A dialect gives those codes their meaning. It is chosen once per connection, from the camera's
 /// ``PTPDeviceInfo`` (its vendor extension and manufacturer, never its operation list alone), by
 /// ``PTPDialects/dialect(for:)``, and supplies everything that differs between vendors:
 ///
