@@ -33,7 +33,6 @@ final class NikonDialect: PTPDialect {
     static func open(_ connection: PTPConnection) async throws -> NikonDialect {
         let dialect = NikonDialect(connection: connection)
         try await dialect.properties.readAll()
-        try await dialect.properties.refreshShotsAvailable()
         return dialect
     }
 

@@ -24,7 +24,6 @@ final class StandardDialect: PTPDialect {
     static func open(_ connection: PTPConnection) async throws -> StandardDialect {
         let dialect = StandardDialect(connection: connection)
         try await dialect.properties.readAll()
-        try await dialect.properties.refreshShotsAvailable()
         return dialect
     }
 

@@ -18,13 +18,14 @@ final class StandardProperties: Sendable {
         self.bindings = bindings
     }
 
-    /// Reads every bound property the camera lists.
+    /// Reads every bound property the camera lists, and the shots available, as a connection opens.
     ///
     /// - Throws: Errors that end the session; a camera refusing to describe a property leaves it unreported.
     func readAll() async throws {
         for binding in bindings where connection.deviceInfo.supports(binding.code) {
             try await refresh(binding)
         }
+        try await refreshShotsAvailable()
     }
 
     /// Whether a property code has a binding.
