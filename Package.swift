@@ -113,7 +113,7 @@ let package = Package(
         // Scripts/vivid-vm.sh.
         .executableTarget(
             name: "vivid-checks",
-            dependencies: ["ViewfinderSystem", "ViewfinderV4L2", "ViewfinderTestSupport"],
+            dependencies: ["ViewfinderSystem", "ViewfinderImaging", "ViewfinderV4L2", "ViewfinderTestSupport"],
             path: "Tests/ViewfinderV4L2VividChecks",
             swiftSettings: strict
         ),

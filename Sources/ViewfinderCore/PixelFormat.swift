@@ -127,6 +127,24 @@ extension PixelFormat {
     /// Four bytes per pixel in the order R, G, B, A (V4L2's `AB24`).
     public static let rgba = PixelFormat(
         fourCC: "AB24", colorRange: .notApplicable, planes: [Plane(bytesPerElement: 4)], name: "RGBA")
+    /// Four bytes per pixel in the order A, R, G, B (V4L2's `BA24`); conversions read it but do not write it.
+    public static let argb = PixelFormat(
+        fourCC: "BA24", colorRange: .notApplicable, planes: [Plane(bytesPerElement: 4)], name: "ARGB")
+    /// Four bytes per pixel in the order A, B, G, R (V4L2's `RA24`); conversions read it but do not write it.
+    public static let abgr = PixelFormat(
+        fourCC: "RA24", colorRange: .notApplicable, planes: [Plane(bytesPerElement: 4)], name: "ABGR")
+    /// Four bytes per pixel in the order B, G, R, then one to ignore (V4L2's `XR24`); read only.
+    public static let bgrx = PixelFormat(
+        fourCC: "XR24", colorRange: .notApplicable, planes: [Plane(bytesPerElement: 4)], name: "BGRX")
+    /// Four bytes per pixel in the order R, G, B, then one to ignore (V4L2's `XB24`); read only.
+    public static let rgbx = PixelFormat(
+        fourCC: "XB24", colorRange: .notApplicable, planes: [Plane(bytesPerElement: 4)], name: "RGBX")
+    /// Four bytes per pixel, one to ignore, then R, G, B (V4L2's `BX24`); read only.
+    public static let xrgb = PixelFormat(
+        fourCC: "BX24", colorRange: .notApplicable, planes: [Plane(bytesPerElement: 4)], name: "XRGB")
+    /// Four bytes per pixel, one to ignore, then B, G, R (V4L2's `RX24`); read only.
+    public static let xbgr = PixelFormat(
+        fourCC: "RX24", colorRange: .notApplicable, planes: [Plane(bytesPerElement: 4)], name: "XBGR")
     /// One byte of luma per pixel (V4L2's `GREY`).
     public static let gray8 = PixelFormat(fourCC: "GREY", colorRange: .notApplicable, planes: [luma], name: "GRAY8")
     /// A JPEG image, compressed; camera live view and USB webcams deliver these (V4L2's `MJPG` is the same data).
@@ -134,6 +152,7 @@ extension PixelFormat {
 
     /// Every format this module names.
     public static let allNamed: [PixelFormat] = [
-        .nv12FullRange, .nv12VideoRange, .nv21, .i420, .yuyv, .uyvy, .rgb24, .bgr24, .bgra, .rgba, .gray8, .jpeg,
+        .nv12FullRange, .nv12VideoRange, .nv21, .i420, .yuyv, .uyvy, .rgb24, .bgr24, .bgra, .rgba, .argb, .abgr,
+        .bgrx, .rgbx, .xrgb, .xbgr, .gray8, .jpeg,
     ]
 }

@@ -24,24 +24,50 @@ public struct Dimensions: Hashable, Sendable, Comparable, CustomStringConvertibl
 }
 
 /// A frame rate as an exact fraction: `frames` frames every `seconds` seconds (V4L2 states intervals this way).
-public struct FrameRate: Hashable, Sendable, Comparable, CustomStringConvertible {
+///
+/// ```swift
+/// let ntsc = FrameRate(frames: 30000, seconds: 1001)   // 29.97; nil for a zero
+/// let typed = FrameRate(framesPerSecond: 12.5)         // from what a user typed; nil for 0, NaN or too much
+/// let thirty: FrameRate = 30
+/// ```
+public struct FrameRate: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByIntegerLiteral {
     /// The number of frames in each period.
     public let frames: UInt32
     /// The length of the period, in seconds.
     public let seconds: UInt32
 
-    /// Creates a frame rate of `frames` frames every `seconds` seconds, such as 30000 every 1001 for NTSC's 29.97.
-    ///
-    /// - Precondition: Both are positive.
-    public init(frames: UInt32, seconds: UInt32 = 1) {
-        precondition(frames > 0 && seconds > 0, "a frame rate needs a positive number of frames and seconds")
+    /// Creates a frame rate of `frames` frames every `seconds` seconds, such as 30000 every 1001 for NTSC's 29.97;
+    /// `nil` when either is zero, as a driver may report.
+    public init?(frames: UInt32, seconds: UInt32 = 1) {
+        guard frames > 0, seconds > 0 else { return nil }
         self.frames = frames
         self.seconds = seconds
     }
 
-    /// Creates a whole number of frames per second.
-    public init(_ framesPerSecond: Int) {
-        self.init(frames: UInt32(framesPerSecond))
+    /// Creates a whole number of frames per second; `nil` for zero, a negative number or one beyond 32 bits.
+    public init?(framesPerSecond: Int) {
+        guard let frames = UInt32(exactly: framesPerSecond) else { return nil }
+        self.init(frames: frames)
+    }
+
+    /// Creates the frame rate nearest `framesPerSecond` in thousandths of a frame per second, such as 29.97 from
+    /// what a user typed; `nil` for zero, a negative or non-finite number, or a rate beyond four million.
+    public init?(framesPerSecond: Double) {
+        guard framesPerSecond.isFinite, framesPerSecond > 0, framesPerSecond < Double(UInt32.max / 1000) else {
+            return nil
+        }
+        if framesPerSecond.rounded() == framesPerSecond {
+            self.init(frames: UInt32(framesPerSecond))
+        } else {
+            self.init(frames: UInt32((framesPerSecond * 1000).rounded()), seconds: 1000)
+        }
+    }
+
+    /// A whole number of frames per second written in code, such as `30`; the literal must be above zero.
+    public init(integerLiteral framesPerSecond: UInt32) {
+        precondition(framesPerSecond > 0, "a frame rate literal must be above zero")
+        frames = framesPerSecond
+        seconds = 1
     }
 
     /// Frames per second, as a floating-point number.

@@ -23,7 +23,7 @@ enum Geometry {
             RGBScale(s.y.base, s.y.stride, s.width, s.height, d.y.base, d.y.stride, d.width, d.height, filter)
         case .gray:
             ScalePlane(s.y.base, s.y.stride, s.width, s.height, d.y.base, d.y.stride, d.width, d.height, filter)
-        case .yuyv, .uyvy, .jpeg:
+        case .yuyv, .uyvy, .otherRGB32, .jpeg:
             break
         }
     }
@@ -66,7 +66,7 @@ enum Geometry {
             RGB24ToARGB(s.y.base, s.y.stride, wide.y.base, wide.y.stride, width, s.height)
             ARGBRotate(wide.y.base, wide.y.stride, turned.y.base, turned.y.stride, width, height, mode)
             ARGBToRGB24(turned.y.base, turned.y.stride, d.y.base, d.y.stride, d.width, d.height)
-        case .yuyv, .uyvy, .jpeg:
+        case .yuyv, .uyvy, .otherRGB32, .jpeg:
             break
         }
     }

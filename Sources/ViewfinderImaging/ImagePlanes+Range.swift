@@ -66,7 +66,7 @@ extension ImagePlanes {
         case (.i420, _): (chromaWidth, chromaHeight, .chroma)
         case (.yuyv, _), (.uyvy, _): (4 * chromaWidth, height, .other)
         case (.rgb24, _), (.bgr24, _): (3 * width, height, .other)
-        case (.bgra, _), (.rgba, _): (4 * width, height, .other)
+        case (.bgra, _), (.rgba, _), (.otherRGB32, _): (4 * width, height, .other)
         case (.gray, _), (.jpeg, _): (width, height, .other)
         }
     }

@@ -105,6 +105,7 @@ public final class JPEGEncoder: Sendable {
         case .rgba: pixelFormat = TJPF_RGBA
         case .rgb24: pixelFormat = TJPF_RGB
         case .bgr24: pixelFormat = TJPF_BGR
+        case .otherRGB32(let order): pixelFormat = order.turboJPEG
         case .gray: pixelFormat = TJPF_GRAY
         case .nv12, .nv21, .i420, .yuyv, .uyvy: return try compressPlanes(source, quality: quality, with: instance)
         case .jpeg:

@@ -12,6 +12,17 @@ enum Conversion {
             source.copy(to: destination)
             return
         }
+        if case .otherRGB32(let order) = source.layout {
+            // Into B, G, R, A first, in the destination when that is the target; the second scratch, as no
+            // conversion from B, G, R, A uses it.
+            let bgra =
+                destination.layout == .bgra
+                ? destination
+                : scratch.second.image(width: source.width, height: source.height, layout: .bgra, range: .full)
+            order.shuffle(source, intoBGRA: bgra, opaqueRow: scratch.first.plane(bytesPerRow: source.width, rows: 1))
+            if destination.layout != .bgra { convert(bgra, to: destination, scratch: scratch) }
+            return
+        }
         switch destination.layout {
         case .nv12, .nv21, .i420: toYCbCr(source, destination, scratch)
         case .gray: toGray(source, destination)
@@ -41,7 +52,7 @@ enum Conversion {
         case .rgba: ABGRToJ400(s.base, s.stride, d.base, d.stride, width, height)
         case .rgb24: RAWToJ400(s.base, s.stride, d.base, d.stride, width, height)
         case .bgr24: RGB24ToJ400(s.base, s.stride, d.base, d.stride, width, height)
-        case .gray, .jpeg: break
+        case .otherRGB32, .gray, .jpeg: break
         }
     }
 
@@ -65,7 +76,7 @@ enum Conversion {
             if destination.layout == .i420 {
                 SetPlane(destination.v.base, destination.v.stride, byteWidth, rows, 128)
             }
-        case .jpeg: break
+        case .otherRGB32, .jpeg: break
         }
     }
 
@@ -170,7 +181,7 @@ enum Conversion {
                 J400ToARGB(source.y.base, source.y.stride, argb.y.base, argb.y.stride, source.width, source.height)
                 reorderRGB(argb, destination)
             }
-        case .jpeg: break
+        case .otherRGB32, .jpeg: break
         }
     }
 

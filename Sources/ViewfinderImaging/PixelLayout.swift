@@ -4,7 +4,7 @@ import ViewfinderCore
 ///
 /// Viewfinder names byte orders by memory order; libyuv names them by a little-endian word. The cases say which
 /// libyuv name each one is.
-enum PixelLayout: Sendable {
+enum PixelLayout: Hashable, Sendable {
     /// A luma plane, then interleaved Cb/Cr at half size.
     case nv12
     /// A luma plane, then interleaved Cr/Cb at half size.
@@ -23,6 +23,8 @@ enum PixelLayout: Sendable {
     case bgra
     /// Bytes R, G, B, A (libyuv's ABGR).
     case rgba
+    /// Four bytes per pixel in another order, read only.
+    case otherRGB32(RGB32Order)
     /// One byte of luma per pixel, full range.
     case gray
     /// JPEG data.
@@ -40,6 +42,12 @@ enum PixelLayout: Sendable {
         case Code.bgr24: self = .bgr24
         case Code.bgra: self = .bgra
         case Code.rgba: self = .rgba
+        case Code.argb: self = .otherRGB32(.argb)
+        case Code.abgr: self = .otherRGB32(.abgr)
+        case Code.bgrx: self = .otherRGB32(.bgrx)
+        case Code.rgbx: self = .otherRGB32(.rgbx)
+        case Code.xrgb: self = .otherRGB32(.xrgb)
+        case Code.xbgr: self = .otherRGB32(.xbgr)
         case Code.gray: self = .gray
         case Code.jpeg, Code.motionJPEG: self = .jpeg
         default: return nil
@@ -58,6 +66,12 @@ enum PixelLayout: Sendable {
         static let bgr24: FourCharacterCode = "BGR3"
         static let bgra: FourCharacterCode = "AR24"
         static let rgba: FourCharacterCode = "AB24"
+        static let argb: FourCharacterCode = "BA24"
+        static let abgr: FourCharacterCode = "RA24"
+        static let bgrx: FourCharacterCode = "XR24"
+        static let rgbx: FourCharacterCode = "XB24"
+        static let xrgb: FourCharacterCode = "BX24"
+        static let xbgr: FourCharacterCode = "RX24"
         static let gray: FourCharacterCode = "GREY"
         static let jpeg: FourCharacterCode = "JPEG"
         static let motionJPEG: FourCharacterCode = "MJPG"
@@ -68,15 +82,16 @@ enum PixelLayout: Sendable {
         switch self {
         case .nv12, .nv21: 2
         case .i420: 3
-        case .yuyv, .uyvy, .rgb24, .bgr24, .bgra, .rgba, .gray, .jpeg: 1
+        case .yuyv, .uyvy, .rgb24, .bgr24, .bgra, .rgba, .otherRGB32, .gray, .jpeg: 1
         }
     }
 
-    /// Whether conversions write this layout and scaling and rotation handle it: all but packed 4:2:2 and JPEG.
+    /// Whether conversions write this layout and scaling and rotation handle it: all but packed 4:2:2, the other
+    /// four-byte orders and JPEG.
     var isOutput: Bool {
         switch self {
         case .nv12, .nv21, .i420, .bgra, .rgba, .rgb24, .bgr24, .gray: true
-        case .yuyv, .uyvy, .jpeg: false
+        case .yuyv, .uyvy, .otherRGB32, .jpeg: false
         }
     }
 
@@ -84,7 +99,7 @@ enum PixelLayout: Sendable {
     var isYCbCr: Bool {
         switch self {
         case .nv12, .nv21, .i420, .yuyv, .uyvy: true
-        case .rgb24, .bgr24, .bgra, .rgba, .gray, .jpeg: false
+        case .rgb24, .bgr24, .bgra, .rgba, .otherRGB32, .gray, .jpeg: false
         }
     }
 }

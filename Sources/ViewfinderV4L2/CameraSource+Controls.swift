@@ -25,6 +25,8 @@ public enum V4L2ControlID {
     public static let whiteBalanceTemperature = UInt32(V4L2_CID_WHITE_BALANCE_TEMPERATURE)
     /// Automatic white balance on or off (`V4L2_CID_AUTO_WHITE_BALANCE`).
     public static let automaticWhiteBalance = UInt32(V4L2_CID_AUTO_WHITE_BALANCE)
+    /// Where the camera faces, a read-only menu: front, back or external (`V4L2_CID_CAMERA_ORIENTATION`).
+    public static let cameraOrientation = UInt32(V4L2_CID_CAMERA_ORIENTATION)
 }
 
 extension CameraSource {

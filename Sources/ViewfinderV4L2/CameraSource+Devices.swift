@@ -22,8 +22,20 @@ extension CaptureDevice {
         return .platform
     }
 
-    /// Where the device faces; Linux does not say, so this is `.unspecified`.
-    public var position: CaptureDevicePosition { .unspecified }
+    /// Where the device faces: what ``CameraSource/assignPosition(_:to:)`` or ``CameraSource/positionsVariable``
+    /// says, else ``reportedPosition``.
+    public var position: CaptureDevicePosition {
+        CaptureDevicePositions.position(of: self) ?? reportedPosition
+    }
+
+    /// The first of `devices` at `position` (any, for `.unspecified`) and of `type` (any, for `nil`).
+    package static func first(
+        at position: CaptureDevicePosition, type: CaptureDeviceType?, among devices: [CaptureDevice]
+    ) -> CaptureDevice? {
+        devices.first { device in
+            (type == nil || device.deviceType == type) && (position == .unspecified || device.position == position)
+        }
+    }
 }
 
 extension CameraSource {
@@ -33,13 +45,16 @@ extension CameraSource {
     }
 
     /// The first capture device at a position, or `nil` if there is none; `.unspecified` matches any device.
+    ///
+    /// Positions come from ``assignPosition(_:to:)``, ``positionsVariable`` or the driver; see
+    /// ``assignPosition(_:to:)``.
     public static func captureDevice(for position: CaptureDevicePosition) -> CaptureDevice? {
-        captureDevices.first { position == .unspecified || $0.position == position }
+        CaptureDevice.first(at: position, type: nil, among: captureDevices)
     }
 
     /// The first capture device of a type at a position, or `nil` if there is none.
     public static func captureDevice(for position: CaptureDevicePosition, type: CaptureDeviceType) -> CaptureDevice? {
-        captureDevices.first { $0.deviceType == type && (position == .unspecified || $0.position == position) }
+        CaptureDevice.first(at: position, type: type, among: captureDevices)
     }
 
     /// The formats a device offers, ordered by increasing size, then frame rate.
@@ -138,7 +153,7 @@ extension CameraSource {
         case .stepwise(let minimum, let maximum, _), .continuous(let minimum, let maximum):
             return rates(fastest: minimum, slowest: maximum)
         case nil:
-            return [(try device.frameInterval()).flatMap(frameRate) ?? FrameRate(30)]
+            return [(try device.frameInterval()).flatMap(frameRate) ?? 30]
         }
     }
 
@@ -147,12 +162,11 @@ extension CameraSource {
         let ends = [frameRate(fastest), frameRate(slowest)].compactMap { $0 }
         guard ends.count == 2 else { return ends }
         let range = ends[1]...ends[0]
-        let common = [5, 10, 15, 20, 24, 25, 30, 50, 60].map { FrameRate($0) }.filter(range.contains)
+        let common: [FrameRate] = [5, 10, 15, 20, 24, 25, 30, 50, 60].filter(range.contains)
         return Array(Set(ends + common)).sorted()
     }
 
     private static func frameRate(_ interval: V4L2Fraction) -> FrameRate? {
-        interval.numerator == 0 || interval.denominator == 0
-            ? nil : FrameRate(frames: interval.denominator, seconds: interval.numerator)
+        FrameRate(frames: interval.denominator, seconds: interval.numerator)
     }
 }

@@ -129,7 +129,7 @@ final class CaptureBackend: FrameSourceBackend {
             let requested = V4L2Fraction(numerator: wanted.frameRate.seconds, denominator: wanted.frameRate.frames)
             let interval = try device.setFrameInterval(requested)
             let frameRate =
-                interval.map { FrameRate(frames: $0.denominator, seconds: $0.numerator) } ?? wanted.frameRate
+                interval.flatMap { FrameRate(frames: $0.denominator, seconds: $0.numerator) } ?? wanted.frameRate
             let format = VideoFormat(dimensions: wanted.dimensions, frameRate: frameRate, pixelFormat: pixelFormat)
             let conversion =
                 options.convertsToNV12FullRange

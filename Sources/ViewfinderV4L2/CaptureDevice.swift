@@ -1,3 +1,6 @@
+import CV4L2
+import ViewfinderCore
+
 /// A V4L2 node that captures video: where it is and what its driver says about it.
 public struct CaptureDevice: Hashable, Sendable, CustomStringConvertible {
     /// The device node, such as `/dev/video0`.
@@ -10,14 +13,21 @@ public struct CaptureDevice: Hashable, Sendable, CustomStringConvertible {
     public var driver: String
     /// The node's `V4L2_CAP_*` capability bits.
     public var capabilities: UInt32
+    /// Where the driver says the device faces (`V4L2_CID_CAMERA_ORIENTATION`); ``CaptureDevicePosition/unspecified``
+    /// when it does not say, as most USB webcams do not.
+    public var reportedPosition: CaptureDevicePosition
 
     /// Describes a device.
-    public init(path: String, name: String, bus: String, driver: String, capabilities: UInt32) {
+    public init(
+        path: String, name: String, bus: String, driver: String, capabilities: UInt32,
+        reportedPosition: CaptureDevicePosition = .unspecified
+    ) {
         self.path = path
         self.name = name
         self.bus = bus
         self.driver = driver
         self.capabilities = capabilities
+        self.reportedPosition = reportedPosition
     }
 
     /// The name and the node, such as `vivid (/dev/video0)`.
@@ -25,14 +35,15 @@ public struct CaptureDevice: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension CaptureDevice {
-    /// Describes a node from what `VIDIOC_QUERYCAP` said.
-    package init(path: String, capability: V4L2Capability) {
+    /// Describes a node from what `VIDIOC_QUERYCAP` said, and where its driver says it faces.
+    package init(path: String, capability: V4L2Capability, reportedPosition: CaptureDevicePosition = .unspecified) {
         self.init(
             path: path,
             name: capability.card,
             bus: capability.bus,
             driver: capability.driver,
-            capabilities: capability.capabilities
+            capabilities: capability.capabilities,
+            reportedPosition: reportedPosition
         )
     }
 
@@ -51,9 +62,17 @@ extension CaptureDevice {
 
     /// Opens a node and describes it if it captures video; `nil` otherwise.
     package static func identify(path: String, system: any V4L2System) -> CaptureDevice? {
-        guard let capability = try? V4L2Device(path: path, system: system).capability(), capability.canCaptureVideo
+        guard let device = try? V4L2Device(path: path, system: system), let capability = try? device.capability(),
+            capability.canCaptureVideo
         else { return nil }
-        return CaptureDevice(path: path, capability: capability)
+        let orientation = try? device.value(ofControl: V4L2ControlID.cameraOrientation)
+        let position: CaptureDevicePosition =
+            switch orientation {
+            case Int32(V4L2_CAMERA_ORIENTATION_FRONT): .front
+            case Int32(V4L2_CAMERA_ORIENTATION_BACK): .back
+            default: .unspecified
+            }
+        return CaptureDevice(path: path, capability: capability, reportedPosition: position)
     }
 
     /// The number of a `videoN` node name, or `nil` for any other name.

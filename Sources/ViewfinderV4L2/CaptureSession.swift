@@ -13,6 +13,8 @@ final class PreparedCapture: Sendable {
     let format: VideoFormat
     let layout: V4L2PixelFormat
     let conversion: FrameConversion?
+    /// Whether the device faces the user, so its frames are mirrored.
+    let isMirrored: Bool
 
     init(
         captureDevice: CaptureDevice, requestedFormat: VideoFormat?, device: V4L2Device, format: VideoFormat,
@@ -24,6 +26,7 @@ final class PreparedCapture: Sendable {
         self.format = format
         self.layout = layout
         self.conversion = conversion
+        isMirrored = captureDevice.position == .front
     }
 
     /// Whether this is the set-up that `selection` asks for.
@@ -67,7 +70,7 @@ final class PreparedCapture: Sendable {
         return Frame(
             pixelBuffer: pixelBuffer,
             timestamp: MonotonicTimestamp(nanoseconds: buffer.timestampNanoseconds),
-            sequenceNumber: UInt64(buffer.sequence))
+            sequenceNumber: UInt64(buffer.sequence), isMirrored: isMirrored)
     }
 }
 

@@ -16,10 +16,22 @@ extension FourCharacterCode {
     static let v4l2RGB24 = FourCharacterCode(rawValue: cv4l2_PIX_FMT_RGB24)
     /// Packed B, G, R (`V4L2_PIX_FMT_BGR24`).
     static let v4l2BGR24 = FourCharacterCode(rawValue: cv4l2_PIX_FMT_BGR24)
-    /// B, G, R, A in memory (`V4L2_PIX_FMT_ARGB32`).
-    static let v4l2ARGB32 = FourCharacterCode(rawValue: cv4l2_PIX_FMT_ARGB32)
-    /// R, G, B, A in memory (`V4L2_PIX_FMT_ABGR32`).
+    /// B, G, R, A in memory (`V4L2_PIX_FMT_ABGR32`, `AR24`).
     static let v4l2ABGR32 = FourCharacterCode(rawValue: cv4l2_PIX_FMT_ABGR32)
+    /// R, G, B, A in memory (`V4L2_PIX_FMT_RGBA32`, `AB24`).
+    static let v4l2RGBA32 = FourCharacterCode(rawValue: cv4l2_PIX_FMT_RGBA32)
+    /// A, R, G, B in memory (`V4L2_PIX_FMT_ARGB32`, `BA24`).
+    static let v4l2ARGB32 = FourCharacterCode(rawValue: cv4l2_PIX_FMT_ARGB32)
+    /// A, B, G, R in memory (`V4L2_PIX_FMT_BGRA32`, `RA24`).
+    static let v4l2BGRA32 = FourCharacterCode(rawValue: cv4l2_PIX_FMT_BGRA32)
+    /// B, G, R, padding in memory (`V4L2_PIX_FMT_XBGR32`, `XR24`).
+    static let v4l2XBGR32 = FourCharacterCode(rawValue: cv4l2_PIX_FMT_XBGR32)
+    /// R, G, B, padding in memory (`V4L2_PIX_FMT_RGBX32`, `XB24`).
+    static let v4l2RGBX32 = FourCharacterCode(rawValue: cv4l2_PIX_FMT_RGBX32)
+    /// Padding, R, G, B in memory (`V4L2_PIX_FMT_XRGB32`, `BX24`).
+    static let v4l2XRGB32 = FourCharacterCode(rawValue: cv4l2_PIX_FMT_XRGB32)
+    /// Padding, B, G, R in memory (`V4L2_PIX_FMT_BGRX32`, `RX24`).
+    static let v4l2BGRX32 = FourCharacterCode(rawValue: cv4l2_PIX_FMT_BGRX32)
     /// 8-bit luma (`V4L2_PIX_FMT_GREY`).
     static let v4l2GREY = FourCharacterCode(rawValue: cv4l2_PIX_FMT_GREY)
     /// Motion JPEG (`V4L2_PIX_FMT_MJPEG`).
@@ -44,8 +56,16 @@ extension PixelFormat {
         case .v4l2UYVY: self = .uyvy
         case .v4l2RGB24: self = .rgb24
         case .v4l2BGR24: self = .bgr24
-        case .v4l2ARGB32: self = .bgra
-        case .v4l2ABGR32: self = .rgba
+        // V4L2 names these by the bytes of a big-endian word or by memory order, depending on the code; the
+        // header's comments say the memory order, which is how Viewfinder names them.
+        case .v4l2ABGR32: self = .bgra
+        case .v4l2RGBA32: self = .rgba
+        case .v4l2ARGB32: self = .argb
+        case .v4l2BGRA32: self = .abgr
+        case .v4l2XBGR32: self = .bgrx
+        case .v4l2RGBX32: self = .rgbx
+        case .v4l2XRGB32: self = .xrgb
+        case .v4l2BGRX32: self = .xbgr
         case .v4l2GREY: self = .gray8
         case .v4l2MJPEG, .v4l2JPEG: self = .jpeg
         default: return nil

@@ -9,7 +9,8 @@ import Viewfinder
 
     func format(_ width: Int, _ height: Int, _ rate: Int, _ pixelFormat: PixelFormat) -> VideoFormat {
         VideoFormat(
-            dimensions: Dimensions(width: width, height: height), frameRate: FrameRate(rate), pixelFormat: pixelFormat)
+            dimensions: Dimensions(width: width, height: height), frameRate: FrameRate(framesPerSecond: rate)!,
+            pixelFormat: pixelFormat)
     }
 
     var offered: [VideoFormat] {
@@ -32,7 +33,10 @@ import Viewfinder
         #expect(try FormatSpecifier("640X480", commandPath: "x").dimensions == Dimensions(width: 640, height: 480))
     }
 
-    @Test(arguments: ["", "x480", "640x", "640x480x2", "0x480", "640x480@0", "640x480@-5", "/h264", "@", "abc"])
+    @Test(arguments: [
+        "", "x480", "640x", "640x480x2", "0x480", "640x480@0", "640x480@-5", "@0.0001", "@nan", "@1e400", "/h264", "@",
+        "abc",
+    ])
     func refusesWhatIsNotAFormat(_ text: String) {
         #expect(throws: UsageError.self) { try FormatSpecifier(text, commandPath: "viewfinder capture") }
     }

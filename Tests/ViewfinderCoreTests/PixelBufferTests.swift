@@ -161,15 +161,31 @@ import Testing
 }
 
 @Suite struct VideoFormatTests {
-    @Test func frameRatesCompareAndPrintExactly() {
-        let ntsc = FrameRate(frames: 30000, seconds: 1001)
-        #expect(ntsc < FrameRate(30))
+    @Test func frameRatesCompareAndPrintExactly() throws {
+        let ntsc = try #require(FrameRate(frames: 30000, seconds: 1001))
+        #expect(ntsc < 30)
         #expect(ntsc.description == "29.97")
-        #expect(FrameRate(frames: 15, seconds: 2).description == "7.50")
+        #expect(FrameRate(frames: 15, seconds: 2)?.description == "7.50")
         let format = VideoFormat(
-            dimensions: Dimensions(width: 1280, height: 720), frameRate: FrameRate(30), pixelFormat: .yuyv)
+            dimensions: Dimensions(width: 1280, height: 720), frameRate: 30, pixelFormat: .yuyv)
         #expect(format.description == "1280x720@30/YUYV")
         #expect(Dimensions(width: 640, height: 480) < Dimensions(width: 1280, height: 720))
+    }
+
+    /// Values a user or a driver can give make no frame rate, and no trap.
+    @Test func impossibleFrameRatesAreNil() {
+        #expect(FrameRate(frames: 0, seconds: 1) == nil)
+        #expect(FrameRate(frames: 30, seconds: 0) == nil)
+        for counted in [0, -5, Int(UInt32.max) + 1] {
+            #expect(FrameRate(framesPerSecond: counted) == nil, "\(counted)")
+        }
+        #expect(FrameRate(framesPerSecond: 24 as Int) == 24)
+        for typed in [0, -1, 0.0001, .nan, .infinity, 1e12] as [Double] {
+            #expect(FrameRate(framesPerSecond: typed) == nil, "\(typed)")
+        }
+        #expect(FrameRate(framesPerSecond: 25) == 25)
+        #expect(FrameRate(framesPerSecond: 29.97)?.description == "29.97")
+        #expect(FrameRate(framesPerSecond: 0.001)?.framesPerSecond == 0.001)
     }
 
     @Test func timestampsMeasureDurations() {

@@ -98,6 +98,37 @@ func expectedColor(_ color: RGB, through formats: PixelFormat...) -> RGB {
         }
     }
 
+    /// A padding byte becomes an opaque alpha and a real alpha is kept, in both four-byte outputs.
+    @Test(arguments: [PixelFormat.argb, .abgr, .bgrx, .rgbx, .xrgb, .xbgr])
+    func otherFourByteOrdersKeepOrMakeAlpha(_ source: PixelFormat) throws {
+        let fourth = try #require(Samples.fourthByte(source))
+        let hasAlpha = source == .argb || source == .abgr
+        // Alpha 0x40 where there is one, padding 0x11 where there is not; every pixel red.
+        let image = try PixelBuffer(width: 20, height: 3, format: source) { planes in
+            let bytes = planes[0].bytes
+            bytes.initializeMemory(as: UInt8.self, repeating: 0)
+            for y in 0..<3 {
+                for x in 0..<20 {
+                    let red = Samples.locate(source, x: x, y: y, strides: [planes[0].bytesPerRow])[0]
+                    bytes[red.offset] = 255
+                    bytes[y * planes[0].bytesPerRow + x * 4 + fourth.offset] = hasAlpha ? 0x40 : 0x11
+                }
+            }
+        }
+        for destination in [PixelFormat.bgra, .rgba] {
+            let converted = try converter.convert(image, to: destination)
+            TestImage.expectColors(
+                converted, tolerance: 0, at: TestImage.everyPixel(width: 20, height: 3), "\(source) → \(destination)"
+            ) { _, _ in .red }
+            converted.withUnsafePlanes { planes in
+                let alphas = (0..<3).flatMap { y in
+                    (0..<20).map { x in planes[0].bytes[y * planes[0].bytesPerRow + x * 4 + 3] }
+                }
+                #expect(Set(alphas) == [hasAlpha ? 0x40 : 255], "\(source) → \(destination)")
+            }
+        }
+    }
+
     @Test func convertsIntoPoolBuffersUntilTheyRunOut() throws {
         let image = try TestImage.bars(width: 32, height: 8, format: .yuyv)
         let pool = try PixelBufferPool(width: 32, height: 8, format: .nv12FullRange, capacity: 1)

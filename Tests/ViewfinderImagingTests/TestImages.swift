@@ -76,9 +76,22 @@ enum Samples {
         case "UYVY": return [(0, row + x * 2 + 1), (0, row + pair * 2), (0, row + pair * 2 + 2)]
         case "RGB3": return [(0, row + x * 3), (0, row + x * 3 + 1), (0, row + x * 3 + 2)]
         case "BGR3": return [(0, row + x * 3 + 2), (0, row + x * 3 + 1), (0, row + x * 3)]
-        case "AR24": return [(0, row + x * 4 + 2), (0, row + x * 4 + 1), (0, row + x * 4)]
-        case "AB24": return [(0, row + x * 4), (0, row + x * 4 + 1), (0, row + x * 4 + 2)]
+        case "AR24", "XR24": return [(0, row + x * 4 + 2), (0, row + x * 4 + 1), (0, row + x * 4)]
+        case "AB24", "XB24": return [(0, row + x * 4), (0, row + x * 4 + 1), (0, row + x * 4 + 2)]
+        case "BA24", "BX24": return [(0, row + x * 4 + 1), (0, row + x * 4 + 2), (0, row + x * 4 + 3)]
+        case "RA24", "RX24": return [(0, row + x * 4 + 3), (0, row + x * 4 + 2), (0, row + x * 4 + 1)]
         default: return [(0, row + x)]
+        }
+    }
+
+    /// Where a four-byte format keeps its alpha or padding byte, and the value test images put there.
+    static func fourthByte(_ format: PixelFormat) -> (offset: Int, value: UInt8)? {
+        switch format.fourCC.description {
+        case "AR24", "AB24": (3, 255)
+        case "BA24", "RA24": (0, 255)
+        case "XR24", "XB24": (3, 0x11)
+        case "BX24", "RX24": (0, 0x11)
+        default: nil
         }
     }
 
@@ -92,8 +105,8 @@ enum Samples {
 enum TestImage {
     /// Makes an image whose pixel (x, y) has `color(x, y)`, with `padding` spare bytes at the end of every row.
     ///
-    /// Chroma shared by several pixels takes the colour of the top-left one; spare bytes are 0xEE. RGBA and BGRA
-    /// alpha is 255.
+    /// Chroma shared by several pixels takes the colour of the top-left one; spare bytes are 0xEE. Alpha is 255,
+    /// padding bytes 0x11.
     static func make(
         width: Int, height: Int, format: PixelFormat, padding: Int = 0, color: (Int, Int) -> RGB
     ) throws -> PixelBuffer {
@@ -104,7 +117,6 @@ enum TestImage {
             bytes.initializeMemory(as: UInt8.self, repeating: 0xEE)
             return bytes
         }
-        let fourCC = format.fourCC.description
         for y in 0..<height {
             for x in 0..<width {
                 let value = color(x, y)
@@ -123,8 +135,8 @@ enum TestImage {
                 for (spot, sample) in zip(spots, samples) {
                     memory[spot.plane][spot.offset] = UInt8(sample)
                 }
-                if fourCC == "AR24" || fourCC == "AB24" {
-                    memory[0][y * strides[0] + x * 4 + 3] = 255
+                if let (offset, value) = Samples.fourthByte(format) {
+                    memory[0][y * strides[0] + x * 4 + offset] = value
                 }
             }
         }

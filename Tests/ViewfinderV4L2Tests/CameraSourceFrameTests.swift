@@ -9,7 +9,7 @@ import ViewfinderTestSupport
     let system = FakeV4L2System.twoCameras()
     let camera = CaptureDevice(
         path: "/fake/video0", name: "Fake Camera", bus: "usb", driver: "fakecam", capabilities: 0)
-    let yuyv = VideoFormat(dimensions: .init(width: 640, height: 480), frameRate: FrameRate(30), pixelFormat: .yuyv)
+    let yuyv = VideoFormat(dimensions: .init(width: 640, height: 480), frameRate: 30, pixelFormat: .yuyv)
 
     func makeSource(converting: Bool = false) -> CameraSource {
         CameraSource(
@@ -174,7 +174,7 @@ import ViewfinderTestSupport
         }
         let source = makeSource(converting: true)
         let mjpeg = VideoFormat(
-            dimensions: .init(width: 640, height: 480), frameRate: FrameRate(30), pixelFormat: .jpeg)
+            dimensions: .init(width: 640, height: 480), frameRate: 30, pixelFormat: .jpeg)
         let error = await #expect(throws: ViewfinderError.self) {
             try await source.startCapture(device: camera, format: mjpeg)
         }

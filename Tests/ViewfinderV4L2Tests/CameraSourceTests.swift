@@ -156,7 +156,7 @@ import Glibc
     @Test func rejectsAFormatTheDeviceDoesNotOffer() async throws {
         let source = makeSource()
         let format = VideoFormat(
-            dimensions: .init(width: 1280, height: 720), frameRate: FrameRate(30), pixelFormat: .rgb24)
+            dimensions: .init(width: 1280, height: 720), frameRate: 30, pixelFormat: .rgb24)
         let error = await #expect(throws: ViewfinderError.self) {
             try await source.startCapture(device: camera, format: format)
         }

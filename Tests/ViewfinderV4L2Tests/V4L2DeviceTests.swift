@@ -114,7 +114,8 @@ import Glibc
     @Test func prefersNV12Near640x480At30() throws {
         func format(_ width: Int, _ height: Int, _ rate: Int, _ pixelFormat: PixelFormat) -> VideoFormat {
             VideoFormat(
-                dimensions: .init(width: width, height: height), frameRate: FrameRate(rate), pixelFormat: pixelFormat)
+                dimensions: .init(width: width, height: height), frameRate: FrameRate(framesPerSecond: rate)!,
+                pixelFormat: pixelFormat)
         }
         let formats = [
             format(640, 480, 30, .jpeg), format(640, 480, 30, .yuyv), format(640, 480, 30, .nv12VideoRange),

@@ -43,8 +43,8 @@ final class CheckRunner {
     }
 
     private func milliseconds(since start: MonotonicTimestamp) -> Int64 {
-        MonotonicTimestamp.now().duration(since: start).components.seconds * 1000
-            + MonotonicTimestamp.now().duration(since: start).components.attoseconds / 1_000_000_000_000_000
+        let elapsed = MonotonicTimestamp.now().duration(since: start).components
+        return elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
     }
 }
 
@@ -95,6 +95,9 @@ final class FrameLog: Sendable {
         }
         if holdsFrames { held.withLock { $0.append(frame) } }
     }
+
+    /// The frames held so far, oldest first.
+    var heldFrames: [Frame] { held.withLock { $0 } }
 
     func releaseHeld() {
         let frames = held.withLock { frames in

@@ -16,7 +16,7 @@ func runControlChecks(_ runner: CheckRunner, camera: CaptureDevice) async {
             if change.contains(.value) { seen.withLock { $0.append(property.currentValue?.description ?? "-") } }
         }
         defer { withExtendedLifetime(token) {} }
-        let yuyv = VideoFormat(dimensions: .init(width: 640, height: 480), frameRate: FrameRate(25), pixelFormat: .yuyv)
+        let yuyv = VideoFormat(dimensions: .init(width: 640, height: 480), frameRate: 25, pixelFormat: .yuyv)
         var means: [Double] = []
         for value: Int64 in [40, 220] {
             try await brightness.setValue(.integer(value))

@@ -9,7 +9,7 @@ import Glibc
 /// Checks of the camera source as a frame source: its states, conversion to NV12 full range, and a context whose
 /// processor is slower than the camera.
 func runFrameSourceChecks(_ runner: CheckRunner, camera: CaptureDevice) async {
-    let yuyv = VideoFormat(dimensions: .init(width: 640, height: 480), frameRate: FrameRate(25), pixelFormat: .yuyv)
+    let yuyv = VideoFormat(dimensions: .init(width: 640, height: 480), frameRate: 25, pixelFormat: .yuyv)
 
     await runner.run("frame-source-states") {
         let pipeline = await Pipeline()

@@ -30,8 +30,8 @@ struct FormatSpecifier: Equatable {
         }
         if let at = rest.firstIndex(of: "@") {
             let rate = rest[rest.index(after: at)...]
-            guard let value = Double(rate), value > 0, value <= 1000 else {
-                throw fail("'\(rate)' is not a frame rate")
+            guard let value = Double(rate), value <= 1000, FrameRate(framesPerSecond: value) != nil else {
+                throw fail("'\(rate)' is not a frame rate from 0.001 to 1000 frames per second")
             }
             framesPerSecond = value
             rest = rest[..<at]
@@ -114,7 +114,8 @@ struct FormatSpecifier: Equatable {
     /// The pixel formats' command-line names, in order of preference, with their codes.
     static let names: [(name: String, fourCC: FourCharacterCode)] = [
         ("nv12", "NV12"), ("yuyv", "YUYV"), ("i420", "YU12"), ("nv21", "NV21"), ("uyvy", "UYVY"), ("mjpeg", "JPEG"),
-        ("rgb24", "RGB3"), ("bgr24", "BGR3"), ("bgra", "AR24"), ("rgba", "AB24"), ("gray8", "GREY"),
+        ("rgb24", "RGB3"), ("bgr24", "BGR3"), ("bgra", "AR24"), ("rgba", "AB24"), ("argb", "BA24"), ("abgr", "RA24"),
+        ("bgrx", "XR24"), ("rgbx", "XB24"), ("xrgb", "BX24"), ("xbgr", "RX24"), ("gray8", "GREY"),
     ]
 
     /// Other spellings people use for the same formats.

@@ -123,10 +123,10 @@ enum PreviewCommand: Command {
             guard specifier?.fourCC == nil || specifier?.fourCC == "NV12" else {
                 throw UsageError("the test pattern is NV12 only", commandPath: arguments.commandPath)
             }
-            let rate = specifier?.framesPerSecond.map { FrameRate(frames: UInt32($0 * 1000), seconds: 1000) }
+            let rate = specifier?.framesPerSecond.flatMap { FrameRate(framesPerSecond: $0) }
             return try TestPatternSource(
                 dimensions: specifier?.dimensions ?? Dimensions(width: 640, height: 480),
-                frameRate: rate ?? FrameRate(30),
+                frameRate: rate ?? 30,
                 feed: feed)
         }
         guard let named else {
