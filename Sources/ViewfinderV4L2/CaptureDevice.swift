@@ -13,7 +13,7 @@ public struct CaptureDevice: Hashable, Sendable, CustomStringConvertible {
     public var driver: String
     /// The node's `V4L2_CAP_*` capability bits.
     public var capabilities: UInt32
-    /// Where the driver says the device faces (`V4L2_CID_CAMERA_ORIENTATION`); ``CaptureDevicePosition/unspecified``
+    /// Where the driver says the device faces (`V4L2_CID_CAMERA_ORIENTATION`); `.unspecified`
     /// when it does not say, as most USB webcams do not.
     public var reportedPosition: CaptureDevicePosition
 

@@ -90,7 +90,7 @@ extension CameraSource {
     ///
     /// Linux rarely knows where a webcam faces: a device's position is what the app or ``positionsVariable``
     /// assigns, else what the driver reports in `V4L2_CID_CAMERA_ORIENTATION` (platform cameras of phones and
-    /// laptops), else ``CaptureDevicePosition/unspecified``. Frames of a ``CaptureDevicePosition/front`` device are
+    /// laptops), else `.unspecified`. Frames of a `.front` device are
     /// marked mirrored.
     ///
     /// ```swift
