@@ -95,7 +95,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ViewfinderV4L2Tests",
-            dependencies: ["ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderV4L2"],
+            dependencies: ["ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderImaging", "ViewfinderV4L2"],
             swiftSettings: strict
         ),
         // Runs the built `viewfinder` tool and checks its output, files and exit codes.

@@ -92,13 +92,15 @@ final class ReusableResources<Resource: AnyObject & Sendable>: Sendable {
     }
 
     /// Calls `body` with a resource no one else is using.
+    ///
+    /// A resource whose `body` threw is not used again: it may be in a state of its own, as a TurboJPEG instance is
+    /// after a corrupt image, when every later image fails with the same error.
     func withResource<Result>(_ body: (Resource) throws -> Result) throws -> Result {
         let resource = try idle.withLock { $0.popLast() } ?? make()
-        defer {
-            idle.withLock { idle in
-                if idle.count < limit { idle.append(resource) }
-            }
+        let result = try body(resource)
+        idle.withLock { idle in
+            if idle.count < limit { idle.append(resource) }
         }
-        return try body(resource)
+        return result
     }
 }

@@ -48,8 +48,10 @@ public final class CameraSource: FrameSource {
         /// Whether frames are converted to `PixelFormat/nv12FullRange` before they are delivered.
         ///
         /// Conversion writes into a pool of ``bufferCount`` buffers made once per capture, so it allocates nothing
-        /// per frame; a frame that finds every pooled buffer in use is dropped. The device then captures only in
-        /// uncompressed formats, and the automatic format choice skips compressed ones.
+        /// per frame; a frame that finds every pooled buffer in use is dropped. MJPEG frames, which most USB webcams
+        /// send at their larger sizes, are decoded into the pool; a frame that does not decode is dropped and
+        /// counted in ``CameraSourceStatistics/undecodable``. The automatic format choice takes an uncompressed
+        /// format over MJPEG where both give the same size and frame rate.
         public var convertsToNV12FullRange: Bool
 
         /// Options with the defaults: four buffers, a private delegate queue, no device-change announcements,
@@ -173,6 +175,8 @@ public struct CameraSourceStatistics: Hashable, Sendable, CustomStringConvertibl
     public var corrupted = 0
     /// Frames dropped because every buffer of the conversion pool was in use.
     public var droppedByConversion = 0
+    /// Compressed frames, such as a webcam's JPEG, dropped during conversion because they did not decode.
+    public var undecodable = 0
 
     /// Creates statistics with every count zero.
     public init() {}
@@ -180,6 +184,7 @@ public struct CameraSourceStatistics: Hashable, Sendable, CustomStringConvertibl
     /// The counts, for people.
     public var description: String {
         "captured \(captured), dropped by the driver \(droppedByDriver), dropped while buffers were held "
-            + "\(droppedWhileBuffersHeld), corrupted \(corrupted), dropped by conversion \(droppedByConversion)"
+            + "\(droppedWhileBuffersHeld), corrupted \(corrupted), dropped by conversion \(droppedByConversion), "
+            + "undecodable \(undecodable)"
     }
 }

@@ -150,7 +150,7 @@ final class CaptureBackend: FrameSourceBackend {
     private func chooseFormat(on device: V4L2Device) throws -> VideoFormat {
         var formats = try CameraSource.supportedFormats(of: device)
         if options.convertsToNV12FullRange {
-            formats.removeAll { $0.pixelFormat.isCompressed }
+            formats.removeAll { !FrameConversion.converts($0.pixelFormat) }
         }
         return try CameraSource.preferredFormat(among: formats)
     }

@@ -99,6 +99,7 @@ final class CaptureSession: Sendable {
         statistics.droppedWhileBuffersHeld = counts.droppedForBackpressure
         statistics.corrupted = counts.corrupted
         statistics.droppedByConversion = prepared.conversion?.dropped ?? 0
+        statistics.undecodable = prepared.conversion?.undecodable ?? 0
         return statistics
     }
 
@@ -116,21 +117,39 @@ final class CaptureSession: Sendable {
 }
 
 /// Converts captured frames to NV12 full range into a bounded pool, dropping frames the pool has no room for.
+///
+/// Uncompressed frames go through a `PixelConverter`; JPEG frames (MJPEG webcams) through a `JPEGDecoder`, straight
+/// into the pool, so neither allocates per frame. A JPEG frame that does not decode is dropped and counted.
 final class FrameConversion: Sendable {
-    private let converter = PixelConverter()
+    /// How frames of the capture's format become NV12.
+    private enum Method: Sendable {
+        case pixels(PixelConverter)
+        case jpeg(JPEGDecoder)
+    }
+
+    private let method: Method
     private let pool: PixelBufferPool
     private let droppedCount = Atomic<Int>(0)
+    private let undecodableCount = Atomic<Int>(0)
+
+    /// Whether frames in `pixelFormat` convert to NV12 full range.
+    static func converts(_ pixelFormat: PixelFormat) -> Bool {
+        pixelFormat == .jpeg || PixelConverter.canConvert(from: pixelFormat, to: .nv12FullRange)
+    }
 
     /// Prepares conversion of frames in `format`, into a pool of `capacity` buffers.
     ///
     /// - Throws: ``ViewfinderError/Code/unsupportedPixelFormat`` when frames in `format` cannot be converted.
     init(format: VideoFormat, capacity: Int) throws(ViewfinderError) {
-        guard PixelConverter.canConvert(from: format.pixelFormat, to: .nv12FullRange) else {
+        guard Self.converts(format.pixelFormat) else {
             throw ViewfinderError(
                 .unsupportedPixelFormat,
-                "frames in \(format.pixelFormat) cannot be converted to NV12 full range; pick an uncompressed format "
-                    + "such as YUYV or NV12, or turn off CameraSource.Options.convertsToNV12FullRange")
+                "frames in \(format.pixelFormat) cannot be converted to NV12 full range; pick another format, such "
+                    + "as YUYV, NV12 or MJPEG, or turn off CameraSource.Options.convertsToNV12FullRange")
         }
+        // A webcam's damaged frame decodes as far as its data goes; one that does not decode at all is dropped.
+        method =
+            format.pixelFormat == .jpeg ? .jpeg(JPEGDecoder(toleratesDamagedData: true)) : .pixels(PixelConverter())
         do {
             pool = try PixelBufferPool(
                 width: format.dimensions.width, height: format.dimensions.height, format: .nv12FullRange,
@@ -145,10 +164,23 @@ final class FrameConversion: Sendable {
     /// Frames dropped because every pooled buffer was in use.
     var dropped: Int { droppedCount.load(ordering: .relaxed) }
 
+    /// Compressed frames dropped because they did not decode to the capture's size.
+    var undecodable: Int { undecodableCount.load(ordering: .relaxed) }
+
     /// The frame converted into a pooled buffer, with the same timestamp and sequence number; `nil` when the pool
-    /// has no free buffer.
+    /// has no free buffer or the frame does not decode.
     func convert(_ frame: Frame) -> Frame? {
-        guard let converted = try? converter.convert(frame.pixelBuffer, into: pool) else {
+        let converted: PixelBuffer?
+        do {
+            switch method {
+            case .pixels(let converter): converted = try converter.convert(frame.pixelBuffer, into: pool)
+            case .jpeg(let decoder): converted = try decoder.decode(frame.pixelBuffer, into: pool)
+            }
+        } catch {
+            undecodableCount.add(1, ordering: .relaxed)
+            return nil
+        }
+        guard let converted else {
             droppedCount.add(1, ordering: .relaxed)
             return nil
         }

@@ -237,6 +237,24 @@ let jpegOutputFormats: [PixelFormat] = [
         #expect(error.code == .malformedData)
     }
 
+    /// A failure must not poison the decoder: TurboJPEG keeps an instance's state after a failed header, so a reused
+    /// instance would fail every later image with the same error.
+    @Test func aGoodImageDecodesAfterEveryKindOfBadOne() throws {
+        let good = try validJPEG()
+        var noFrameHeader = good
+        noFrameHeader.replaceSubrange(2..<200, with: repeatElement(0x00, count: 198))
+        let garbage: [UInt8] = (0..<512).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ 13) }
+        let truncated = Array(good.prefix(good.count / 2))
+        for decoder in [JPEGDecoder(), JPEGDecoder(toleratesDamagedData: true)] {
+            for bad in [noFrameHeader, garbage, truncated, []] {
+                _ = try? decoder.decode(bad, to: .nv12FullRange)
+                let decoded = try decoder.decode(good, to: .nv12FullRange)
+                #expect((decoded.width, decoded.height) == (64, 64))
+                #expect(try decoder.header(of: good).dimensions == Dimensions(width: 64, height: 64))
+            }
+        }
+    }
+
     @Test func absurdDimensionsAreRefusedBeforeDecoding() throws {
         var jpeg = try validJPEG()
         let frame = try #require(jpeg.indices.first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })

@@ -167,20 +167,4 @@ import ViewfinderTestSupport
         await source.stopCapture()
         withExtendedLifetime(context) {}
     }
-
-    @Test func conversionRefusesCompressedFormatsWithAClearError() async throws {
-        system.update("video0") {
-            $0.formats.append((.v4l2MJPEG, .discrete([.init(width: 640, height: 480)]), [.fps(30)]))
-        }
-        let source = makeSource(converting: true)
-        let mjpeg = VideoFormat(
-            dimensions: .init(width: 640, height: 480), frameRate: 30, pixelFormat: .jpeg)
-        let error = await #expect(throws: ViewfinderError.self) {
-            try await source.startCapture(device: camera, format: mjpeg)
-        }
-        #expect(error?.code == .unsupportedPixelFormat)
-        #expect(error?.message.contains("convertsToNV12FullRange") == true)
-        #expect(try await source.startCapture(device: camera).pixelFormat != .jpeg)
-        await source.stopCapture()
-    }
 }

@@ -143,10 +143,10 @@ extension FakeV4L2System {
         default:
             if stream.fatalError { return ("DQBUF", -EIO) }
             guard !stream.done.isEmpty else { return ("DQBUF", -EAGAIN) }
-            let (index, sequence) = stream.done.removeFirst()
+            let (index, sequence, bytesUsed) = stream.done.removeFirst()
             buffer.pointee.index = UInt32(index)
             buffer.pointee.sequence = sequence
-            buffer.pointee.bytesused = stream.format.sizeImage
+            buffer.pointee.bytesused = bytesUsed ?? stream.format.sizeImage
             buffer.pointee.timestamp = timeval(tv_sec: Int(sequence) / 30, tv_usec: Int(sequence) % 30 * 33_333)
             return ("DQBUF", 0)
         }

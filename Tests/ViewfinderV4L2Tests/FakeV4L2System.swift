@@ -43,7 +43,8 @@ final class FakeV4L2System: V4L2System {
             sizeImage: 614_400)
         var interval = V4L2Fraction.fps(30)
         var buffers: [Buffer] = []
-        var done: [(Int, UInt32)] = []
+        /// Filled buffers waiting to be dequeued: index, sequence number, bytes used.
+        var done: [(Int, UInt32, UInt32?)] = []
         var streaming = false
         var sequence: UInt32 = 0
         var values: [UInt32: Int32] = [:]
@@ -105,7 +106,29 @@ final class FakeV4L2System: V4L2System {
                 let memory = stream.buffers[index].memory
                 memory.initializeMemory(as: UInt8.self, repeating: 0x80, count: stream.buffers[index].length)
                 memory.storeBytes(of: UInt8(truncatingIfNeeded: stream.sequence), as: UInt8.self)
-                stream.done.append((index, stream.sequence))
+                stream.done.append((index, stream.sequence, nil))
+                stream.sequence += 1
+                produced += 1
+            }
+            state.streams[path] = stream
+            return produced
+        }
+    }
+
+    /// Fills one queued buffer of a node with each payload in turn, as a compressed stream's driver does, and
+    /// reports as used only the payload's bytes; returns how many it filled.
+    @discardableResult
+    func produce(_ payloads: [[UInt8]], at name: String) -> Int {
+        state.withLock { state in
+            let path = directory + "/" + name
+            guard var stream = state.streams[path], stream.streaming else { return 0 }
+            var produced = 0
+            for index in stream.buffers.indices where stream.buffers[index].queued && produced < payloads.count {
+                let payload = payloads[produced]
+                guard payload.count <= stream.buffers[index].length else { break }
+                stream.buffers[index].queued = false
+                stream.buffers[index].memory.copyMemory(from: payload, byteCount: payload.count)
+                stream.done.append((index, stream.sequence, UInt32(payload.count)))
                 stream.sequence += 1
                 produced += 1
             }
