@@ -115,6 +115,9 @@ extension CameraSimulator {
         public var maximumOpeningConnections: Int
         /// Receives one line per notable thing that happens: connections, refusals, captures, errors.
         public var log: (@Sendable (String) -> Void)?
+        /// Properties described without a form, which in ISO 15740 means any value of the property's type, as some
+        /// cameras describe exposure compensation; none by default.
+        public var formlessProperties: Set<PTPDevicePropertyCode> = []
 
         /// Creates a configuration.
         public init(

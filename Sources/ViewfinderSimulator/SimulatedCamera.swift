@@ -97,7 +97,8 @@ final class SimulatedCamera: Sendable {
         let properties =
             Self.standardProperties(imageSizes: Self.imageSizes, battery: 100)
             + configuration.identity.vendorProperties
-        for property in properties {
+        for var property in properties {
+            if configuration.formlessProperties.contains(property.code) { property.form = .none }
             initial.properties[property.code] = property
         }
         _ = Self.applyExposureProgram(&initial, sceneEV: configuration.sceneEV)

@@ -36,7 +36,7 @@ extension V4L2ControlInfo {
         switch type {
         case .integer:
             let step = Int64(clamping: max(step, 1))
-            let range = try? CameraPropertySettableValues<CameraControlValue>.steppedRange(
+            let range = try? CameraPropertySettableValues<CameraControlValue>.numericRange(
                 from: minimum, through: maximum, step: step, makeValue: { .integer($0) },
                 rawValueOfValue: { if case .integer(let value) = $0 { value } else { nil } })
             return range ?? []

@@ -20,6 +20,7 @@ extension SimulatedCameraCommands {
             var displayName: String
             var value: String?
             var settableValues: [String]
+            var valueSetType: String
         }
 
         @Test func discoverSaysWhatAndWhereTheCameraIs() async throws {
@@ -98,7 +99,7 @@ extension SimulatedCameraCommands {
                 let rows = all.standardOutput.split(separator: "\n").map {
                     $0.split(separator: " ").joined(separator: " ")
                 }
-                #expect(rows.contains("drive Drive Mode - read-only"), "\(all)")
+                #expect(rows.contains("drive Drive Mode - - read-only"), "\(all)")
             }
         }
 
@@ -109,10 +110,10 @@ extension SimulatedCameraCommands {
                 let rows = table.standardOutput.split(separator: "\n").map {
                     $0.split(separator: " ").joined(separator: " ")
                 }
-                #expect(rows.first == "NAME PROPERTY VALUE SETTABLE VALUES", "\(table)")
-                #expect(rows.contains { $0.hasPrefix("iso ISO ISO 100 ISO 100, ISO 125,") }, "\(table)")
-                #expect(rows.contains { $0.hasPrefix("mode Exposure Mode M M, P, A, S") }, "\(table)")
-                #expect(rows.contains("battery Battery 100% read-only"), "\(table)")
+                #expect(rows.first == "NAME PROPERTY VALUE SET BY SETTABLE VALUES", "\(table)")
+                #expect(rows.contains { $0.hasPrefix("iso ISO ISO 100 list ISO 100, ISO 125,") }, "\(table)")
+                #expect(rows.contains { $0.hasPrefix("mode Exposure Mode M list M, P, A, S") }, "\(table)")
+                #expect(rows.contains("battery Battery 100% - read-only"), "\(table)")
 
                 let json = try camera.run("camera", "props", "--json")
                 #expect(json.status == 0, "\(json)")
@@ -123,6 +124,8 @@ extension SimulatedCameraCommands {
                 #expect(byName["aperture"]?.value == "f/5.6", "\(json)")
                 #expect(byName["shutter"]?.settableValues.contains("1/250") == true, "\(json)")
                 #expect(byName["battery"]?.settableValues == [], "\(json)")
+                #expect(byName["iso"]?.valueSetType == "enumeration", "\(json)")
+                #expect(byName["battery"]?.valueSetType == "none", "\(json)")
                 #expect(byName["ev"]?.displayName == "Exposure Compensation", "\(json)")
             }
         }
@@ -145,6 +148,32 @@ extension SimulatedCameraCommands {
                 let json = try camera.run("camera", "get", "iso", "--json")
                 let reading = try decodeJSON(PropertyJSON.self, from: json)
                 #expect(reading.name == "iso" && reading.value == "ISO 800", "\(json)")
+            }
+        }
+
+        @Test func upAndDownStepAndAFormlessPropertyIsARange() async throws {
+            try await CameraUnderTest.with(formlessProperties: [.exposureBiasCompensation]) { camera in
+                let up = try camera.run("camera", "set", "iso", "up")
+                #expect(up.status == 0 && up.standardOutput == "ISO is ISO 125\n", "\(up)")
+                let down = try camera.run("camera", "set", "aperture", "down")
+                #expect(down.status == 0 && down.standardOutput == "Aperture is f/5\n", "\(down)")
+
+                _ = try camera.run("camera", "set", "mode", "P")
+                let table = try camera.run("camera", "props")
+                let rows = table.standardOutput.split(separator: "\n").map {
+                    $0.split(separator: " ").joined(separator: " ")
+                }
+                #expect(
+                    rows.contains {
+                        $0.hasPrefix("ev Exposure Compensation 0 range ") && $0.hasSuffix("(65536 values)")
+                    },
+                    "\(table)")
+                let json = try decodeJSON([PropertyJSON].self, from: try camera.run("camera", "props", "--json"))
+                #expect(json.first { $0.name == "ev" }?.valueSetType == "numericRange", "\(json)")
+                let step = try camera.run("camera", "set", "ev", "up")
+                #expect(step.status == 0, "\(step)")
+                // One thousandth of a stop up from 0: still shown as 0, and reached, or the set would have timed out.
+                #expect(step.standardOutput == "Exposure Compensation is 0\n", "\(step)")
             }
         }
 

@@ -12,13 +12,17 @@ import ViewfinderTestSupport
 final class CameraUnderTest {
     let simulator: CameraSimulator
 
-    /// Starts a simulator; `batteryDrainInterval` sets how often it reports a battery change while connected.
+    /// Starts a simulator; `batteryDrainInterval` sets how often it reports a battery change while connected, and
+    /// `formlessProperties` which properties it describes without a form.
     init(
-        identity: CameraSimulator.Identity = .nikon, model: String? = nil, batteryDrainInterval: Duration = .seconds(60)
+        identity: CameraSimulator.Identity = .nikon, model: String? = nil,
+        batteryDrainInterval: Duration = .seconds(60),
+        formlessProperties: Set<PTPDevicePropertyCode> = []
     ) throws {
-        simulator = try CameraSimulator(
-            configuration: CameraSimulator.Configuration(
-                identity: identity, model: model, port: 0, batteryDrainInterval: batteryDrainInterval))
+        var configuration = CameraSimulator.Configuration(
+            identity: identity, model: model, port: 0, batteryDrainInterval: batteryDrainInterval)
+        configuration.formlessProperties = formlessProperties
+        simulator = try CameraSimulator(configuration: configuration)
         try simulator.start()
     }
 
@@ -38,12 +42,13 @@ final class CameraUnderTest {
     /// Runs `body` with a started simulator on a thread of its own, and stops the simulator afterwards.
     static func with<Result>(
         identity: CameraSimulator.Identity = .nikon, model: String? = nil,
-        batteryDrainInterval: Duration = .seconds(60),
+        batteryDrainInterval: Duration = .seconds(60), formlessProperties: Set<PTPDevicePropertyCode> = [],
         _ body: (CameraUnderTest) throws -> Result
     ) async throws -> Result {
         try await onOwnThread {
             let camera = try CameraUnderTest(
-                identity: identity, model: model, batteryDrainInterval: batteryDrainInterval)
+                identity: identity, model: model, batteryDrainInterval: batteryDrainInterval,
+                formlessProperties: formlessProperties)
             defer { camera.stop() }
             return try body(camera)
         }

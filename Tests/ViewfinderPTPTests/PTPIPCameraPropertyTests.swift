@@ -46,6 +46,35 @@ extension SimulatedCameraTests {
             }
         }
 
+        /// A settable property without a form takes any value of its type: a numeric range, not a list of one.
+        @Test func aFormlessSettablePropertyIsARangeOfItsType() async throws {
+            var configuration = CameraSimulator.Configuration()
+            configuration.formlessProperties = [.exposureBiasCompensation]
+            try await CameraHarness.run(configuration) { harness in
+                // Compensation applies, and can be set, in the automatic programs.
+                try await harness.camera.property(for: .autoExposureMode).setValue(.program)
+                let compensation = harness.camera.property(for: .exposureCompensation)
+                try await waitUntil("compensation to be settable") {
+                    compensation.valueSetType != .none
+                }
+                let values = compensation.validSettableValues
+                #expect(values.valueSetType == .numericRange)
+                #expect(values.count == 65536)
+                #expect(values.first?.rawValue == .integer(-32768))
+                #expect(values.last?.rawValue == .integer(32767))
+                // Any value of the type is the camera's to take, such as 1001 thousandths, which no list of thirds
+                // offers; it means +1 stop.
+                let value = values[32768 + 1001]
+                #expect(value.commonValue == ExposureCompensationValue(thousandthsOfAStop: 1000))
+                try await compensation.setValue(value)
+                #expect(
+                    try await harness.session.propertyValue(.exposureBiasCompensation, of: .int16) == .int16(1001))
+                #expect(try await compensation.increment().rawValue == .integer(1002))
+                #expect(
+                    try await harness.session.propertyValue(.exposureBiasCompensation, of: .int16) == .int16(1002))
+            }
+        }
+
         @Test func aGenericCameraHasNoDriveMode() async throws {
             try await CameraHarness.run { harness in
                 #expect(harness.camera.property(for: .driveMode).currentValue == nil)

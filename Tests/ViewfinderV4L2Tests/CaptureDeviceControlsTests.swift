@@ -45,12 +45,12 @@ import ViewfinderTestSupport
         try CaptureDeviceControls(device: camera, setValueTimeout: .seconds(5), system: system)
     }
 
-    @Test func integerControlsAreSteppedRangesWithTheirCurrentValue() throws {
+    @Test func integerControlsAreNumericRangesWithTheirCurrentValue() throws {
         let controls = try open()
         #expect(controls.controls.map(\.name).first == "Brightness")
         let brightness = controls.property(for: .brightness)
         #expect(brightness.currentValue?.commonValue == .integer(128))
-        #expect(brightness.valueSetType == .steppedRange)
+        #expect(brightness.valueSetType == .numericRange)
         #expect(brightness.validSettableValues.count == 256)
         let contrast = controls.property(for: .contrast)
         #expect(contrast.validSettableValues.map(\.commonValue) == (0...10).map { .integer(Int64($0) * 10) })

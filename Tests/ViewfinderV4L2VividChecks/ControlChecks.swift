@@ -9,7 +9,7 @@ func runControlChecks(_ runner: CheckRunner, camera: CaptureDevice) async {
         let controls = try CaptureDeviceControls(device: camera)
         defer { controls.close() }
         let brightness = controls.property(for: .brightness)
-        try expect(brightness.valueSetType == .steppedRange, "brightness values are \(brightness.valueSetType)")
+        try expect(brightness.valueSetType == .numericRange, "brightness values are \(brightness.valueSetType)")
         try expect(brightness.validSettableValues.count == 256, "\(brightness.validSettableValues.count) values")
         let seen = Locked<[String]>([])
         let token = brightness.addObserver { property, change in

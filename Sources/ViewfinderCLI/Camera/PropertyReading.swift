@@ -10,6 +10,9 @@ struct PropertyReading: Encodable, Equatable, Sendable {
     var settableValues: [String]
     /// A range of settable values too long to list: its first and last values and how many there are.
     var settableRange: SettableRange?
+    /// How the values are given, by the API's names: `enumeration`, `numericRange`, `stepping` (the camera moves
+    /// the value a step up or down without listing the values) or `none`.
+    var valueSetType = "enumeration"
 
     /// The ends and size of a long range of values.
     struct SettableRange: Encodable, Equatable, Sendable {
@@ -19,14 +22,27 @@ struct PropertyReading: Encodable, Equatable, Sendable {
     }
 
     /// Whether the camera has the property: it reports a value or values to set.
-    var isReported: Bool { value != nil || !settableValues.isEmpty || settableRange != nil }
+    var isReported: Bool { value != nil || isSettable }
 
     /// Whether the property can be set now.
-    var isSettable: Bool { !settableValues.isEmpty || settableRange != nil }
+    var isSettable: Bool { valueSetType == "stepping" || !settableValues.isEmpty || settableRange != nil }
+
+    /// How the values are set, short, for a table: `list`, `range`, `steps` or `-`.
+    var settableKind: String {
+        switch valueSetType {
+        case "stepping": "steps"
+        case "numericRange": "range"
+        case _ where isSettable: "list"
+        default: "-"
+        }
+    }
 
     /// The settable values for people, short enough for a table row: a few values in full, the ends and size of
     /// longer lists and ranges; "read-only" when there are none.
     var settableSummary: String {
+        if valueSetType == "stepping" {
+            return "a step up or down at a time (set \(name) up, set \(name) down)"
+        }
         if let settableRange {
             return "\(settableRange.first) to \(settableRange.last) (\(settableRange.count) values)"
         }

@@ -17,8 +17,9 @@ struct TypedCommandLineProperty<Value: CameraPropertyValue>: CommandLineProperty
         let values = property.validSettableValues
         var reading = PropertyReading(
             name: name, displayName: property.localizedDisplayName,
-            value: property.currentValue?.localizedDisplayValue, settableValues: [])
-        if values.valueSetType == .steppedRange && values.count > Self.longestListedRange,
+            value: property.currentValue?.localizedDisplayValue, settableValues: [],
+            valueSetType: Self.name(of: values.valueSetType))
+        if values.valueSetType == .numericRange && values.count > Self.longestListedRange,
             let first = values.first, let last = values.last
         {
             reading.settableRange = PropertyReading.SettableRange(
@@ -29,19 +30,44 @@ struct TypedCommandLineProperty<Value: CameraPropertyValue>: CommandLineProperty
         return reading
     }
 
+    /// The API's name of a set type, as `--json` gives it.
+    static func name(of type: CameraPropertyValueSetType) -> String {
+        switch type {
+        case .none: "none"
+        case .enumeration: "enumeration"
+        case .numericRange: "numericRange"
+        case .stepping: "stepping"
+        }
+    }
+
     func set(_ text: String, on camera: any Camera) async throws {
         let property = camera.property(for: identifier)
         let values = property.validSettableValues
-        guard property.currentValue != nil || !values.isEmpty else {
+        guard property.currentValue != nil || values.valueSetType != .none else {
             throw CommandFailure(
                 "this camera does not report \(property.localizedDisplayName)",
                 hint: "'viewfinder camera props' lists the properties it reports.", exitStatus: ExitStatus.notFound)
         }
-        guard !values.isEmpty else {
+        guard values.valueSetType != .none else {
             throw CommandFailure(
                 "\(property.localizedDisplayName) cannot be set now: it is read-only, or the camera's mode does not let "
                     + "it be set", hint: "'viewfinder camera props' lists what can be set.",
                 exitStatus: ExitStatus.badValue)
+        }
+        switch PropertyValueSyntax.normalized(text) {
+        case "up":
+            try await property.increment()
+            return
+        case "down":
+            try await property.decrement()
+            return
+        default:
+            guard values.valueSetType != .stepping else {
+                throw CommandFailure(
+                    "\(property.localizedDisplayName) cannot be set to '\(text)': this camera moves it a step at a time",
+                    hint: "Use 'viewfinder camera set \(name) up' or '… \(name) down'.",
+                    exitStatus: ExitStatus.badValue)
+            }
         }
         guard let value = match(text, in: values) else {
             throw CommandFailure(

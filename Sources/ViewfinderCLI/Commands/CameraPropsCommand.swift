@@ -8,7 +8,9 @@ enum CameraPropsCommand: Command {
         discussion: """
             Lists the properties the camera reports, by the names 'get', 'set' and 'watch' take. Which values can be \
             set depends on the camera's state: in aperture priority, for example, the camera sets the shutter speed \
-            and offers no values for it. With --all, properties the camera does not report are listed too.
+            and offers no values for it. SET BY says how: from a list, from a numeric range, or in steps, where the \
+            camera moves the value up or down without listing its values ('set NAME up'). With --all, properties \
+            the camera does not report are listed too.
             """,
         options: CameraTarget.options + [
             .flag("all", help: "Also list properties the camera does not report."), .json,
@@ -29,7 +31,7 @@ enum CameraPropsCommand: Command {
             return
         }
         Console.printTable(
-            header: ["NAME", "PROPERTY", "VALUE", "SETTABLE VALUES"],
-            rows: readings.map { [$0.name, $0.displayName, $0.value ?? "-", $0.settableSummary] })
+            header: ["NAME", "PROPERTY", "VALUE", "SET BY", "SETTABLE VALUES"],
+            rows: readings.map { [$0.name, $0.displayName, $0.value ?? "-", $0.settableKind, $0.settableSummary] })
     }
 }

@@ -6,14 +6,15 @@ enum CameraSetCommand: Command {
         name: "set",
         abstract: "Set one of the camera's properties and wait until the camera shows the new value.",
         discussion: """
-            VALUE is written as people write it, or as 'props' shows it. Properties and their values: \
+            VALUE is written as people write it, or as 'props' shows it; 'up' and 'down' move to the next or previous \
+            value, the only way to set a property the camera steps through. Properties and their values: \
             \(CameraProperties.help). A value the camera does not take now exits with 65 and lists the values it \
             takes; they depend on its state (in aperture priority the camera sets the shutter speed itself).
             """,
         options: CameraTarget.options,
         arguments: [
             ArgumentSpec(name: "NAME", help: "The property, such as iso, shutter, aperture or ev."),
-            ArgumentSpec(name: "VALUE", help: "The value, such as 800, 1/250, f/8 or +1/3."),
+            ArgumentSpec(name: "VALUE", help: "The value, such as 800, 1/250, f/8 or +1/3, or up or down."),
         ],
         examples: [
             Example(commandLine: "camera set iso 800", comment: "Sets ISO 800."),
@@ -21,6 +22,7 @@ enum CameraSetCommand: Command {
             Example(commandLine: "camera set aperture f/8", comment: "Sets the aperture to f/8."),
             Example(commandLine: "camera set ev -2/3", comment: "Sets the exposure compensation to −⅔ stop."),
             Example(commandLine: "camera set mode A", comment: "Switches to aperture priority."),
+            Example(commandLine: "camera set aperture up", comment: "Closes the aperture by one step."),
         ]
     )
 

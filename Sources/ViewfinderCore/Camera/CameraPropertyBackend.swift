@@ -36,4 +36,22 @@ public protocol CameraPropertyBackend: AnyObject, Sendable {
     ///   ``ViewfinderError/Code/invalidPropertyValue``, ``ViewfinderError/Code/deviceBusy`` or
     ///   ``ViewfinderError/Code/notConnected``.
     func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws
+
+    /// Asks the camera to move a ``CameraPropertyValueSetType/stepping`` property `steps` steps up (positive) or
+    /// down (negative), returning once the camera has taken the request; the property then waits for the camera to
+    /// report a new value.
+    ///
+    /// - Throws: As ``setRawValue(_:forPropertyNamed:)``.
+    func stepValue(forPropertyNamed name: String, by steps: Int) async throws
+}
+
+extension CameraPropertyBackend {
+    /// Asks the camera to move a property whose values it does not list (``CameraPropertyValueSetType/stepping``)
+    /// `steps` steps up (positive) or down (negative), returning once the camera has taken the request.
+    ///
+    /// Backends whose cameras have such properties implement this; the default throws
+    /// ``ViewfinderError/Code/notAvailable``.
+    public func stepValue(forPropertyNamed name: String, by steps: Int) async throws {
+        throw ViewfinderError(.notAvailable, "this camera does not step \(name) up or down")
+    }
 }

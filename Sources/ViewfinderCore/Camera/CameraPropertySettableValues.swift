@@ -1,10 +1,12 @@
-/// The values a property accepts now, in the camera's order: a list, or the steps of an integer range.
+/// The values a property accepts now, in the camera's order: a list, the steps of an integer range, or none listed
+/// for a property the camera steps through itself.
 ///
-/// A list holds its values. A stepped range, such as a device control from 0 to 65535, makes each value when it is
-/// read, so a range of any size costs the same small amount of memory.
+/// A list holds its values. A numeric range, such as a device control from 0 to 65535, makes each value when it is
+/// read, so a range of any size costs the same small amount of memory. ``stepping`` holds no values: the camera
+/// moves the property up or down a step at a time without saying what the steps are.
 ///
 /// ```swift
-/// let values = try CameraPropertySettableValues<CameraControlValue>.steppedRange(from: 0, through: 255, step: 1) {
+/// let values = try CameraPropertySettableValues<CameraControlValue>.numericRange(from: 0, through: 255, step: 1) {
 ///     .integer($0)
 /// }
 /// print(values.count)  // 256
@@ -13,7 +15,7 @@ public struct CameraPropertySettableValues<Value: CameraPropertyValue>: RandomAc
     ExpressibleByArrayLiteral
 {
     /// The steps of an integer range and how to make the value of each.
-    private struct SteppedRange: Sendable {
+    private struct NumericRange: Sendable {
         let lowerBound: Int64
         let step: Int64
         let count: Int
@@ -35,7 +37,8 @@ public struct CameraPropertySettableValues<Value: CameraPropertyValue>: RandomAc
 
     private enum Storage: Sendable {
         case list([TypedCameraPropertyValue<Value>])
-        case range(SteppedRange)
+        case range(NumericRange)
+        case stepping
     }
 
     private let storage: Storage
@@ -50,9 +53,13 @@ public struct CameraPropertySettableValues<Value: CameraPropertyValue>: RandomAc
         self.init(elements)
     }
 
-    private init(range: SteppedRange) {
-        storage = .range(range)
+    private init(storage: Storage) {
+        self.storage = storage
     }
+
+    /// A property the camera moves a step up or down at a time, without listing its values; it holds no values, and
+    /// the property is set with ``TypedCameraProperty/increment(timeout:)`` and ``TypedCameraProperty/decrement(timeout:)``.
+    public static var stepping: Self { Self(storage: .stepping) }
 
     /// Creates the steps of an integer range, each a value whose raw value is its integer.
     ///
@@ -65,7 +72,7 @@ public struct CameraPropertySettableValues<Value: CameraPropertyValue>: RandomAc
     ///     ``first(matchingCommonValue:)`` finds a value without reading every step.
     /// - Throws: ``ViewfinderError/Code/invalidArgument`` for a step below 1 or an upper bound below the lower one,
     ///   as a device may report.
-    public static func steppedRange(
+    public static func numericRange(
         from lowerBound: Int64,
         through upperBound: Int64,
         step: Int64,
@@ -85,17 +92,20 @@ public struct CameraPropertySettableValues<Value: CameraPropertyValue>: RandomAc
                 .invalidArgument, "the range \(lowerBound)...\(upperBound) in steps of \(step) has too many steps")
         }
         return Self(
-            range: SteppedRange(
-                lowerBound: lowerBound, step: step, count: Int(lastPosition) + 1, makeValue: makeValue,
-                rawValueOfValue: rawValueOfValue))
+            storage: .range(
+                NumericRange(
+                    lowerBound: lowerBound, step: step, count: Int(lastPosition) + 1, makeValue: makeValue,
+                    rawValueOfValue: rawValueOfValue)))
     }
 
-    /// ``CameraPropertyValueSetType/enumeration`` for a list, ``CameraPropertyValueSetType/steppedRange`` for a
-    /// range, ``CameraPropertyValueSetType/none`` when empty.
+    /// ``CameraPropertyValueSetType/enumeration`` for a list, ``CameraPropertyValueSetType/numericRange`` for a
+    /// range, ``CameraPropertyValueSetType/stepping`` for ``stepping``, ``CameraPropertyValueSetType/none`` when
+    /// empty.
     public var valueSetType: CameraPropertyValueSetType {
         switch storage {
         case .list(let values): return values.isEmpty ? .none : .enumeration
-        case .range: return .steppedRange
+        case .range: return .numericRange
+        case .stepping: return .stepping
         }
     }
 
@@ -107,6 +117,7 @@ public struct CameraPropertySettableValues<Value: CameraPropertyValue>: RandomAc
         switch storage {
         case .list(let values): return values.count
         case .range(let range): return range.count
+        case .stepping: return 0
         }
     }
 
@@ -122,6 +133,8 @@ public struct CameraPropertySettableValues<Value: CameraPropertyValue>: RandomAc
                 return TypedCameraPropertyValue(unrecognizedRawValue: .integer(raw))
             }
             return TypedCameraPropertyValue(value, rawValue: .integer(raw))
+        case .stepping:
+            preconditionFailure("a stepping property lists no values, so it has no position \(position)")
         }
     }
 
@@ -133,6 +146,8 @@ public struct CameraPropertySettableValues<Value: CameraPropertyValue>: RandomAc
         case .range(let range):
             let position = value.rawValue.integerValue.flatMap(range.position(ofRawValue:))
             return position.flatMap { self[$0] == value ? $0 : nil }
+        case .stepping:
+            return nil
         }
     }
 
@@ -154,6 +169,8 @@ public struct CameraPropertySettableValues<Value: CameraPropertyValue>: RandomAc
             return left == right
         case (.range(let left), .range(let right)):
             return left.lowerBound == right.lowerBound && left.step == right.step && left.count == right.count
+        case (.stepping, .stepping):
+            return true
         default:
             return false
         }

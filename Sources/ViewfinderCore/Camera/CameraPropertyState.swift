@@ -6,18 +6,40 @@ struct CameraPropertyState<Value: CameraPropertyValue> {
     typealias Element = TypedCameraPropertyValue<Value>
     typealias Continuation = CheckedContinuation<Void, any Error>
 
-    /// One call of `setValue`, from sending to its end.
+    /// What ends a request well: the camera showing a value, or, after a step, showing any other value than before.
+    enum Goal: Equatable {
+        case value(Element)
+        case step(up: Bool, from: Element?)
+
+        /// Whether the camera showing `current` reaches the goal.
+        func isReached(by current: Element?) -> Bool {
+            switch self {
+            case .value(let target): target == current
+            case .step(_, let from): current != nil && current != from
+            }
+        }
+
+        /// The request for messages, such as `setting ISO to ISO 800` or `stepping ISO up`.
+        func describe(_ displayName: String) -> String {
+            switch self {
+            case .value(let target): "setting \(displayName) to \(target.localizedDisplayValue)"
+            case .step(let up, _): "stepping \(displayName) \(up ? "up" : "down")"
+            }
+        }
+    }
+
+    /// One call of `setValue`, `increment` or `decrement`, from sending to its end.
     private enum Request {
-        /// The backend is sending the value.
-        case sending(Element)
-        /// The value is sent; a caller waits for the camera to report it, until the timer fires.
-        case waiting(Element, Continuation, timer: Task<Void, Never>)
+        /// The backend is sending the request.
+        case sending(Goal)
+        /// The request is sent; a caller waits for the camera to reach the goal, until the timer fires.
+        case waiting(Goal, Continuation, timer: Task<Void, Never>)
         /// The outcome came before the caller began to wait; it is handed over when it does.
         case finished(Result<Void, ViewfinderError>)
 
-        var target: Element? {
+        var goal: Goal? {
             switch self {
-            case .sending(let target), .waiting(let target, _, _): return target
+            case .sending(let goal), .waiting(let goal, _, _): return goal
             case .finished: return nil
             }
         }
@@ -70,8 +92,8 @@ struct CameraPropertyState<Value: CameraPropertyValue> {
             validSettableValues = newValues
             actions.changes.insert(.validSettableValues)
         }
-        if actions.changes.contains(.value), let currentValue {
-            for (id, request) in requests where request.target == currentValue {
+        if actions.changes.contains(.value) {
+            for (id, request) in requests where request.goal?.isReached(by: currentValue) == true {
                 finish(id, with: .success(()), actions: &actions)
             }
         }
@@ -88,7 +110,7 @@ struct CameraPropertyState<Value: CameraPropertyValue> {
 
     /// Checks that the property has values to set, with a message that says why not.
     private func requireSettableValues() throws {
-        guard validSettableValues.isEmpty else { return }
+        guard validSettableValues.valueSetType == .none else { return }
         try requireCamera()
         throw ViewfinderError(
             .notAvailable,
@@ -99,6 +121,12 @@ struct CameraPropertyState<Value: CameraPropertyValue> {
     /// Checks that `target` can be set now, with a message that says why not.
     func validate(_ target: Element) throws {
         try requireSettableValues()
+        guard validSettableValues.valueSetType != .stepping else {
+            throw ViewfinderError(
+                .invalidPropertyValue,
+                "\(displayName) cannot be set to a value: the camera moves it a step at a time without listing its "
+                    + "values; use increment() or decrement()")
+        }
         guard validSettableValues.position(of: target) != nil else {
             throw ViewfinderError(
                 .invalidPropertyValue,
@@ -131,22 +159,40 @@ struct CameraPropertyState<Value: CameraPropertyValue> {
 
     /// Starts a request: `target` becomes the pending value, and earlier requests end as replaced.
     mutating func beginSetting(_ target: Element) -> (id: UInt64, actions: Actions) {
-        var actions = Actions()
-        let id = nextRequestID
-        nextRequestID += 1
-        for (otherID, request) in requests {
-            guard let earlier = request.target else { continue }
-            let error = ViewfinderError(
-                .cancelled,
-                "setting \(displayName) to \(earlier.localizedDisplayValue) was replaced by a later request for "
-                    + target.localizedDisplayValue)
-            finish(otherID, with: .failure(error), actions: &actions)
-        }
-        requests[id] = .sending(target)
+        var (id, actions) = begin(.value(target))
         if pending?.value != target {
             actions.changes.insert(.pendingValue)
         }
         pending = (id, target)
+        return (id, actions)
+    }
+
+    /// Starts a step of a stepping property, and ends earlier requests as replaced.
+    ///
+    /// The step ends when the camera shows another value than now. There is no pending value meanwhile, as the next
+    /// one is not known.
+    mutating func beginStepping(up: Bool) throws -> (id: UInt64, actions: Actions) {
+        try requireSettableValues()
+        var (id, actions) = begin(.step(up: up, from: currentValue))
+        if pending != nil {
+            pending = nil
+            actions.changes.insert(.pendingValue)
+        }
+        return (id, actions)
+    }
+
+    private mutating func begin(_ goal: Goal) -> (id: UInt64, actions: Actions) {
+        var actions = Actions()
+        let id = nextRequestID
+        nextRequestID += 1
+        for (otherID, request) in requests {
+            guard let earlier = request.goal else { continue }
+            let error = ViewfinderError(
+                .cancelled,
+                "\(earlier.describe(displayName)) was replaced by a later request, \(goal.describe(displayName))")
+            finish(otherID, with: .failure(error), actions: &actions)
+        }
+        requests[id] = .sending(goal)
         return (id, actions)
     }
 
@@ -161,7 +207,7 @@ struct CameraPropertyState<Value: CameraPropertyValue> {
     /// Begins the wait for a sent request, or ends it at once if its outcome is known.
     mutating func wait(for id: UInt64, continuation: Continuation, timer: Task<Void, Never>) -> Actions {
         var actions = Actions()
-        if case .sending(let target) = requests[id], target == currentValue {
+        if case .sending(let goal) = requests[id], goal.isReached(by: currentValue) {
             requests[id] = .finished(.success(()))
             clearPending(ifFor: id, actions: &actions)
         }
@@ -170,8 +216,8 @@ struct CameraPropertyState<Value: CameraPropertyValue> {
             requests[id] = nil
             actions.resumptions.append((continuation, result))
             actions.timersToCancel.append(timer)
-        case .sending(let target):
-            requests[id] = .waiting(target, continuation, timer: timer)
+        case .sending(let goal):
+            requests[id] = .waiting(goal, continuation, timer: timer)
         case .waiting, nil:
             // Each request is waited for once, by the call that began it; this is a defect if it happens.
             let error = ViewfinderError(.cancelled, "setting \(displayName) ended in an unexpected state")
@@ -184,18 +230,17 @@ struct CameraPropertyState<Value: CameraPropertyValue> {
     /// Ends a request that timed out or whose caller was cancelled.
     mutating func fail(_ id: UInt64, because failure: Failure) -> Actions {
         var actions = Actions()
-        guard let target = requests[id]?.target else { return actions }
+        guard let goal = requests[id]?.goal else { return actions }
         let error: ViewfinderError
         switch failure {
         case .timedOut(let timeout):
             let shown = currentValue?.localizedDisplayValue ?? "no value"
             error = ViewfinderError(
                 .timeout,
-                "the camera took \(displayName) \(target.localizedDisplayValue) but still showed \(shown) after "
+                "the camera took the request (\(goal.describe(displayName))) but still showed \(shown) after "
                     + "\(timeout); try again, or check that the camera's mode lets \(displayName) change")
         case .cancelled:
-            error = ViewfinderError(
-                .cancelled, "setting \(displayName) to \(target.localizedDisplayValue) was cancelled")
+            error = ViewfinderError(.cancelled, "\(goal.describe(displayName)) was cancelled")
         }
         finish(id, with: .failure(error), actions: &actions)
         clearPending(ifFor: id, actions: &actions)
@@ -242,8 +287,11 @@ struct CameraPropertyState<Value: CameraPropertyValue> {
 extension CameraPropertySettableValues {
     /// A short account of the values for messages: a few from the start, or a range's ends.
     var summary: String {
-        if valueSetType == .steppedRange, let first, let last {
+        if valueSetType == .numericRange, let first, let last {
             return "\(first.localizedDisplayValue) to \(last.localizedDisplayValue) in \(count) steps"
+        }
+        if valueSetType == .stepping {
+            return "a step up or down at a time"
         }
         let shown = prefix(8).map(\.localizedDisplayValue).joined(separator: ", ")
         return count > 8 ? shown + ", … (\(count) in all)" : shown

@@ -5,5 +5,8 @@ public enum CameraPropertyValueSetType: Hashable, Sendable {
     /// A list of values the camera names one by one.
     case enumeration
     /// Every step of an integer range, such as 0 to 255 in steps of 1.
-    case steppedRange
+    case numericRange
+    /// The camera moves the value a step up or down without listing the values, so the property is set only with
+    /// ``TypedCameraProperty/increment(timeout:)`` and ``TypedCameraProperty/decrement(timeout:)``.
+    case stepping
 }

@@ -86,31 +86,53 @@ extension TypedCameraProperty {
     }
 
     /// Moves to the next of ``validSettableValues`` after the pending or current value, and waits until the camera
-    /// shows it.
+    /// shows it; a ``CameraPropertyValueSetType/stepping`` property asks the camera for a step up and waits until it
+    /// shows another value.
     ///
-    /// - Returns: The value set.
+    /// - Parameter timeout: How long to wait for the camera to show the new value; by default ``setValueTimeout``.
+    /// - Returns: The value the camera shows now.
     /// - Throws: ``ViewfinderError/Code/invalidPropertyValue`` at the last value, and otherwise as
     ///   ``setValue(_:timeout:)-(TypedCameraPropertyValue<Value>,_)``.
     @discardableResult
-    public func increment() async throws -> TypedCameraPropertyValue<Value> {
-        try await step(by: 1)
+    public func increment(timeout: Duration? = nil) async throws -> TypedCameraPropertyValue<Value> {
+        try await step(up: true, timeout: timeout)
     }
 
     /// Moves to the previous of ``validSettableValues`` before the pending or current value, and waits until the
-    /// camera shows it.
+    /// camera shows it; a ``CameraPropertyValueSetType/stepping`` property asks the camera for a step down and waits
+    /// until it shows another value.
     ///
-    /// - Returns: The value set.
+    /// - Parameter timeout: How long to wait for the camera to show the new value; by default ``setValueTimeout``.
+    /// - Returns: The value the camera shows now.
     /// - Throws: ``ViewfinderError/Code/invalidPropertyValue`` at the first value, and otherwise as
     ///   ``setValue(_:timeout:)-(TypedCameraPropertyValue<Value>,_)``.
     @discardableResult
-    public func decrement() async throws -> TypedCameraPropertyValue<Value> {
-        try await step(by: -1)
+    public func decrement(timeout: Duration? = nil) async throws -> TypedCameraPropertyValue<Value> {
+        try await step(up: false, timeout: timeout)
     }
 
-    private func step(by offset: Int) async throws -> TypedCameraPropertyValue<Value> {
-        let target = try state.withLock { try $0.validValue(offsetBy: offset) }
-        try await setValue(target)
-        return target
+    private func step(up: Bool, timeout: Duration?) async throws -> TypedCameraPropertyValue<Value> {
+        guard valueSetType == .stepping else {
+            let target = try state.withLock { try $0.validValue(offsetBy: up ? 1 : -1) }
+            try await setValue(target, timeout: timeout)
+            return target
+        }
+        guard let backend else {
+            throw ViewfinderError(.notConnected, "\(localizedDisplayName) cannot be stepped: its camera is gone")
+        }
+        let (id, actions) = try state.withLock { try $0.beginStepping(up: up) }
+        perform(actions)
+        do {
+            try await backend.stepValue(forPropertyNamed: identifier.name, by: up ? 1 : -1)
+        } catch {
+            perform(state.withLock { $0.abandon(id) })
+            throw error
+        }
+        try await waitUntilShown(id, timeout: timeout ?? setValueTimeout)
+        guard let shown = currentValue else {
+            throw ViewfinderError(.notAvailable, "\(localizedDisplayName) has no value after the step")
+        }
+        return shown
     }
 
     /// Waits for the camera to show the value of request `id`, until `timeout` or the task's cancellation.

@@ -51,6 +51,22 @@ public struct PTPDataType: RawRepresentable, Hashable, Sendable, CustomStringCon
         }
     }
 
+    /// Every integer a value of this type can hold, or `nil` for strings, arrays and unknown types; 64-bit types
+    /// end where a 64-bit signed integer does.
+    public var integerBounds: ClosedRange<Int64>? {
+        switch rawValue {
+        case 0x0001: Int64(Int8.min)...Int64(Int8.max)
+        case 0x0002: 0...Int64(UInt8.max)
+        case 0x0003: Int64(Int16.min)...Int64(Int16.max)
+        case 0x0004: 0...Int64(UInt16.max)
+        case 0x0005: Int64(Int32.min)...Int64(Int32.max)
+        case 0x0006: 0...Int64(UInt32.max)
+        case 0x0007: Int64.min...Int64.max
+        case 0x0008: 0...Int64.max
+        default: nil
+        }
+    }
+
     /// The type's name, such as `UINT16` or `AUINT8`.
     public var description: String {
         let names: [UInt16: String] = [

@@ -18,12 +18,12 @@ import ViewfinderCore
         #expect(CameraPropertySettableValues<WhiteBalanceValue>([]).valueSetType == .none)
     }
 
-    @Test func steppedRangeMakesValuesAsTheyAreRead() throws {
-        let values = try CameraPropertySettableValues<CameraControlValue>.steppedRange(from: -64, through: 64, step: 4)
+    @Test func numericRangeMakesValuesAsTheyAreRead() throws {
+        let values = try CameraPropertySettableValues<CameraControlValue>.numericRange(from: -64, through: 64, step: 4)
         {
             .integer($0)
         }
-        #expect(values.valueSetType == .steppedRange)
+        #expect(values.valueSetType == .numericRange)
         #expect(values.count == 33)
         #expect(values.first?.commonValue == .integer(-64))
         #expect(values.last?.rawValue == .integer(64))
@@ -36,7 +36,7 @@ import ViewfinderCore
     }
 
     @Test func hugeRangesCostNothingUntilRead() throws {
-        let values = try CameraPropertySettableValues<CameraControlValue>.steppedRange(
+        let values = try CameraPropertySettableValues<CameraControlValue>.numericRange(
             from: .min, through: .max, step: 4, makeValue: { .integer($0) },
             rawValueOfValue: { value in
                 guard case .integer(let integer) = value else { return nil }
@@ -51,24 +51,24 @@ import ViewfinderCore
 
     @Test func rangesADeviceCannotHaveAreRefused() {
         #expect(throws: ViewfinderError.self) {
-            try CameraPropertySettableValues<CameraControlValue>.steppedRange(from: 0, through: 10, step: 0) {
+            try CameraPropertySettableValues<CameraControlValue>.numericRange(from: 0, through: 10, step: 0) {
                 .integer($0)
             }
         }
         #expect(throws: ViewfinderError.self) {
-            try CameraPropertySettableValues<CameraControlValue>.steppedRange(from: 10, through: 0, step: 1) {
+            try CameraPropertySettableValues<CameraControlValue>.numericRange(from: 10, through: 0, step: 1) {
                 .integer($0)
             }
         }
         #expect(throws: ViewfinderError.self) {
-            try CameraPropertySettableValues<CameraControlValue>.steppedRange(from: .min, through: .max, step: 1) {
+            try CameraPropertySettableValues<CameraControlValue>.numericRange(from: .min, through: .max, step: 1) {
                 .integer($0)
             }
         }
     }
 
     @Test func unknownIntegersInARangeAreUnrecognizedValues() throws {
-        let values = try CameraPropertySettableValues<ShotsAvailableValue>.steppedRange(from: -1, through: 1, step: 1) {
+        let values = try CameraPropertySettableValues<ShotsAvailableValue>.numericRange(from: -1, through: 1, step: 1) {
             $0 < 0 ? nil : ShotsAvailableValue(Int($0))
         }
         #expect(values[0].commonValue == nil)
@@ -78,7 +78,7 @@ import ViewfinderCore
 
     @Test func rangesCompareByBoundsAndStep() throws {
         let make = { (step: Int64) in
-            try CameraPropertySettableValues<CameraControlValue>.steppedRange(from: 0, through: 100, step: step) {
+            try CameraPropertySettableValues<CameraControlValue>.numericRange(from: 0, through: 100, step: step) {
                 .integer($0)
             }
         }

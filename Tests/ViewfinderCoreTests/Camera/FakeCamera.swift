@@ -24,6 +24,8 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
         var recordingState = VideoRecordingState.notRecording
         var setBehaviour = SetBehaviour.reflect
         var reflectors: [String: @Sendable (CameraPropertyRawValue) -> Void] = [:]
+        /// What a step of a stepping property does, by the property's name.
+        var steppers: [String: @Sendable (Int) -> Void] = [:]
         var shotsTaken = 0
         var files: [(item: CameraFileItem, bytes: [UInt8])] = []
     }
@@ -72,6 +74,25 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
         state.withLock { state in
             state.reflectors[identifier.name] = { [weak property] rawValue in
                 property?.update(currentValue: values.first { $0.rawValue == rawValue })
+            }
+        }
+    }
+
+    /// Gives the camera a property it steps through `ladder` without listing it, showing `ladder[current]`; a step
+    /// past either end leaves the value as it is, as a camera at its last value does.
+    func installStepping<Value>(
+        _ identifier: CameraPropertyIdentifier<Value>, ladder: [TypedCameraPropertyValue<Value>], current: Int
+    ) {
+        let property = self.property(for: identifier)
+        property.update(currentValue: ladder[current], validSettableValues: .stepping)
+        let position = Locked(current)
+        state.withLock { state in
+            state.steppers[identifier.name] = { [weak property] steps in
+                let shown = position.withLock { position in
+                    position = min(max(position + steps, 0), ladder.count - 1)
+                    return ladder[position]
+                }
+                property?.update(currentValue: shown)
             }
         }
     }
@@ -229,6 +250,21 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
             reflect?(rawValue)
         case .reflectLater:
             Task { reflect?(rawValue) }
+        case .ignore:
+            break
+        case .fail(let error):
+            throw error
+        }
+    }
+
+    func stepValue(forPropertyNamed name: String, by steps: Int) async throws {
+        sentValuesContinuation.yield((name, .integer(Int64(steps))))
+        let (behaviour, step) = state.withLock { ($0.setBehaviour, $0.steppers[name]) }
+        switch behaviour {
+        case .reflect:
+            step?(steps)
+        case .reflectLater:
+            Task { step?(steps) }
         case .ignore:
             break
         case .fail(let error):

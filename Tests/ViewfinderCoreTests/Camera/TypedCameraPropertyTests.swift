@@ -331,11 +331,11 @@ func connectedCamera(setValueTimeout: Duration = .seconds(10)) async throws -> F
         #expect(await errorCode { try await iso.increment() } == .invalidPropertyValue)
     }
 
-    @Test func steppedRangesStepByTheirStep() async throws {
+    @Test func numericRangesStepByTheirStep() async throws {
         let camera = try await connectedCamera()
         let brightness = CameraPropertyIdentifier<CameraControlValue>(
             name: "brightness", localizedDisplayName: "Brightness")
-        let values = try CameraPropertySettableValues<CameraControlValue>.steppedRange(from: 0, through: 255, step: 5) {
+        let values = try CameraPropertySettableValues<CameraControlValue>.numericRange(from: 0, through: 255, step: 5) {
             .integer($0)
         }
         camera.install(brightness, values: values, current: values[2])
@@ -343,5 +343,83 @@ func connectedCamera(setValueTimeout: Duration = .seconds(10)) async throws -> F
         #expect(try await property.increment().commonValue == .integer(15))
         try await property.setValue(.integer(255))
         #expect(property.currentValue?.rawValue == .integer(255))
+    }
+
+    /// A ladder of apertures a camera steps through without listing them.
+    static let apertureLadder = [280, 400, 560, 800, 1100].map {
+        TypedCameraPropertyValue(ApertureValue(hundredthsOfFNumber: $0)!, rawValue: .integer(Int64($0)))
+    }
+
+    @Test func aSteppingPropertyMovesOnlyByIncrementAndDecrement() async throws {
+        let camera = try await connectedCamera()
+        camera.installStepping(.aperture, ladder: Self.apertureLadder, current: 2)
+        let aperture = camera.property(for: .aperture)
+        #expect(aperture.valueSetType == .stepping)
+        #expect(aperture.validSettableValues.isEmpty)
+        let recorder = ChangeRecorder(aperture)
+
+        #expect(try await aperture.increment().localizedDisplayValue == "f/8")
+        #expect(try await aperture.increment().localizedDisplayValue == "f/11")
+        #expect(try await aperture.decrement().localizedDisplayValue == "f/8")
+        #expect(recorder.values == ["f/8", "f/11", "f/8"])
+        #expect(recorder.changes.allSatisfy { $0 == .value })  // no pending value: the next one is not known
+
+        // A value cannot be chosen, not even one the camera has shown.
+        let error = try await #require(throws: ViewfinderError.self) {
+            try await aperture.setValue(Self.apertureLadder[0])
+        }
+        #expect(error.code == .invalidPropertyValue)
+        #expect(error.message.contains("increment()"))
+        #expect(
+            await errorCode { try await aperture.setValue(ApertureValue(hundredthsOfFNumber: 800)!) }
+                == .invalidPropertyValue)
+    }
+
+    @Test func aStepTheCameraReportsLaterStillEnds() async throws {
+        let camera = try await connectedCamera()
+        camera.installStepping(.aperture, ladder: Self.apertureLadder, current: 0)
+        camera.setBehaviour = .reflectLater
+        let aperture = camera.property(for: .aperture)
+        #expect(try await aperture.increment(timeout: .seconds(10)).localizedDisplayValue == "f/4")
+        #expect(aperture.currentValue?.localizedDisplayValue == "f/4")
+    }
+
+    @Test func aStepThatChangesNothingTimesOutNamingTheStep() async throws {
+        let camera = try await connectedCamera()
+        camera.installStepping(.aperture, ladder: Self.apertureLadder, current: 4)
+        let aperture = camera.property(for: .aperture)
+        let error = try await #require(throws: ViewfinderError.self) {
+            try await aperture.increment(timeout: .milliseconds(100))
+        }
+        #expect(error.code == .timeout)
+        #expect(error.message.contains("stepping Aperture up"), "\(error.message)")
+        #expect(aperture.currentValue?.localizedDisplayValue == "f/11")
+    }
+
+    @Test func aLaterStepReplacesAnUnansweredOne() async throws {
+        let camera = try await connectedCamera()
+        camera.installStepping(.aperture, ladder: Self.apertureLadder, current: 2)
+        let aperture = camera.property(for: .aperture)
+        let first = await startUnansweredSet(on: camera) { try await aperture.increment() }
+        camera.setBehaviour = .reflect
+        #expect(try await aperture.decrement().localizedDisplayValue == "f/4")
+        #expect(await first.value == .cancelled)
+    }
+
+    @Test func aRefusedStepThrowsTheCamerasErrorAndABackendThatCannotStepSaysSo() async throws {
+        let camera = try await connectedCamera()
+        camera.installStepping(.aperture, ladder: Self.apertureLadder, current: 2)
+        camera.setBehaviour = .fail(ViewfinderError(.deviceBusy, "the camera is busy"))
+        #expect(await errorCode { try await camera.property(for: .aperture).increment() } == .deviceBusy)
+
+        final class ListingOnly: CameraPropertyBackend {
+            func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws {}
+        }
+        let backend = ListingOnly()
+        let store = CameraPropertyStore()
+        let property = store.property(for: .aperture, backend: backend)
+        property.update(currentValue: Self.apertureLadder[0], validSettableValues: .stepping)
+        #expect(await errorCode { try await property.increment() } == .notAvailable)
+        #expect(property.currentValue == Self.apertureLadder[0])
     }
 }

@@ -29,7 +29,8 @@ struct PTPPropertyBinding: Sendable {
         }
     }
 
-    /// The values a description allows to be set now: none when the camera says the property cannot be set.
+    /// The values a description allows to be set now: none when the camera says the property cannot be set; every
+    /// value of the property's type when it is settable without a form.
     static func settableValues<Value>(
         of description: PTPDevicePropertyDescription,
         _ decode: @escaping @Sendable (Int64) -> TypedCameraPropertyValue<Value>
@@ -39,14 +40,27 @@ struct PTPPropertyBinding: Sendable {
         case .enumeration(let values):
             return CameraPropertySettableValues(values.compactMap { $0.integerValue.map(decode) })
         case .range(let minimum, let maximum, let step):
-            guard let low = minimum.integerValue, let high = maximum.integerValue, let step = step.integerValue,
-                let range = try? CameraPropertySettableValues<Value>.steppedRange(
-                    from: low, through: high, step: max(step, 1), makeValue: { decode($0).commonValue })
-            else { return [] }
-            return range
+            guard let low = minimum.integerValue, let high = maximum.integerValue, let step = step.integerValue else {
+                return []
+            }
+            return range(from: low, through: high, step: max(step, 1), decode)
         case .none:
-            return CameraPropertySettableValues(description.currentValue.integerValue.map { [decode($0)] } ?? [])
+            // ISO 15740: no form means any value of the type. A collection counts at most Int.max values, so a
+            // 64-bit type's range is cut to the widest that fits: around zero for INT64, from zero for UINT64.
+            guard let bounds = description.dataType.integerBounds else { return [] }
+            let (low, high) =
+                bounds.lowerBound == .min
+                ? (-(Int64.max / 2), Int64.max / 2) : (bounds.lowerBound, min(bounds.upperBound, Int64.max - 1))
+            return range(from: low, through: high, step: 1, decode)
         }
+    }
+
+    private static func range<Value>(
+        from low: Int64, through high: Int64, step: Int64,
+        _ decode: @escaping @Sendable (Int64) -> TypedCameraPropertyValue<Value>
+    ) -> CameraPropertySettableValues<Value> {
+        (try? CameraPropertySettableValues<Value>.numericRange(
+            from: low, through: high, step: step, makeValue: { decode($0).commonValue })) ?? []
     }
 
     /// The bindings of the standard properties, with ISO 15740's value tables.
