@@ -118,6 +118,9 @@ extension CameraSimulator {
         /// Properties described without a form, which in ISO 15740 means any value of the property's type, as some
         /// cameras describe exposure compensation; none by default.
         public var formlessProperties: Set<PTPDevicePropertyCode> = []
+        /// Changes what GetDeviceInfo says after the identity has filled it in, such as another vendor's extension
+        /// and operation codes, for testing how a client treats cameras the simulator does not otherwise play.
+        public var deviceInfoChanges: (@Sendable (inout PTPDeviceInfo) -> Void)?
 
         /// Creates a configuration.
         public init(

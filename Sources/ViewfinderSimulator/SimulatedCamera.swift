@@ -88,7 +88,9 @@ final class SimulatedCamera: Sendable {
 
     init(configuration: CameraSimulator.Configuration) throws {
         self.configuration = configuration
-        deviceInfo = configuration.identity.deviceInfo(model: configuration.model)
+        var deviceInfo = configuration.identity.deviceInfo(model: configuration.model)
+        configuration.deviceInfoChanges?(&deviceInfo)
+        self.deviceInfo = deviceInfo
         let date = CameraClock.format(CameraClock.now())
         var initial = State(
             storage: SimulatedStorage(
