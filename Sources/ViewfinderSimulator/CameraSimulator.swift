@@ -256,9 +256,26 @@ public final class CameraSimulator: Sendable {
 }
 
 extension CameraSimulator {
-    /// The bytes of a file on the simulated card, or `nil` when there is no such file.
+    /// The bytes of a file on the simulated card, or `nil` when there is no such file or its content is generated.
     public func objectData(_ handle: UInt32) -> [UInt8]? {
-        camera.state.withLock { $0.storage.objects[handle]?.data?.bytes }
+        camera.state.withLock { $0.storage.objects[handle]?.data?.stored }
+    }
+
+    /// Puts a file of `byteCount` bytes whose content is made as it is sent in the card's camera folder, and
+    /// reports it as ``addObject(named:format:data:)`` does: for trying files too big to hold, such as a video of
+    /// more than 4 GiB, without the memory.
+    ///
+    /// Each 4096-byte page of the file starts with its number (0, 1, 2, …) as a little-endian 64-bit integer, and
+    /// its other bytes are that number's low byte, so a download can be checked piece by piece. GetObjectInfo gives
+    /// the size of a file of 4 GiB or more as `0xFFFFFFFF`, as MTP cameras do; GetObjectPropValue with ObjectSize
+    /// (`0xDC04`) and the data phase of GetObject give the whole size.
+    ///
+    /// - Returns: The file's object handle.
+    /// - Throws: `ViewfinderError/Code/invalidArgument` for a name PTP cannot carry.
+    public func addGeneratedObject(
+        named filename: String, format: PTPObjectFormatCode = .undefined, byteCount: UInt64
+    ) throws -> UInt32 {
+        try add(filename, format: format, content: ObjectBytes(generatedCount: byteCount))
     }
 
     /// Puts a file in the card's camera folder, as if the camera had recorded it, and reports it to the connected
@@ -277,15 +294,22 @@ extension CameraSimulator {
     public func addObject(
         named filename: String, format: PTPObjectFormatCode = .undefined, data: [UInt8]
     ) throws -> UInt32 {
-        guard data.count < Int(UInt32.max), filename.utf16.count < 255, !filename.isEmpty else {
+        guard data.count < Int(UInt32.max) else {
             throw ViewfinderError(
-                .invalidArgument, "a file on the card needs a name of 1 to 254 characters and less than 4 GiB of data")
+                .invalidArgument, "a stored file holds less than 4 GiB; use addGeneratedObject for a bigger one")
+        }
+        return try add(filename, format: format, content: ObjectBytes(data))
+    }
+
+    private func add(_ filename: String, format: PTPObjectFormatCode, content: ObjectBytes) throws -> UInt32 {
+        guard filename.utf16.count < 255, !filename.isEmpty else {
+            throw ViewfinderError(.invalidArgument, "a file on the card needs a name of 1 to 254 characters")
         }
         let date = camera.currentDate()
         let thumbnail = try camera.makeThumbnail(lighting: camera.lighting())
         let handle = camera.state.withLock { state in
             state.storage.addFile(
-                named: filename, format: format, data: data, thumbnail: thumbnail.jpeg,
+                named: filename, format: format, content: content, thumbnail: thumbnail.jpeg,
                 imageSize: (0, 0, thumbnail.width, thumbnail.height), date: date)
         }
         let session = server.withLock { $0.active }

@@ -50,15 +50,23 @@ extension SimulatedCamera {
             return (try? object.info.encoded()).map(SimulatorReply.data) ?? SimulatorReply(code: .generalError)
         case .getObject:
             guard let data = object.data else { return SimulatorReply(code: .invalidObjectHandle) }
-            return SimulatorReply(code: .ok, data: .object(data, 0..<data.bytes.count))
+            return SimulatorReply(code: .ok, data: .object(data, 0..<data.count))
         case .getPartialObject:
             guard let data = object.data, let offset = request.parameter(1), let maximum = request.parameter(2) else {
                 return SimulatorReply(code: object.data == nil ? .invalidObjectHandle : .invalidParameter)
             }
-            guard Int(offset) <= data.bytes.count else { return SimulatorReply(code: .invalidParameter) }
-            let end = min(data.bytes.count, Int(offset) + Int(maximum))
+            guard UInt64(offset) <= data.count else { return SimulatorReply(code: .invalidParameter) }
+            let end = min(data.count, UInt64(offset) + UInt64(maximum))
             return SimulatorReply(
-                code: .ok, parameters: [UInt32(end - Int(offset))], data: .object(data, Int(offset)..<end))
+                code: .ok, parameters: [UInt32(end - UInt64(offset))], data: .object(data, UInt64(offset)..<end))
+        case .getObjectPropValue:
+            // MTP's object properties: only ObjectSize, the 64-bit size of files of 4 GiB or more.
+            guard request.parameter(1) == UInt32(PTPObjectPropertyCode.objectSize.rawValue) else {
+                return SimulatorReply(code: .invalidObjectPropCode)
+            }
+            var writer = PTPDataWriter()
+            writer.append(object.data?.count ?? 0)
+            return .data(writer.bytes)
         case .getThumb:
             guard let thumbnail = object.thumbnail else { return SimulatorReply(code: .noThumbnailPresent) }
             return .data(thumbnail)

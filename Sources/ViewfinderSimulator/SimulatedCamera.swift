@@ -22,8 +22,8 @@ struct SimulatorRequest: Sendable {
 enum SimulatorPayload: Sendable {
     /// Bytes made for this reply.
     case bytes([UInt8])
-    /// A range of a stored object's bytes, sent without copying.
-    case object(ObjectBytes, Range<Int>)
+    /// A range of an object's bytes, sent without copying when they are stored.
+    case object(ObjectBytes, Range<UInt64>)
 }
 
 /// What the simulator answers a request with.

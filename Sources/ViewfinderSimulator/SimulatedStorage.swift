@@ -2,12 +2,81 @@ import ViewfinderCore
 import ViewfinderPTP
 import ViewfinderPTPIP
 
-/// The bytes of an object on the simulated card; shared, never changed, so replies send them without copying.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The bytes of an object on the simulated card: stored, or made from their offsets as they are sent, for files too
+/// big to hold; shared and never changed, so replies send stored bytes without copying.
 final class ObjectBytes: Sendable {
-    let bytes: [UInt8]
+    /// The stored bytes; `nil` for generated ones.
+    let stored: [UInt8]?
+    /// How many bytes the object holds.
+    let count: UInt64
+
+    /// The length of a page of generated content, which starts with the page's number.
+    static let pageLength: UInt64 = 4096
 
     init(_ bytes: [UInt8]) {
-        self.bytes = bytes
+        stored = bytes
+        count = UInt64(bytes.count)
+    }
+
+    /// Content of `count` bytes made on the fly: each page of ``pageLength`` bytes starts with its number as a
+    /// little-endian 64-bit integer, and its other bytes are the number's low byte.
+    init(generatedCount count: UInt64) {
+        stored = nil
+        self.count = count
+    }
+
+    /// Calls `body` with the bytes of `range` in pieces of at most `chunkSize`, saying which is the last; an empty
+    /// range gives one empty piece.
+    func forEachPiece(
+        of range: Range<UInt64>, chunkSize: Int, _ body: (UnsafeRawBufferPointer, _ isLast: Bool) throws -> Void
+    ) rethrows {
+        let chunk = UInt64(max(chunkSize, 1))
+        if let stored {
+            try stored.withUnsafeBytes { all in
+                var offset = range.lowerBound
+                repeat {
+                    let end = min(range.upperBound, offset + chunk)
+                    try body(UnsafeRawBufferPointer(rebasing: all[Int(offset)..<Int(end)]), end == range.upperBound)
+                    offset = end
+                } while offset < range.upperBound
+            }
+            return
+        }
+        let scratch = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: Int(min(chunk, max(range.upperBound - range.lowerBound, 1))), alignment: 8)
+        defer { scratch.deallocate() }
+        var offset = range.lowerBound
+        repeat {
+            let end = min(range.upperBound, offset + chunk)
+            let piece = UnsafeMutableRawBufferPointer(rebasing: scratch[..<Int(end - offset)])
+            Self.generate(into: piece, from: offset)
+            try body(UnsafeRawBufferPointer(piece), end == range.upperBound)
+            offset = end
+        } while offset < range.upperBound
+    }
+
+    /// Writes the generated content from `start` into `buffer`, a page at a time.
+    private static func generate(into buffer: UnsafeMutableRawBufferPointer, from start: UInt64) {
+        guard let base = buffer.baseAddress else { return }
+        var written = 0
+        while written < buffer.count {
+            let offset = start + UInt64(written)
+            let page = offset / pageLength
+            let inPage = Int(offset % pageLength)
+            let length = min(buffer.count - written, Int(pageLength) - inPage)
+            memset(base + written, Int32(truncatingIfNeeded: page & 0xFF), length)
+            // The page number's bytes that fall inside this piece.
+            for index in inPage..<min(8, inPage + length) {
+                base.storeBytes(
+                    of: UInt8(truncatingIfNeeded: page >> (8 * index)), toByteOffset: written + index - inPage,
+                    as: UInt8.self)
+            }
+            written += length
+        }
     }
 }
 
@@ -73,9 +142,20 @@ struct SimulatedStorage: Sendable {
         named filename: String, format: PTPObjectFormatCode, data: [UInt8], thumbnail: [UInt8]?,
         imageSize: (width: Int, height: Int, thumbWidth: Int, thumbHeight: Int)?, date: String
     ) -> UInt32 {
+        addFile(
+            named: filename, format: format, content: ObjectBytes(data), thumbnail: thumbnail, imageSize: imageSize,
+            date: date)
+    }
+
+    /// Adds a file of any content to the camera folder and returns its handle; GetObjectInfo gives the size of a
+    /// file of 4 GiB or more as `0xFFFFFFFF`, as MTP says.
+    mutating func addFile(
+        named filename: String, format: PTPObjectFormatCode, content: ObjectBytes, thumbnail: [UInt8]?,
+        imageSize: (width: Int, height: Int, thumbWidth: Int, thumbHeight: Int)?, date: String
+    ) -> UInt32 {
         let handle = takeHandle()
         var info = PTPObjectInfo(
-            storageID: Self.storageID, format: format, compressedSize: UInt32(clamping: data.count),
+            storageID: Self.storageID, format: format, compressedSize: UInt32(clamping: content.count),
             parentObject: cameraFolder, filename: filename, captureDate: date, modificationDate: date)
         if let imageSize, let thumbnail {
             info.thumbFormat = .jfif
@@ -86,7 +166,7 @@ struct SimulatedStorage: Sendable {
             info.imagePixelHeight = UInt32(imageSize.height)
             info.imageBitDepth = imageSize.width > 0 ? 24 : 0
         }
-        objects[handle] = SimulatedObject(handle: handle, info: info, data: ObjectBytes(data), thumbnail: thumbnail)
+        objects[handle] = SimulatedObject(handle: handle, info: info, data: content, thumbnail: thumbnail)
         order.append(handle)
         return handle
     }
@@ -101,7 +181,7 @@ struct SimulatedStorage: Sendable {
     var fileHandles: [UInt32] { order.filter { objects[$0]?.data != nil } }
 
     /// The bytes the files take.
-    var usedBytes: UInt64 { objects.values.reduce(0) { $0 + UInt64($1.data?.bytes.count ?? 0) } }
+    var usedBytes: UInt64 { objects.values.reduce(0) { $0 + ($1.data?.count ?? 0) } }
 
     /// What GetStorageInfo returns.
     var storageInfo: PTPStorageInfo {

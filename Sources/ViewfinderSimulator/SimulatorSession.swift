@@ -132,11 +132,12 @@ final class SimulatorSession: Sendable {
                 }
             }
         case .object(let object, let range):
+            try command.send(
+                .startData(transactionID: transactionID, totalLength: range.upperBound - range.lowerBound),
+                while: activity)
             try typedThrows {
-                try object.bytes.withUnsafeBytes {
-                    try command.sendDataPhase(
-                        transactionID: transactionID, UnsafeRawBufferPointer(rebasing: $0[range]), chunkSize: chunkSize,
-                        while: activity)
+                try object.forEachPiece(of: range, chunkSize: chunkSize) { piece, isLast in
+                    try command.sendData(transactionID: transactionID, piece, isLast: isLast, while: activity)
                 }
             }
         case nil:

@@ -34,15 +34,33 @@ extension PTPCamera {
             let info = try await fileOperation("read object \(Self.hex(handle))", on: link) {
                 try await link.session.objectInfo(handle)
             }
-            items.append(CameraFileItem(handle: handle, info: info))
+            var item = CameraFileItem(handle: handle, info: info)
+            if info.compressedSize == Self.sizeOf4GiBOrMore, let size = await largeObjectSize(handle, on: link) {
+                item.byteCount = size
+            }
+            items.append(item)
         }
         return items
     }
 
-    /// Downloads a file in pieces of ``Configuration/downloadChunkSize`` with GetPartialObject, handing each to
-    /// `chunkHandler` before fetching the next.
+    /// What ObjectInfo's 32-bit size says for an object of 4 GiB or more.
+    static let sizeOf4GiBOrMore: UInt32 = 0xFFFF_FFFF
+
+    /// The 64-bit size of an object whose ObjectInfo says `0xFFFFFFFF`, from MTP's ObjectSize where the camera
+    /// speaks MTP; `nil` where it does not, or does not answer, and the size is known only once the download starts.
+    private func largeObjectSize(_ handle: UInt32, on link: Link) async -> UInt64? {
+        guard link.deviceInfo.speaksMTP, link.deviceInfo.supports(.getObjectPropValue) else { return nil }
+        return try? await link.session.objectSize(handle)
+    }
+
+    /// Downloads a file in pieces of ``Configuration/downloadChunkSize``, handing each to `chunkHandler` before the
+    /// next is handed on; memory stays bounded whatever the file's size.
     ///
-    /// A camera without GetPartialObject sends the file with GetObject in one piece.
+    /// Files under 4 GiB come with GetPartialObject, a piece per request, where the camera has it; bigger files, and
+    /// files on cameras without it, come with GetObject in one data phase, handed on in pieces as they arrive, at
+    /// most two waiting for the handler (a slow handler slows the transfer). A file of 4 GiB or more whose size the
+    /// camera does not give in advance (`CameraFileItem.byteCount` is `0xFFFFFFFF`) reports the size the data
+    /// phase announces in its progress.
     ///
     /// - Throws: `ViewfinderError/Code/notFound` for a file that is gone, what `chunkHandler` throws, or
     ///   `ViewfinderError/Code/malformedData` when the camera sends more or fewer bytes than the file holds.
@@ -55,16 +73,9 @@ extension PTPCamera {
             throw ViewfinderError(.invalidArgument, "\(item.name) is a folder; download the files in it instead")
         }
         let total = item.byteCount
-        guard link.deviceInfo.supports(.getPartialObject) else {
-            let bytes = try await fileOperation("download \(item.name)", on: link) {
-                try await link.session.object(item.id)
-            }
-            guard UInt64(bytes.count) == total else {
-                throw ViewfinderError(
-                    .malformedData, "the camera sent \(bytes.count) bytes of \(item.name), which holds \(total)")
-            }
-            return try await chunkHandler(
-                bytes, CameraTransferProgress(completedByteCount: total, totalByteCount: total))
+        // GetPartialObject's offset and length are 32 bits.
+        guard link.deviceInfo.supports(.getPartialObject), total < UInt64(Self.sizeOf4GiBOrMore) else {
+            return try await streamDownload(item, on: link, chunkHandler: chunkHandler)
         }
         var offset: UInt64 = 0
         while offset < total {
@@ -80,6 +91,33 @@ extension PTPCamera {
             }
             offset += UInt64(chunk.count)
             try await chunkHandler(chunk, CameraTransferProgress(completedByteCount: offset, totalByteCount: total))
+        }
+    }
+
+    /// Downloads a file with GetObject, handed on in pieces as they arrive.
+    private func streamDownload(
+        _ item: CameraFileItem, on link: Link,
+        chunkHandler: @escaping @Sendable (_ chunk: [UInt8], _ progress: CameraTransferProgress) async throws -> Void
+    ) async throws {
+        // The item's size is the camera's word, unless it is the 32-bit field's "4 GiB or more".
+        let known = item.byteCount == UInt64(Self.sizeOf4GiBOrMore) ? nil : item.byteCount
+        let name = item.name
+        let received = try await fileOperation("download \(name)", on: link) {
+            try await link.session.object(item.id, chunkSize: configuration.downloadChunkSize) { chunk, progress in
+                let announced = progress.totalBytes.map(UInt64.init)
+                if let known, let announced, announced != known {
+                    throw ViewfinderError(
+                        .malformedData, "the camera is sending \(announced) bytes of \(name), which holds \(known)")
+                }
+                try await chunkHandler(
+                    chunk,
+                    CameraTransferProgress(
+                        completedByteCount: UInt64(progress.completedBytes),
+                        totalByteCount: announced ?? known ?? UInt64(progress.completedBytes)))
+            }
+        }
+        if let known, UInt64(received) != known {
+            throw ViewfinderError(.malformedData, "the camera sent \(received) bytes of \(name), which holds \(known)")
         }
     }
 

@@ -53,6 +53,68 @@ extension PTPSession {
         try await transaction(.getObject, parameters: [handle], progress: progress).data
     }
 
+    /// An object's size from MTP's ObjectSize property, for objects of 4 GiB or more, whose ObjectInfo says
+    /// `0xFFFFFFFF`.
+    ///
+    /// - Throws: `ViewfinderError/Code/malformedData` when the camera's answer is not one 64-bit integer.
+    public func objectSize(_ handle: UInt32) async throws -> UInt64 {
+        let data = try await transaction(
+            .getObjectPropValue, parameters: [handle, UInt32(PTPObjectPropertyCode.objectSize.rawValue)]
+        ).data
+        var reader = PTPDataReader(data, reading: "the ObjectSize of object \(handle)")
+        let size = try reader.read(UInt64.self)
+        guard reader.isAtEnd else {
+            throw ViewfinderError(.malformedData, "the ObjectSize of object \(handle) is \(data.count) bytes, not 8")
+        }
+        return size
+    }
+
+    /// Downloads an object with GetObject, handing it to `chunkHandler` in chunks of `chunkSize` bytes (the last
+    /// may be shorter) as it arrives; at most two chunks wait for the handler, so a slow handler slows the transfer
+    /// instead of growing memory, whatever the object's size.
+    ///
+    /// - Parameters:
+    ///   - handle: The object.
+    ///   - chunkSize: The size of each chunk but the last.
+    ///   - chunkHandler: Called with each chunk in order, and the progress so far, before the next chunk is handed
+    ///     on; when it throws, the rest of the object is drained (the session stays usable) and this rethrows.
+    /// - Returns: How many bytes the object held.
+    @discardableResult
+    public func object(
+        _ handle: UInt32, chunkSize: Int,
+        chunkHandler: @escaping @Sendable (_ chunk: [UInt8], _ progress: PTPTransferProgress) async throws -> Void
+    ) async throws -> Int {
+        let handoff = PTPChunkHandoff(chunkSize: chunkSize)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do {
+                    _ = try await self.transaction(
+                        .getObject, parameters: [handle], progress: { handoff.announce(totalBytes: $0.totalBytes) },
+                        receiving: { try handoff.append($0) })
+                    handoff.finish()
+                } catch {
+                    handoff.finish(throwing: error)
+                    throw error
+                }
+            }
+            var completed = 0
+            do {
+                while let chunk = try await handoff.next() {
+                    completed += chunk.count
+                    try await chunkHandler(
+                        chunk, PTPTransferProgress(completedBytes: completed, totalBytes: handoff.totalBytes))
+                }
+            } catch {
+                handoff.stop(error)
+                // The transfer drains the rest and ends with this same error, or with its own.
+                while (try? await group.next()) != nil {}
+                throw error
+            }
+            try await group.waitForAll()
+            return completed
+        }
+    }
+
     /// Up to `maximumLength` bytes of an object from `offset`.
     public func partialObject(_ handle: UInt32, offset: UInt32, maximumLength: UInt32) async throws -> [UInt8] {
         try await transaction(.getPartialObject, parameters: [handle, offset, maximumLength]).data

@@ -157,6 +157,8 @@ package final class PTPTransactionRunner: @unchecked Sendable {
         var received = 0
         switch phase.handling {
         case .stream(let consumer, _):
+            // The consumer hears the phase's length before its first slice.
+            phase.report(0, of: total)
             try receiveSlices(total: total, received: &received, phase: &phase) { count, phase in
                 do {
                     try consumer(UnsafeRawBufferPointer(rebasing: scratch[..<count]))

@@ -7,12 +7,12 @@ import Glibc
 /// Built on a POSIX semaphore: ``unpark()`` before ``park()`` makes the next `park()` return at once, so a wake-up
 /// can never be lost between deciding to sleep and sleeping. Extra wake-ups only make `park()` return early; callers
 /// re-check their condition in a loop.
-final class ThreadParker: @unchecked Sendable {
+package final class ThreadParker: @unchecked Sendable {
     // Unchecked: the semaphore is touched only through sem_post and sem_wait, which are thread-safe, and it lives
     // at a fixed address from init to deinit.
     private let semaphore: UnsafeMutablePointer<sem_t>
 
-    init() {
+    package init() {
         semaphore = .allocate(capacity: 1)
         sem_init(semaphore, 0, 0)
     }
@@ -23,12 +23,12 @@ final class ThreadParker: @unchecked Sendable {
     }
 
     /// Sleeps until ``unpark()`` has been called since the last return.
-    func park() {
+    package func park() {
         while sem_wait(semaphore) != 0 && errno == EINTR {}
     }
 
     /// Wakes the parked thread, or makes its next ``park()`` return at once.
-    func unpark() {
+    package func unpark() {
         sem_post(semaphore)
     }
 }
