@@ -12,7 +12,7 @@ extension SimulatedCameraCommands {
             var name: String
             var folder: String?
             var kind: String
-            var bytes: Int
+            var bytes: Int?
         }
 
         struct LiveViewJSON: Decodable {
@@ -155,6 +155,17 @@ extension SimulatedCameraCommands {
                 let all = try camera.run("camera", "download", "--all", "--out", directory.path + "/all")
                 #expect(all.status == 0, "\(all)")
                 #expect(try directory.files(in: "all") == ["DSC_0001.JPG", "DSC_0002.JPG"])
+
+                // A video of 4 GiB or more whose size the camera gives only as "4 GiB or more".
+                _ = try camera.simulator.addGeneratedObject(named: "DSC_0003.MOV", byteCount: 5 << 30)
+                let withVideo = try decodeJSON([FileJSON].self, from: try camera.run("camera", "files", "--json"))
+                let video = try #require(withVideo.first { $0.name == "DSC_0003.MOV" }, "\(withVideo)")
+                #expect(video.bytes == nil && video.kind == "video", "\(video)")
+                let listed = try camera.run("camera", "files")
+                #expect(
+                    listed.standardOutput.split(separator: "\n").contains {
+                        $0.contains("4 GB or more") && $0.hasSuffix("/DCIM/100NIKON/DSC_0003.MOV")
+                    }, "\(listed)")
 
                 let missing = try camera.run("camera", "download", "999")
                 #expect(missing.status == 66, "\(missing)")

@@ -26,12 +26,13 @@ struct CameraDownload {
         }
         let path = directory.path(for: item.name)
         // Progress reaches this task through a buffer of one: the newest count replaces one not yet shown.
-        let (updates, continuation) = AsyncStream.makeStream(of: UInt64.self, bufferingPolicy: .bufferingNewest(1))
+        let (updates, continuation) = AsyncStream.makeStream(
+            of: CameraTransferProgress.self, bufferingPolicy: .bufferingNewest(1))
         let access = access
         let transfer = Task {
             defer { continuation.finish() }
             try await access.download(item, toFile: path) { progress in
-                continuation.yield(progress.completedByteCount)
+                continuation.yield(progress)
             }
         }
         // Ctrl-C stops the transfer between chunks; the camera's session is then closed as usual.
@@ -42,8 +43,8 @@ struct CameraDownload {
         }
         defer { interruption.cancel() }
         let bar = showsProgress ? ProgressBar(title: item.name, total: Int64(item.byteCount)) : nil
-        for await done in updates {
-            bar?.update(Int64(done))
+        for await progress in updates {
+            bar?.update(Int64(progress.completedByteCount), total: Int64(progress.totalByteCount))
         }
         do {
             try await withTaskCancellationHandler {

@@ -54,7 +54,8 @@ struct CameraFileRecord: Encodable {
     /// The file's folder on the card, such as `/DCIM/100NIKON`, when known.
     var folder: String?
     var kind: String
-    var bytes: UInt64
+    /// The size; `nil` when the camera says only that the file holds 4 GiB or more.
+    var bytes: UInt64?
     var captureDate: String?
     var width: Int?
     var height: Int?
@@ -65,7 +66,7 @@ struct CameraFileRecord: Encodable {
         name = item.name
         self.folder = folder
         kind = Self.name(of: item.kind)
-        bytes = item.byteCount
+        bytes = item.isByteCountKnown ? item.byteCount : nil
         captureDate = item.captureDate
         width = item.pixelSize?.width
         height = item.pixelSize?.height
@@ -80,6 +81,11 @@ struct CameraFileRecord: Encodable {
         case .video: "video"
         case .other: "other"
         }
+    }
+
+    /// The size for people, such as `2.4 MB`, or `4 GB or more` when the camera does not say.
+    var size: String {
+        bytes.map { ProgressBar.bytes(Int64(clamping: $0)) } ?? "4 GB or more"
     }
 
     /// The file's path on the card, such as `/DCIM/100NIKON/DSC_0001.JPG`, or its name when the folder is unknown.

@@ -5,7 +5,7 @@ import Foundation
 /// Progress goes to standard error so that standard output stays data.
 final class ProgressBar {
     private let title: String
-    private let total: Int64
+    private var total: Int64
     private let unit: Unit
     private let start = Date()
     private var lastQuarter = -1
@@ -27,9 +27,11 @@ final class ProgressBar {
         self.unit = unit
     }
 
-    /// Shows that `done` units of the total are done.
-    func update(_ done: Int64) {
+    /// Shows that `done` units of the total are done; `total` replaces the total when the work learns it late, as a
+    /// download of a file whose size the camera gives only as it sends it.
+    func update(_ done: Int64, total newTotal: Int64? = nil) {
         guard !finished else { return }
+        if let newTotal { total = max(newTotal, 1) }
         let fraction = min(max(Double(done) / Double(total), 0), 1)
         if Console.isErrorTerminal {
             let now = Date()

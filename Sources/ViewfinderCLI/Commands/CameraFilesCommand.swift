@@ -30,7 +30,7 @@ enum CameraFilesCommand: Command {
             rows: records.map { file in
                 let pixels = file.width.flatMap { width in file.height.map { "\(width)x\($0)" } } ?? "-"
                 return [
-                    String(file.handle), ProgressBar.bytes(Int64(clamping: file.bytes)), file.captureDate ?? "-",
+                    String(file.handle), file.size, file.captureDate ?? "-",
                     pixels, file.path,
                 ]
             })

@@ -76,7 +76,7 @@ enum CameraShootCommand: Command {
         }
         for file in report.files {
             Console.print(
-                "Took \(file.name) (handle \(file.handle), \(ProgressBar.bytes(Int64(clamping: file.bytes))))")
+                "Took \(file.name) (handle \(file.handle), \(file.size))")
         }
         for path in report.saved {
             Console.print("Saved \(path)")

@@ -24,8 +24,15 @@ public struct CameraFileItem: Hashable, Sendable, Identifiable {
     public var name: String
     /// What the file holds.
     public var kind: Kind
-    /// The size in bytes.
+    /// The size in bytes; ``sizeOf4GiBOrMore`` when the camera says only that the file holds 4 GiB or more, as
+    /// PTP's 32-bit size does, and the size is known only once a download starts.
     public var byteCount: UInt64
+
+    /// What ``byteCount`` is for a file whose size the camera gives only as "4 GiB or more": `0xFFFFFFFF`.
+    public static let sizeOf4GiBOrMore: UInt64 = 0xFFFF_FFFF
+
+    /// Whether ``byteCount`` is the file's size, rather than ``sizeOf4GiBOrMore``.
+    public var isByteCountKnown: Bool { byteCount != Self.sizeOf4GiBOrMore }
     /// When the picture was taken, as the camera writes it (ISO 8601 basic format, such as "20240131T154502").
     public var captureDate: String?
     /// The picture's size in pixels, when the camera reports it.

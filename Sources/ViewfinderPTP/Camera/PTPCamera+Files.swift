@@ -35,16 +35,13 @@ extension PTPCamera {
                 try await link.session.objectInfo(handle)
             }
             var item = CameraFileItem(handle: handle, info: info)
-            if info.compressedSize == Self.sizeOf4GiBOrMore, let size = await largeObjectSize(handle, on: link) {
+            if !item.isByteCountKnown, let size = await largeObjectSize(handle, on: link) {
                 item.byteCount = size
             }
             items.append(item)
         }
         return items
     }
-
-    /// What ObjectInfo's 32-bit size says for an object of 4 GiB or more.
-    static let sizeOf4GiBOrMore: UInt32 = 0xFFFF_FFFF
 
     /// The 64-bit size of an object whose ObjectInfo says `0xFFFFFFFF`, from MTP's ObjectSize where the camera
     /// speaks MTP; `nil` where it does not, or does not answer, and the size is known only once the download starts.
@@ -59,7 +56,7 @@ extension PTPCamera {
     /// Files under 4 GiB come with GetPartialObject, a piece per request, where the camera has it; bigger files, and
     /// files on cameras without it, come with GetObject in one data phase, handed on in pieces as they arrive, at
     /// most two waiting for the handler (a slow handler slows the transfer). A file of 4 GiB or more whose size the
-    /// camera does not give in advance (`CameraFileItem.byteCount` is `0xFFFFFFFF`) reports the size the data
+    /// camera does not give in advance (`CameraFileItem.isByteCountKnown` is false) reports the size the data
     /// phase announces in its progress.
     ///
     /// - Throws: `ViewfinderError/Code/notFound` for a file that is gone, what `chunkHandler` throws, or
@@ -74,7 +71,7 @@ extension PTPCamera {
         }
         let total = item.byteCount
         // GetPartialObject's offset and length are 32 bits.
-        guard link.deviceInfo.supports(.getPartialObject), total < UInt64(Self.sizeOf4GiBOrMore) else {
+        guard link.deviceInfo.supports(.getPartialObject), total < CameraFileItem.sizeOf4GiBOrMore else {
             return try await streamDownload(item, on: link, chunkHandler: chunkHandler)
         }
         var offset: UInt64 = 0
@@ -100,7 +97,7 @@ extension PTPCamera {
         chunkHandler: @escaping @Sendable (_ chunk: [UInt8], _ progress: CameraTransferProgress) async throws -> Void
     ) async throws {
         // The item's size is the camera's word, unless it is the 32-bit field's "4 GiB or more".
-        let known = item.byteCount == UInt64(Self.sizeOf4GiBOrMore) ? nil : item.byteCount
+        let known = item.isByteCountKnown ? item.byteCount : nil
         let name = item.name
         let received = try await fileOperation("download \(name)", on: link) {
             try await link.session.object(item.id, chunkSize: configuration.downloadChunkSize) { chunk, progress in
