@@ -239,9 +239,9 @@ final class PixelBufferStorage: @unchecked Sendable {
 
     /// Checks that planes handed in by a caller fit the size and format.
     static func validate(width: Int, height: Int, format: PixelFormat, planes: [PixelBuffer.Plane]) throws {
-        guard width > 0, height > 0 else {
+        guard width > 0, height > 0, width <= 1 << 16, height <= 1 << 16 else {
             throw ViewfinderError(
-                .invalidArgument, "a pixel buffer needs a size of at least 1x1, not \(width)x\(height)")
+                .invalidArgument, "a pixel buffer needs a size from 1x1 to 65536x65536, not \(width)x\(height)")
         }
         if format.isCompressed {
             guard planes.count == 1, planes[0].byteCount > 0 else {
@@ -256,8 +256,10 @@ final class PixelBufferStorage: @unchecked Sendable {
         for (index, plane) in planes.enumerated() {
             let rowBytes = format.bytesPerRow(ofPlane: index, width: width)
             let rows = format.planes[index].rows(height: height)
-            guard plane.bytesPerRow >= rowBytes, plane.height >= rows,
-                plane.byteCount >= plane.bytesPerRow * (rows - 1) + rowBytes
+            // Checked arithmetic: a caller's absurd row length is a mismatch, not an overflow.
+            let (before, overflow) = plane.bytesPerRow.multipliedReportingOverflow(by: rows - 1)
+            guard plane.bytesPerRow >= rowBytes, plane.height >= rows, !overflow, before <= Int.max - rowBytes,
+                plane.byteCount >= before + rowBytes
             else {
                 throw ViewfinderError(
                     .invalidArgument,

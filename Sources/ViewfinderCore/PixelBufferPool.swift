@@ -48,7 +48,7 @@ public final class PixelBufferPool: Sendable {
         self.capacity = capacity
         self.rowAlignment = rowAlignment
         self.slots = Locked([])
-        slots.withLock { $0.reserveCapacity(capacity) }
+        slots.withLock { $0.reserveCapacity(min(capacity, 64)) }
     }
 
     /// The number of buffers handed out that still have copies alive.

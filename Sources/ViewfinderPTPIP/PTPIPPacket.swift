@@ -66,10 +66,18 @@ public struct PTPIPGUID: Hashable, Sendable, CustomStringConvertible {
         self.bytes = bytes
     }
 
+    /// Creates a GUID from two 64-bit halves, the first one's bytes first, each in big-endian order.
+    public init(high: UInt64, low: UInt64) {
+        bytes = withUnsafeBytes(of: high.bigEndian, Array.init) + withUnsafeBytes(of: low.bigEndian, Array.init)
+    }
+
+    /// The GUID of sixteen zero bytes.
+    public static let zero = PTPIPGUID(high: 0, low: 0)
+
     /// A random GUID.
     public static func random() -> PTPIPGUID {
         var generator = SystemRandomNumberGenerator()
-        return try! PTPIPGUID(bytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        return PTPIPGUID(high: generator.next(), low: generator.next())
     }
 
     /// The bytes in hexadecimal, separated by colons.

@@ -95,11 +95,9 @@ extension PTPIPGUID {
             }
             return hash
         }
-        var bytes =
-            withUnsafeBytes(of: fnv(0xCBF2_9CE4_8422_2325).bigEndian, Array.init)
-            + withUnsafeBytes(of: fnv(0x6C62_272E_07BB_0142).bigEndian, Array.init)
-        bytes[6] = (bytes[6] & 0x0F) | 0x50
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return try! PTPIPGUID(bytes: bytes)
+        // A name-based UUID: version 5 in byte 6's high nibble, the RFC 4122 variant in byte 8's top bits.
+        let high = (fnv(0xCBF2_9CE4_8422_2325) & ~0xF000) | 0x5000
+        let low = (fnv(0x6C62_272E_07BB_0142) & ~(0xC0 << 56)) | (0x80 << 56)
+        return PTPIPGUID(high: high, low: low)
     }
 }

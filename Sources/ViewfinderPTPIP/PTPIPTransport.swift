@@ -72,7 +72,7 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
     ) {
         self.init(
             endpoint: endpoint, configuration: configuration, command: command, events: events,
-            handshake: ("harness", try! PTPIPGUID(bytes: Array(repeating: 0, count: 16)), 1))
+            handshake: ("harness", .zero, 1))
     }
 
     deinit {

@@ -34,11 +34,14 @@ public final class CameraSource: FrameSource {
 
     /// How a ``CameraSource`` captures.
     public struct Options: Sendable {
-        /// How many driver buffers to map; at least two.
+        /// How many driver buffers to map, from 2 to 32; a count outside that is brought inside it.
         ///
         /// One buffer always stays with the driver; the context holds up to two (the frame it processes and the
         /// newest frame, waiting). More buffers let processors keep frames for longer without dropping.
         public var bufferCount: Int
+
+        /// ``bufferCount`` brought into 2...32.
+        var mappedBufferCount: Int { min(max(bufferCount, 2), 32) }
         /// The queue delegate calls run on; `nil` uses a private serial queue.
         public var delegateQueue: DispatchQueue?
         /// Whether the delegate hears about capture devices that appear or disappear.

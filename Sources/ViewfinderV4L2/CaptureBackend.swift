@@ -116,7 +116,15 @@ final class CaptureBackend: FrameSourceBackend {
                 throw ViewfinderError(.notAvailable, "\(captureDevice) does not capture video through streaming")
             }
             let wanted = try selection.format ?? chooseFormat(on: device)
-            let size = V4L2Size(width: UInt32(wanted.dimensions.width), height: UInt32(wanted.dimensions.height))
+            guard let width = UInt32(exactly: wanted.dimensions.width),
+                let height = UInt32(exactly: wanted.dimensions.height),
+                width > 0, height > 0
+            else {
+                throw ViewfinderError(
+                    .invalidArgument,
+                    "\(wanted.dimensions) is not a frame size; pick one of CameraSource.supportedFormats(for:)")
+            }
+            let size = V4L2Size(width: width, height: height)
             let layout = try device.setFormat(wanted.pixelFormat.v4l2Code, size: size)
             guard layout.pixelFormat == wanted.pixelFormat.v4l2Code, layout.size == size,
                 let pixelFormat = PixelFormat(v4l2: layout.pixelFormat, fullRange: layout.isFullRange)
@@ -133,7 +141,7 @@ final class CaptureBackend: FrameSourceBackend {
             let format = VideoFormat(dimensions: wanted.dimensions, frameRate: frameRate, pixelFormat: pixelFormat)
             let conversion =
                 options.convertsToNV12FullRange
-                ? try FrameConversion(format: format, capacity: options.bufferCount) : nil
+                ? try FrameConversion(format: format, capacity: options.mappedBufferCount) : nil
             return PreparedCapture(
                 captureDevice: captureDevice, requestedFormat: selection.format, device: device, format: format,
                 layout: layout, conversion: conversion)
@@ -156,7 +164,7 @@ final class CaptureBackend: FrameSourceBackend {
     }
 
     private func startStreaming(_ prepared: PreparedCapture, engine: FrameSourceEngine) throws(ViewfinderError) {
-        let stream = V4L2Stream(device: prepared.device, bufferCount: max(options.bufferCount, 2))
+        let stream = V4L2Stream(device: prepared.device, bufferCount: options.mappedBufferCount)
         let session = CaptureSession(prepared: prepared, stream: stream)
         state.withLock {
             $0.session = session

@@ -139,7 +139,9 @@ extension V4L2Device {
 
     /// The entries of a menu control; indexes the driver skips (`EINVAL`) are left out.
     func menuEntries(of info: V4L2ControlInfo) throws(V4L2Error) -> [V4L2MenuEntry] {
-        guard info.minimum >= 0, info.maximum >= info.minimum, info.maximum - info.minimum < 256 else { return [] }
+        guard info.minimum >= 0, info.maximum >= info.minimum, info.maximum - info.minimum < 256,
+            info.maximum <= Int64(UInt32.max)
+        else { return [] }
         var entries: [V4L2MenuEntry] = []
         for index in info.minimum...info.maximum {
             var query = v4l2_querymenu()

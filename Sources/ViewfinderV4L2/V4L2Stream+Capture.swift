@@ -104,7 +104,8 @@ extension V4L2Stream {
                 base: mapped.address,
                 bytesUsed: min(Int(buffer.bytesused), mapped.length),
                 sequence: buffer.sequence,
-                timestampNanoseconds: seconds * 1_000_000_000 + microseconds * 1_000,
+                // Wrapping: a driver's wild timestamp makes a wrong time, never a trap.
+                timestampNanoseconds: seconds &* 1_000_000_000 &+ microseconds &* 1_000,
                 format: format,
                 lease: V4L2BufferLease(stream: self, index: index)
             )

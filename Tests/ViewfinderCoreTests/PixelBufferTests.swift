@@ -104,6 +104,23 @@ import Testing
             try PixelBuffer(width: 8, height: 8, format: .nv12FullRange, borrowing: [short]) {}
         }
     }
+
+    /// Sizes and row lengths that would overflow the arithmetic that checks them are refused, not trapped on.
+    @Test func absurdBorrowedGeometryIsRefused() {
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 16)
+        defer { memory.deallocate() }
+        let base = UnsafeRawPointer(memory.baseAddress!)
+        let huge = PixelBuffer.Plane(baseAddress: base, bytesPerRow: Int.max / 2, width: 8, height: 8, byteCount: 64)
+        #expect(throws: ViewfinderError.self) {
+            try PixelBuffer(width: 8, height: 8, format: .gray8, borrowing: [huge]) {}
+        }
+        let fits = PixelBuffer.Plane(baseAddress: base, bytesPerRow: 8, width: 8, height: 8, byteCount: 64)
+        for (width, height) in [(Int.max, 8), (8, Int.max), (-1, 8), (1 << 20, 1)] {
+            #expect(throws: ViewfinderError.self, "\(width)x\(height)") {
+                try PixelBuffer(width: width, height: height, format: .gray8, borrowing: [fits]) {}
+            }
+        }
+    }
 }
 
 @Suite struct PixelBufferPoolTests {
@@ -133,6 +150,13 @@ import Testing
         #expect(throws: ViewfinderError.self) { try PixelBufferPool(width: 4, height: 4, format: .gray8, capacity: 0) }
         #expect(throws: ViewfinderError.self) { try PixelBufferPool(width: 4, height: 4, format: .jpeg, capacity: 1) }
         #expect(throws: ViewfinderError.self) { try PixelBufferPool(width: 0, height: 4, format: .gray8, capacity: 1) }
+    }
+
+    /// Buffers are made as they are needed, so a generous capacity costs nothing up front.
+    @Test func aHugeCapacityAllocatesNothingUpFront() throws {
+        let pool = try PixelBufferPool(width: 4, height: 4, format: .gray8, capacity: .max)
+        #expect(pool.buffersInUse == 0)
+        #expect(pool.makeBuffer { _ in } != nil)
     }
 
     @Test func concurrentUseNeverHandsOneBufferToTwoWriters() async throws {

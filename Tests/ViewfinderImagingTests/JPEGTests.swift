@@ -279,6 +279,22 @@ let jpegOutputFormats: [PixelFormat] = [
         #expect(Dimensions(width: 10_000, height: 1).fitted(into: bounds) == Dimensions(width: 160, height: 1))
     }
 
+    /// Bounds and sizes a caller can pass without thinking: no trap, and a thumbnail of at least one pixel.
+    @Test func emptyAndNegativeBoundsGiveOnePixelAndEmptySizesStayAsTheyAre() throws {
+        #expect(
+            Dimensions(width: 0, height: 100).fitted(into: Dimensions(width: 0, height: 10))
+                == Dimensions(width: 0, height: 100))
+        #expect(
+            Dimensions(width: 100, height: 100).fitted(into: Dimensions(width: -5, height: -5))
+                == Dimensions(width: 1, height: 1))
+        #expect(
+            Dimensions(width: 100, height: 50).fitted(into: Dimensions(width: 0, height: 0))
+                == Dimensions(width: 1, height: 1))
+        let image = try TestImage.bars(width: 64, height: 32, format: .bgra)
+        let jpeg = try JPEGEncoder().encodeThumbnail(of: image, fittingInto: Dimensions(width: -1, height: 0))
+        #expect(try JPEGDecoder().header(of: jpeg).dimensions == Dimensions(width: 1, height: 1))
+    }
+
     @Test(arguments: [PixelFormat.nv12FullRange, .i420, .bgra, .rgb24, .gray8])
     func thumbnailsFitTheBoundsAndKeepTheColours(_ format: PixelFormat) throws {
         // Bars of 16 pixels in the thumbnail: whole JPEG blocks, so only the reduction is measured.

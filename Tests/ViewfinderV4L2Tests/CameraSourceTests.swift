@@ -164,6 +164,25 @@ import Glibc
         #expect(source.currentState == .off)
     }
 
+    /// Values a caller can pass without thinking: a size that is no size, and any buffer count.
+    @Test func refusesANegativeSizeAndBringsTheBufferCountIntoRange() async throws {
+        let source = makeSource()
+        for dimensions in [Dimensions(width: -640, height: 480), Dimensions(width: 0, height: 0)] {
+            let format = VideoFormat(dimensions: dimensions, frameRate: 30, pixelFormat: .yuyv)
+            let error = await #expect(throws: ViewfinderError.self) {
+                try await source.startCapture(device: camera, format: format)
+            }
+            #expect(error?.code == .invalidArgument, "\(dimensions)")
+        }
+        for count in [Int.min, -1, 0, 1_000_000, .max] {
+            let counted = CameraSource(
+                options: .init(bufferCount: count), delegate: nil, system: system, directory: "/fake")
+            #expect(try await counted.startCapture(device: camera).dimensions.width == 640, "\(count) buffers")
+            #expect(system.queuedCount(at: "video0") >= 2)
+            await counted.stopCapture()
+        }
+    }
+
     @Test func reportsBusyAndMissingDevices() async throws {
         system.update("video1") { $0.openError = EBUSY }
         let source = makeSource()

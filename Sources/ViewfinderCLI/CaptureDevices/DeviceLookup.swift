@@ -101,11 +101,8 @@ enum DeviceLookup {
     /// The `/dev/videoN` nodes, whether or not they capture or can be opened.
     private static func videoNodes() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []
-        return
-            names
-            .filter { $0.hasPrefix("video") && Int($0.dropFirst(5)) != nil }
-            .sorted { Int($0.dropFirst(5))! < Int($1.dropFirst(5))! }
-            .map { "/dev/" + $0 }
+        let numbered = names.compactMap { name in CaptureDevice.videoNodeNumber(name).map { ($0, name) } }
+        return numbered.sorted { $0.0 < $1.0 }.map { "/dev/" + $0.1 }
     }
 
     private static func count(_ devices: [CaptureDevice]) -> String {

@@ -91,7 +91,8 @@ extension V4L2ControlInfo {
             number = 1
         case .integer, .integer64:
             number = Self.integer(text).flatMap { value in
-                (minimum...maximum).contains(value) && (value - minimum) % Int64(max(step, 1)) == 0 ? value : nil
+                minimum <= value && value <= maximum
+                    && UInt64(bitPattern: value &- minimum) % UInt64(max(step, 1)) == 0 ? value : nil
             }
         case .bitmask:
             number = Self.integer(text).flatMap { $0 >= 0 && $0 & ~maximum == 0 ? $0 : nil }

@@ -55,10 +55,15 @@ enum NominalShutterSpeeds {
     }
 
     /// "1/250" under 0.3 s; "0.3\"" or "2.5\"" with one decimal under 10 s; "30\"" from there.
+    ///
+    /// Durations beyond any camera's (stops far from a second) are written as Swift writes the number, such as
+    /// "1/1e+30", rather than converted to an integer that cannot hold them.
     static func text(forSeconds seconds: Double) -> String {
         if seconds < 0.28 {
-            return "1/\(Int((1 / seconds).rounded()))"
+            let denominator = (1 / seconds).rounded()
+            return "1/" + (denominator < 1e15 ? String(Int(denominator)) : String(describing: denominator))
         }
+        guard seconds < 1e14 else { return "\(seconds)\"" }
         let tenths = Int((seconds * 10).rounded())
         if tenths < 100 && tenths % 10 != 0 {
             return "\(tenths / 10).\(tenths % 10)\""

@@ -15,8 +15,14 @@ extension PTPCamera {
         public var liveViewReadyTimeout: Duration
         /// How long the camera may take to focus before a shutter release with autofocus.
         public var focusTimeout: Duration
-        /// The size of the pieces a download is fetched in, with GetPartialObject where the camera offers it.
-        public var downloadChunkSize: Int
+        /// The size of the pieces a download is fetched in, with GetPartialObject where the camera offers it; a size
+        /// outside 4 KiB to 64 MiB is brought inside.
+        public var downloadChunkSize: Int {
+            didSet { downloadChunkSize = Self.bounded(downloadChunkSize) }
+        }
+
+        /// A download chunk size brought into 4 KiB to 64 MiB.
+        private static func bounded(_ chunkSize: Int) -> Int { min(max(chunkSize, 4096), 64 << 20) }
         /// The pixel format live view frames are decoded to.
         public var liveViewPixelFormat: PixelFormat
         /// The live view publisher's grace period, retries and warning output.
@@ -49,7 +55,7 @@ extension PTPCamera {
             self.captureTimeout = captureTimeout
             self.liveViewReadyTimeout = liveViewReadyTimeout
             self.focusTimeout = focusTimeout
-            self.downloadChunkSize = min(max(downloadChunkSize, 4096), 64 << 20)
+            self.downloadChunkSize = Self.bounded(downloadChunkSize)
             self.liveViewPixelFormat = liveViewPixelFormat
             self.liveView = liveView
         }

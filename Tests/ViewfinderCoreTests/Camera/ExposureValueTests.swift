@@ -237,4 +237,14 @@ import ViewfinderCore
         #expect(VideoRecordingTimer.countingUp(duration).asMinutesAndSeconds == text)
         #expect(VideoRecordingTimer.countingDown(duration).asMinutesAndSeconds == text)
     }
+
+    /// Stops far beyond any camera's still make a value that shows itself, without an integer conversion trapping.
+    @Test func extremeShutterSpeedsShowThemselves() {
+        for stops in [-1_000_000, -2000, -60, 60, 2000, 1_000_000] {
+            let speed = ShutterSpeedValue(stopsFromOneSecond: ExposureStops(wholeStops: stops))
+            #expect(!speed.localizedDisplayValue.isEmpty, "\(stops) stops")
+        }
+        #expect(ShutterSpeedValue(seconds: 1e-300)?.localizedDisplayValue.hasPrefix("1/") == true)
+        #expect(ShutterSpeedValue(seconds: 1e300)?.localizedDisplayValue.hasSuffix("\"") == true)
+    }
 }
