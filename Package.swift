@@ -84,6 +84,7 @@ let package = Package(
             dependencies: ["ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore"],
             swiftSettings: strict
         ),
+        .testTarget(name: "ViewfinderSystemTests", dependencies: ["ViewfinderSystem"], swiftSettings: strict),
         .testTarget(name: "ViewfinderImagingTests", dependencies: ["ViewfinderImaging"], swiftSettings: strict),
         .testTarget(
             name: "ViewfinderPTPTests",
