@@ -72,6 +72,11 @@ extension SimulatedCameraTests {
                 #expect(try await compensation.increment().rawValue == .integer(1002))
                 #expect(
                     try await harness.session.propertyValue(.exposureBiasCompensation, of: .int16) == .int16(1002))
+                // The standard dialect has no property the camera steps by itself.
+                let step = await #expect(throws: ViewfinderError.self) {
+                    try await harness.camera.stepValue(forPropertyNamed: "exposureCompensation", by: 1)
+                }
+                #expect(step?.code == .notAvailable)
             }
         }
 

@@ -21,4 +21,14 @@ extension PTPCamera {
             throw lostSessionError(error, of: link, while: "set \(name)")
         }
     }
+
+    /// Asks the camera, through its dialect, to move a stepping property `steps` steps up or down.
+    public func stepValue(forPropertyNamed name: String, by steps: Int) async throws {
+        let link = try requireLink(for: "step \(name)")
+        do {
+            try await link.dialect.stepValue(forPropertyNamed: name, by: steps)
+        } catch let error as ViewfinderError {
+            throw lostSessionError(error, of: link, while: "step \(name)")
+        }
+    }
 }

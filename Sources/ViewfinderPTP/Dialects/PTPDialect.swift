@@ -11,7 +11,8 @@ import ViewfinderCore
 /// - the opening steps after the session opens, and the properties read then (``open(_:)``);
 /// - how events arrive: pushed by the transport (``handle(_:)``) or polled by the dialect itself, from a task it
 ///   starts in ``open(_:)`` and stops in ``connectionEnded(with:)``;
-/// - which typed properties exist, their value tables, and how a value is set (``setRawValue(_:forPropertyNamed:)``);
+/// - which typed properties exist, their value tables, and how a value is set (``setRawValue(_:forPropertyNamed:)``)
+///   or stepped, for properties the camera moves without listing their values (``stepValue(forPropertyNamed:by:)``);
 /// - what the camera can do (``functionality``), the shutter, live view and video recording.
 ///
 /// Files on the card are the standard operations for every vendor and stay in ``PTPCamera``.
@@ -44,6 +45,10 @@ protocol PTPDialect: AnyObject, Sendable {
     ///   ``CameraPropertyBackend/setRawValue(_:forPropertyNamed:)`` documents.
     func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws
 
+    /// Moves a property the camera steps without listing its values (`CameraPropertyValueSetType.stepping`)
+    /// `steps` steps up or down; returns once the camera has taken the request.
+    func stepValue(forPropertyNamed name: String, by steps: Int) async throws
+
     /// Takes one picture, focusing first when `engageAutoFocus` is `true`; returns once the camera has taken it.
     func takePicture(engagingAutoFocus engageAutoFocus: Bool) async throws
 
@@ -71,6 +76,10 @@ protocol PTPDialect: AnyObject, Sendable {
 }
 
 extension PTPDialect {
+    func stepValue(forPropertyNamed name: String, by steps: Int) async throws {
+        throw ViewfinderError(.notAvailable, "\(Self.name) cameras have no property that moves by steps")
+    }
+
     func startLiveView() async throws {
         throw ViewfinderError(
             .notAvailable, "\(Self.name) cameras offer no live view Viewfinder can drive")
