@@ -8,13 +8,21 @@ cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
 docc="$(dirname "$(readlink -f "$(command -v "$swift")")")/docc"
 [ -x "$docc" ] || { echo "docs: no docc beside $swift" >&2; exit 1; }
-"$swift" package dump-symbol-graph --minimum-access-level public >/dev/null
 graphs=$("$swift" build --show-bin-path 2>/dev/null | tail -1)/../symbolgraph
+rm -rf "$graphs"
+# The dump also tries the test modules, which fail to load before the tests are built; only the public modules'
+# graphs matter here, and each is checked for below.
+"$swift" package dump-symbol-graph --minimum-access-level public >.build/docs-dump.log 2>&1 || true
 failures=0
 for catalog in Sources/*/*.docc; do
     module=$(basename "$catalog" .docc)
     work=.build/docs-symbols/$module
     rm -rf "$work" ".build/docs/$module" && mkdir -p "$work" .build/docs
+    if [ ! -f "$graphs/$module.symbols.json" ]; then
+        echo "docs: no symbol graph for $module; the dump said:" >&2
+        tail -20 .build/docs-dump.log | sed 's/^/    /' >&2
+        exit 1
+    fi
     cp "$graphs/$module.symbols.json" "$work/"
     cp "$graphs/$module"@*.symbols.json "$work/" 2>/dev/null || true
     if "$docc" convert "$catalog" --additional-symbol-graph-dir "$work" --output-path ".build/docs/$module" \
