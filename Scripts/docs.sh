@@ -9,7 +9,7 @@ swift=${SWIFT:-swift}
 docc="$(dirname "$(readlink -f "$(command -v "$swift")")")/docc"
 [ -x "$docc" ] || { echo "docs: no docc beside $swift" >&2; exit 1; }
 graphs=$("$swift" build --show-bin-path 2>/dev/null | tail -1)/../symbolgraph
-rm -rf "$graphs"
+rm -rf "$graphs" && mkdir -p .build
 # The dump also tries the test modules, which fail to load before the tests are built; only the public modules'
 # graphs matter here, and each is checked for below.
 "$swift" package dump-symbol-graph --minimum-access-level public >.build/docs-dump.log 2>&1 || true
