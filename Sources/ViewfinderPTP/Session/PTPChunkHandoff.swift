@@ -1,4 +1,3 @@
-import Synchronization
 import ViewfinderCore
 import ViewfinderSystem
 
@@ -26,7 +25,7 @@ final class PTPChunkHandoff: Sendable {
     /// The most chunks waiting for the consumer.
     let capacity: Int
     private let chunkSize: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let producer = ThreadParker()
 
     /// Creates a handoff of chunks of `chunkSize` bytes (the last may be shorter), `capacity` of them at most
