@@ -106,6 +106,18 @@ enum Benchmark {
             "  gphoto2 per extra frame (vs 1):  \(format(gphotoFPS, 0)) frames/s, \(format(gphotoFrameCPU * 1e6, 0)) µs CPU/frame\n"
         )
 
+        let floorLiveView = try measureFloorLiveView(port: port, work: work)
+        let requests = try await measureSmallRequests(port: port)
+        say("the floor: the same requests' bytes over one socket to the same camera, read with one copy, no session")
+        say(
+            "  live view frame:  floor \(format(floorLiveView.cpuPerFrame * 1e6, 0)) µs CPU/frame "
+                + "(\(format(floorLiveView.fps, 0)) frames/s); Viewfinder \(format(liveView.cpuPerFrame / floorLiveView.cpuPerFrame, 2))× the floor"
+        )
+        say(
+            "  GetDevicePropValue: floor \(format(requests.floor * 1e6, 1)) µs CPU/request; Viewfinder "
+                + "\(format(requests.viewfinder * 1e6, 1)) µs, \(format(requests.viewfinder / requests.floor, 2))× the floor\n"
+        )
+
         say("targets (against gphoto2's transfer alone and its per-frame cost, the stricter figures)")
         var met = true
         met =
@@ -129,7 +141,43 @@ enum Benchmark {
             verdict(
                 "CPU per live view frame ≤ ½ of gphoto2's", liveView.cpuPerFrame <= gphotoFrameCPU / 2,
                 "\(format(liveView.cpuPerFrame / gphotoFrameCPU, 3))× gphoto2's") && met
+        met =
+            verdict(
+                "CPU per live view frame ≤ 2× the floor", liveView.cpuPerFrame <= 2 * floorLiveView.cpuPerFrame,
+                "\(format(liveView.cpuPerFrame / floorLiveView.cpuPerFrame, 2))× the floor") && met
+        met =
+            verdict(
+                "CPU per small request ≤ 2× the floor", requests.viewfinder <= 2 * requests.floor,
+                "\(format(requests.viewfinder / requests.floor, 2))× the floor") && met
         say(met ? "\nevery target met" : "\nsome targets not met")
+    }
+
+    /// Runs only Viewfinder's live view and small-request loops, for a profiler to sample.
+    static func profile(executable: String) async throws {
+        let server = try ChildProcess(executable, ["serve"])
+        defer {
+            server.closeInput()
+            _ = server.wait(timeout: .seconds(30))
+        }
+        guard let line = server.readLine(), line.hasPrefix("port "), let port = UInt16(line.split(separator: " ")[1])
+        else { throw BenchmarkError("the simulated camera did not start") }
+        let session = try await PTPSession.connect(to: "127.0.0.1", configuration: .init(port: port))
+        try await session.startNikonLiveView()
+        var frames = 0
+        var start = ContinuousClock.now
+        while start.duration(to: .now) < .seconds(5) {
+            _ = try await session.nikonLiveViewFrame()
+            frames += 1
+        }
+        try await session.endNikonLiveView()
+        var requests = 0
+        start = .now
+        while start.duration(to: .now) < .seconds(5) {
+            _ = try await session.propertyValue(.exposureIndex, of: .uint16)
+            requests += 1
+        }
+        await session.close()
+        say("\(frames) live view frames, \(requests) GetDevicePropValue requests")
     }
 
     /// Wall and CPU seconds of a command line: the medians of `runs` runs.
@@ -171,6 +219,61 @@ enum Benchmark {
         try await session.endNikonLiveView()
         await session.close()
         return (Double(frames) / elapsed, cpu / Double(frames), frames)
+    }
+
+    /// The floor of a live view frame: StartLiveView, DeviceReady until the camera is ready, then GetLiveViewImg
+    /// for a few seconds, each JPEG appended to a file as Viewfinder's loop does.
+    static func measureFloorLiveView(port: UInt16, work: String) throws -> (fps: Double, cpuPerFrame: Double) {
+        let client = try FloorClient(port: port)
+        guard try client.transact(.nikonStartLiveView) == 0x2001 else { throw BenchmarkError("StartLiveView failed") }
+        let ready = ContinuousClock.now
+        while try client.transact(.nikonDeviceReady) != 0x2001 {
+            guard ready.duration(to: .now) < .seconds(5) else { throw BenchmarkError("live view never became ready") }
+            usleep(10_000)
+        }
+        let file = open("\(work)/floor.mjpg", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        defer { close(file) }
+        try client.transact(.nikonGetLiveViewImage)
+        var frames = 0
+        let cpuBefore = processCPUSeconds()
+        let start = ContinuousClock.now
+        while start.duration(to: .now).inSeconds < liveViewSeconds {
+            guard try client.transact(.nikonGetLiveViewImage) == 0x2001, client.payloadLength > 384 else {
+                throw BenchmarkError("GetLiveViewImg failed")
+            }
+            _ = write(file, client.payload.baseAddress! + 384, client.payloadLength - 384)
+            frames += 1
+        }
+        let elapsed = start.duration(to: .now).inSeconds
+        let cpu = processCPUSeconds() - cpuBefore
+        try client.transact(.nikonEndLiveView)
+        return (Double(frames) / elapsed, cpu / Double(frames))
+    }
+
+    /// CPU seconds per GetDevicePropValue of ExposureIndex, by the floor client and by a Viewfinder session.
+    static func measureSmallRequests(port: UInt16) async throws -> (floor: Double, viewfinder: Double) {
+        let count = 3000
+        var floor = 0.0
+        do {
+            let client = try FloorClient(port: port)
+            try client.transact(.getDevicePropValue, [UInt32(PTPDevicePropertyCode.exposureIndex.rawValue)])
+            let before = processCPUSeconds()
+            for _ in 0..<count {
+                guard try client.transact(.getDevicePropValue, [0x500F]) == 0x2001, client.payloadLength == 2 else {
+                    throw BenchmarkError("GetDevicePropValue failed")
+                }
+            }
+            floor = (processCPUSeconds() - before) / Double(count)
+        }
+        let session = try await PTPSession.connect(to: "127.0.0.1", configuration: .init(port: port))
+        _ = try await session.propertyValue(.exposureIndex, of: .uint16)
+        let before = processCPUSeconds()
+        for _ in 0..<count {
+            _ = try await session.propertyValue(.exposureIndex, of: .uint16)
+        }
+        let viewfinder = (processCPUSeconds() - before) / Double(count)
+        await session.close()
+        return (floor, viewfinder)
     }
 
     /// The bytes of a file.

@@ -3,6 +3,8 @@
 //
 // Usage: ptp-benchmark            (build with -c release; needs gphoto2 and iperf3)
 //        ptp-benchmark serve      (the simulated camera, started by the benchmark as its own process)
+//        ptp-benchmark profile    (only Viewfinder's live view and small-request loops, 5 s each, for a profiler:
+//                                  perf record -g -- ptp-benchmark profile)
 
 import BenchmarkSupport
 import ViewfinderCore
@@ -76,6 +78,8 @@ func loopbackThroughput() throws -> Double {
 do {
     if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "serve" {
         try serve()
+    } else if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "profile" {
+        try await Benchmark.profile(executable: executablePath(orElse: "ptp-benchmark"))
     } else {
         try await Benchmark.run(executable: executablePath(orElse: "ptp-benchmark"))
     }

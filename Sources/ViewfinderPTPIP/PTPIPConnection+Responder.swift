@@ -6,15 +6,16 @@ extension PTPIPConnection {
     /// Sends a data phase from the responder's side: StartData, Data packets of at most `chunkSize` bytes, and the
     /// last piece in EndData, each sent straight from `bytes` without copying.
     package func sendDataPhase(
-        transactionID: UInt32, _ bytes: UnsafeRawBufferPointer, chunkSize: Int, while activity: String
+        transactionID: UInt32, _ bytes: UnsafeRawBufferPointer, chunkSize: Int,
+        while activity: @autoclosure () -> String
     ) throws(ViewfinderError) {
-        try send(.startData(transactionID: transactionID, totalLength: UInt64(bytes.count)), while: activity)
+        try send(.startData(transactionID: transactionID, totalLength: UInt64(bytes.count)), while: activity())
         var offset = 0
         repeat {
             let count = min(max(chunkSize, 1), bytes.count - offset)
             let piece = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
             offset += count
-            try sendData(transactionID: transactionID, piece, isLast: offset == bytes.count, while: activity)
+            try sendData(transactionID: transactionID, piece, isLast: offset == bytes.count, while: activity())
         } while offset < bytes.count
     }
 
@@ -26,11 +27,11 @@ extension PTPIPConnection {
     /// - Throws: `ViewfinderError/Code/malformedData` when the phase is longer than `maximumLength`, belongs to
     ///   another transaction, or is not a well-formed data phase.
     package func receiveDataPhase(
-        transactionID: UInt32, maximumLength: Int, while activity: String
+        transactionID: UInt32, maximumLength: Int, while activity: @autoclosure () -> String
     ) throws(ViewfinderError) -> [UInt8] {
-        guard case .startData(let id, let announced) = try readPacket(while: activity), id == transactionID else {
+        guard case .startData(let id, let announced) = try readPacket(while: activity()), id == transactionID else {
             throw ViewfinderError(
-                .malformedData, "expected StartData for transaction \(transactionID) while \(activity)")
+                .malformedData, "expected StartData for transaction \(transactionID) while \(activity())")
         }
         guard let total = Int(exactly: announced), total <= maximumLength else {
             throw ViewfinderError(
@@ -39,17 +40,17 @@ extension PTPIPConnection {
         var bytes = [UInt8](repeating: 0, count: total)
         var received = 0
         while received < total {
-            guard case .data(_, let id, let count) = try readNext(while: activity), id == transactionID,
+            guard case .data(_, let id, let count) = try readNext(while: activity()), id == transactionID,
                 count <= total - received
             else {
                 throw ViewfinderError(
-                    .malformedData, "the data phase of transaction \(transactionID) is not well formed (\(activity))")
+                    .malformedData, "the data phase of transaction \(transactionID) is not well formed (\(activity()))")
             }
             try typedThrows {
                 try bytes.withUnsafeMutableBytes { raw in
                     try readPayload(
                         into: UnsafeMutableRawBufferPointer(rebasing: raw[received..<received + count]),
-                        while: activity)
+                        while: activity())
                 }
             }
             received += count

@@ -61,16 +61,16 @@ package final class PTPIPConnection: @unchecked Sendable {
     /// Waits until the peer sends something, or `timeout` passes; returns at once when bytes are buffered.
     ///
     /// - Throws: `ViewfinderError/Code/timeout` when nothing arrives in time.
-    package func waitForData(timeout: Duration, while activity: String) throws(ViewfinderError) {
+    package func waitForData(timeout: Duration, while activity: @autoclosure () -> String) throws(ViewfinderError) {
         guard bufferedCount == 0 else { return }
-        try io { () throws(SocketError) in try socket.wait(for: Poll.readable, timeout: timeout, while: activity) }
+        try io { () throws(SocketError) in try socket.wait(for: Poll.readable, timeout: timeout, while: activity()) }
     }
 
     /// The number of received bytes not consumed yet.
     package var bufferedCount: Int { end - start }
 
     /// Makes sure `count` bytes (at most the buffer's capacity) are buffered.
-    private func fill(_ count: Int, while activity: String) throws(ViewfinderError) {
+    private func fill(_ count: Int, while activity: @autoclosure () -> String) throws(ViewfinderError) {
         while end - start < count {
             if start > 0, buffer.count - start < count || end == buffer.count {
                 let pending = end - start
@@ -81,17 +81,18 @@ package final class PTPIPConnection: @unchecked Sendable {
                 end = pending
             }
             let free = UnsafeMutableRawBufferPointer(rebasing: buffer[end...])
-            end += try receive(into: free, while: activity)
+            end += try receive(into: free, while: activity())
         }
     }
 
     /// Receives at least one byte, within ``timeout`` and before ``readDeadline``.
-    private func receive(into free: UnsafeMutableRawBufferPointer, while activity: String) throws(ViewfinderError)
+    private func receive(into free: UnsafeMutableRawBufferPointer, while activity: @autoclosure () -> String)
+        throws(ViewfinderError)
         -> Int
     {
         guard let readDeadline else {
             return try io { () throws(SocketError) in
-                try socket.receive(into: free, timeout: timeout, quickAck: acknowledgesQuickly, while: activity)
+                try socket.receive(into: free, timeout: timeout, quickAck: acknowledgesQuickly, while: activity())
             }
         }
         let left = ContinuousClock.now.duration(to: readDeadline)
@@ -99,11 +100,11 @@ package final class PTPIPConnection: @unchecked Sendable {
             guard left > .zero else { throw ViewfinderError(.timeout, "the deadline has passed") }
             return try io { () throws(SocketError) in
                 try socket.receive(
-                    into: free, timeout: min(timeout, left), quickAck: acknowledgesQuickly, while: activity)
+                    into: free, timeout: min(timeout, left), quickAck: acknowledgesQuickly, while: activity())
             }
         } catch  where error.code == .timeout && ContinuousClock.now >= readDeadline {
             throw ViewfinderError(
-                .timeout, "\(socket.endpoint) did not finish sending in time while \(activity); it sends too slowly")
+                .timeout, "\(socket.endpoint) did not finish sending in time while \(activity()); it sends too slowly")
         }
     }
 
@@ -115,8 +116,8 @@ package final class PTPIPConnection: @unchecked Sendable {
     ///
     /// - Throws: `ViewfinderError/Code/malformedData` for a length shorter than the header or a packet longer than
     ///   ``maximumControlPacketLength`` (checked before anything is allocated), and the socket's errors.
-    package func readNext(while activity: String) throws(ViewfinderError) -> Incoming {
-        try fill(PTPIPPacket.headerLength, while: activity)
+    package func readNext(while activity: @autoclosure () -> String) throws(ViewfinderError) -> Incoming {
+        try fill(PTPIPPacket.headerLength, while: activity())
         let length = Int(loadUInt32(at: 0))
         let type = PTPIPPacketType(rawValue: loadUInt32(at: 4))
         guard length >= PTPIPPacket.headerLength else {
@@ -128,7 +129,7 @@ package final class PTPIPConnection: @unchecked Sendable {
                 throw ViewfinderError(
                     .malformedData, "a PTP/IP \(type) packet of \(length) bytes has no transaction ID")
             }
-            try fill(PTPIPPacket.headerLength + 4, while: activity)
+            try fill(PTPIPPacket.headerLength + 4, while: activity())
             let transactionID = loadUInt32(at: 8)
             start += PTPIPPacket.headerLength + 4
             return .data(isLast: type == .endData, transactionID: transactionID, payloadLength: length - 12)
@@ -142,33 +143,33 @@ package final class PTPIPConnection: @unchecked Sendable {
         }
         var payload: [UInt8]
         if length <= buffer.count {
-            try fill(length, while: activity)
+            try fill(length, while: activity())
             payload = Array(UnsafeRawBufferPointer(rebasing: buffer[(start + 8)..<(start + length)]))
             start += length
         } else {
             start += PTPIPPacket.headerLength
             payload = [UInt8](repeating: 0, count: payloadLength)
             try typedThrows {
-                try payload.withUnsafeMutableBytes { try readPayload(into: $0, while: activity) }
+                try payload.withUnsafeMutableBytes { try readPayload(into: $0, while: activity()) }
             }
         }
         return .packet(try PTPIPPacket.decode(type: type, payload: payload))
     }
 
     /// Reads the next packet, which must not be Data or EndData.
-    package func readPacket(while activity: String) throws(ViewfinderError) -> PTPIPPacket {
-        switch try readNext(while: activity) {
+    package func readPacket(while activity: @autoclosure () -> String) throws(ViewfinderError) -> PTPIPPacket {
+        switch try readNext(while: activity()) {
         case .packet(let packet):
             return packet
         case .data(let isLast, _, _):
             throw ViewfinderError(
                 .malformedData,
-                "unexpected \(isLast ? "EndData" : "Data") packet from \(socket.endpoint) while \(activity)")
+                "unexpected \(isLast ? "EndData" : "Data") packet from \(socket.endpoint) while \(activity())")
         }
     }
 
     /// Fills `destination` with the next payload bytes, taking buffered bytes first and receiving the rest directly.
-    package func readPayload(into destination: UnsafeMutableRawBufferPointer, while activity: String)
+    package func readPayload(into destination: UnsafeMutableRawBufferPointer, while activity: @autoclosure () -> String)
         throws(ViewfinderError)
     {
         var filled = min(end - start, destination.count)
@@ -182,25 +183,25 @@ package final class PTPIPConnection: @unchecked Sendable {
                 // A short tail: receive it through the buffer, so what follows often arrives in the same call.
                 start = 0
                 end = 0
-                try fill(missing, while: activity)
+                try fill(missing, while: activity())
                 destination.baseAddress!.advanced(by: filled).copyMemory(from: buffer.baseAddress!, byteCount: missing)
                 start = missing
                 return
             }
             let rest = UnsafeMutableRawBufferPointer(rebasing: destination[filled...])
-            filled += try receive(into: rest, while: activity)
+            filled += try receive(into: rest, while: activity())
         }
     }
 
     /// Reads and drops `count` payload bytes.
-    package func skipPayload(_ count: Int, while activity: String) throws(ViewfinderError) {
+    package func skipPayload(_ count: Int, while activity: @autoclosure () -> String) throws(ViewfinderError) {
         var left = count
         while left > 0 {
             if end == start {
                 start = 0
                 end = 0
             }
-            try fill(1, while: activity)
+            try fill(1, while: activity())
             let taken = min(left, end - start)
             start += taken
             left -= taken
@@ -221,14 +222,15 @@ package final class PTPIPConnection: @unchecked Sendable {
     }
 
     /// Sends a packet.
-    package func send(_ packet: PTPIPPacket, while activity: String) throws(ViewfinderError) {
+    package func send(_ packet: PTPIPPacket, while activity: @autoclosure () -> String) throws(ViewfinderError) {
         let bytes = try packet.encoded()
-        try io { () throws(SocketError) in try socket.send(bytes, timeout: timeout, while: activity) }
+        try io { () throws(SocketError) in try socket.send(bytes, timeout: timeout, while: activity()) }
     }
 
     /// Sends `payload` as one Data packet, or as the EndData packet when `isLast`, without copying it.
     package func sendData(
-        transactionID: UInt32, _ payload: UnsafeRawBufferPointer, isLast: Bool, while activity: String
+        transactionID: UInt32, _ payload: UnsafeRawBufferPointer, isLast: Bool,
+        while activity: @autoclosure () -> String
     ) throws(ViewfinderError) {
         guard let length = UInt32(exactly: payload.count + 12) else {
             throw ViewfinderError(.invalidArgument, "a PTP/IP data packet carries less than 4 GiB")
@@ -238,7 +240,7 @@ package final class PTPIPConnection: @unchecked Sendable {
             length.littleEndian, type.rawValue.littleEndian, transactionID.littleEndian
         )
         try withUnsafeBytes(of: header) { (raw) throws(ViewfinderError) in
-            try io { () throws(SocketError) in try socket.send([raw, payload], timeout: timeout, while: activity) }
+            try io { () throws(SocketError) in try socket.send([raw, payload], timeout: timeout, while: activity()) }
         }
     }
 }

@@ -190,15 +190,15 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
 
     /// Sends StartData, then Data packets of ``Configuration/dataOutChunkSize``, the last piece in EndData.
     public func sendData(_ bytes: UnsafeRawBufferPointer, transactionID: UInt32) throws(ViewfinderError) {
-        let activity = "sending the data of transaction \(transactionID)"
+        func activity() -> String { "sending the data of transaction \(transactionID)" }
         try command.send(
-            .startData(transactionID: transactionID, totalLength: UInt64(bytes.count)), while: activity)
+            .startData(transactionID: transactionID, totalLength: UInt64(bytes.count)), while: activity())
         var offset = 0
         repeat {
             let count = min(configuration.dataOutChunkSize, bytes.count - offset)
             let piece = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
             offset += count
-            try command.sendData(transactionID: transactionID, piece, isLast: offset == bytes.count, while: activity)
+            try command.sendData(transactionID: transactionID, piece, isLast: offset == bytes.count, while: activity())
         } while offset < bytes.count
     }
 
@@ -208,28 +208,30 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
             pendingResponse = nil
             return .response(response)
         }
-        let activity = "the answer to transaction \(transactionID)"
-        let next = try readAnsweringProbes(while: "waiting for \(activity)")
+        func activity() -> String { "the answer to transaction \(transactionID)" }
+        let next = try readAnsweringProbes(while: "waiting for \(activity())")
         switch next {
         case .packet(.startData(let id, let announced)):
             guard id == transactionID else {
                 throw ViewfinderError(
-                    .malformedData, "\(endpoint) began the data of transaction \(id) in \(activity)")
+                    .malformedData, "\(endpoint) began the data of transaction \(id) in \(activity())")
             }
             let total: Int? = announced == .max ? nil : Int(exactly: announced)
             if announced != .max, total == nil {
-                throw ViewfinderError(.malformedData, "\(endpoint) announced \(announced) bytes of data in \(activity)")
+                throw ViewfinderError(
+                    .malformedData, "\(endpoint) announced \(announced) bytes of data in \(activity())")
             }
             dataPhase = DataPhase(transactionID: id, total: total, progressDeadline: .now + command.timeout)
             return .data(totalLength: total)
         case .packet(.operationResponse(let code, let id, let parameters)):
             return .response(PTPResponse(code: code, transactionID: id, parameters: parameters))
         case .packet(let packet):
-            throw ViewfinderError(.malformedData, "expected \(activity), but \(endpoint) sent a \(packet.type) packet")
+            throw ViewfinderError(
+                .malformedData, "expected \(activity()), but \(endpoint) sent a \(packet.type) packet")
         case .data(let isLast, _, _):
             throw ViewfinderError(
                 .malformedData,
-                "expected \(activity), but \(endpoint) sent \(isLast ? "an EndData" : "a Data") packet without StartData"
+                "expected \(activity()), but \(endpoint) sent \(isLast ? "an EndData" : "a Data") packet without StartData"
             )
         }
     }
@@ -239,12 +241,13 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
     public func receiveData(into buffer: UnsafeMutableRawBufferPointer) throws(ViewfinderError) -> Int {
         guard var phase = dataPhase else { return 0 }
         defer { dataPhase = phase.ended ? nil : phase }
-        let activity = "receiving the data of transaction \(phase.transactionID)"
+        let transactionID = phase.transactionID
+        func activity() -> String { "receiving the data of transaction \(transactionID)" }
         while true {
             if phase.packetRemaining > 0, buffer.count > 0 {
                 let count = min(buffer.count, phase.packetRemaining)
                 try command.readPayload(
-                    into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]), while: activity)
+                    into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]), while: activity())
                 phase.packetRemaining -= count
                 phase.received += count
                 return count
@@ -253,16 +256,16 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
                 phase.ended = true
             }
             if phase.ended { return 0 }
-            switch try readAnsweringProbes(while: activity) {
+            switch try readAnsweringProbes(while: activity()) {
             case .data(let isLast, let id, let count):
                 guard id == phase.transactionID else {
                     throw ViewfinderError(
-                        .malformedData, "\(endpoint) sent data of transaction \(id) while \(activity)")
+                        .malformedData, "\(endpoint) sent data of transaction \(id) while \(activity())")
                 }
                 if count > 0 {
                     phase.progressDeadline = .now + command.timeout
                 } else if !isLast {
-                    try Self.checkProgress(before: phase.progressDeadline, timeout: command.timeout, while: activity)
+                    try Self.checkProgress(before: phase.progressDeadline, timeout: command.timeout, while: activity())
                 }
                 if let total = phase.total, count > total - phase.received {
                     throw ViewfinderError(
@@ -288,23 +291,25 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
     ///
     /// Probes are no progress: a camera that sends nothing else for longer than the connection's timeout fails with
     /// `ViewfinderError/Code/timeout`, as a silent one does.
-    private func readAnsweringProbes(while activity: String) throws(ViewfinderError) -> PTPIPConnection.Incoming {
+    private func readAnsweringProbes(while activity: @autoclosure () -> String) throws(ViewfinderError)
+        -> PTPIPConnection.Incoming
+    {
         let deadline = ContinuousClock.now + command.timeout
         while true {
-            let incoming = try command.readNext(while: activity)
+            let incoming = try command.readNext(while: activity())
             guard incoming == .packet(.probeRequest) else { return incoming }
-            try Self.checkProgress(before: deadline, timeout: command.timeout, while: activity)
+            try Self.checkProgress(before: deadline, timeout: command.timeout, while: activity())
             try command.send(.probeResponse, while: "answering a probe")
         }
     }
 
     /// Fails with `ViewfinderError/Code/timeout` once `deadline`, the end of the wait for progress, has passed.
     private static func checkProgress(
-        before deadline: ContinuousClock.Instant, timeout: Duration, while activity: String
+        before deadline: ContinuousClock.Instant, timeout: Duration, while activity: @autoclosure () -> String
     ) throws(ViewfinderError) {
         guard ContinuousClock.now < deadline else {
             throw ViewfinderError(
-                .timeout, "no progress within \(timeout) while \(activity); the camera sends only empty packets")
+                .timeout, "no progress within \(timeout) while \(activity()); the camera sends only empty packets")
         }
     }
 

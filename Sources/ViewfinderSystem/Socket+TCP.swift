@@ -142,9 +142,10 @@ extension Socket {
     /// - Throws: ``SocketError/Reason/timedOut(_:)`` when the peer takes no data for `timeout`, or the system's
     ///   error, such as `EPIPE` or `ECONNRESET` when it has gone.
     package func send(
-        _ buffers: [UnsafeRawBufferPointer], timeout: Duration, more: Bool = false, while activity: String
+        _ buffers: [UnsafeRawBufferPointer], timeout: Duration, more: Bool = false,
+        while activity: @autoclosure () -> String
     ) throws(SocketError) {
-        try send(buffers, more: more, while: activity) { timeout }
+        try send(buffers, more: more, while: activity()) { timeout }
     }
 
     /// Sends all of `buffers` in order, as long as it takes until `deadline`, however steadily the peer takes them.
@@ -152,32 +153,35 @@ extension Socket {
     /// - Throws: ``SocketError/Reason/timedOut(_:)`` when the bytes are not all sent by `deadline`.
     package func send(
         _ buffers: [UnsafeRawBufferPointer], until deadline: ContinuousClock.Instant, more: Bool = false,
-        while activity: String
+        while activity: @autoclosure () -> String
     ) throws(SocketError) {
-        try send(buffers, more: more, while: activity) { ContinuousClock.now.duration(to: deadline) }
+        try send(buffers, more: more, while: activity()) { ContinuousClock.now.duration(to: deadline) }
     }
 
     /// Sends all of `bytes`, with the peer taking no data for at most `timeout`.
-    package func send(_ bytes: [UInt8], timeout: Duration, more: Bool = false, while activity: String)
+    package func send(
+        _ bytes: [UInt8], timeout: Duration, more: Bool = false, while activity: @autoclosure () -> String
+    )
         throws(SocketError)
     {
         try bytes.withUnsafeBytes { raw in
-            Result { () throws(SocketError) in try send([raw], timeout: timeout, more: more, while: activity) }
+            Result { () throws(SocketError) in try send([raw], timeout: timeout, more: more, while: activity()) }
         }.get()
     }
 
     /// Sends all of `bytes` by `deadline`.
     package func send(
-        _ bytes: [UInt8], until deadline: ContinuousClock.Instant, more: Bool = false, while activity: String
+        _ bytes: [UInt8], until deadline: ContinuousClock.Instant, more: Bool = false,
+        while activity: @autoclosure () -> String
     ) throws(SocketError) {
         try bytes.withUnsafeBytes { raw in
-            Result { () throws(SocketError) in try send([raw], until: deadline, more: more, while: activity) }
+            Result { () throws(SocketError) in try send([raw], until: deadline, more: more, while: activity()) }
         }.get()
     }
 
     /// Sends `buffers`, waiting for room at most `wait()` each time the socket's buffer is full.
     private func send(
-        _ buffers: [UnsafeRawBufferPointer], more: Bool, while activity: String, wait: () -> Duration
+        _ buffers: [UnsafeRawBufferPointer], more: Bool, while activity: @autoclosure () -> String, wait: () -> Duration
     ) throws(SocketError) {
         var vectors = buffers.filter { $0.count > 0 }.map {
             iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count)
@@ -196,10 +200,10 @@ extension Socket {
                 switch error.rawValue {
                 case EINTR: continue
                 case EAGAIN:
-                    try self.wait(for: Poll.writable, timeout: max(.zero, wait()), while: activity)
+                    try self.wait(for: Poll.writable, timeout: max(.zero, wait()), while: activity())
                     continue
                 default:
-                    throw SocketError(.system(error), while: activity, endpoint: endpoint)
+                    throw SocketError(.system(error), while: activity(), endpoint: endpoint)
                 }
             }
             var remaining = sent
@@ -217,7 +221,8 @@ extension Socket {
     /// Receives what has arrived into `buffer` without waiting.
     ///
     /// - Returns: The number of bytes received; 0 when the peer closed its end; `nil` when nothing has arrived.
-    package func receiveNow(into buffer: UnsafeMutableRawBufferPointer, while activity: String) throws(SocketError)
+    package func receiveNow(into buffer: UnsafeMutableRawBufferPointer, while activity: @autoclosure () -> String)
+        throws(SocketError)
         -> Int?
     {
         while true {
@@ -227,7 +232,7 @@ extension Socket {
             switch error.rawValue {
             case EINTR: continue
             case EAGAIN: return nil
-            default: throw SocketError(.system(error), while: activity, endpoint: endpoint)
+            default: throw SocketError(.system(error), while: activity(), endpoint: endpoint)
             }
         }
     }
@@ -239,18 +244,19 @@ extension Socket {
     /// - Throws: ``SocketError/Reason/closedByPeer`` when the peer closed the connection,
     ///   ``SocketError/Reason/timedOut(_:)`` when nothing arrived in time.
     package func receive(
-        into buffer: UnsafeMutableRawBufferPointer, timeout: Duration, quickAck: Bool = false, while activity: String
+        into buffer: UnsafeMutableRawBufferPointer, timeout: Duration, quickAck: Bool = false,
+        while activity: @autoclosure () -> String
     ) throws(SocketError) -> Int {
         guard buffer.count > 0 else { return 0 }
         while true {
-            switch try receiveNow(into: buffer, while: activity) {
+            switch try receiveNow(into: buffer, while: activity()) {
             case let count? where count > 0:
                 return count
             case 0?:
-                throw SocketError(.closedByPeer, while: activity, endpoint: endpoint)
+                throw SocketError(.closedByPeer, while: activity(), endpoint: endpoint)
             default:
                 if quickAck { setQuickAck() }
-                try wait(for: Poll.readable, timeout: timeout, while: activity)
+                try wait(for: Poll.readable, timeout: timeout, while: activity())
             }
         }
     }

@@ -36,7 +36,8 @@ extension Socket {
     /// - Throws: ``SocketError/Reason/timedOut(_:)`` when the buffer stays full, or the system's error, such as
     ///   `ENETUNREACH`, or `EMSGSIZE` for a datagram too long to send.
     package func send(
-        _ datagram: UnsafeRawBufferPointer, to address: SocketAddress, timeout: Duration, while activity: String
+        _ datagram: UnsafeRawBufferPointer, to address: SocketAddress, timeout: Duration,
+        while activity: @autoclosure () -> String
     ) throws(SocketError) {
         while true {
             let result = valueOrErrno {
@@ -48,19 +49,21 @@ extension Socket {
             case .success:
                 return
             case .failure(let error) where error.rawValue == EAGAIN:
-                try wait(for: Poll.writable, timeout: timeout, while: activity)
+                try wait(for: Poll.writable, timeout: timeout, while: activity())
             case .failure(let error):
-                throw SocketError(.system(error), while: activity, endpoint: address.description)
+                throw SocketError(.system(error), while: activity(), endpoint: address.description)
             }
         }
     }
 
     /// Sends one datagram to `address`, waiting at most `timeout` for room in the send buffer.
-    package func send(_ datagram: [UInt8], to address: SocketAddress, timeout: Duration, while activity: String)
+    package func send(
+        _ datagram: [UInt8], to address: SocketAddress, timeout: Duration, while activity: @autoclosure () -> String
+    )
         throws(SocketError)
     {
         try datagram.withUnsafeBytes { raw in
-            Result { () throws(SocketError) in try send(raw, to: address, timeout: timeout, while: activity) }
+            Result { () throws(SocketError) in try send(raw, to: address, timeout: timeout, while: activity()) }
         }.get()
     }
 
@@ -81,7 +84,8 @@ extension Socket {
     ///
     /// - Returns: The datagram, or `nil` when none arrived by `deadline`.
     package func receiveDatagram(
-        into buffer: UnsafeMutableRawBufferPointer, until deadline: ContinuousClock.Instant, while activity: String
+        into buffer: UnsafeMutableRawBufferPointer, until deadline: ContinuousClock.Instant,
+        while activity: @autoclosure () -> String
     ) throws(SocketError) -> ReceivedDatagram? {
         while true {
             let (received, sender) = SocketAddress.filling { address, length in
@@ -95,14 +99,14 @@ extension Socket {
             }
             let error = Errno.current
             guard error.rawValue == EAGAIN || error.rawValue == EINTR else {
-                throw SocketError(.system(error), while: activity, endpoint: endpoint)
+                throw SocketError(.system(error), while: activity(), endpoint: endpoint)
             }
             if error.rawValue == EINTR { continue }
             let ready: Int16
             do {
                 ready = try Poll.wait(descriptor, for: Poll.readable, until: deadline)
             } catch {
-                throw SocketError(.system(error), while: activity, endpoint: endpoint)
+                throw SocketError(.system(error), while: activity(), endpoint: endpoint)
             }
             if ready == 0 { return nil }
         }

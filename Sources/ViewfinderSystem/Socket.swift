@@ -36,13 +36,13 @@ package final class Socket: Sendable {
 
     /// A new socket descriptor of `family` and `type`, non-blocking and close-on-exec.
     static func makeDescriptor(
-        family: CInt, type: __socket_type, while activity: String, endpoint: CustomStringConvertible
+        family: CInt, type: __socket_type, while activity: @autoclosure () -> String, endpoint: CustomStringConvertible
     ) throws(SocketError) -> FileDescriptor {
         let flags = CInt(type.rawValue) | CInt(SOCK_NONBLOCK.rawValue) | CInt(SOCK_CLOEXEC.rawValue)
         do {
             return FileDescriptor(unsafeAdopting: try valueOrErrno { Glibc.socket(family, flags, 0) }.get())
         } catch {
-            throw SocketError(.system(error), while: activity, endpoint: endpoint.description)
+            throw SocketError(.system(error), while: activity(), endpoint: endpoint.description)
         }
     }
 
@@ -74,14 +74,16 @@ package final class Socket: Sendable {
     /// Waits until the socket is ready for `events` (``Poll/readable``, ``Poll/writable``) or `timeout` passes.
     ///
     /// - Throws: ``SocketError/Reason/timedOut(_:)`` when it is not ready in time.
-    package func wait(for events: Int16, timeout: Duration, while activity: String) throws(SocketError) {
+    package func wait(for events: Int16, timeout: Duration, while activity: @autoclosure () -> String)
+        throws(SocketError)
+    {
         let ready: Int16
         do {
             ready = try Poll.wait(descriptor, for: events, until: .now + timeout)
         } catch {
-            throw SocketError(.system(error), while: activity, endpoint: endpoint)
+            throw SocketError(.system(error), while: activity(), endpoint: endpoint)
         }
-        guard ready != 0 else { throw SocketError(.timedOut(timeout), while: activity, endpoint: endpoint) }
+        guard ready != 0 else { throw SocketError(.timedOut(timeout), while: activity(), endpoint: endpoint) }
     }
 
     /// Sets an integer socket option, such as `SO_REUSEADDR` at `SOL_SOCKET`; failures are ignored, as options

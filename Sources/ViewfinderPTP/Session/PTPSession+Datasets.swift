@@ -8,11 +8,12 @@ import ViewfinderSystem
 /// byte on the wire), so the limit bounds what a camera can make the session hold.
 final class PTPDatasetCollector: Sendable {
     private let limit: Int
-    private let subject: String
+    /// What the dataset is, for the message of one that is too long; made only then.
+    private let subject: @Sendable () -> String
     private let collected = Locked<[UInt8]>([])
 
     /// Creates a collector for `subject`, such as `"the answer to GetDeviceInfo"`, of at most `limit` bytes.
-    init(limit: Int, subject: String) {
+    init(limit: Int, subject: @escaping @Sendable @autoclosure () -> String) {
         self.limit = limit
         self.subject = subject
     }
@@ -28,7 +29,7 @@ final class PTPDatasetCollector: Sendable {
                 bytes = []
                 throw ViewfinderError(
                     .malformedData,
-                    "\(subject) is longer than the \(limit) bytes a dataset may take; if the camera is right, raise "
+                    "\(subject()) is longer than the \(limit) bytes a dataset may take; if the camera is right, raise "
                         + "PTPSession.Configuration.maximumDatasetLength")
             }
             bytes.append(contentsOf: slice)

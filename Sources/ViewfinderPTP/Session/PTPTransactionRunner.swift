@@ -84,13 +84,15 @@ package final class PTPTransactionRunner: @unchecked Sendable {
             throw ViewfinderError(.invalidArgument, "\(operation) takes at most 5 parameters, not \(parameters.count)")
         }
         let id = transactionID ?? takeTransactionID()
-        let activity = "\(operation) (transaction \(id))"
+        // Made only for a message: a string per transaction costs more than the rest of the bookkeeping.
+        func activity() -> String { "\(operation) (transaction \(id))" }
         try transport.send(
             PTPRequest(code: operation, transactionID: id, parameters: parameters), hasDataOut: dataOut != nil)
         if let dataOut {
             try typedThrows { try dataOut.withUnsafeBytes { try transport.sendData($0, transactionID: id) } }
         }
-        var inbound = DataInPhase(activity: activity, handling: dataIn, cancellation: cancellation)
+        var inbound = DataInPhase(
+            operation: operation, transactionID: id, handling: dataIn, cancellation: cancellation)
         var next = try transport.receivePhase(of: id)
         var data: [UInt8] = []
         if case .data(let total) = next {
@@ -98,11 +100,12 @@ package final class PTPTransactionRunner: @unchecked Sendable {
             next = try transport.receivePhase(of: id)
         }
         guard case .response(let response) = next else {
-            throw ViewfinderError(.malformedData, "the camera began a second data phase for \(activity)")
+            throw ViewfinderError(.malformedData, "the camera began a second data phase for \(activity())")
         }
         guard response.transactionID == id else {
             throw ViewfinderError(
-                .malformedData, "the camera answered \(activity) with the ID of transaction \(response.transactionID)")
+                .malformedData, "the camera answered \(activity()) with the ID of transaction \(response.transactionID)"
+            )
         }
         if let problem = inbound.problem {
             throw problem
@@ -110,7 +113,7 @@ package final class PTPTransactionRunner: @unchecked Sendable {
         consumerError = inbound.consumerError
         guard response.code == .ok || consumerError != nil else {
             throw ViewfinderError(
-                .protocolFailure, "the camera answered \(activity) with \(response.code)",
+                .protocolFailure, "the camera answered \(activity()) with \(response.code)",
                 responseCode: response.code.rawValue)
         }
         return PTPTransactionResult(response: response, data: data)
@@ -128,7 +131,10 @@ package final class PTPTransactionRunner: @unchecked Sendable {
 
     /// The state of a data-in phase.
     struct DataInPhase {
-        let activity: String
+        let operation: PTPOperationCode
+        let transactionID: UInt32
+        /// The transaction, for messages.
+        var activity: String { "\(operation) (transaction \(transactionID))" }
         let handling: PTPDataInHandling
         let cancellation: PTPCancellationFlag?
         /// A failure to report once the phase has been drained.
