@@ -41,6 +41,12 @@ public struct ApertureValue: CameraPropertyValue {
         self.init(hundredthsOfFNumber: Int((fNumber * 100).rounded()))
     }
 
+    /// Creates the nominal aperture `stops` less light than f/1, such as f/5.6 for 5 stops and f/6.3 for 5⅓: the
+    /// f-number lenses are marked with, for cameras that report apertures in stops.
+    public init(stopsFromF1 stops: ExposureStops) {
+        self = ApertureValue(fNumber: NominalApertures.fNumber(for: stops)) ?? .automatic
+    }
+
     /// Whether the camera chooses the aperture.
     public var isAutomatic: Bool { storage == .automatic }
 

@@ -27,6 +27,12 @@ public struct ISOValue: CameraPropertyValue {
         self.init(storage: .numeric(numericValue))
     }
 
+    /// Creates the nominal sensitivity `stops` above ISO 100, such as ISO 800 for 3 stops and ISO 1000 for 3⅓: the
+    /// number cameras print, for cameras that report sensitivities in stops.
+    public init(stopsFromISO100 stops: ExposureStops) {
+        self = ISOValue(NominalSensitivities.sensitivity(for: stops)) ?? .automatic
+    }
+
     /// Automatic sensitivity: the camera chooses the ISO.
     public static let automatic = ISOValue(storage: .automatic)
 

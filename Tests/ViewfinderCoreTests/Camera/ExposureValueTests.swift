@@ -247,4 +247,32 @@ import ViewfinderCore
         #expect(ShutterSpeedValue(seconds: 1e-300)?.localizedDisplayValue.hasPrefix("1/") == true)
         #expect(ShutterSpeedValue(seconds: 1e300)?.localizedDisplayValue.hasSuffix("\"") == true)
     }
+
+    /// Cameras that report apertures and sensitivities in stops (Canon's eighths) show the nominal numbers.
+    @Test func stopsMakeTheNominalApertureAndSensitivity() {
+        let apertures = (0...30).map { ApertureValue(stopsFromF1: ExposureStops(sixths: 2 * $0)).localizedDisplayValue }
+        #expect(
+            apertures == [
+                "f/1", "f/1.1", "f/1.2", "f/1.4", "f/1.6", "f/1.8", "f/2", "f/2.2", "f/2.5", "f/2.8", "f/3.2", "f/3.5",
+                "f/4", "f/4.5", "f/5", "f/5.6", "f/6.3", "f/7.1", "f/8", "f/9", "f/10", "f/11", "f/13", "f/14", "f/16",
+                "f/18", "f/20", "f/22", "f/25", "f/29", "f/32",
+            ])
+        #expect(ApertureValue(stopsFromF1: ExposureStops(sixths: 27)).localizedDisplayValue == "f/4.8")  // 4½ stops
+        let isos = (-6...24).map { ISOValue(stopsFromISO100: ExposureStops(sixths: 2 * $0)).numericValue ?? 0 }
+        #expect(
+            isos == [
+                25, 32, 40, 50, 64, 80, 100, 125, 160, 200, 250, 320, 400, 500, 640, 800, 1000, 1250, 1600, 2000, 2500,
+                3200, 4000, 5000, 6400, 8000, 10000, 12800, 16000, 20000, 25600,
+            ])
+        #expect(ISOValue(stopsFromISO100: ExposureStops(wholeStops: 10)).numericValue == 102_400)
+        // And back: each nominal value is as many stops as it was made from.
+        for sixths in stride(from: -12, through: 60, by: 2) {
+            let stops = ExposureStops(sixths: sixths)
+            #expect(ISOValue(stopsFromISO100: stops).stopsFromISO100 == stops, "\(sixths) sixths")
+            // f/1.2 is printed for both ⅔ and ½ stop, so the round trip starts at f/1.4.
+            if sixths >= 6 {
+                #expect(ApertureValue(stopsFromF1: stops).stopsFromF1 == stops, "\(sixths) sixths")
+            }
+        }
+    }
 }
