@@ -95,12 +95,15 @@ final class ScriptedResponder: Sendable {
     /// - Parameters:
     ///   - initFail: When set, the command connection is refused with this reason.
     ///   - script: What the responder does after the session opened; errors are recorded.
-    init(initFail: PTPIPInitFailReason? = nil, script: @escaping @Sendable (Peer) throws -> Void) throws {
+    init(
+        initFail: PTPIPInitFailReason? = nil, deviceInfo: PTPDeviceInfo = ScriptedResponder.deviceInfo,
+        script: @escaping @Sendable (Peer) throws -> Void
+    ) throws {
         listener = try Socket.listen(host: "127.0.0.1", port: 0)
         port = listener.localPort
         try IOThread.detach(name: "responder\(port)") { [self] in
             do {
-                try serve(initFail: initFail, script: script)
+                try serve(initFail: initFail, deviceInfo: deviceInfo, script: script)
             } catch {
                 failures.withLock { $0.append("\(error)") }
             }
@@ -108,7 +111,9 @@ final class ScriptedResponder: Sendable {
         }
     }
 
-    private func serve(initFail: PTPIPInitFailReason?, script: (Peer) throws -> Void) throws {
+    private func serve(initFail: PTPIPInitFailReason?, deviceInfo: PTPDeviceInfo, script: (Peer) throws -> Void)
+        throws
+    {
         defer { listener.close() }
         guard let commandSocket = try listener.accept(timeout: Self.patience) else { return }
         let command = PTPIPConnection(socket: commandSocket, timeout: .seconds(10))
@@ -134,7 +139,7 @@ final class ScriptedResponder: Sendable {
         let open = try peer.expectRequest(.openSession)
         try peer.respond(.ok, open.transactionID)
         let info = try peer.expectRequest(.getDeviceInfo)
-        try peer.sendData(try Self.deviceInfo.encoded(), info.transactionID)
+        try peer.sendData(try deviceInfo.encoded(), info.transactionID)
         defer {
             // Keep both connections until the client lets go, so it sees the script's effects, not an early close.
             while (try? peer.waitForClient()) != nil, (try? command.readNext(while: "waiting for the close")) != nil {}

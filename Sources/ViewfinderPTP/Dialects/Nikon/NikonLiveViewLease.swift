@@ -17,17 +17,16 @@ final class NikonLiveViewLease: Sendable {
         var users: Set<User> = []
         /// Whether StartLiveView was sent and EndLiveView not yet.
         var isOn = false
-        /// The end of the chain of operations, each waiting for the one before.
-        var tail: Task<Void, Never>?
     }
 
     private let state = Locked(State())
+    private let operations = PTPSerialTasks()
 
     /// Starts live view unless it is on, waits until the camera is ready, and records `user`.
     ///
     /// A failed wait leaves live view asked for, so that a retry only waits again; ``release(_:on:)`` ends it.
     func acquire(_ user: User, on session: PTPSession, readyTimeout: Duration) async throws {
-        try await serially { [state] in
+        try await operations.run { [state] in
             if !state.withLock({ $0.isOn }) {
                 _ = try await session.transaction(.nikonStartLiveView)
                 state.withLock { $0.isOn = true }
@@ -39,7 +38,7 @@ final class NikonLiveViewLease: Sendable {
 
     /// Forgets `user`, and ends live view when no user is left.
     func release(_ user: User, on session: PTPSession) async {
-        _ = try? await serially { [state] in
+        _ = try? await operations.run { [state] in
             let ends = state.withLock { state in
                 state.users.remove(user)
                 defer { if state.users.isEmpty { state.isOn = false } }
@@ -53,7 +52,7 @@ final class NikonLiveViewLease: Sendable {
 
     /// Ends live view for every user, before the session closes.
     func end(on session: PTPSession) async {
-        _ = try? await serially { [state] in
+        _ = try? await operations.run { [state] in
             let ends = state.withLock { state in
                 defer {
                     state.users = []
@@ -73,20 +72,5 @@ final class NikonLiveViewLease: Sendable {
             state.users = []
             state.isOn = false
         }
-    }
-
-    private func serially<Result: Sendable>(
-        _ body: @escaping @Sendable () async throws -> Result
-    ) async throws -> Result {
-        let task = state.withLock { state -> Task<Result, any Error> in
-            let previous = state.tail
-            let task = Task {
-                await previous?.value
-                return try await body()
-            }
-            state.tail = Task { _ = try? await task.value }
-            return task
-        }
-        return try await task.value
     }
 }

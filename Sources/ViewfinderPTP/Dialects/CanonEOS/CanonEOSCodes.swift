@@ -1,0 +1,72 @@
+/// Canon's EOS operation codes (vendor extension 0x0B), which mean what they say only on a Canon.
+extension PTPOperationCode {
+    /// EOS GetStorageIDs: the storage IDs, as the standard operation gives them.
+    public static let canonEOSGetStorageIDs = PTPOperationCode(0x9101, vendorName: "EOS GetStorageIDs")
+    /// EOS GetStorageInfo(storage).
+    public static let canonEOSGetStorageInfo = PTPOperationCode(0x9102, vendorName: "EOS GetStorageInfo")
+    /// EOS RemoteRelease: takes a picture; the first response parameter says whether it did (0) or why not.
+    public static let canonEOSRemoteRelease = PTPOperationCode(0x910F, vendorName: "EOS RemoteRelease")
+    /// EOS SetDevicePropValueEx: sets a property, with `[size][code][value]` as data.
+    public static let canonEOSSetDevicePropValueEx = PTPOperationCode(0x9110, vendorName: "EOS SetDevicePropValueEx")
+    /// EOS SetRemoteMode(mode): 1 puts the camera under remote control.
+    public static let canonEOSSetRemoteMode = PTPOperationCode(0x9114, vendorName: "EOS SetRemoteMode")
+    /// EOS SetEventMode(mode): 1 makes the camera queue its events for GetEvent.
+    public static let canonEOSSetEventMode = PTPOperationCode(0x9115, vendorName: "EOS SetEventMode")
+    /// EOS GetEvent: the events queued since the last call, as records.
+    public static let canonEOSGetEvent = PTPOperationCode(0x9116, vendorName: "EOS GetEvent")
+    /// EOS TransferComplete(object): a file the camera asked to transfer has been read.
+    public static let canonEOSTransferComplete = PTPOperationCode(0x9117, vendorName: "EOS TransferComplete")
+    /// EOS PCHDDCapacity(free, cluster, 1): the space the computer has for pictures taken to it.
+    public static let canonEOSPCHDDCapacity = PTPOperationCode(0x911A, vendorName: "EOS PCHDDCapacity")
+    /// EOS SetUILock: locks the camera's own controls.
+    public static let canonEOSSetUILock = PTPOperationCode(0x911B, vendorName: "EOS SetUILock")
+    /// EOS ResetUILock: unlocks the camera's own controls.
+    public static let canonEOSResetUILock = PTPOperationCode(0x911C, vendorName: "EOS ResetUILock")
+    /// EOS KeepDeviceOn: keeps the camera from switching itself off.
+    public static let canonEOSKeepDeviceOn = PTPOperationCode(0x911D, vendorName: "EOS KeepDeviceOn")
+    /// EOS RemoteReleaseOn(button, 0): presses the shutter button half (1) or fully (2).
+    public static let canonEOSRemoteReleaseOn = PTPOperationCode(0x9128, vendorName: "EOS RemoteReleaseOn")
+    /// EOS RemoteReleaseOff(button): lets the shutter button go from fully (2) or half (1) pressed.
+    public static let canonEOSRemoteReleaseOff = PTPOperationCode(0x9129, vendorName: "EOS RemoteReleaseOff")
+    /// EOS GetViewFinderData(0x00200000, 0, 0): the live view frame, as blobs of `[length][type][data]`.
+    public static let canonEOSGetViewFinderData = PTPOperationCode(0x9153, vendorName: "EOS GetViewFinderData")
+}
+
+/// Canon's EOS response codes.
+extension PTPResponseCode {
+    /// EOS NotReady: live view has no frame yet.
+    public static let canonEOSNotReady = PTPResponseCode(0xA102, vendorName: "EOS NotReady")
+}
+
+/// Canon's EOS property codes: read from GetEvent's records, set with SetDevicePropValueEx.
+extension PTPDevicePropertyCode {
+    /// EOS Aperture (UINT16): eighths of a stop from f/1 at 0x08.
+    public static let canonEOSAperture = PTPDevicePropertyCode(0xD101, vendorName: "EOS Aperture")
+    /// EOS ShutterSpeed (UINT16): eighths of a stop from 1 s at 0x38; 0x0C is bulb.
+    public static let canonEOSShutterSpeed = PTPDevicePropertyCode(0xD102, vendorName: "EOS ShutterSpeed")
+    /// EOS ISOSpeed (UINT16): eighths of a stop from ISO 100 at 0x48; 0 is automatic.
+    public static let canonEOSISOSpeed = PTPDevicePropertyCode(0xD103, vendorName: "EOS ISOSpeed")
+    /// EOS ExpCompensation (UINT8): signed eighths of a stop.
+    public static let canonEOSExposureCompensation = PTPDevicePropertyCode(0xD104, vendorName: "EOS ExpCompensation")
+    /// EOS AutoExposureMode (UINT16): 0 P, 1 Tv, 2 Av, 3 M, 4 bulb, and scene modes.
+    public static let canonEOSAutoExposureMode = PTPDevicePropertyCode(0xD105, vendorName: "EOS AutoExposureMode")
+    /// EOS DriveMode (UINT16).
+    public static let canonEOSDriveMode = PTPDevicePropertyCode(0xD106, vendorName: "EOS DriveMode")
+    /// EOS FocusMode (UINT16): 0 one shot, 1 AI servo, 2 AI focus, 3 manual.
+    public static let canonEOSFocusMode = PTPDevicePropertyCode(0xD108, vendorName: "EOS FocusMode")
+    /// EOS WhiteBalance (UINT8).
+    public static let canonEOSWhiteBalance = PTPDevicePropertyCode(0xD109, vendorName: "EOS WhiteBalance")
+    /// EOS BatteryPower (UINT16): 0 low, 5 a quarter, 1 half, 4 three quarters, 2 full.
+    public static let canonEOSBatteryPower = PTPDevicePropertyCode(0xD111, vendorName: "EOS BatteryPower")
+    /// EOS AvailableShots (UINT32): the pictures that fit where pictures go.
+    public static let canonEOSAvailableShots = PTPDevicePropertyCode(0xD11B, vendorName: "EOS AvailableShots")
+    /// EOS CaptureDestination (UINT32): where pictures go, 4 for the computer and another listed value for the card.
+    public static let canonEOSCaptureDestination = PTPDevicePropertyCode(
+        0xD11C, vendorName: "EOS CaptureDestination")
+    /// EOS EVFOutputDevice (UINT16): where live view goes, a mask: 1 the camera's screen, 2 the computer.
+    public static let canonEOSEVFOutputDevice = PTPDevicePropertyCode(0xD1B0, vendorName: "EOS EVFOutputDevice")
+    /// EOS EVFMode (UINT16): 1 when live view is on.
+    public static let canonEOSEVFMode = PTPDevicePropertyCode(0xD1B1, vendorName: "EOS EVFMode")
+    /// EOS EVFRecordStatus (UINT16): 4 while a movie is recorded, 0 otherwise; set to start and stop.
+    public static let canonEOSEVFRecordStatus = PTPDevicePropertyCode(0xD1B8, vendorName: "EOS EVFRecordStatus")
+}

@@ -1,0 +1,153 @@
+import ViewfinderCore
+import ViewfinderSystem
+
+/// An EOS camera's properties as its events report them: each property's value and the values it accepts, passed on
+/// to the typed properties, and sets sent with SetDevicePropValueEx.
+///
+/// EOS cameras describe no property with GetDevicePropDesc: everything arrives in GetEvent records, values and
+/// lists separately, so the store keeps both and updates a typed property whenever either changes.
+final class CanonEOSProperties: Sendable {
+    /// Ties a typed property to an EOS property.
+    struct Binding: Sendable {
+        let code: PTPDevicePropertyCode
+        let name: String
+        let displayName: String
+        /// How many of the value's bytes count: 1, 2 or 4.
+        let width: Int
+        let apply: @Sendable (_ current: Int64?, _ allowed: [Int64]?, PTPConnection) -> Void
+    }
+
+    /// What the camera has reported of one property.
+    struct Reported: Sendable {
+        var value: Int64?
+        var allowed: [Int64]?
+    }
+
+    private let connection: PTPConnection
+    private let bindings: [UInt16: Binding]
+    private let reported = Locked<[UInt16: Reported]>([:])
+
+    init(connection: PTPConnection) {
+        self.connection = connection
+        bindings = Dictionary(uniqueKeysWithValues: Self.all.map { ($0.code.rawValue, $0) })
+    }
+
+    /// A binding whose values `decode` makes from the camera's integers; `width` bytes of the value count.
+    static func binding<Value>(
+        _ identifier: CameraPropertyIdentifier<Value>, _ code: PTPDevicePropertyCode, width: Int,
+        decode: @escaping @Sendable (Int64) -> TypedCameraPropertyValue<Value>,
+        settable: Bool = true
+    ) -> Binding {
+        Binding(code: code, name: identifier.name, displayName: identifier.localizedDisplayName, width: width) {
+            current, allowed, connection in
+            let values =
+                settable ? CameraPropertySettableValues((allowed ?? []).map(decode)) : CameraPropertySettableValues([])
+            connection.update(identifier, currentValue: current.map(decode), validSettableValues: values)
+        }
+    }
+
+    /// The properties Viewfinder types, with Canon's value tables.
+    static let all: [Binding] = [
+        binding(.iso, .canonEOSISOSpeed, width: 2, decode: CanonEOSPropertyValues.iso),
+        binding(.aperture, .canonEOSAperture, width: 2, decode: CanonEOSPropertyValues.aperture),
+        binding(.shutterSpeed, .canonEOSShutterSpeed, width: 2, decode: CanonEOSPropertyValues.shutterSpeed),
+        binding(
+            .exposureCompensation, .canonEOSExposureCompensation, width: 1,
+            decode: CanonEOSPropertyValues.exposureCompensation),
+        binding(.autoExposureMode, .canonEOSAutoExposureMode, width: 2, decode: CanonEOSPropertyValues.exposureMode),
+        binding(.whiteBalance, .canonEOSWhiteBalance, width: 1, decode: CanonEOSPropertyValues.whiteBalance),
+        binding(.driveMode, .canonEOSDriveMode, width: 2, decode: CanonEOSPropertyValues.driveMode),
+        binding(.focusMode, .canonEOSFocusMode, width: 2, decode: CanonEOSPropertyValues.focusMode),
+        binding(
+            .batteryLevel, .canonEOSBatteryPower, width: 2, decode: CanonEOSPropertyValues.batteryLevel,
+            settable: false),
+        binding(
+            .shotsAvailable, .canonEOSAvailableShots, width: 4, decode: CanonEOSPropertyValues.shotsAvailable,
+            settable: false),
+    ]
+
+    /// The width of the values of the EOS properties the dialect reads without typing them.
+    private static let widths: [UInt16: Int] = [
+        PTPDevicePropertyCode.canonEOSCaptureDestination.rawValue: 4,
+        PTPDevicePropertyCode.canonEOSEVFOutputDevice.rawValue: 2,
+        PTPDevicePropertyCode.canonEOSEVFMode.rawValue: 2,
+        PTPDevicePropertyCode.canonEOSEVFRecordStatus.rawValue: 2,
+    ]
+
+    private func width(of code: UInt16) -> Int { bindings[code]?.width ?? Self.widths[code] ?? 4 }
+
+    /// The integer in the first `width` bytes of a value, little-endian; `nil` when fewer bytes came.
+    private static func integer(_ bytes: [UInt8], width: Int) -> Int64? {
+        guard bytes.count >= width else { return nil }
+        return bytes.prefix(width).reversed().reduce(Int64(0)) { $0 << 8 | Int64($1) }
+    }
+
+    /// Takes in the property records of one GetEvent answer, and updates the typed properties they touch.
+    func apply(_ events: [PTPCanonEOSEvent]) {
+        var touched = Set<UInt16>()
+        reported.withLock { reported in
+            for event in events {
+                switch event {
+                case .propertyChanged(let code, let bytes):
+                    guard let value = Self.integer(bytes, width: width(of: code.rawValue)) else { continue }
+                    reported[code.rawValue, default: Reported()].value = value
+                    touched.insert(code.rawValue)
+                case .allowedValuesChanged(let code, let values):
+                    let mask = (Int64(1) << (8 * width(of: code.rawValue))) - 1
+                    reported[code.rawValue, default: Reported()].allowed = values.map { Int64($0) & mask }
+                    touched.insert(code.rawValue)
+                default:
+                    break
+                }
+            }
+        }
+        for code in touched {
+            guard let binding = bindings[code] else { continue }
+            let state = reported.withLock { $0[code] } ?? Reported()
+            binding.apply(state.value, state.allowed, connection)
+        }
+    }
+
+    /// The value the camera reported last for `code`.
+    func value(of code: PTPDevicePropertyCode) -> Int64? {
+        reported.withLock { $0[code.rawValue]?.value }
+    }
+
+    /// The values the camera accepts for `code`, as it reported them last.
+    func allowedValues(of code: PTPDevicePropertyCode) -> [Int64]? {
+        reported.withLock { $0[code.rawValue]?.allowed }
+    }
+
+    /// Whether the camera has reported `code` at all.
+    func hasReported(_ code: PTPDevicePropertyCode) -> Bool {
+        reported.withLock { $0[code.rawValue] != nil }
+    }
+
+    /// Sends a typed property's new value with SetDevicePropValueEx.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` for a property the camera does not have, and what the camera
+    ///   answered.
+    func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws {
+        guard let binding = bindings.values.first(where: { $0.name == name }), let value = rawValue.integerValue else {
+            throw ViewfinderError(.notAvailable, "\(connection.model) has no \(name) to set over PTP")
+        }
+        do {
+            try await set(binding.code, to: value)
+        } catch let error as ViewfinderError where error.code == .protocolFailure {
+            throw ViewfinderError(
+                .invalidPropertyValue,
+                "the camera refused \(binding.displayName) \(value): "
+                    + "\(error.responseCode.map { PTPResponseCode(rawValue: $0).description } ?? "an error")",
+                responseCode: error.responseCode)
+        }
+    }
+
+    /// Sends SetDevicePropValueEx: `[12][code][value in a four-byte slot]`.
+    func set(_ code: PTPDevicePropertyCode, to value: Int64) async throws {
+        var writer = PTPDataWriter(capacity: 12)
+        writer.append(UInt32(12))
+        writer.append(UInt32(code.rawValue))
+        writer.append(UInt32(truncatingIfNeeded: value))
+        _ = try await connection.session.transaction(.canonEOSSetDevicePropValueEx, sending: writer.bytes)
+    }
+}

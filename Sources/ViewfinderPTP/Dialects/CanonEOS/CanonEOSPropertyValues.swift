@@ -1,0 +1,132 @@
+import ViewfinderCore
+
+/// What Canon's EOS property values mean: exposure settings in eighths of a stop, and codes for the modes.
+///
+/// EOS cameras count exposure in eighths of a stop from a fixed point (f/1 at 8, one second at 0x38, ISO 100 at
+/// 0x48), with thirds at 3 and 5 eighths past a whole stop and halves at 4. The typed values keep the camera's code
+/// as their raw value, so setting one sends that code back.
+package enum CanonEOSPropertyValues {
+    package typealias Value<T: CameraPropertyValue> = TypedCameraPropertyValue<T>
+
+    /// The stops `eighths` eighths from a code's origin: whole stops, and the third or half that 3, 4 or 5 eighths
+    /// stand for; other eighths to the nearest third or half.
+    package static func stops(eighths: Int) -> ExposureStops {
+        let whole = eighths >= 0 ? eighths / 8 : -((-eighths + 7) / 8)
+        let remainder = eighths - whole * 8
+        let sixths: Int? =
+            switch remainder {
+            case 0: 0
+            case 3: 2
+            case 4: 3
+            case 5: 4
+            default: nil
+            }
+        guard let sixths else {
+            return ExposureStops(approximately: Double(eighths) / 8) ?? .zero
+        }
+        return ExposureStops(sixths: whole * 6 + sixths)
+    }
+
+    /// The eighths that stand for `stops`, or `nil` for a sixth, which EOS codes do not have.
+    package static func eighths(_ stops: ExposureStops) -> Int? {
+        let whole = stops.sixths >= 0 ? stops.sixths / 6 : -((-stops.sixths + 5) / 6)
+        let remainder = stops.sixths - whole * 6
+        let eighths: Int? =
+            switch remainder {
+            case 0: 0
+            case 2: 3
+            case 3: 4
+            case 4: 5
+            default: nil
+            }
+        return eighths.map { whole * 8 + $0 }
+    }
+
+    /// ISO: eighths from ISO 100 at 0x48; 0 is automatic.
+    static func iso(_ raw: Int64) -> Value<ISOValue> {
+        if raw == 0 { return Value(.automatic, rawValue: .integer(raw)) }
+        return Value(ISOValue(stopsFromISO100: stops(eighths: Int(raw) - 0x48)), rawValue: .integer(raw))
+    }
+
+    /// The ISO code of a sensitivity, for finding a value without reading a whole list.
+    package static func isoCode(_ iso: ISOValue) -> Int64? {
+        if iso.isAutomatic { return 0 }
+        return iso.stopsFromISO100.flatMap(eighths).map { Int64($0 + 0x48) }
+    }
+
+    /// Aperture: eighths from f/1 at 8; 0 and `0xFFFF` are automatic.
+    static func aperture(_ raw: Int64) -> Value<ApertureValue> {
+        if raw == 0 || raw == 0xFFFF { return Value(.automatic, rawValue: .integer(raw)) }
+        return Value(ApertureValue(stopsFromF1: stops(eighths: Int(raw) - 0x08)), rawValue: .integer(raw))
+    }
+
+    /// Shutter speed: eighths faster than one second at 0x38; 0x0C and 4 are bulb, 0 automatic.
+    static func shutterSpeed(_ raw: Int64) -> Value<ShutterSpeedValue> {
+        switch raw {
+        case 0x0C, 0x04: return Value(.bulb, rawValue: .integer(raw))
+        case 0: return Value(unrecognizedRawValue: .integer(raw), localizedDisplayValue: "Auto")
+        default:
+            let stops = stops(eighths: 0x38 - Int(raw))
+            return Value(ShutterSpeedValue(stopsFromOneSecond: stops), rawValue: .integer(raw))
+        }
+    }
+
+    /// Exposure compensation: signed eighths in one byte.
+    static func exposureCompensation(_ raw: Int64) -> Value<ExposureCompensationValue> {
+        let eighths = Int(Int8(truncatingIfNeeded: raw))
+        return Value(ExposureCompensationValue(stops: stops(eighths: eighths)), rawValue: .integer(raw))
+    }
+
+    /// A value with a meaning from `meanings`, else a named one from `names`, else its code.
+    static func table<Meaning: CameraPropertyValue>(
+        _ raw: Int64, _ meanings: [Int64: Meaning], names: [Int64: String] = [:]
+    ) -> Value<Meaning> {
+        if let meaning = meanings[raw] { return Value(meaning, rawValue: .integer(raw)) }
+        return Value(
+            unrecognizedRawValue: .integer(raw),
+            localizedDisplayValue: names[raw] ?? "0x" + String(raw, radix: 16, uppercase: true))
+    }
+
+    /// Exposure modes: P, Tv, Av, M, bulb, and the automatic and scene modes.
+    static func exposureMode(_ raw: Int64) -> Value<AutoExposureModeValue> {
+        table(
+            raw, [0: .program, 1: .shutterPriority, 2: .aperturePriority, 3: .manual, 4: .bulb, 9: .fullyAutomatic],
+            names: [
+                5: "A-DEP", 6: "DEP", 7: "C1", 8: "Lock", 10: "Night Portrait", 11: "Sports", 12: "Portrait",
+                13: "Landscape", 14: "Close-Up", 15: "Flash Off", 16: "C2", 17: "C3", 19: "Creative Auto", 20: "Movie",
+                22: "Scene Intelligent Auto",
+            ])
+    }
+
+    /// White balance.
+    static func whiteBalance(_ raw: Int64) -> Value<WhiteBalanceValue> {
+        table(
+            raw,
+            [
+                0: .automatic, 1: .daylight, 2: .cloudy, 3: .tungsten, 4: .fluorescent, 5: .flash, 6: .custom,
+                8: .shade, 9: .colorTemperature,
+            ], names: [23: "Auto (White Priority)"])
+    }
+
+    /// Drive modes.
+    static func driveMode(_ raw: Int64) -> Value<DriveModeValue> {
+        table(
+            raw, [0: .single, 1: .continuous, 4: .continuousHigh, 5: .continuousLow, 0x10: .selfTimer],
+            names: [0x11: "Self-Timer 2 s", 0x07: "Self-Timer Continuous", 0x06: "Silent Single"])
+    }
+
+    /// Focus modes: one shot, AI servo, AI focus and manual.
+    static func focusMode(_ raw: Int64) -> Value<FocusModeValue> {
+        table(raw, [0: .singleAutoFocus, 1: .continuousAutoFocus, 2: .automaticAutoFocus, 3: .manual])
+    }
+
+    /// Battery: a level in five steps, not in order (0 low, 5 a quarter, 1 half, 4 three quarters, 2 full).
+    static func batteryLevel(_ raw: Int64) -> Value<BatteryLevelValue> {
+        table(raw, [0: .percent(10), 5: .percent(25), 1: .percent(50), 4: .percent(75), 2: .percent(100)])
+    }
+
+    /// Shots available.
+    static func shotsAvailable(_ raw: Int64) -> Value<ShotsAvailableValue> {
+        Value(ShotsAvailableValue(Int(raw)), rawValue: .integer(raw))
+    }
+}
