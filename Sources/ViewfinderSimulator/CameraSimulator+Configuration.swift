@@ -10,12 +10,17 @@ extension CameraSimulator {
         /// A Nikon DSLR (vendor extension 0x0A): adds live view, DeviceReady, movie recording, Nikon's live view
         /// properties and the drive mode (StillCaptureMode).
         case nikon
+        /// A Canon EOS DSLR (vendor extension 0x0B): remote mode, events read with GetEvent, properties in Canon's
+        /// codes set with SetDevicePropValueEx, RemoteRelease and RemoteReleaseOn, EVF live view, pictures to the
+        /// card or to the computer; no standard property or capture operation.
+        case canon
 
         /// The manufacturer's name.
         public var manufacturer: String {
             switch self {
             case .generic: "Viewfinder"
             case .nikon: "Nikon Corporation"
+            case .canon: "Canon Inc."
             }
         }
 
@@ -24,14 +29,34 @@ extension CameraSimulator {
             switch self {
             case .generic: "Simulated Camera"
             case .nikon: "Simulated DSLR"
+            case .canon: "Canon EOS 5D Mark IV"
             }
         }
 
-        var folderName: String { self == .nikon ? "100NIKON" : "100VFNDR" }
-        var volumeLabel: String { self == .nikon ? "NIKON" : "VIEWFINDER" }
+        var folderName: String {
+            switch self {
+            case .generic: "100VFNDR"
+            case .nikon: "100NIKON"
+            case .canon: "100CANON"
+            }
+        }
+
+        /// How the camera's file names begin, before their four-digit number.
+        var filePrefix: String {
+            self == .canon ? "IMG_" : "DSC_"
+        }
+
+        var volumeLabel: String {
+            switch self {
+            case .generic: "VIEWFINDER"
+            case .nikon: "NIKON"
+            case .canon: "EOS_DIGITAL"
+            }
+        }
 
         /// The DeviceInfo dataset of this identity.
         func deviceInfo(model: String?) -> PTPDeviceInfo {
+            if self == .canon { return SimulatedCamera.canonEOSDeviceInfo(model: model ?? defaultModel) }
             var operations: [PTPOperationCode] = [
                 .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
                 .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .deleteObject, .initiateCapture,
@@ -46,7 +71,7 @@ extension CameraSimulator {
             ]
             if self == .nikon {
                 operations += [
-                    .nikonDeviceReady, .nikonStartLiveView, .nikonEndLiveView, .nikonGetLiveViewImage,
+                    .nikonAfDrive, .nikonDeviceReady, .nikonStartLiveView, .nikonEndLiveView, .nikonGetLiveViewImage,
                     .nikonStartMovieRecording, .nikonEndMovieRecording,
                 ]
                 events.append(.nikonMovieRecordComplete)
@@ -63,6 +88,9 @@ extension CameraSimulator {
 
         /// The vendor properties of this identity.
         var vendorProperties: [SimulatedProperty] {
+            if self == .canon {
+                return [.enumeration(.stillCaptureMode, SimulatedCamera.canonEOSDriveModes, current: .uint16(1))]
+            }
             guard self == .nikon else { return [] }
             return [
                 .enumeration(.nikonLiveViewStatus, [.uint8(0), .uint8(1)], current: .uint8(0), isSettable: false),
@@ -115,6 +143,9 @@ extension CameraSimulator {
         public var maximumOpeningConnections: Int
         /// Receives one line per notable thing that happens: connections, refusals, captures, errors.
         public var log: (@Sendable (String) -> Void)?
+        /// Whether autofocus finds focus, as it does not on a blank wall: when `false`, a Nikon's AfDrive ends in
+        /// OutOfFocus and a Canon's release with autofocus takes no picture (RemoteRelease answers 1).
+        public var focusSucceeds = true
         /// Properties described without a form, which in ISO 15740 means any value of the property's type, as some
         /// cameras describe exposure compensation; none by default.
         public var formlessProperties: Set<PTPDevicePropertyCode> = []

@@ -256,6 +256,17 @@ public final class CameraSimulator: Sendable {
 }
 
 extension CameraSimulator {
+    /// The current value of a property of the camera's model, whatever the identity shows of it, for checks.
+    package func modelValue(of code: PTPDevicePropertyCode) -> PTPValue? {
+        camera.state.withLock { $0.properties[code]?.value }
+    }
+
+    /// Where a simulated Canon sends pictures (2 the card, 4 the computer) and live view (a mask: 1 the camera's
+    /// screen, 2 the computer), for checks.
+    package var canonEOSDestinations: (pictures: UInt32, liveView: UInt32) {
+        camera.state.withLock { ($0.canon.captureDestination, $0.canon.evfOutput) }
+    }
+
     /// The bytes of a file on the simulated card, or `nil` when there is no such file or its content is generated.
     public func objectData(_ handle: UInt32) -> [UInt8]? {
         camera.state.withLock { $0.storage.objects[handle]?.data?.stored }

@@ -15,8 +15,20 @@ extension SimulatedCamera {
                 state.liveView = LiveView(startedAt: now)
                 return SimulatorReply(code: .ok, events: Self.updateLiveViewProperties(&state))
             }
+        case .nikonAfDrive:
+            return state.withLock { state in
+                // Manual focus has nothing to drive; otherwise the lens hunts for a moment.
+                guard state.properties[.focusMode]?.value.integerValue != 1 else { return .ok }
+                state.focusing = (now + .milliseconds(80), configuration.focusSucceeds)
+                return .ok
+            }
         case .nikonDeviceReady:
             return state.withLock { state in
+                if let focusing = state.focusing {
+                    guard now >= focusing.until else { return SimulatorReply(code: .deviceBusy) }
+                    state.focusing = nil
+                    if !focusing.succeeds { return SimulatorReply(code: .nikonOutOfFocus) }
+                }
                 guard let liveView = state.liveView, now < liveView.startedAt + startup else { return .ok }
                 return SimulatorReply(code: .deviceBusy)
             }
@@ -29,7 +41,9 @@ extension SimulatedCamera {
                 return SimulatorReply(code: .ok, events: Self.updateLiveViewProperties(&state))
             }
         case .nikonGetLiveViewImage:
-            return liveViewFrame(at: now)
+            return liveViewFrame(at: now, notOn: .nikonNotLiveView, starting: .deviceBusy) { jpeg in
+                [UInt8](repeating: 0, count: Self.liveViewHeaderLength) + jpeg
+            }
         case .nikonStartMovieRecording:
             return state.withLock { state in
                 guard state.liveView != nil else { return SimulatorReply(code: .nikonNotLiveView) }
@@ -50,10 +64,18 @@ extension SimulatedCamera {
         }
     }
 
-    /// The current live view frame: a fixed-size header, then a JPEG of the scene at the live view size.
+    /// The current live view frame: a JPEG of the scene at the live view size, in the vendor's wrapping.
     ///
     /// Frames change at the configured frame rate; asking faster returns the current one again.
-    private func liveViewFrame(at now: ContinuousClock.Instant) -> SimulatorReply {
+    ///
+    /// - Parameters:
+    ///   - notOn: The answer while live view is off.
+    ///   - starting: The answer while it starts.
+    ///   - wrap: Puts the vendor's header around a JPEG.
+    func liveViewFrame(
+        at now: ContinuousClock.Instant, notOn: PTPResponseCode, starting: PTPResponseCode,
+        wrap: (UnsafeRawBufferPointer) -> [UInt8]
+    ) -> SimulatorReply {
         let rate = Double(max(1, configuration.liveViewFrameRate))
         let startup = configuration.liveViewStartupDelay
         enum Lookup {
@@ -61,8 +83,8 @@ extension SimulatedCamera {
             case render(index: Int, lighting: TestScene.Lighting)
         }
         let lookup: Lookup = state.withLock { state in
-            guard let liveView = state.liveView else { return .answer(SimulatorReply(code: .nikonNotLiveView)) }
-            guard now >= liveView.startedAt + startup else { return .answer(SimulatorReply(code: .deviceBusy)) }
+            guard let liveView = state.liveView else { return .answer(SimulatorReply(code: notOn)) }
+            guard now >= liveView.startedAt + startup else { return .answer(SimulatorReply(code: starting)) }
             let index = Int(liveView.startedAt.duration(to: now).inSeconds * rate)
             if let frame = liveView.frame, frame.index == index {
                 return .answer(.data(frame.bytes))
@@ -77,11 +99,7 @@ extension SimulatedCamera {
         guard
             let image = try? TestScene.render(
                 width: size.width, height: size.height, lighting: lighting, time: epoch.duration(to: now).inSeconds),
-            let bytes = try? encoder.encode(
-                image, quality: 80,
-                { jpeg in
-                    [UInt8](repeating: 0, count: Self.liveViewHeaderLength) + jpeg
-                })
+            let bytes = try? encoder.encode(image, quality: 80, wrap)
         else { return SimulatorReply(code: .generalError) }
         state.withLock { state in
             state.liveView?.frame = (index, bytes)

@@ -45,7 +45,7 @@ extension SimulatedCamera {
     }
 
     /// Sets a validated value and reports every property whose value or settability changed as a result.
-    private func set(
+    func set(
         _ code: PTPDevicePropertyCode, to value: PTPValue, in state: inout State, now: Int
     ) -> SimulatorReply {
         if code == .dateTime, case .string(let text) = value, let seconds = CameraClock.parse(text) {
@@ -107,7 +107,8 @@ extension SimulatedCamera {
         state.withLock { state in
             guard case .uint8(let level) = state.properties[.batteryLevel]?.value, level > 5 else { return [] }
             state.properties[.batteryLevel]?.value = .uint8(level - 1)
-            return [Self.changed(.batteryLevel)]
+            // A Canon reports the change in its GetEvent records.
+            return configuration.identity == .canon ? [] : [Self.changed(.batteryLevel)]
         }
     }
 }

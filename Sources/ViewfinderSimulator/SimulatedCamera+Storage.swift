@@ -104,9 +104,17 @@ extension SimulatedCamera {
         guard format == 0 || format == UInt32(PTPObjectFormatCode.exifJPEG.rawValue) else {
             return SimulatorReply(code: .invalidObjectFormatCode)
         }
+        return startCapture(transactionID: request.transactionID, in: context) ? .ok : SimulatorReply(code: .deviceBusy)
+    }
+
+    /// Opens the shutter and, after the exposure, renders the image, stores it and reports it as the identity does.
+    ///
+    /// - Returns: `false` when a capture is under way already.
+    func startCapture(transactionID: UInt32, in context: SimulatorSessionContext) -> Bool {
         let snapshot: (lighting: TestScene.Lighting, size: Dimensions, seconds: Double)? = state.withLock { state in
             guard !state.isCapturing else { return nil }
             state.isCapturing = true
+            if configuration.identity == .canon { state.canon.pending.append(.cameraStatus(1)) }
             let settings = Self.exposureSettings(of: state, sceneEV: configuration.sceneEV)
             var size = Self.dimensions(of: Self.imageSizes.last!)
             if case .string(let text) = state.properties[.imageSize]?.value {
@@ -114,15 +122,14 @@ extension SimulatedCamera {
             }
             return (Self.lighting(of: state, sceneEV: configuration.sceneEV), size, settings.seconds)
         }
-        guard let snapshot else { return SimulatorReply(code: .deviceBusy) }
+        guard let snapshot else { return false }
         let time = epoch.duration(to: .now).inSeconds
         // The shutter stays open for the exposure time (at most a second here), then the camera writes the file.
         let delay = Duration.milliseconds(Int(min(snapshot.seconds, 1) * 1000) + 10)
-        let transactionID = request.transactionID
         context.schedule(after: delay) { [self] in
             finishCapture(transactionID: transactionID, lighting: snapshot.lighting, size: snapshot.size, time: time)
         }
-        return .ok
+        return true
     }
 
     private func finishCapture(
@@ -148,6 +155,10 @@ extension SimulatedCamera {
         configuration.log?("captured \(name) (\(image.jpeg.count) bytes) as object 0x\(String(handle, radix: 16))")
         if let directory = configuration.captureArchiveDirectory {
             archive(image.jpeg, named: name, in: directory)
+        }
+        if configuration.identity == .canon {
+            reportCanonEOSCapture(handle, name: name, size: image.jpeg.count)
+            return []
         }
         return [
             PTPEvent(code: .objectAdded, parameters: [handle]),

@@ -73,6 +73,10 @@ final class SimulatedCamera: Sendable {
         var isCapturing = false
         var liveView: LiveView?
         var recordingSince: ContinuousClock.Instant?
+        /// When autofocus started (AfDrive, a half press) and whether it finds focus, until DeviceReady tells.
+        var focusing: (until: ContinuousClock.Instant, succeeds: Bool)?
+        /// What a Canon holds of its own.
+        var canon = CanonEOSState()
     }
 
     let configuration: CameraSimulator.Configuration
@@ -95,7 +99,7 @@ final class SimulatedCamera: Sendable {
         var initial = State(
             storage: SimulatedStorage(
                 folderName: configuration.identity.folderName, volumeLabel: configuration.identity.volumeLabel,
-                date: date))
+                filePrefix: configuration.identity.filePrefix, date: date))
         let properties =
             Self.standardProperties(imageSizes: Self.imageSizes, battery: 100)
             + configuration.identity.vendorProperties
@@ -147,8 +151,10 @@ final class SimulatedCamera: Sendable {
         case .initiateCapture:
             return initiateCapture(request, in: context)
         case .nikonStartLiveView, .nikonEndLiveView, .nikonGetLiveViewImage, .nikonDeviceReady,
-            .nikonStartMovieRecording, .nikonEndMovieRecording:
+            .nikonStartMovieRecording, .nikonEndMovieRecording, .nikonAfDrive:
             return respondToLiveView(request, in: context)
+        case _ where configuration.identity == .canon && (0x9100...0x91FF).contains(request.code.rawValue):
+            return respondToCanonEOS(request, in: context)
         default:
             return respondToStorage(request)
         }
@@ -171,6 +177,12 @@ final class SimulatedCamera: Sendable {
         state.withLock { state in
             state.openSessionID = nil
             state.isCapturing = false
+            state.focusing = nil
+            state.canon.eventMode = 0
+            state.canon.reported = [:]
+            state.canon.pending = []
+            state.canon.halfPressFocused = nil
+            state.canon.evfOutput &= ~2
             if state.recordingSince == nil {
                 state.liveView = nil
             }

@@ -107,10 +107,13 @@ struct SimulatedStorage: Sendable {
     /// The handle of the folder new files go to.
     private(set) var cameraFolder: UInt32 = 0
     let volumeLabel: String
+    /// How file names begin, such as `DSC_`.
+    let filePrefix: String
 
-    /// Creates a card with `DCIM/<folderName>`.
-    init(folderName: String, volumeLabel: String, date: String) {
+    /// Creates a card with `DCIM/<folderName>` whose files are named `<filePrefix><number>`.
+    init(folderName: String, volumeLabel: String, filePrefix: String, date: String) {
         self.volumeLabel = volumeLabel
+        self.filePrefix = filePrefix
         let dcim = addFolder("DCIM", parent: 0, date: date)
         cameraFolder = addFolder(folderName, parent: dcim, date: date)
     }
@@ -130,11 +133,11 @@ struct SimulatedStorage: Sendable {
         return handle
     }
 
-    /// The next camera-style file name with `extension`, such as `DSC_0007.JPG`.
+    /// The next camera-style file name with `extension`, such as `DSC_0007.JPG` or `IMG_0007.JPG`.
     mutating func nextFilename(extension fileExtension: String) -> String {
         defer { nextFileNumber = nextFileNumber % 9999 + 1 }
         let digits = String(nextFileNumber)
-        return "DSC_" + String(repeating: "0", count: 4 - digits.count) + digits + "." + fileExtension
+        return filePrefix + String(repeating: "0", count: 4 - digits.count) + digits + "." + fileExtension
     }
 
     /// Adds a file to the camera folder and returns its handle.
@@ -171,14 +174,28 @@ struct SimulatedStorage: Sendable {
         return handle
     }
 
+    /// Files a Canon holds for the computer to read, which are not on the card's listing.
+    private(set) var heldForTransfer: Set<UInt32> = []
+
+    /// Takes a file off the card's listing: it waits to be read once and removed (Canon's pictures to the computer).
+    mutating func holdForTransfer(_ handle: UInt32) {
+        heldForTransfer.insert(handle)
+    }
+
+    /// Whether a file waits to be read and removed instead of being on the card.
+    func isHeldForTransfer(_ handle: UInt32) -> Bool {
+        heldForTransfer.contains(handle)
+    }
+
     /// Removes a file.
     mutating func remove(_ handle: UInt32) {
+        heldForTransfer.remove(handle)
         objects[handle] = nil
         order.removeAll { $0 == handle }
     }
 
     /// The handles of the files, not folders, in the order they were added.
-    var fileHandles: [UInt32] { order.filter { objects[$0]?.data != nil } }
+    var fileHandles: [UInt32] { order.filter { objects[$0]?.data != nil && !heldForTransfer.contains($0) } }
 
     /// The bytes the files take.
     var usedBytes: UInt64 { objects.values.reduce(0) { $0 + ($1.data?.count ?? 0) } }
@@ -206,7 +223,7 @@ struct SimulatedStorage: Sendable {
             guard folder.info.isFolder else { return ([], .invalidParentObject) }
         }
         let matching = order.filter { handle in
-            guard let info = objects[handle]?.info else { return false }
+            guard let info = objects[handle]?.info, !heldForTransfer.contains(handle) else { return false }
             let inFolder =
                 switch parent {
                 case 0: true

@@ -80,7 +80,7 @@ import ViewfinderTestSupport
         (["capture", "/dev/video0", "--format", "640x480@1e400"], "'1e400' is not a frame rate"),
         (["demo", "--live-view", "1e300"], "--live-view takes"),
         (["camera", "shoot", "--timeout", "1e300"], "--timeout takes"),
-        (["simulate", "--identity", "canon"], "--identity takes generic or nikon, not 'canon'"),
+        (["simulate", "--identity", "sony"], "--identity takes generic, nikon or canon, not 'sony'"),
         (["discover", "--host", "127.0.0.1:0"], "the port is a number from 1 to 65535, not '0'"),
         (["discover", "--host", "camera:http"], "the port is a number from 1 to 65535, not 'http'"),
         (["discover", "--gateway", "--host", "127.0.0.1"], "give one of --gateway, --interface and --host, not"),

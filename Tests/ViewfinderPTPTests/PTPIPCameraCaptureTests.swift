@@ -33,6 +33,35 @@ extension SimulatedCameraTests {
             }
         }
 
+        @Test func aNikonFocusesWithAfDriveAndTakesNoPictureWithoutFocus() async throws {
+            var configuration = CameraSimulator.Configuration(identity: .nikon, sampleImageCount: 0)
+            try await CameraHarness.run(configuration) { harness in
+                let files = Observed<CameraFileItem>()
+                let token = harness.camera.addNewFileObserver { files.append($0) }
+                try await harness.camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
+                try await waitUntil("the new file to be reported") { files.all.count == 1 }
+                withExtendedLifetime(token) {}
+            }
+            configuration.focusSucceeds = false
+            try await CameraHarness.run(configuration) { harness in
+                let camera = harness.camera
+                let files = Observed<CameraFileItem>()
+                let token = camera.addNewFileObserver { files.append($0) }
+                let error = await #expect(throws: ViewfinderError.self) {
+                    try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
+                }
+                #expect(error?.code == .notAvailable)
+                #expect(error?.message.contains("could not focus") == true, "\(String(describing: error))")
+                #expect(error?.responseCode == PTPResponseCode.nikonOutOfFocus.rawValue)
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(files.all.isEmpty, "a picture was taken without focus")
+                // Without autofocus the picture is taken whatever the focus.
+                try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(false)
+                try await waitUntil("the new file to be reported") { files.all.count == 1 }
+                withExtendedLifetime(token) {}
+            }
+        }
+
         @Test func overlappingCapturesAreRefusedAsBusy() async throws {
             // A long exposure keeps the first capture under way.
             try await CameraHarness.run(.init(sampleImageCount: 0)) { harness in

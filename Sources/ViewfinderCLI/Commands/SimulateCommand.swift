@@ -10,22 +10,29 @@ enum SimulateCommand: Command {
             The camera offers ISO, shutter speed, aperture, exposure compensation, white balance, focus and \
             exposure program, battery and date properties, captures real JPEG images of a test scene whose \
             brightness follows the exposure settings, and keeps them on a simulated card. With --identity nikon it \
-            adds Nikon live view and movie recording. It serves one client at a time and listens on loopback \
-            unless --bind says otherwise. Press Ctrl-C to stop it.
+            adds Nikon live view, autofocus and movie recording. With --identity canon it speaks Canon's EOS \
+            dialect instead: events read with GetEvent, properties in Canon's codes, RemoteRelease, EVF live view \
+            and pictures to the card or to the computer, as gphoto2's "Canon EOS (WLAN)" expects. With \
+            --no-focus autofocus finds no focus. It serves one client at a time and listens on loopback unless \
+            --bind says otherwise. Press Ctrl-C to stop it.
             """,
         options: [
             .value("bind", "ADDRESS", help: "The address to listen on.", default: "127.0.0.1"),
             .value("port", "PORT", help: "The TCP port to listen on; 0 picks a free one.", default: "15740"),
-            .value("identity", "generic|nikon", help: "Who the camera says it is.", default: "generic"),
+            .value("identity", "generic|nikon|canon", help: "Who the camera says it is.", default: "generic"),
             .value("model", "NAME", help: "The model name the camera reports."),
             .value("sample-images", "COUNT", help: "How many images are on the card at start.", default: "2"),
             .value("save-captures", "DIRECTORY", help: "Also write every captured image to this directory."),
+            .flag("no-focus", help: "Make autofocus find no focus, as on a blank wall."),
         ],
         examples: [
             Example(commandLine: "simulate", comment: "A generic camera on 127.0.0.1:15740."),
             Example(
                 commandLine: "simulate --identity nikon --port 15741",
                 comment: "A Nikon camera with live view; try gphoto2 --port ptpip:127.0.0.1:15741:15741."),
+            Example(
+                commandLine: "simulate --identity canon --port 15742",
+                comment: "A Canon EOS; try gphoto2 --camera 'Canon EOS (WLAN)' --port ptpip:127.0.0.1:15742:15742."),
         ]
     )
 
@@ -33,13 +40,14 @@ enum SimulateCommand: Command {
         let identityName = arguments.value("identity") ?? "generic"
         guard let identity = CameraSimulator.Identity(rawValue: identityName) else {
             throw UsageError(
-                "--identity takes generic or nikon, not '\(identityName)'", commandPath: arguments.commandPath)
+                "--identity takes generic, nikon or canon, not '\(identityName)'", commandPath: arguments.commandPath)
         }
         let port = try arguments.integer("port", default: 15740, in: 0...65535)
-        let configuration = CameraSimulator.Configuration(
+        var configuration = CameraSimulator.Configuration(
             identity: identity, model: arguments.value("model"), bindAddress: arguments.value("bind") ?? "127.0.0.1",
             port: UInt16(port), sampleImageCount: try arguments.integer("sample-images", default: 2, in: 0...100),
             captureArchiveDirectory: arguments.value("save-captures"), log: { Console.print($0) })
+        configuration.focusSucceeds = !arguments.flag("no-focus")
         let simulator = try CameraSimulator(configuration: configuration)
         Interrupt.beginHandling()
         try simulator.start()

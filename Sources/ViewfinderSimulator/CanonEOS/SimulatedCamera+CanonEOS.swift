@@ -1,0 +1,152 @@
+import ViewfinderCore
+import ViewfinderPTP
+import ViewfinderPTPIP
+
+extension SimulatedCamera {
+    /// Answers the EOS operations of the simulated Canon.
+    func respondToCanonEOS(_ request: SimulatorRequest, in context: SimulatorSessionContext) -> SimulatorReply {
+        switch request.code {
+        case .canonEOSSetRemoteMode, .canonEOSSetUILock, .canonEOSResetUILock, .canonEOSKeepDeviceOn,
+            .canonEOSPCHDDCapacity:
+            return .ok
+        case .canonEOSSetEventMode:
+            state.withLock { state in
+                state.canon.eventMode = request.parameter(0) ?? 0
+                // A client that asks for events hears everything first.
+                state.canon.reported = [:]
+            }
+            return .ok
+        case .canonEOSGetEvent:
+            return .data(PTPCanonEOSEvent.encode(canonEOSEvents()))
+        case .canonEOSSetDevicePropValueEx:
+            return setCanonEOSProperty(request.data)
+        case .canonEOSGetStorageIDs:
+            return respondToStorage(
+                SimulatorRequest(code: .getStorageIDs, transactionID: request.transactionID, parameters: []))
+        case .canonEOSGetStorageInfo:
+            return respondToStorage(
+                SimulatorRequest(
+                    code: .getStorageInfo, transactionID: request.transactionID, parameters: request.parameters))
+        case .canonEOSTransferComplete:
+            return state.withLock { state in
+                guard let handle = request.parameter(0), state.storage.isHeldForTransfer(handle) else {
+                    return SimulatorReply(code: .invalidObjectHandle)
+                }
+                state.storage.remove(handle)
+                return .ok
+            }
+        case .canonEOSRemoteRelease:
+            return remoteRelease(request, in: context)
+        case .canonEOSRemoteReleaseOn:
+            return pressShutter(request, in: context)
+        case .canonEOSRemoteReleaseOff:
+            state.withLock { state in
+                if (request.parameter(0) ?? 0) & 1 != 0 { state.canon.halfPressFocused = nil }
+            }
+            return .ok
+        case .canonEOSGetViewFinderData:
+            return liveViewFrame(at: .now, notOn: .canonEOSNotReady, starting: .canonEOSNotReady) { jpeg in
+                PTPCanonEOSLiveViewFrame.encode(jpeg: jpeg)
+            }
+        default:
+            return SimulatorReply(code: .operationNotSupported)
+        }
+    }
+
+    /// Whether focusing now would find focus: always in manual focus, else as configured.
+    private func findsFocus(in state: State) -> Bool {
+        state.properties[.focusMode]?.value.integerValue == 1 || configuration.focusSucceeds
+    }
+
+    /// RemoteRelease: focuses and takes the picture, or says in its first parameter why not (1: no focus).
+    private func remoteRelease(_ request: SimulatorRequest, in context: SimulatorSessionContext) -> SimulatorReply {
+        guard state.withLock({ findsFocus(in: $0) }) else { return SimulatorReply(code: .ok, parameters: [1]) }
+        guard startCapture(transactionID: request.transactionID, in: context) else {
+            return SimulatorReply(code: .deviceBusy)
+        }
+        return SimulatorReply(code: .ok, parameters: [0])
+    }
+
+    /// RemoteReleaseOn(button, without autofocus): a half press (1) focuses and reports what it found in an
+    /// OLCInfoChanged record; a full press (2, or 3 for both) takes the picture unless autofocus found no focus.
+    private func pressShutter(_ request: SimulatorRequest, in context: SimulatorSessionContext) -> SimulatorReply {
+        let button = request.parameter(0) ?? 0
+        let withoutAutofocus = request.parameter(1) == 1
+        let releases: Bool = state.withLock { state in
+            if button & 1 != 0, state.canon.halfPressFocused == nil {
+                let focused = withoutAutofocus || findsFocus(in: state)
+                state.canon.halfPressFocused = focused
+                state.canon.pending.append(Self.focusRecord(found: focused))
+            }
+            guard button & 2 != 0 else { return false }
+            return withoutAutofocus || (state.canon.halfPressFocused ?? findsFocus(in: state))
+        }
+        if releases, !startCapture(transactionID: request.transactionID, in: context) {
+            return SimulatorReply(code: .deviceBusy)
+        }
+        return .ok
+    }
+
+    /// An OLCInfoChanged record with only its focus information (mask 0x0100): six bytes, the fifth 1 when focus
+    /// was found and 2 when it was not, as EOS bodies without an OLC version send it.
+    private static func focusRecord(found: Bool) -> PTPCanonEOSEvent {
+        var payload = PTPDataWriter(capacity: 16)
+        payload.append(UInt32(4 + 2 + 2 + 6))  // the blob's length: the record's size less 8
+        payload.append(UInt16(0x0100))
+        payload.append(UInt16(0))
+        payload.append(bytes: [0, 0, 0, 0, found ? 1 : 2, 0])
+        return .other(type: 0xC1A5, payload: payload.bytes)
+    }
+
+    /// Reports a picture the camera took: held for the computer to read when pictures go there, on the card
+    /// otherwise; the camera is then no longer busy.
+    func reportCanonEOSCapture(_ handle: UInt32, name: String, size: Int) {
+        state.withLock { state in
+            if state.canon.captureDestination == 4 {
+                state.storage.holdForTransfer(handle)
+                state.canon.pending.append(
+                    .objectTransferRequested(
+                        handle: handle, format: .exifJPEG, size: UInt32(clamping: size), name: name))
+            } else {
+                state.canon.pending.append(
+                    .objectAdded(
+                        handle: handle, storageID: SimulatedStorage.storageID, format: .exifJPEG,
+                        size: UInt32(clamping: size), parent: state.storage.cameraFolder, name: name))
+            }
+            state.canon.pending.append(.cameraStatus(0))
+        }
+    }
+
+    /// Turns live view on when it goes to the computer, and off when it does not, unless a movie is recorded.
+    func updateCanonEOSLiveView(_ state: inout State) {
+        let on = state.canon.evfMode == 1 && state.canon.evfOutput & 2 != 0
+        if on, state.liveView == nil {
+            state.liveView = LiveView(startedAt: .now)
+        } else if !on, state.recordingSince == nil {
+            state.liveView = nil
+        }
+    }
+
+    /// Starts or stops recording a movie; a stopped movie is written to the card as a file.
+    func setCanonEOSRecording(_ starts: Bool, in state: inout State) -> SimulatorReply {
+        if starts {
+            if state.recordingSince == nil { state.recordingSince = .now }
+            return .ok
+        }
+        guard let since = state.recordingSince else { return .ok }
+        state.recordingSince = nil
+        updateCanonEOSLiveView(&state)
+        // About 12 MB a second of video, made as it is read.
+        let seconds = max(since.duration(to: .now).inSeconds, 0.1)
+        let name = state.storage.nextFilename(extension: "MOV")
+        let content = ObjectBytes(generatedCount: UInt64(seconds * 12_000_000))
+        let handle = state.storage.addFile(
+            named: name, format: .quickTime, content: content, thumbnail: nil, imageSize: nil,
+            date: CameraClock.format(CameraClock.now() + state.clockOffset))
+        state.canon.pending.append(
+            .objectAdded(
+                handle: handle, storageID: SimulatedStorage.storageID, format: .quickTime,
+                size: UInt32(clamping: content.count), parent: state.storage.cameraFolder, name: name))
+        return .ok
+    }
+}

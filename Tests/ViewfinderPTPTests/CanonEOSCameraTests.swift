@@ -1,0 +1,267 @@
+import Dispatch
+import Synchronization
+import Testing
+import ViewfinderCore
+import ViewfinderReactive
+import ViewfinderSimulator
+import ViewfinderSystem
+import ViewfinderTestSupport
+
+@testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
+
+extension SimulatedCameraTests {
+    /// The Canon EOS dialect against the simulated Canon over loopback TCP: events polled with GetEvent, properties in
+    /// Canon's codes, the shutter, live view, recording and the card.
+    @Suite(.timeLimit(.minutes(3))) struct CanonEOSCameraTests {
+        static let canon = CameraSimulator.Configuration(identity: .canon, sampleImageCount: 1)
+
+        @Test func propertiesArriveInEventsWithCanonsCodes() async throws {
+            try await CameraHarness.run(Self.canon) { harness in
+                let camera = harness.camera
+                #expect(camera.dialectName == "Canon EOS")
+                #expect(
+                    camera.supportedFunctionality.isSuperset(of: [
+                        .stillCapture, .liveView, .videoRecording, .fileAccess, .propertyControl,
+                    ]))
+                let iso = camera.property(for: .iso)
+                #expect(iso.commonValue == .iso100)
+                #expect(iso.currentValue?.rawValue == .integer(0x48))
+                #expect(iso.validSettableValues.count == 26)
+                #expect(iso.validSettableValues.first?.localizedDisplayValue == "ISO 100")
+                #expect(iso.validSettableValues.last?.commonValue == .automatic)
+                #expect(iso.validSettableValues.map(\.rawValue).contains(.integer(0x4B)))  // ISO 125, ⅓ stop up
+                let aperture = camera.property(for: .aperture)
+                #expect(aperture.currentValue?.localizedDisplayValue == "f/5.6")
+                #expect(aperture.currentValue?.rawValue == .integer(0x30))
+                #expect(
+                    aperture.validSettableValues.prefix(4).map(\.localizedDisplayValue) == [
+                        "f/1.4", "f/1.6", "f/1.8", "f/2",
+                    ])
+                let shutter = camera.property(for: .shutterSpeed)
+                #expect(shutter.currentValue?.localizedDisplayValue == "1/125")
+                #expect(shutter.currentValue?.rawValue == .integer(0x70))
+                #expect(shutter.validSettableValues.first?.localizedDisplayValue == "30\"")
+                #expect(camera.property(for: .autoExposureMode).commonValue == .manual)
+                #expect(camera.property(for: .whiteBalance).commonValue == .automatic)
+                #expect(camera.property(for: .focusMode).commonValue == .singleAutoFocus)
+                #expect(camera.property(for: .driveMode).commonValue == .single)
+                #expect(camera.property(for: .batteryLevel).commonValue == .percent(100))
+                #expect((camera.property(for: .shotsAvailable).commonValue?.count ?? 0) > 1000)
+                // In manual exposure there is no compensation to set.
+                #expect(camera.property(for: .exposureCompensation).valueSetType == .none)
+                // Pictures go to the card.
+                #expect(harness.simulator.canonEOSDestinations.pictures == 2)
+            }
+        }
+
+        @Test func setsGoOutAsSetDevicePropValueExAndReturnOnceTheEventsShowThem() async throws {
+            try await CameraHarness.run(Self.canon) { harness in
+                let camera = harness.camera
+                try await camera.property(for: .iso).setValue(.iso800)
+                #expect(camera.property(for: .iso).currentValue?.rawValue == .integer(0x60))
+                #expect(harness.simulator.modelValue(of: .exposureIndex) == .uint16(800))
+
+                // Aperture priority: the camera chooses the shutter speed, and compensation can be set.
+                try await camera.property(for: .autoExposureMode).setValue(.aperturePriority)
+                try await waitUntil("the shutter speed to be the camera's") {
+                    camera.property(for: .shutterSpeed).valueSetType == .none
+                        && camera.property(for: .exposureCompensation).valueSetType == .enumeration
+                }
+                try await camera.property(for: .aperture).setValue(ApertureValue(fNumber: 8)!)
+                #expect(harness.simulator.modelValue(of: .fNumber) == .uint16(800))
+                try await camera.property(for: .exposureCompensation).setValue(
+                    ExposureCompensationValue(thousandthsOfAStop: -667))
+                // −⅔ stop is five eighths below zero: 0xFB in one byte.
+                #expect(camera.property(for: .exposureCompensation).currentValue?.rawValue == .integer(0xFB))
+                #expect(harness.simulator.modelValue(of: .exposureBiasCompensation) == .int16(-667))
+
+                // A value the camera does not take is refused with what the camera said.
+                let refused = await #expect(throws: ViewfinderError.self) {
+                    try await camera.setRawValue(.integer(0x1234), forPropertyNamed: "iso")
+                }
+                #expect(refused?.code == .invalidPropertyValue)
+                #expect(refused?.responseCode == PTPResponseCode.invalidDevicePropValue.rawValue)
+            }
+        }
+
+        @Test func changesTheCameraMakesReachObserversThroughThePoll() async throws {
+            var configuration = Self.canon
+            configuration.batteryDrainInterval = .milliseconds(10)
+            try await CameraHarness.run(configuration) { harness in
+                let battery = harness.camera.property(for: .batteryLevel)
+                let seen = Observed<BatteryLevelValue?>()
+                let token = battery.addObserver { property, change in
+                    if change.contains(.value) { seen.append(property.commonValue) }
+                }
+                // The battery drains a percent every 10 ms; Canon reports it in five levels.
+                try await waitUntil("the battery to fall to three quarters") { battery.commonValue == .percent(75) }
+                #expect(seen.all.contains(.percent(75)))
+                withExtendedLifetime(token) {}
+            }
+        }
+
+        @Test func theShutterTakesPicturesWithAndWithoutAutofocus() async throws {
+            try await CameraHarness.run(Self.canon) { harness in
+                let camera = harness.camera
+                let files = Observed<CameraFileItem>()
+                let token = camera.addNewFileObserver { files.append($0) }
+                try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
+                try await waitUntil("the new file to be reported") { files.all.count == 1 }
+                let item = try #require(files.all.first)
+                #expect(item.name == "IMG_0002.JPG")
+                #expect(item.pixelSize == Dimensions(width: 3008, height: 2000))
+                #expect(try await camera.downloadData(of: item) == harness.simulator.objectData(item.id))
+
+                try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(false)
+                try await waitUntil("the second file to be reported") { files.all.count == 2 }
+                #expect(files.all.last?.name == "IMG_0003.JPG")
+                withExtendedLifetime(token) {}
+            }
+        }
+
+        @Test func autofocusThatFindsNoFocusIsAClearErrorAndManualReleaseStillWorks() async throws {
+            var configuration = Self.canon
+            configuration.focusSucceeds = false
+            try await CameraHarness.run(configuration) { harness in
+                let camera = harness.camera
+                let files = Observed<CameraFileItem>()
+                let token = camera.addNewFileObserver { files.append($0) }
+                let error = await #expect(throws: ViewfinderError.self) {
+                    try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
+                }
+                #expect(error?.code == .notAvailable)
+                #expect(error?.message.contains("could not focus") == true, "\(String(describing: error))")
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(files.all.isEmpty, "a picture was taken without focus")
+                // Without autofocus the shutter releases whatever the focus.
+                try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(false)
+                try await waitUntil("the new file to be reported") { files.all.count == 1 }
+                withExtendedLifetime(token) {}
+            }
+        }
+
+        /// A camera without RemoteRelease is pressed half, then fully; a half press that finds no focus takes no
+        /// picture, which is reported within the focus timeout.
+        @Test func aCameraWithOnlyTheShutterButtonFocusesWithAHalfPress() async throws {
+            var configuration = Self.canon
+            configuration.deviceInfoChanges = { $0.operationsSupported.removeAll { $0 == .canonEOSRemoteRelease } }
+            try await CameraHarness.run(configuration) { harness in
+                let files = Observed<CameraFileItem>()
+                let token = harness.camera.addNewFileObserver { files.append($0) }
+                try await harness.camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
+                try await waitUntil("the new file to be reported") { files.all.count == 1 }
+                withExtendedLifetime(token) {}
+            }
+            configuration.focusSucceeds = false
+            try await CameraHarness.run(
+                configuration, camera: PTPCamera.Configuration(focusTimeout: .milliseconds(500))
+            ) {
+                harness in
+                let error = await #expect(throws: ViewfinderError.self) {
+                    try await harness.camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
+                }
+                #expect(error?.code == .timeout)
+                #expect(error?.message.contains("may not have found focus") == true, "\(String(describing: error))")
+            }
+        }
+
+        @Test func liveViewComesAtTheConsumersPaceAndGoesBackToTheCameraAfter() async throws {
+            try await CameraHarness.run(Self.canon) { harness in
+                let publisher = harness.camera.liveViewPublisher
+                let consumed = Atomic(0)
+                let sizes = Observed<Dimensions>()
+                let consumer = DispatchQueue(label: "consumer")
+                let cancellable = publisher.receive(on: consumer)
+                    .sinkWithReadyHandler { _ in
+                    } receiveValue: { frame, ready in
+                        sizes.append(frame.pixelSize)
+                        pause(milliseconds: 50)
+                        if consumed.add(1, ordering: .relaxed).newValue < 10 { ready() }
+                    }
+                try await waitUntil("10 frames consumed") { consumed.load(ordering: .relaxed) == 10 }
+                #expect(harness.simulator.canonEOSDestinations.liveView & 2 != 0)
+                try await Task.sleep(for: .milliseconds(200))
+                #expect(publisher.statistics.framesFetched <= 11, "fetched \(publisher.statistics.framesFetched)")
+                #expect(sizes.all.allSatisfy { $0 == Dimensions(width: 640, height: 424) })
+                cancellable.cancel()
+                try await waitUntil("live view to go back to the camera's screen") {
+                    harness.simulator.canonEOSDestinations.liveView == 1
+                }
+            }
+        }
+
+        @Test func recordingAMovieLeavesAFileOnTheCard() async throws {
+            try await CameraHarness.run(Self.canon) { harness in
+                let camera = harness.camera
+                let files = Observed<CameraFileItem>()
+                let token = camera.addNewFileObserver { files.append($0) }
+                try await camera.startVideoRecording()
+                guard case .recording = camera.videoRecordingState else {
+                    Issue.record("not recording: \(camera.videoRecordingState)")
+                    return
+                }
+                try await Task.sleep(for: .milliseconds(200))
+                try await camera.stopVideoRecording()
+                #expect(camera.videoRecordingState == .notRecording)
+                try await waitUntil("the movie to be reported") { !files.all.isEmpty }
+                #expect(files.all.first?.kind == .video)
+                #expect(files.all.first?.name.hasSuffix(".MOV") == true)
+                withExtendedLifetime(token) {}
+            }
+        }
+
+        @Test func aCameraThatVanishesEndsTheConnectionAndThePoll() async throws {
+            try await CameraHarness.run(Self.canon) { harness in
+                let camera = harness.camera
+                harness.simulator.dropAllConnections()
+                try await waitUntil("the camera to be gone") { camera.connectionState == .notConnected }
+                #expect(camera.lastDisconnection?.wasExpected == false)
+                let error = await #expect(throws: ViewfinderError.self) {
+                    try await camera.property(for: .iso).setValue(.iso200)
+                }
+                #expect(error?.code == .disconnected || error?.code == .notConnected)
+                // What the events said is forgotten with the connection.
+                #expect(camera.property(for: .iso).currentValue == nil)
+                #expect(camera.property(for: .iso).validSettableValues.isEmpty)
+            }
+        }
+    }
+}
+
+/// The EOS dialect against a camera whose events are malformed: the connection fails with a clear error, and
+/// nothing the records claim is allocated.
+@Suite struct CanonEOSHostileCameraTests {
+    static let deviceInfo = PTPDeviceInfo(
+        vendorExtensionID: 0x0B,
+        operationsSupported: [
+            .getDeviceInfo, .openSession, .closeSession, .canonEOSSetRemoteMode, .canonEOSSetEventMode,
+            .canonEOSGetEvent,
+        ],
+        eventsSupported: [], devicePropertiesSupported: [], captureFormats: [], imageFormats: [],
+        manufacturer: "Canon Inc.", model: "Canon EOS Scripted", deviceVersion: "1", serialNumber: "1")
+
+    @Test(
+        arguments: [
+            ("a record that claims a gigabyte", [0x0000_0040, 0xC189] + [UInt32](repeating: 0, count: 2), "claims"),
+            ("a list that claims a billion values", [0x18, 0xC18A, 0xD103, 3, 1_000_000_000, 0x48], "values"),
+            ("a record below its header", [4, 0xC189], "claims 4 bytes"),
+        ] as [(String, [UInt32], String)])
+    func malformedEventsFailTheConnectionClearly(_ name: String, _ words: [UInt32], _ message: String) async throws {
+        let responder = try ScriptedResponder(deviceInfo: Self.deviceInfo) { peer in
+            for code in [PTPOperationCode.canonEOSSetRemoteMode, .canonEOSSetEventMode] {
+                try peer.respond(.ok, try peer.expectRequest(code).transactionID)
+            }
+            let poll = try peer.expectRequest(.canonEOSGetEvent)
+            var writer = PTPDataWriter()
+            for word in words { writer.append(word) }
+            try peer.sendData(writer.bytes, poll.transactionID)
+        }
+        let camera = PTPCamera(host: "127.0.0.1", transport: .init(port: responder.port, eventProbeInterval: nil))
+        let error = await #expect(throws: ViewfinderError.self, "\(name)") { try await camera.connect() }
+        #expect(error?.code == .malformedData, "\(name): \(String(describing: error))")
+        #expect(error?.message.contains(message) == true, "\(name): \(String(describing: error))")
+        #expect(camera.connectionState == .notConnected)
+        _ = try await responder.recordedFailures()
+    }
+}
