@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Records the seed corpora of the fuzz targets (Fuzz/Corpus) from real PTP/IP sessions: fuzz-corpus-recorder runs a
-# Nikon and a generic simulated camera behind recording proxies and records the client's own session through them;
+# Nikon, a Canon EOS and a generic simulated camera behind recording proxies and records the client's own session through them;
 # this script then runs Debian's gphoto2 through the proxies, command after command, with a throwaway HOME.
 # Seeds are named after their content or session, so rerunning adds what is new and keeps what is there.
 # Usage: Scripts/record-fuzz-corpus.sh   (SWIFT=... to use another toolchain)
@@ -33,7 +33,8 @@ for _ in $(seq 1 300); do
     sleep 0.1
 done
 nikon=$(sed -n 's/^nikon //p' "$work/recorder.out")
-[ -n "$generic" ] && [ -n "$nikon" ] || { echo "record-fuzz-corpus: the recorder did not start" >&2; exit 1; }
+canon=$(sed -n 's/^canon //p' "$work/recorder.out")
+[ -n "$generic" ] && [ -n "$nikon" ] && [ -n "$canon" ] || { echo "record-fuzz-corpus: the recorder did not start" >&2; exit 1; }
 
 # gphoto LABEL PORT MODEL ARGS...: one gphoto2 command through a proxy, its connections recorded under LABEL.
 gphoto() {
@@ -47,6 +48,7 @@ gphoto() {
 
 generic_model="PTP/IP Camera"
 nikon_model="Nikon DSLR (WLAN)"
+canon_model="Canon EOS (WLAN)"
 gphoto gphoto2-summary "$generic" "$generic_model" --summary
 gphoto gphoto2-list-config "$generic" "$generic_model" --list-config
 gphoto gphoto2-get-iso "$generic" "$generic_model" --get-config iso
@@ -62,6 +64,10 @@ gphoto gphoto2-delete "$generic" "$generic_model" --folder /store_00010001/DCIM/
 gphoto gphoto2-preview "$nikon" "$nikon_model" --capture-preview
 gphoto gphoto2-movie-start "$nikon" "$nikon_model" --set-config movie=1
 gphoto gphoto2-movie-stop "$nikon" "$nikon_model" --set-config movie=0
+gphoto gphoto2-canon-summary "$canon" "$canon_model" --summary
+gphoto gphoto2-canon-set-iso "$canon" "$canon_model" --set-config iso=800
+gphoto gphoto2-canon-capture "$canon" "$canon_model" --capture-image-and-download --filename canon.jpg
+gphoto gphoto2-canon-preview "$canon" "$canon_model" --capture-preview --filename canon-preview.jpg
 exec 3>&-
 wait "$recorder_pid"
 recorder_pid=

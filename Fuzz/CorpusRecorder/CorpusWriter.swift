@@ -13,7 +13,7 @@ import Glibc
 /// - `simulator`: what a client sent on a command connection, from its first packet;
 /// - `ptp-client`: what the camera sent on a command connection after its InitCommandAck;
 /// - `ptp-codec`: a selector byte (see `PTPCodecFuzzer.Decoder`) and each distinct packet, dataset, value, string
-///   list, live view frame and whole stream.
+///   list, live view frame, Canon event data and whole stream.
 ///
 /// Data phases longer than ``dataPhaseLimit`` are cut short (their StartData says so), so a downloaded photo becomes a
 /// small seed and the streams stay within the fuzzers' input length.
@@ -28,6 +28,7 @@ struct CorpusWriter {
         case packet = 0
         case deviceInfo, propertyDescription, storageInfo, objectInfo, strings, value, liveViewFrame
         case stream
+        case canonEOSEvents, canonEOSLiveViewFrame
     }
 
     /// Writes the seeds of one connection.
@@ -110,7 +111,8 @@ struct CorpusWriter {
         return compacted
     }
 
-    /// The codec seeds in a command connection's data phases: datasets, values, strings and live view frames.
+    /// The codec seeds in a command connection's data phases: datasets, values, strings, live view frames and Canon
+    /// events.
     static func datasets(requests: [Framed], answers: [Framed]) -> [[UInt8]] {
         var operations: [UInt32: (PTPOperationCode, [UInt32])] = [:]
         var dataOut: [UInt32: [UInt8]] = [:]
@@ -157,6 +159,10 @@ struct CorpusWriter {
                 if let code = parameters.first, let type = types[code] { seeds.append(value(data, of: type)) }
             case .nikonGetLiveViewImage where data.count <= dataPhaseLimit:
                 seeds.append([Selector.liveViewFrame.rawValue] + data)
+            case .canonEOSGetEvent:
+                seeds.append([Selector.canonEOSEvents.rawValue] + data)
+            case .canonEOSGetViewFinderData where data.count <= dataPhaseLimit:
+                seeds.append([Selector.canonEOSLiveViewFrame.rawValue] + data)
             default:
                 break
             }

@@ -3,8 +3,8 @@ import ViewfinderCore
 import ViewfinderPTP
 import ViewfinderPTPIP
 
-/// Fuzzes the PTP/IP codec the client relies on: packets, every dataset, strings, typed values, live view frames and
-/// the framing of a packet stream.
+/// Fuzzes the PTP/IP codec the client relies on: packets, every dataset, strings, typed values, live view frames, the
+/// framing of a packet stream, and Canon's event records.
 ///
 /// The first input byte picks the decoder, the rest is its input. Whatever decodes must encode again and decode to an
 /// equal value; anything else is a bug, and so is any crash.
@@ -16,6 +16,7 @@ import ViewfinderPTPIP
     /// The decoders, in the order of the selector byte.
     enum Decoder: UInt8, CaseIterable {
         case packet, deviceInfo, propertyDescription, storageInfo, objectInfo, strings, value, liveViewFrame, stream
+        case canonEOSEvents, canonEOSLiveViewFrame
     }
 
     static func fuzz(_ input: [UInt8]) {
@@ -46,6 +47,10 @@ import ViewfinderPTPIP
             liveViewFrame(bytes)
         case .stream:
             PacketStreamFuzzer.read(bytes)
+        case .canonEOSEvents:
+            roundTrip(bytes, PTPCanonEOSEvent.decode(_:), PTPCanonEOSEvent.encode(_:))
+        case .canonEOSLiveViewFrame:
+            canonEOSLiveViewFrame(bytes)
         }
     }
 
@@ -109,5 +114,14 @@ import ViewfinderPTPIP
         precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count && range.count >= 4)
         precondition(frame.jpeg.starts(with: [0xFF, 0xD8]) && frame.jpeg.suffix(2).elementsEqual([0xFF, 0xD9]))
         precondition(frame.header.count == range.lowerBound)
+    }
+
+    /// Finds the JPEG image among the blobs of a Canon live view frame and checks it lies within the data.
+    static func canonEOSLiveViewFrame(_ bytes: [UInt8]) {
+        guard let frame = try? PTPCanonEOSLiveViewFrame(data: bytes) else { return }
+        let range = frame.jpegRange
+        precondition(range.lowerBound >= 8 && range.upperBound <= bytes.count)
+        let again = try? PTPCanonEOSLiveViewFrame(data: PTPCanonEOSLiveViewFrame.encode(jpeg: frame.jpeg))
+        precondition(again?.jpeg.elementsEqual(frame.jpeg) == true, "a Canon live view image does not round-trip")
     }
 }
