@@ -42,7 +42,7 @@ final class FoundCameras: @unchecked Sendable {
 }
 
 /// The manual discovery examples of the reference API, run for real: a network namespace pair made by the test,
-/// the simulated camera listening at the gateway address in one, discovery in the other.
+/// a simulated Canon EOS camera listening at the gateway address in one, discovery in the other.
 ///
 /// The outer test makes the namespaces and runs this same test program twice inside them, once in each role. As
 /// written, the examples' `.success` cases hold only a comment, which Swift does not accept; here they keep the
@@ -88,9 +88,9 @@ final class FoundCameras: @unchecked Sendable {
 
         #expect(app.status == 0, "the discovery examples failed:\n\(app.output)")
         for line in [
-            "found at the default gateway: Viewfinder Simulated Camera at 10.77.0.1",
-            "found at the gateway of en0: Viewfinder Simulated Camera at 10.77.0.1",
-            "found with async discovery: Viewfinder Simulated Camera at 10.77.0.1",
+            "found at the default gateway: Canon Inc. Canon EOS 5D Mark IV at 10.77.0.1",
+            "found at the gateway of en0: Canon Inc. Canon EOS 5D Mark IV at 10.77.0.1",
+            "found with async discovery: Canon Inc. Canon EOS 5D Mark IV at 10.77.0.1",
             "Couldn't resolve camera with error: notFound: cannot find a Nikon camera at the gateway of lo",
         ] {
             #expect(app.output.contains(line), "missing \"\(line)\" in:\n\(app.output)")
@@ -115,7 +115,7 @@ final class FoundCameras: @unchecked Sendable {
     func simulatedCameraAtTheGateway() async throws {
         let address = String(cString: try #require(getenv("VIEWFINDER_NETNS_ADDRESS")))
         let simulator = try CameraSimulator(
-            configuration: .init(bindAddress: address, port: 15740, sampleImageCount: 0))
+            configuration: .init(identity: .canon, bindAddress: address, port: 15740, sampleImageCount: 0))
         try simulator.start()
         print("simulated camera listening on \(address):\(simulator.port)")
         fflush(nil)

@@ -30,7 +30,7 @@ final class Label: @unchecked Sendable {
 }
 
 extension SimulatedCameraExamples {
-    /// The reference API's examples, run against a simulated Nikon camera over loopback TCP.
+    /// The reference API's examples, run against a simulated Nikon and a simulated Canon EOS camera over loopback TCP.
     ///
     /// The examples are written as in the reference, with these changes, each needed for Swift to compile them or for
     /// the test to observe them: `print` and the label are recorded; publishers' cancellables are kept (the examples drop
@@ -38,13 +38,17 @@ extension SimulatedCameraExamples {
     /// `String(describing:)`, as Swift warns about interpolating an optional; a property is not optional, so
     /// `isoProperty?.commonValue` is `isoProperty.commonValue` (see ``SeedDiscoveryTests`` for discovery).
     @Suite(.timeLimit(.minutes(3))) struct SeedExampleTests {
-        /// Runs `body` with a camera connected to a simulated Nikon camera.
-        static func withCamera(_ body: (any Camera) async throws -> Void) async throws {
-            let simulator = try CameraSimulator(configuration: .init(identity: .nikon, port: 0, sampleImageCount: 0))
+        /// The simulated cameras the examples run against, each discovered as its family.
+        static let families: [CameraFamily] = [.nikon, .canon]
+
+        /// Runs `body` with a camera of `family` connected to a simulated camera of that family.
+        static func withCamera(_ family: CameraFamily, _ body: (any Camera) async throws -> Void) async throws {
+            let identity: CameraSimulator.Identity = family == .canon ? .canon : .nikon
+            let simulator = try CameraSimulator(configuration: .init(identity: identity, port: 0, sampleImageCount: 0))
             try simulator.start()
             do {
                 let camera = try await CameraDiscovery.shared.manualDiscovery.discover(
-                    .cameraType(.nikon, atAddress: "127.0.0.1", port: simulator.port))
+                    .cameraType(family, atAddress: "127.0.0.1", port: simulator.port))
                 try await camera.connect()
                 do {
                     try await body(camera)
@@ -60,8 +64,8 @@ extension SimulatedCameraExamples {
             await simulator.stopOffThePool()
         }
 
-        @Test func stronglyTypedPropertyExample() async throws {
-            try await Self.withCamera { camera in
+        @Test(arguments: families) func stronglyTypedPropertyExample(family: CameraFamily) async throws {
+            try await Self.withCamera(family) { camera in
                 let printed = PrintedLines()
                 let print = printed.append
 
@@ -93,8 +97,8 @@ extension SimulatedCameraExamples {
             }
         }
 
-        @Test func propertyPublisherExamples() async throws {
-            try await Self.withCamera { camera in
+        @Test(arguments: families) func propertyPublisherExamples(family: CameraFamily) async throws {
+            try await Self.withCamera(family) { camera in
                 let printed = PrintedLines()
                 let print = printed.append
                 var cancellables: [AnyCancellable] = []
@@ -128,21 +132,25 @@ extension SimulatedCameraExamples {
 
                 try await camera.property(for: .shutterSpeed).setValue(ShutterSpeedValue(seconds: 1.0 / 500)!)
                 try await waitUntil { printed.all.count >= 5 && fired.all.count >= 3 }
+                // The camera's own codes: Nikon's are the standard PTP values, Canon's are its EOS codes.
+                let (slow, fast, aperture, iso) = family == .canon ? (112, 128, 48, 72) : (80, 20, 560, 100)
                 #expect(
                     printed.all == [
                         "The current shutter speed is: 1/125",
                         "Valid shutter speeds are: 53 values",
-                        "Exposure triangle values: Optional(1/125 [80]), Optional(f/5.6 [560]), Optional(ISO 100 [100])",
+                        "Exposure triangle values: Optional(1/125 [\(slow)]), Optional(f/5.6 [\(aperture)]), "
+                            + "Optional(ISO 100 [\(iso)])",
                         "The current shutter speed is: 1/500",
-                        "Exposure triangle values: Optional(1/500 [20]), Optional(f/5.6 [560]), Optional(ISO 100 [100])",
+                        "Exposure triangle values: Optional(1/500 [\(fast)]), Optional(f/5.6 [\(aperture)]), "
+                            + "Optional(ISO 100 [\(iso)])",
                     ])
                 // The state at the first demand, the pending value, the value the camera shows.
                 #expect(fired.all.count == 3)
             }
         }
 
-        @Test func videoRecordingStateExample() async throws {
-            try await Self.withCamera { camera in
+        @Test(arguments: families) func videoRecordingStateExample(family: CameraFamily) async throws {
+            try await Self.withCamera(family) { camera in
                 let label = Label()
                 let texts = PrintedLines()
 
@@ -180,8 +188,8 @@ extension SimulatedCameraExamples {
 
         let rendered = PrintedLines()
 
-        @Test func liveViewProcessedSynchronously() async throws {
-            try await Self.withCamera { camera in
+        @Test(arguments: families) func liveViewProcessedSynchronously(family: CameraFamily) async throws {
+            try await Self.withCamera(family) { camera in
                 let printed = PrintedLines()
                 let print = printed.append
                 let results = PrintedLines()
@@ -209,8 +217,8 @@ extension SimulatedCameraExamples {
             }
         }
 
-        @Test func liveViewRenderedAsynchronously() async throws {
-            try await Self.withCamera { camera in
+        @Test(arguments: families) func liveViewRenderedAsynchronously(family: CameraFamily) async throws {
+            try await Self.withCamera(family) { camera in
                 let printed = PrintedLines()
                 let print = printed.append
                 let publisher = camera.liveViewPublisher
