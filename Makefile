@@ -93,8 +93,8 @@ bench-imaging: deps
 	$(SWIFT) build -c release --product imaging-benchmark
 	.build/release/imaging-benchmark
 
-## Measures the PTP/IP client against gphoto2 on the simulated camera, with iperf3's loopback figure and a minimal
-## raw-socket client as the floor for a live view frame and a small request (under a minute).
+## Measures the PTP/IP client against gphoto2 on the simulated Nikon and Canon EOS cameras, with iperf3's loopback
+## figure and a minimal raw-socket client as the floor for a live view frame and a small request (under a minute).
 bench-ptp: test-deps
 	$(SWIFT) build -c release --product ptp-benchmark
 	$$($(SWIFT) build -c release --show-bin-path)/ptp-benchmark

@@ -22,8 +22,9 @@ enum Benchmark {
         setenv("HOME", work, 1)
         chdir(work)
         defer { _ = try? runCommand(["rm", "-rf", work]) }
-        say("PTP/IP benchmark: a \(BenchmarkObject.size / 1_000_000) MB download and Nikon live view,")
-        say("Viewfinder's client against gphoto2 on the same simulated camera (a separate process).\n")
+        say("PTP/IP benchmark: a \(BenchmarkObject.size / 1_000_000) MB download and Nikon live view, then Canon EOS")
+        say("live view and property sets, Viewfinder's client against gphoto2 on the same simulated camera (a separate")
+        say("process).\n")
 
         let loopback = try loopbackThroughput()
         say("loopback TCP (iperf3, 3 s):       \(format(loopback / 1e6, 0)) MB/s\n")
@@ -149,6 +150,8 @@ enum Benchmark {
             verdict(
                 "CPU per small request ≤ 2× the floor", requests.viewfinder <= 2 * requests.floor,
                 "\(format(requests.viewfinder / requests.floor, 2))× the floor") && met
+        say("")
+        met = try await CanonBenchmark.run(executable: executable, work: work) && met
         say(met ? "\nevery target met" : "\nsome targets not met")
     }
 

@@ -3,12 +3,16 @@ import ViewfinderPTP
 import ViewfinderPTPIP
 import ViewfinderSystem
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The least a PTP/IP client can do for a transaction: the request's bytes, made once, sent on a connected socket,
 /// and the answer read packet by packet with one copy of the payload, without any session machinery.
 ///
 /// Its CPU per transaction is the floor the benchmark holds Viewfinder's session to.
 final class FloorClient {
-    private let command: Socket
+    private var command: Socket
     private var events: Socket?
     private var transactionID: UInt32 = 0
     /// Bytes read from the socket and not yet parsed.
@@ -22,13 +26,22 @@ final class FloorClient {
     private let request = UnsafeMutableRawBufferPointer.allocate(byteCount: 40, alignment: 16)
 
     /// Connects, performs the handshake and opens a session.
+    ///
+    /// A camera still closing the previous client's session answers busy (InitFail): the client asks again for a
+    /// few seconds.
     init(port: UInt16) throws {
-        command = try Socket.connect(host: "127.0.0.1", port: port, timeout: .seconds(5))
-        command.setNoDelay()
-        try command.send(
-            PTPIPPacket.initCommandRequest(guid: .random(), name: "floor", version: 0x0001_0000).encoded(),
-            timeout: .seconds(5), while: "handshake")
-        let (type, ack) = try readPacket()
+        command = try Self.requestCommandConnection(port: port)
+        var (type, ack) = try readPacket()
+        var attempts = 0
+        while type == 5 {
+            attempts += 1
+            guard attempts < 100 else { throw BenchmarkError("the camera stayed busy") }
+            command.close()
+            (start, end) = (0, 0)
+            usleep(50_000)
+            command = try Self.requestCommandConnection(port: port)
+            (type, ack) = try readPacket()
+        }
         guard type == 2, ack.count >= 4 else { throw BenchmarkError("no InitCommandAck (type \(type))") }
         let number = ack.load(as: UInt32.self)
         let events = try Socket.connect(host: "127.0.0.1", port: port, timeout: .seconds(5))
@@ -54,6 +67,16 @@ final class FloorClient {
         buffer.deallocate()
         payload.deallocate()
         request.deallocate()
+    }
+
+    /// A command connection with its InitCommandRequest sent.
+    private static func requestCommandConnection(port: UInt16) throws -> Socket {
+        let command = try Socket.connect(host: "127.0.0.1", port: port, timeout: .seconds(5))
+        command.setNoDelay()
+        try command.send(
+            PTPIPPacket.initCommandRequest(guid: .random(), name: "floor", version: 0x0001_0000).encoded(),
+            timeout: .seconds(5), while: "handshake")
+        return command
     }
 
     /// Runs one transaction without a data-out phase; a data-in phase is copied to ``payload``.

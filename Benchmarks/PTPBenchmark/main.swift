@@ -1,8 +1,10 @@
 // Measures the PTP/IP client against gphoto2 on the same simulated camera in the same run: downloading a 50 MB
-// object and fetching live view frames, with loopback TCP (iperf3) as the ceiling for throughput.
+// object and fetching Nikon live view frames, with loopback TCP (iperf3) as the ceiling for throughput, then
+// Canon EOS live view and property sets.
 //
 // Usage: ptp-benchmark            (build with -c release; needs gphoto2 and iperf3)
-//        ptp-benchmark serve      (the simulated camera, started by the benchmark as its own process)
+//        ptp-benchmark serve      (the simulated Nikon camera, started by the benchmark as its own process)
+//        ptp-benchmark serve canon (the simulated Canon EOS camera, likewise)
 //        ptp-benchmark profile    (only Viewfinder's live view and small-request loops, 5 s each, for a profiler:
 //                                  perf record -g -- ptp-benchmark profile)
 
@@ -35,12 +37,16 @@ enum BenchmarkObject {
     }
 }
 
-/// Runs the simulated camera with the benchmark object until standard input closes.
-func serve() throws {
-    let simulator = try CameraSimulator(configuration: .init(identity: .nikon, port: 0, sampleImageCount: 0))
+/// Runs the simulated camera until standard input closes: a Nikon with the benchmark object, or a Canon EOS.
+func serve(_ identity: CameraSimulator.Identity) throws {
+    let simulator = try CameraSimulator(configuration: .init(identity: identity, port: 0, sampleImageCount: 0))
     try simulator.start()
-    let handle = try simulator.addObject(named: BenchmarkObject.name, data: BenchmarkObject.bytes())
-    print("port \(simulator.port) handle \(handle)")
+    if identity == .canon {
+        print("port \(simulator.port)")
+    } else {
+        let handle = try simulator.addObject(named: BenchmarkObject.name, data: BenchmarkObject.bytes())
+        print("port \(simulator.port) handle \(handle)")
+    }
     fflush(nil)
     var byte: UInt8 = 0
     while read(0, &byte, 1) > 0 {}
@@ -77,7 +83,7 @@ func loopbackThroughput() throws -> Double {
 
 do {
     if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "serve" {
-        try serve()
+        try serve(CommandLine.arguments.dropFirst(2).first == "canon" ? .canon : .nikon)
     } else if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "profile" {
         try await Benchmark.profile(executable: executablePath(orElse: "ptp-benchmark"))
     } else {
