@@ -215,6 +215,12 @@ let package = Package(
             path: "Fuzz/SimulatorFuzzer",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "fuzz-canon-eos",
+            dependencies: ["FuzzSupport", "ViewfinderSystem", "ViewfinderPTP", "ViewfinderPTPIP"],
+            path: "Fuzz/CanonEOSFuzzer",
+            swiftSettings: strict
+        ),
         // Records sessions of the client and of gphoto2 with the simulator as seed corpora; `make fuzz-corpus`.
         .executableTarget(
             name: "fuzz-corpus-recorder",

@@ -13,7 +13,8 @@ import Glibc
 /// - `simulator`: what a client sent on a command connection, from its first packet;
 /// - `ptp-client`: what the camera sent on a command connection after its InitCommandAck;
 /// - `ptp-codec`: a selector byte (see `PTPCodecFuzzer.Decoder`) and each distinct packet, dataset, value, string
-///   list, live view frame, Canon event data and whole stream.
+///   list, live view frame, Canon event data and whole stream;
+/// - `canon-eos`: a Canon connection's GetEvent answers, each after its two-byte length.
 ///
 /// Data phases longer than ``dataPhaseLimit`` are cut short (their StartData says so), so a downloaded photo becomes a
 /// small seed and the streams stay within the fuzzers' input length.
@@ -47,6 +48,8 @@ struct CorpusWriter {
             for seed in Self.datasets(requests: fromClient, answers: fromCamera) {
                 written += try save(seed, in: "ptp-codec")
             }
+            written += try save(
+                Self.canonEOSEvents(requests: fromClient, answers: fromCamera), in: "canon-eos", named: name)
         }
         for stream in [fromClient, fromCamera] where !stream.isEmpty {
             let compacted = Self.compact(stream)
@@ -111,6 +114,33 @@ struct CorpusWriter {
         return compacted
     }
 
+    /// A command connection's transactions with a data-in phase, in order: the operation, its parameters and the data.
+    static func dataInPhases(requests: [Framed], answers: [Framed]) -> [(
+        operation: PTPOperationCode, parameters: [UInt32], data: [UInt8]
+    )] {
+        var operations: [UInt32: (PTPOperationCode, [UInt32])] = [:]
+        for case .some(.operationRequest(_, let code, let id, let parameters)) in requests.map(\.packet) {
+            operations[id] = (code, parameters)
+        }
+        var dataIn: [UInt32: [UInt8]] = [:]
+        for case .some(let packet) in answers.map(\.packet) {
+            if case .data(let id, let payload) = packet { dataIn[id, default: []] += payload }
+            if case .endData(let id, let payload) = packet { dataIn[id, default: []] += payload }
+        }
+        return dataIn.keys.sorted().compactMap { id in
+            guard let (operation, parameters) = operations[id], let data = dataIn[id] else { return nil }
+            return (operation, parameters, data)
+        }
+    }
+
+    /// The Canon EOS fuzzer's seed in a command connection: its GetEvent answers, each after its two-byte length.
+    static func canonEOSEvents(requests: [Framed], answers: [Framed]) -> [UInt8] {
+        dataInPhases(requests: requests, answers: answers).filter { $0.operation == .canonEOSGetEvent }.flatMap {
+            let data = $0.data.prefix(0xFFFF)
+            return [UInt8(data.count & 0xFF), UInt8(data.count >> 8)] + data
+        }
+    }
+
     /// The codec seeds in a command connection's data phases: datasets, values, strings, live view frames and Canon
     /// events.
     static func datasets(requests: [Framed], answers: [Framed]) -> [[UInt8]] {
@@ -126,16 +156,10 @@ struct CorpusWriter {
                 break
             }
         }
-        var dataIn: [UInt32: [UInt8]] = [:]
-        for case .some(let packet) in answers.map(\.packet) {
-            if case .data(let id, let payload) = packet { dataIn[id, default: []] += payload }
-            if case .endData(let id, let payload) = packet { dataIn[id, default: []] += payload }
-        }
         var types: [UInt32: PTPDataType] = [:]
         var strings: [String] = []
         var seeds: [[UInt8]] = []
-        for id in dataIn.keys.sorted() {
-            guard let (operation, parameters) = operations[id], let data = dataIn[id] else { continue }
+        for (operation, parameters, data) in dataInPhases(requests: requests, answers: answers) {
             switch operation {
             case .getDeviceInfo:
                 seeds.append([Selector.deviceInfo.rawValue] + data)

@@ -12,22 +12,27 @@ import ViewfinderSystem
 /// accepts the connection, the fuzzer opens the event connection as a client would, so the input reaches a running
 /// session: requests, data-out phases, probes and whatever else.
 ///
-/// Each input gets a fresh Nikon simulator with one small file on its card, so inputs replay the same way.
+/// Each input goes to a fresh Nikon simulator and then to a fresh Canon EOS simulator, each with one small file on
+/// its card, so inputs replay the same way and reach both vendors' request handling.
 @main enum SimulatorFuzzer {
     static func main() {
-        FuzzEntry.run(fuzz)
+        FuzzEntry.run { input in
+            for identity in [CameraSimulator.Identity.nikon, .canon] { fuzz(input, identity: identity) }
+        }
     }
 
-    static let configuration = CameraSimulator.Configuration(
-        identity: .nikon, port: 0, sampleImageCount: 0, liveViewSize: Dimensions(width: 64, height: 48),
-        liveViewStartupDelay: .zero, batteryDrainInterval: .seconds(3600), replyTimeout: .seconds(2),
-        idleTimeout: .seconds(2))
+    static func configuration(_ identity: CameraSimulator.Identity) -> CameraSimulator.Configuration {
+        CameraSimulator.Configuration(
+            identity: identity, port: 0, sampleImageCount: 0, liveViewSize: Dimensions(width: 64, height: 48),
+            liveViewStartupDelay: .zero, batteryDrainInterval: .seconds(3600), replyTimeout: .seconds(2),
+            idleTimeout: .seconds(2))
+    }
 
     /// The file on the card: object handle 3, after the DCIM folder and the camera folder.
     static let file = (0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
 
-    static func fuzz(_ input: [UInt8]) {
-        guard let simulator = try? CameraSimulator(configuration: configuration),
+    static func fuzz(_ input: [UInt8], identity: CameraSimulator.Identity) {
+        guard let simulator = try? CameraSimulator(configuration: configuration(identity)),
             (try? simulator.addObject(named: "DSC_0100.NEF", data: file)) != nil,
             let (command, commandPeer) = try? Socket.pair(),
             let (events, eventsPeer) = try? Socket.pair()

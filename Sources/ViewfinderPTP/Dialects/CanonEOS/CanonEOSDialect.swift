@@ -131,11 +131,14 @@ final class CanonEOSDialect: PTPDialect {
     }
 
     /// Starts the background poll.
+    ///
+    /// The poll holds the dialect until it is cancelled, which ``prepareToClose()`` and ``connectionEnded(with:)``
+    /// do, and the camera does one of them on every end of a connection, its own release included.
     private func startPolling() {
-        let task = Task { [weak self] in
+        let task = Task { [self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: Self.pollInterval)
-                guard let self, !Task.isCancelled else { return }
+                guard !Task.isCancelled else { return }
                 do {
                     try await poll()
                 } catch let error as ViewfinderError where error.code == .notConnected {
@@ -393,7 +396,10 @@ final class CanonEOSDialect: PTPDialect {
     // MARK: The connection's end
 
     func prepareToClose() async {
-        state.withLock { $0.poller?.cancel() }
+        // The poll ends before the session does, so no poll is under way or to come when it closes.
+        let poller = state.withLock { $0.poller }
+        poller?.cancel()
+        await poller?.value
         await endLiveView()
         _ = try? await connection.session.transaction(.canonEOSSetEventMode, parameters: [0])
         _ = try? await connection.session.transaction(.canonEOSSetRemoteMode, parameters: [0])
