@@ -149,6 +149,10 @@ extension CameraSimulator {
         /// Properties described without a form, which in ISO 15740 means any value of the property's type, as some
         /// cameras describe exposure compensation; none by default.
         public var formlessProperties: Set<PTPDevicePropertyCode> = []
+        /// The clients the camera has been paired with, by their GUID: any other is refused with an InitFail packet
+        /// that says the camera rejects it, as a camera does until it is paired on its own menu; `nil` (the
+        /// default) admits every client.
+        public var pairedClients: Set<PTPIPGUID>?
         /// Changes what GetDeviceInfo says after the identity has filled it in, such as another vendor's extension
         /// and operation codes, for testing how a client treats cameras the simulator does not otherwise play.
         public var deviceInfoChanges: (@Sendable (inout PTPDeviceInfo) -> Void)?

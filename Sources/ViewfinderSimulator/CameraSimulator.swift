@@ -182,8 +182,14 @@ public final class CameraSimulator: Sendable {
                 isOpening = false
             }
             switch first {
-            case .initCommandRequest(_, let name, _):
-                try runSession(on: connection, clientName: name)
+            case .initCommandRequest(let guid, let name, _):
+                if let paired = configuration.pairedClients, !paired.contains(guid) {
+                    configuration.log?("refused \(name) from \(socket.endpoint): not paired (GUID \(guid))")
+                    try connection.send(
+                        .initFail(reason: PTPIPInitFailReason.rejectedInitiator.rawValue), while: "refusing \(name)")
+                } else {
+                    try runSession(on: connection, clientName: name)
+                }
             case .initEventRequest(let number):
                 keepsSocket = try attachEvents(connection, number: number)
             case let packet:

@@ -211,6 +211,36 @@ extension SimulatedCameraTests {
             }
         }
 
+        @Test func aCameraThatDoesNotKnowThisComputerAsksToBePairedAndKnowsItOncePaired() async throws {
+            var configuration = Self.canon
+            configuration.port = 0
+            configuration.pairedClients = []
+            let unpaired = try CameraSimulator(configuration: configuration)
+            try unpaired.start()
+            let camera = PTPCamera(host: "127.0.0.1", transport: .init(port: unpaired.port))
+            let error = await #expect(throws: ViewfinderError.self) { try await camera.connect() }
+            await unpaired.stopOffThePool()
+            #expect(error?.code == .pairingRequired)
+            #expect(error?.message.contains("Pair it on the camera") == true, "\(String(describing: error))")
+            #expect(error?.message.contains("\(PTPIPGUID.thisComputer)") == true, "\(String(describing: error))")
+            #expect(camera.connectionState == .notConnected)
+
+            // Paired with this computer's identifier, which is the same for every camera object and every run.
+            #expect(PTPIPGUID.thisComputer == PTPIPGUID.thisComputer)
+            configuration.pairedClients = [.thisComputer]
+            let paired = try CameraSimulator(configuration: configuration)
+            try paired.start()
+            let again = PTPCamera(host: "127.0.0.1", transport: .init(port: paired.port))
+            do {
+                try await again.connect()
+                #expect(again.dialectName == "Canon EOS")
+                try await again.disconnect()
+            } catch {
+                Issue.record("the paired computer was refused: \(error)")
+            }
+            await paired.stopOffThePool()
+        }
+
         @Test func aCameraThatVanishesEndsTheConnectionAndThePoll() async throws {
             try await CameraHarness.run(Self.canon) { harness in
                 let camera = harness.camera
