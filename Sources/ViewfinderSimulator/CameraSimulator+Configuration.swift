@@ -149,6 +149,10 @@ extension CameraSimulator {
         /// Properties described without a form, which in ISO 15740 means any value of the property's type, as some
         /// cameras describe exposure compensation; none by default.
         public var formlessProperties: Set<PTPDevicePropertyCode> = []
+        /// Whether a Canon offers its card as a capture destination; without it the camera lists only the computer,
+        /// and every picture waits in the camera's memory as a transfer request until the computer has read it and
+        /// says so with TransferComplete.
+        public var canonEOSCardDestination = true
         /// The clients the camera has been paired with, by their GUID: any other is refused with an InitFail packet
         /// that says the camera rejects it, as a camera does until it is paired on its own menu; `nil` (the
         /// default) admits every client.

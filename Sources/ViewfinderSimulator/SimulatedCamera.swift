@@ -108,6 +108,9 @@ final class SimulatedCamera: Sendable {
             initial.properties[property.code] = property
         }
         _ = Self.applyExposureProgram(&initial, sceneEV: configuration.sceneEV)
+        if !configuration.canonEOSCardDestination {
+            (initial.canon.captureDestination, initial.canon.captureDestinations) = (4, [4])
+        }
         state = Locked(initial)
         for index in 0..<configuration.sampleImageCount {
             let image = try makeImage(

@@ -120,6 +120,28 @@ extension SimulatedCameraTests {
             }
         }
 
+        @Test func aCameraWithoutACardHoldsEachPictureForTheComputerUntilItIsRead() async throws {
+            var configuration = Self.canon
+            configuration.canonEOSCardDestination = false
+            try await CameraHarness.run(configuration) { harness in
+                let camera = harness.camera
+                let files = Observed<CameraFileItem>()
+                let token = camera.addNewFileObserver { files.append($0) }
+                try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
+                try await waitUntil("the picture to be offered") { files.all.count == 1 }
+                let item = try #require(files.all.first)
+                #expect(item.name == "IMG_0002.JPG")
+                let held = try #require(harness.simulator.objectData(item.id))
+                #expect(item.byteCount == UInt64(held.count))
+                #expect(try await camera.downloadData(of: item) == held)
+                // Once the computer has read it, the camera frees its memory (TransferComplete).
+                try await waitUntil("the camera to let go of the picture") {
+                    harness.simulator.objectData(item.id) == nil
+                }
+                withExtendedLifetime(token) {}
+            }
+        }
+
         @Test func autofocusThatFindsNoFocusIsAClearErrorAndManualReleaseStillWorks() async throws {
             var configuration = Self.canon
             configuration.focusSucceeds = false

@@ -72,7 +72,8 @@ extension PTPCamera {
         let total = item.byteCount
         // GetPartialObject's offset and length are 32 bits.
         guard link.deviceInfo.supports(.getPartialObject), total < CameraFileItem.sizeOf4GiBOrMore else {
-            return try await streamDownload(item, on: link, chunkHandler: chunkHandler)
+            try await streamDownload(item, on: link, chunkHandler: chunkHandler)
+            return await link.dialect.fileDownloaded(item.id)
         }
         var offset: UInt64 = 0
         while offset < total {
@@ -89,6 +90,7 @@ extension PTPCamera {
             offset += UInt64(chunk.count)
             try await chunkHandler(chunk, CameraTransferProgress(completedByteCount: offset, totalByteCount: total))
         }
+        await link.dialect.fileDownloaded(item.id)
     }
 
     /// Downloads a file with GetObject, handed on in pieces as they arrive.

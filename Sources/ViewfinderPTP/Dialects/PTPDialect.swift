@@ -67,6 +67,9 @@ protocol PTPDialect: AnyObject, Sendable {
     /// Stops recording video.
     func stopRecording() async throws
 
+    /// The whole of a file reached the app: a camera that holds pictures for the computer can let go of it.
+    func fileDownloaded(_ handle: UInt32) async
+
     /// Lets go of what the dialect holds on the camera (live view, a remote mode) before the session closes on
     /// request.
     func prepareToClose() async
@@ -98,6 +101,8 @@ extension PTPDialect {
     func stopRecording() async throws {
         throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot record video over PTP")
     }
+
+    func fileDownloaded(_ handle: UInt32) async {}
 
     func prepareToClose() async {}
 }

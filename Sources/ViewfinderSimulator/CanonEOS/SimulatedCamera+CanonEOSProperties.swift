@@ -19,6 +19,8 @@ struct CanonEOSState: Sendable {
     var pending: [PTPCanonEOSEvent] = []
     /// 2 for the card, 4 for the computer.
     var captureDestination: UInt32 = 2
+    /// The destinations the camera offers.
+    var captureDestinations: [UInt32] = [2, 4]
     /// 1 when live view is on.
     var evfMode: UInt32 = 0
     /// Where live view goes: 1 the camera's screen, 2 the computer.
@@ -70,7 +72,7 @@ extension SimulatedCamera {
             value: state.storage.storageInfo.freeSpaceInImages)
         let canon = state.canon
         faces[PTPDevicePropertyCode.canonEOSCaptureDestination.rawValue] = .init(
-            value: canon.captureDestination, allowed: [2, 4])
+            value: canon.captureDestination, allowed: canon.captureDestinations)
         faces[PTPDevicePropertyCode.canonEOSEVFMode.rawValue] = .init(value: canon.evfMode, allowed: [0, 1])
         faces[PTPDevicePropertyCode.canonEOSEVFOutputDevice.rawValue] = .init(
             value: canon.evfOutput, allowed: [1, 2, 3])
@@ -191,7 +193,7 @@ extension SimulatedCamera {
                 return .ok
             }
             switch code {
-            case .canonEOSCaptureDestination where value == 2 || value == 4:
+            case .canonEOSCaptureDestination where state.canon.captureDestinations.contains(value):
                 state.canon.captureDestination = value
             case .canonEOSEVFMode where value <= 1:
                 state.canon.evfMode = value

@@ -22,6 +22,8 @@ final class CanonEOSDialect: PTPDialect {
         var outputBeforeLiveView: Int64?
         var isCapturing = false
         var ended: ViewfinderError?
+        /// Pictures the camera holds in its memory until the computer has read them.
+        var heldForTransfer: Set<UInt32> = []
     }
 
     /// How often the camera's events are read while nothing waits for them.
@@ -111,7 +113,10 @@ final class CanonEOSDialect: PTPDialect {
                 state.withLock { $0.filesAdded += 1 }
                 added.append(handle)
             case .objectTransferRequested(let handle, let format, let size, let name):
-                state.withLock { $0.filesAdded += 1 }
+                state.withLock { state in
+                    state.filesAdded += 1
+                    state.heldForTransfer.insert(handle)
+                }
                 let info = PTPObjectInfo(
                     storageID: 0, format: format, compressedSize: size, parentObject: 0, filename: name)
                 connection.reportNewFile(CameraFileItem(handle: handle, info: info))
@@ -391,6 +396,15 @@ final class CanonEOSDialect: PTPDialect {
         }
         guard changed else { return }
         if recording { connection.recordingStarted() } else { connection.recordingStopped() }
+    }
+
+    // MARK: Files
+
+    /// Tells the camera that a picture it held for the computer has been read, so that it frees its memory for the
+    /// next.
+    func fileDownloaded(_ handle: UInt32) async {
+        guard state.withLock({ $0.heldForTransfer.remove(handle) }) != nil else { return }
+        _ = try? await connection.session.transaction(.canonEOSTransferComplete, parameters: [handle])
     }
 
     // MARK: The connection's end
