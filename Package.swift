@@ -26,6 +26,12 @@ let package = Package(
             dependencies: ["ViewfinderSystem", "ViewfinderReactive"],
             swiftSettings: strict
         ),
+        // Finding cameras on the network: multicast DNS and SSDP, their wire formats and browsers.
+        .target(
+            name: "ViewfinderDiscovery",
+            dependencies: ["ViewfinderSystem", "ViewfinderCore"],
+            swiftSettings: strict
+        ),
         // System libraries for pixel-format conversion and JPEG.
         .systemLibrary(name: "CLibYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
@@ -82,6 +88,12 @@ let package = Package(
         .testTarget(
             name: "ViewfinderCoreTests",
             dependencies: ["ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ViewfinderDiscoveryTests",
+            dependencies: ["ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore", "ViewfinderDiscovery"],
+            exclude: ["Peers"],
             swiftSettings: strict
         ),
         .testTarget(name: "ViewfinderSystemTests", dependencies: ["ViewfinderSystem"], swiftSettings: strict),

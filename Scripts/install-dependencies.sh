@@ -4,7 +4,8 @@
 set -euo pipefail
 
 build_packages=(libyuv-dev libturbojpeg0-dev pkg-config)
-test_packages=(gphoto2 qemu-system-x86 busybox-static kmod v4l-utils iproute2 iperf3 ffmpeg chromium python3 binutils bsdutils)
+test_packages=(gphoto2 qemu-system-x86 busybox-static kmod v4l-utils iproute2 iperf3 ffmpeg chromium python3 binutils bsdutils
+    python3-zeroconf)
 
 packages=("${build_packages[@]}")
 if [ "${1:-build}" = test ]; then
