@@ -233,6 +233,12 @@ let package = Package(
             path: "Fuzz/CanonEOSFuzzer",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "fuzz-discovery",
+            dependencies: ["FuzzSupport", "ViewfinderCore", "ViewfinderDiscovery"],
+            path: "Fuzz/DiscoveryFuzzer",
+            swiftSettings: strict
+        ),
         // Records sessions of the client and of gphoto2 with the simulator as seed corpora; `make fuzz-corpus`.
         .executableTarget(
             name: "fuzz-corpus-recorder",
