@@ -15,7 +15,8 @@ public protocol CameraConnector: Sendable {
     func camera(of family: CameraFamily, at host: String, port: UInt16?) async throws -> any Camera
 }
 
-/// Finds cameras, through the connectors of the transports it knows.
+/// Finds cameras, through the connectors of the transports it knows: at an address the app names
+/// (``manualDiscovery``), or by listening for cameras that announce themselves (``beginSearching()``).
 ///
 /// ```swift
 /// let manualDiscovery = CameraDiscovery.shared.manualDiscovery
@@ -26,6 +27,8 @@ public final class CameraDiscovery: Sendable {
     /// Finds a camera at an address or gateway that the app names.
     public let manualDiscovery: ManualCameraDiscovery
     private let connectors: Locked<[any CameraConnector]>
+    /// What searching keeps: searchers, the cameras found and their observers.
+    let search = CameraSearch()
 
     /// Creates discovery that makes cameras with `connectors`, asked in order.
     ///
