@@ -70,7 +70,7 @@ let package = Package(
             name: "Viewfinder",
             dependencies: [
                 "ViewfinderReactive", "ViewfinderCore", "ViewfinderImaging", "ViewfinderPTP", "ViewfinderPTPIP",
-                "ViewfinderV4L2",
+                "ViewfinderV4L2", "ViewfinderDiscovery",
             ],
             swiftSettings: strict
         ),

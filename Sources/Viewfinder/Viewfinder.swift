@@ -1,6 +1,7 @@
 // Viewfinder: one API for cameras on Linux. Importing this module brings in every part of the library.
 
 @_exported import ViewfinderCore
+@_exported import ViewfinderDiscovery
 @_exported import ViewfinderImaging
 @_exported import ViewfinderPTP
 @_exported import ViewfinderPTPIP
@@ -22,5 +23,12 @@ extension CameraDiscovery {
     ///     }
     /// }
     /// ```
-    public static let shared = CameraDiscovery(connectors: [PTPIPCameraConnector()])
+    ///
+    /// Automatic discovery (`beginSearching()`) listens with every searcher Viewfinder has:
+    /// multicast DNS for `_ptp._tcp` services.
+    public static let shared: CameraDiscovery = {
+        let discovery = CameraDiscovery(connectors: [PTPIPCameraConnector()])
+        discovery.register(MulticastDNSSearcher())
+        return discovery
+    }()
 }

@@ -1,0 +1,117 @@
+import Testing
+import ViewfinderCore
+import ViewfinderSystem
+import ViewfinderTestSupport
+
+@testable import ViewfinderDiscovery
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The multicast DNS searcher against independent mDNS stacks, across a veth pair between two network namespaces
+/// the test makes (mDNS stacks ignore loopback): python3-zeroconf registering and unregistering a camera's
+/// `_ptp._tcp` service.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct MulticastDNSSearchTests {
+    static let peers = String(#filePath.dropLast("MulticastDNSSearchTests.swift".count)) + "Peers/"
+
+    /// Makes the namespaces, or cancels the test where they cannot be made.
+    static func namespaces() async throws -> NetworkNamespacePair {
+        guard getuid() == 0 else {
+            try Test.cancel("network namespaces need root (as in CI): multicast discovery is not checked here")
+        }
+        do {
+            return try await NetworkNamespacePair.make()
+        } catch {
+            try Test.cancel("network namespaces cannot be made here, so multicast discovery is not checked: \(error)")
+        }
+    }
+
+    /// A discovery with only the multicast DNS searcher, searching from inside the app's namespace.
+    static func discovery(in pair: NetworkNamespacePair, lifetime: Duration = .seconds(150)) async throws
+        -> CameraDiscovery
+    {
+        let discovery = CameraDiscovery(connectors: [])
+        discovery.register(
+            MulticastDNSSearcher(configuration: .init(queryInterval: .seconds(1), lifetime: lifetime)))
+        try await NetworkNamespacePair.run(in: pair.app) { discovery.beginSearching() }
+        guard discovery.searchErrors.isEmpty else {
+            throw TestFailure("the searcher could not listen: \(discovery.searchErrors)")
+        }
+        return discovery
+    }
+
+    @Test func aCameraZeroconfRegistersIsFoundThenLostWhenItUnregisters() async throws {
+        let pair = try await Self.namespaces()
+        let changes = Locked<[CameraDiscoveryChange]>([])
+        do {
+            let peer = try ChildProcess(
+                "ip",
+                [
+                    "netns", "exec", pair.camera, "/usr/bin/python3", Self.peers + "zeroconf-register.py", pair.gateway,
+                    "Nikon Z 6 (Study)",
+                ], mergingErrors: true)
+            let registered = await offThePool {
+                peer.waitForOutput(timeout: .seconds(60)) { $0.contains("registered") }
+            }
+            guard registered else { throw TestFailure("zeroconf did not register:\n\(peer.standardOutput)") }
+            let discovery = try await Self.discovery(in: pair)
+            let token = discovery.addDiscoveryObserver { change in changes.withLock { $0.append(change) } }
+            try await waitUntil("the camera to be found") { !discovery.availableCameras.isEmpty }
+            let camera = try #require(discovery.availableCameras.first)
+            #expect(camera.name == "Nikon Z 6 (Study)")
+            #expect(camera.family == .nikon)
+            #expect(camera.manufacturer == "Nikon")
+            #expect(camera.host == pair.gateway)
+            #expect(camera.port == 15740)
+            #expect(camera.id == "guid:0123456789abcdef")
+            #expect(camera.foundBy == .multicastDNS)
+
+            try peer.write("unregister\n")
+            try await waitUntil("the camera to be lost") { discovery.availableCameras.isEmpty }
+            #expect(changes.withLock { $0 } == [.discovered(camera), .lost(camera)])
+            discovery.stopSearching()
+            _ = await peer.finish(timeout: .seconds(30))
+            withExtendedLifetime(token) {}
+        } catch {
+            await pair.remove()
+            throw error
+        }
+        await pair.remove()
+    }
+
+    @Test func aCameraThatStopsAnsweringIsLostAndFoundAgainWhenItReturns() async throws {
+        let pair = try await Self.namespaces()
+        do {
+            let start = {
+                let peer = try ChildProcess(
+                    "ip",
+                    [
+                        "netns", "exec", pair.camera, "/usr/bin/python3", Self.peers + "zeroconf-register.py",
+                        pair.gateway,
+                        "Z 6",
+                    ], mergingErrors: true)
+                guard await offThePool({ peer.waitForOutput(timeout: .seconds(60)) { $0.contains("registered") } })
+                else { throw TestFailure("zeroconf did not register:\n\(peer.standardOutput)") }
+                return peer
+            }
+            var peer = try await start()
+            let discovery = try await Self.discovery(in: pair, lifetime: .seconds(3))
+            try await waitUntil("the camera to be found") { !discovery.availableCameras.isEmpty }
+            // Killed, it sends no goodbye: its answers stop, and the announcement runs out.
+            kill(peer.pid, SIGKILL)
+            _ = await peer.finish(timeout: .seconds(30))
+            try await waitUntil("the silent camera to be lost") { discovery.availableCameras.isEmpty }
+            peer = try await start()
+            try await waitUntil("the camera to be found again") { !discovery.availableCameras.isEmpty }
+            #expect(discovery.availableCameras.map(\.name) == ["Z 6"])
+            discovery.stopSearching()
+            try peer.write("unregister\n")
+            _ = await peer.finish(timeout: .seconds(30))
+        } catch {
+            await pair.remove()
+            throw error
+        }
+        await pair.remove()
+    }
+}
