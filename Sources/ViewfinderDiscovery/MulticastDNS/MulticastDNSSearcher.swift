@@ -50,7 +50,7 @@ public final class MulticastDNSSearcher: CameraSearcher {
 
     /// Joins the mDNS group on every multicast interface and starts asking, on a thread of its own.
     ///
-    /// - Throws: ``ViewfinderCore/ViewfinderError`` when port 5353 cannot be bound or no interface takes part in
+    /// - Throws: `ViewfinderError` when port 5353 cannot be bound or no interface takes part in
     ///   multicast.
     public func startSearching(report: @escaping @Sendable (CameraSearchEvent) -> Void) throws {
         stopSearching()
