@@ -2,10 +2,20 @@
 # Installs the Debian packages that building and testing Viewfinder needs, when any is missing.
 # Usage: Scripts/install-dependencies.sh [build|test]   (default: build)
 set -euo pipefail
+cd "$(dirname "$0")/.."
+
+install_debian_packages() {
+    echo "Installing Debian packages: ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
 
 build_packages=(libyuv-dev libturbojpeg0-dev pkg-config)
 test_packages=(gphoto2 qemu-system-x86 busybox-static kmod v4l-utils iproute2 iperf3 ffmpeg chromium python3 binutils bsdutils
-    python3-zeroconf)
+    python3-zeroconf python3-venv)
 
 packages=("${build_packages[@]}")
 if [ "${1:-build}" = test ]; then
@@ -16,11 +26,14 @@ missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+    install_debian_packages
+fi
 
-echo "Installing Debian packages: ${missing[*]}"
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# The SSDP tests' independent UPnP peer, async-upnp-client, is on PyPI only: it goes into a virtual environment of
+# Debian's Python in .build-peers, which the tests run.
+if [ "${1:-build}" = test ] && ! .build-peers/bin/python3 -c "import async_upnp_client" 2>/dev/null; then
+    echo "Installing the UPnP test peer (async-upnp-client from PyPI) into .build-peers"
+    /usr/bin/python3 -m venv .build-peers
+    .build-peers/bin/pip install -q --disable-pip-version-check "async-upnp-client==0.49.*"
+fi

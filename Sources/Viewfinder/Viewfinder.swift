@@ -25,10 +25,11 @@ extension CameraDiscovery {
     /// ```
     ///
     /// Automatic discovery (`beginSearching()`) listens with every searcher Viewfinder has:
-    /// multicast DNS for `_ptp._tcp` services.
+    /// multicast DNS for `_ptp._tcp` services and SSDP for Canon's, Sony's and MTP cameras' services.
     public static let shared: CameraDiscovery = {
         let discovery = CameraDiscovery(connectors: [PTPIPCameraConnector()])
         discovery.register(MulticastDNSSearcher())
+        discovery.register(SSDPSearcher())
         return discovery
     }()
 }

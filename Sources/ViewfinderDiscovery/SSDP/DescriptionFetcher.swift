@@ -1,0 +1,107 @@
+import ViewfinderCore
+import ViewfinderSystem
+
+/// Reads a UPnP device description from its LOCATION: one HTTP/1.1 GET, its answer bounded in size and time.
+enum DescriptionFetcher {
+    /// The most bytes of an answer read, headers included.
+    static let maximumAnswerLength = UPnPDeviceDescription.maximumLength + 8192
+
+    /// The host, port and path of an `http://` URL; `nil` for anything else.
+    static func parts(of location: String) -> (host: String, port: UInt16, path: String)? {
+        guard location.lowercased().hasPrefix("http://") else { return nil }
+        let rest = location.dropFirst("http://".count)
+        let authority = rest.prefix { $0 != "/" }
+        let path = rest.dropFirst(authority.count)
+        let hostAndPort = authority.split(separator: ":", maxSplits: 1)
+        guard let host = hostAndPort.first, !host.isEmpty else { return nil }
+        let port = hostAndPort.count == 2 ? UInt16(hostAndPort[1]) : 80
+        guard let port else { return nil }
+        return (String(host), port, path.isEmpty ? "/" : String(path))
+    }
+
+    /// Fetches and reads the description at `location`, all within `timeout`.
+    ///
+    /// - Throws: `ViewfinderError`: `invalidArgument` for a location that is not an `http://` URL, the connection's
+    ///   error, `timeout`, or `malformedData` for an answer that is not a 200 with a description within bounds.
+    static func fetch(_ location: String, timeout: Duration) throws(ViewfinderError) -> UPnPDeviceDescription {
+        guard let (host, port, path) = parts(of: location) else {
+            throw ViewfinderError(.invalidArgument, "the device description is not at an http:// URL: \(location)")
+        }
+        let deadline = ContinuousClock.now + timeout
+        var answer: [UInt8] = []
+        do throws(SocketError) {
+            let socket = try Socket.connect(host: host, port: port, timeout: timeout)
+            defer { socket.close() }
+            let request =
+                "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\nUser-Agent: Viewfinder\r\n\r\n"
+            try socket.send(Array(request.utf8), until: deadline, while: "asking for \(location)")
+            var buffer = [UInt8](repeating: 0, count: 16384)
+            reading: while answer.count < maximumAnswerLength {
+                let remaining = ContinuousClock.now.duration(to: deadline)
+                guard remaining > .zero else {
+                    throw SocketError(.timedOut(timeout), while: "reading \(location)", endpoint: "\(host):\(port)")
+                }
+                let received = buffer.withUnsafeMutableBytes { raw in
+                    Result { () throws(SocketError) in
+                        try socket.receive(into: raw, timeout: remaining, while: "reading \(location)")
+                    }
+                }
+                switch received {
+                case .success(let count):
+                    answer += buffer[..<count]
+                case .failure(let error) where error.reason == .closedByPeer:
+                    break reading
+                case .failure(let error):
+                    throw error
+                }
+            }
+        } catch {
+            throw ViewfinderError(error)
+        }
+        return try description(inAnswer: answer, from: location)
+    }
+
+    /// The description in an HTTP answer: a 200, its body by Content-Length, chunks, or up to the close.
+    static func description(inAnswer answer: [UInt8], from location: String) throws(ViewfinderError)
+        -> UPnPDeviceDescription
+    {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let end = answer.indices.dropLast(3).first(where: { answer[$0..<($0 + 4)].elementsEqual(separator) })
+        else {
+            throw ViewfinderError(.malformedData, "the answer from \(location) has no end of headers")
+        }
+        let head = String(decoding: answer[..<end], as: UTF8.self).split(separator: "\r\n")
+        guard let status = head.first?.split(separator: " "), status.count >= 2, status[1] == "200" else {
+            throw ViewfinderError(.malformedData, "\(location) answered '\(head.first?.prefix(40) ?? "")'")
+        }
+        let headers = Dictionary(
+            head.dropFirst().compactMap { line -> (String, String)? in
+                guard let colon = line.firstIndex(of: ":") else { return nil }
+                return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingWhitespace)
+            }, uniquingKeysWith: { first, _ in first })
+        var body = Array(answer[(end + 4)...])
+        if headers["transfer-encoding"]?.lowercased() == "chunked" {
+            body = try dechunked(body, from: location)
+        } else if let length = headers["content-length"].flatMap({ Int($0) }), length >= 0, length <= body.count {
+            body = Array(body[..<length])
+        }
+        return try UPnPDeviceDescription(decoding: body)
+    }
+
+    /// A chunked body's data.
+    private static func dechunked(_ body: [UInt8], from location: String) throws(ViewfinderError) -> [UInt8] {
+        var data: [UInt8] = []
+        var index = 0
+        while index < body.count {
+            guard let lineEnd = body[index...].firstIndex(of: 10) else { break }
+            let sizeText = String(decoding: body[index..<lineEnd], as: UTF8.self).prefix { $0.isHexDigit }
+            guard let size = Int(sizeText, radix: 16), size <= body.count - lineEnd - 1 else {
+                throw ViewfinderError(.malformedData, "the chunked answer from \(location) is not well formed")
+            }
+            if size == 0 { break }
+            data += body[(lineEnd + 1)..<(lineEnd + 1 + size)]
+            index = lineEnd + 1 + size + 2
+        }
+        return data
+    }
+}

@@ -1,0 +1,65 @@
+import Testing
+import ViewfinderCore
+import ViewfinderSystem
+import ViewfinderTestSupport
+
+@testable import ViewfinderDiscovery
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The SSDP searcher against async-upnp-client, an independent UPnP stack, playing a Canon camera in one network
+/// namespace (its description over HTTP, answers to M-SEARCH, alive and byebye notifications) while the searcher
+/// listens in the other.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct SSDPSearchTests {
+    static let repository = String(#filePath.dropLast("Tests/ViewfinderDiscoveryTests/SSDPSearchTests.swift".count))
+    static let python = repository + ".build-peers/bin/python3"
+
+    @Test func aCanonAnnouncedByAnIndependentUPnPStackIsFoundWithItsModelThenLostOnByebye() async throws {
+        guard access(Self.python, X_OK) == 0 else {
+            throw TestFailure("\(Self.python) is missing: make test-deps installs the UPnP peer")
+        }
+        let pair = try await MulticastDNSSearchTests.namespaces()
+        do {
+            let peer = try ChildProcess(
+                "ip",
+                [
+                    "netns", "exec", pair.camera, Self.python,
+                    Self.repository + "Tests/ViewfinderDiscoveryTests/Peers/upnp-camera.py", pair.gateway,
+                ],
+                mergingErrors: true)
+            guard await offThePool({ peer.waitForOutput(timeout: .seconds(60)) { $0.contains("announcing") } }) else {
+                throw TestFailure("the UPnP peer did not start:\n\(peer.standardOutput)")
+            }
+            let discovery = CameraDiscovery(connectors: [])
+            discovery.register(SSDPSearcher(configuration: .init(searchInterval: .seconds(1))))
+            let changes = Locked<[CameraDiscoveryChange]>([])
+            let token = discovery.addDiscoveryObserver { change in changes.withLock { $0.append(change) } }
+            try await NetworkNamespacePair.run(in: pair.app) { discovery.beginSearching() }
+            #expect(discovery.searchErrors.isEmpty)
+            try await waitUntil("the camera to be found") { !discovery.availableCameras.isEmpty }
+            let camera = try #require(discovery.availableCameras.first)
+            #expect(camera.id == "uuid:00000000-0000-0000-0001-60128B7C39A2")
+            #expect(camera.family == .canon)
+            #expect(camera.manufacturer == "Canon")
+            #expect(camera.model == "Canon EOS R6")
+            #expect(camera.name == "Canon EOS R6")
+            #expect(camera.serialNumber == "012345678901")
+            #expect(camera.host == pair.gateway)
+            #expect(camera.foundBy == .ssdp)
+
+            try peer.write("stop\n")
+            try await waitUntil("the camera to be lost") { discovery.availableCameras.isEmpty }
+            #expect(changes.withLock { $0 }.first == .discovered(camera))
+            #expect(changes.withLock { $0 }.last == .lost(camera))
+            discovery.stopSearching()
+            _ = await peer.finish(timeout: .seconds(30))
+            withExtendedLifetime(token) {}
+        } catch {
+            await pair.remove()
+            throw error
+        }
+        await pair.remove()
+    }
+}
