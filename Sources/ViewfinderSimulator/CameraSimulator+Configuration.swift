@@ -153,6 +153,10 @@ extension CameraSimulator {
         /// and every picture waits in the camera's memory as a transfer request until the computer has read it and
         /// says so with TransferComplete.
         public var canonEOSCardDestination = true
+        /// How the camera announces itself on the network (none by default); announcing needs a
+        /// ``bindAddress`` on a network interface, or `0.0.0.0` to announce on the first that takes part in
+        /// multicast.
+        public var announcements: Announcements = []
         /// The clients the camera has been paired with, by their GUID: any other is refused with an InitFail packet
         /// that says the camera rejects it, as a camera does until it is paired on its own menu; `nil` (the
         /// default) admits every client.

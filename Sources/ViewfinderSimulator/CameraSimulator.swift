@@ -39,6 +39,8 @@ public final class CameraSimulator: Sendable {
     let camera: SimulatedCamera
     private let server = Locked(Server())
     private let sockets = SimulatorSockets()
+    /// Stops the announcements the camera makes of itself, while it makes them.
+    let announcing = Locked<[@Sendable () -> Void]>([])
     private let threads = DispatchGroup()
     private let guid = PTPIPGUID.random()
     /// Whether the camera has stopped answering (``stopAnswering()``).
@@ -70,6 +72,12 @@ public final class CameraSimulator: Sendable {
         }
         let identity = "\(configuration.identity.manufacturer) \(camera.deviceInfo.model)"
         configuration.log?("listening on \(listener.endpoint) as \(identity) (\(configuration.identity.rawValue))")
+        do {
+            try announce(port: listener.localPort)
+        } catch {
+            sockets.close(listener)
+            throw error
+        }
         threads.enter()
         do {
             try IOThread.detach(name: "sim\(listener.localPort)-listen") { [self] in
@@ -106,6 +114,7 @@ public final class CameraSimulator: Sendable {
 
     /// Stops listening, ends the session and waits (up to five seconds) for the simulator's threads to finish.
     public func stop() {
+        stopAnnouncing()
         sockets.shutDownAll()
         server.withLock { $0.active }?.end()
         _ = threads.wait(timeout: .now() + 5)

@@ -83,7 +83,10 @@ import ViewfinderTestSupport
         (["simulate", "--identity", "sony"], "--identity takes generic, nikon or canon, not 'sony'"),
         (["discover", "--host", "127.0.0.1:0"], "the port is a number from 1 to 65535, not '0'"),
         (["discover", "--host", "camera:http"], "the port is a number from 1 to 65535, not 'http'"),
-        (["discover", "--gateway", "--host", "127.0.0.1"], "give one of --gateway, --interface and --host, not"),
+        (
+            ["discover", "--gateway", "--host", "127.0.0.1"],
+            "give one of --gateway, --interface, --host and --camera, not"
+        ),
         (["camera", "info", "--family", "pentax"], "--family takes nikon, canon, sony or generic"),
         (["camera", "frobnicate"], "there is no command 'frobnicate'"),
         (["camera", "set", "iso"], "needs VALUE"),

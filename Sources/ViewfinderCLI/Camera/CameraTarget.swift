@@ -1,7 +1,7 @@
 import Viewfinder
 
 /// Where the network-camera commands look for their camera, from the target options they share: `--gateway`,
-/// `--interface IF` or `--host HOST[:PORT]`, and `--family`.
+/// `--interface IF`, `--host HOST[:PORT]` or `--camera NAME` (a camera that announces itself), and `--family`.
 ///
 /// ```swift
 /// let target = try CameraTarget(arguments)
@@ -18,11 +18,21 @@ struct CameraTarget {
         .flag("gateway", help: "Look for the camera at the default gateway (the default)."),
         .value("interface", "IF", help: "Look for the camera at the gateway of interface IF, such as wlan0."),
         .value("host", "HOST[:PORT]", help: "The camera's address, and its port (15740 by default)."),
+        .value(
+            "camera", "NAME|SERIAL",
+            help: "A camera that announces itself on the network, by its name, serial number or ID."),
         .value("family", "FAMILY", help: "The kind of camera: nikon, canon, sony or generic.", default: "generic"),
     ]
 
     /// Where the camera is and what kind it is.
     let descriptor: ManualCameraDescriptor
+    /// The name, serial number or ID of a camera to find by searching the network, from `--camera`.
+    let cameraName: String?
+    /// How long `--camera` waits for the camera to announce itself.
+    static let searchTimeout = Duration.seconds(5)
+
+    /// Whether the options name a place to look, rather than leaving it to the command's default.
+    let namesAPlace: Bool
 
     /// Reads the target options of a command line.
     ///
@@ -32,13 +42,15 @@ struct CameraTarget {
         let family = try Self.family(arguments.value("family") ?? "generic", commandPath: commandPath)
         let places = [
             arguments.flag("gateway") ? "--gateway" : nil, arguments.value("interface").map { _ in "--interface" },
-            arguments.value("host").map { _ in "--host" },
+            arguments.value("host").map { _ in "--host" }, arguments.value("camera").map { _ in "--camera" },
         ].compactMap { $0 }
         guard places.count <= 1 else {
             throw UsageError(
-                "give one of --gateway, --interface and --host, not \(places.joined(separator: " and "))",
+                "give one of --gateway, --interface, --host and --camera, not \(places.joined(separator: " and "))",
                 commandPath: commandPath)
         }
+        namesAPlace = !places.isEmpty
+        cameraName = arguments.value("camera")
         if let interface = arguments.value("interface") {
             guard !interface.isEmpty, !interface.contains("/") else {
                 throw UsageError(
@@ -96,6 +108,19 @@ struct CameraTarget {
     ///
     /// - Throws: ``CommandFailure`` with exit status 69 when nothing answers there.
     func discover() async throws -> any Camera {
+        if let cameraName {
+            guard let found = await NetworkSearch.camera(named: cameraName, timeout: Self.searchTimeout) else {
+                throw CommandFailure(
+                    "no camera named '\(cameraName)' announced itself within \(Self.searchTimeout)",
+                    hint: "`viewfinder discover` lists the cameras that announce themselves; or give --host HOST.",
+                    exitStatus: ExitStatus.unavailable)
+            }
+            do {
+                return try await CameraDiscovery.shared.camera(for: found)
+            } catch {
+                throw failure(error, connecting: false)
+            }
+        }
         do {
             return try await CameraDiscovery.shared.manualDiscovery.discover(descriptor)
         } catch {

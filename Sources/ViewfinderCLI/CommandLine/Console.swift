@@ -62,6 +62,13 @@ enum Console {
         print(String(decoding: data, as: UTF8.self))
     }
 
+    /// Prints a value as JSON on one line, for streams of records that scripts read line by line.
+    static func printJSONLine(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
     /// Prints rows as columns, each as wide as its widest cell.
     static func printTable(header: [String], rows: [[String]]) {
         let widths = header.indices.map { column in

@@ -13,8 +13,11 @@ enum SimulateCommand: Command {
             adds Nikon live view, autofocus and movie recording. With --identity canon it speaks Canon's EOS \
             dialect instead: events read with GetEvent, properties in Canon's codes, RemoteRelease, EVF live view \
             and pictures to the card or to the computer, as gphoto2's "Canon EOS (WLAN)" expects. With \
-            --no-focus autofocus finds no focus. It serves one client at a time and listens on loopback unless \
-            --bind says otherwise. Press Ctrl-C to stop it.
+            --no-focus autofocus finds no focus. With --announce it announces itself on the network as the camera \
+            it plays would (multicast DNS as a Nikon does, SSDP as a Canon does), so that `viewfinder discover` \
+            and other browsers find it; announcing needs --bind on a network interface (0.0.0.0 for the first). It \
+            serves one client at a time and listens on loopback unless --bind says otherwise. Press Ctrl-C to stop \
+            it, which sends the announcements' goodbyes.
             """,
         options: [
             .value("bind", "ADDRESS", help: "The address to listen on.", default: "127.0.0.1"),
@@ -24,6 +27,7 @@ enum SimulateCommand: Command {
             .value("sample-images", "COUNT", help: "How many images are on the card at start.", default: "2"),
             .value("save-captures", "DIRECTORY", help: "Also write every captured image to this directory."),
             .flag("no-focus", help: "Make autofocus find no focus, as on a blank wall."),
+            .value("announce", "mdns|ssdp|both", help: "Announce the camera on the network, as cameras do."),
         ],
         examples: [
             Example(commandLine: "simulate", comment: "A generic camera on 127.0.0.1:15740."),
@@ -33,6 +37,9 @@ enum SimulateCommand: Command {
             Example(
                 commandLine: "simulate --identity canon --port 15742",
                 comment: "A Canon EOS; try gphoto2 --camera 'Canon EOS (WLAN)' --port ptpip:127.0.0.1:15742:15742."),
+            Example(
+                commandLine: "simulate --identity canon --bind 0.0.0.0 --announce ssdp",
+                comment: "A Canon EOS that announces itself over SSDP; `viewfinder discover` finds it."),
         ]
     )
 
@@ -48,6 +55,14 @@ enum SimulateCommand: Command {
             port: UInt16(port), sampleImageCount: try arguments.integer("sample-images", default: 2, in: 0...100),
             captureArchiveDirectory: arguments.value("save-captures"), log: { Console.print($0) })
         configuration.focusSucceeds = !arguments.flag("no-focus")
+        switch arguments.value("announce") {
+        case nil: break
+        case "mdns": configuration.announcements = .multicastDNS
+        case "ssdp": configuration.announcements = .ssdp
+        case "both": configuration.announcements = [.multicastDNS, .ssdp]
+        case let other?:
+            throw UsageError("--announce takes mdns, ssdp or both, not '\(other)'", commandPath: arguments.commandPath)
+        }
         let simulator = try CameraSimulator(configuration: configuration)
         Interrupt.beginHandling()
         try simulator.start()

@@ -7,12 +7,18 @@ struct DiscoveredCameraList {
     private struct Announcement {
         var camera: DiscoveredCamera
         var expiry: ContinuousClock.Instant
+        /// When the announcement was first heard, which keeps a merged camera's ID: the first heard gives it.
+        var order: UInt64
     }
 
     /// The most announcements kept; more new ones are ignored until some go.
     static let maximumAnnouncements = 256
 
     private var announcements: [String: Announcement] = [:]
+    private var heard: UInt64 = 0
+    /// The ID of the camera each announcement belonged to at the last merge, so an entry keeps its ID while the
+    /// announcements that make it come and go.
+    private var entryOfKey: [String: String] = [:]
     /// The merged cameras, by name.
     private(set) var cameras: [DiscoveredCamera] = []
 
@@ -21,7 +27,9 @@ struct DiscoveredCameraList {
         switch event {
         case .seen(let key, let camera, let lifetime):
             guard announcements[key] != nil || announcements.count < Self.maximumAnnouncements else { return [] }
-            announcements[key] = Announcement(camera: camera, expiry: now + lifetime)
+            heard += 1
+            announcements[key] = Announcement(
+                camera: camera, expiry: now + lifetime, order: announcements[key]?.order ?? heard)
         case .gone(let key):
             guard announcements.removeValue(forKey: key) != nil else { return [] }
         }
@@ -49,7 +57,8 @@ struct DiscoveredCameraList {
     /// Recomputes the cameras and says what changed.
     private mutating func merge() -> [CameraDiscoveryChange] {
         // Announcements that share an ID or an address join one group (union-find over the sorted keys).
-        let members = announcements.keys.sorted().map { announcements[$0]!.camera }
+        let keys = announcements.keys.sorted { announcements[$0]!.order < announcements[$1]!.order }
+        let members = keys.map { announcements[$0]!.camera }
         var parent = Array(members.indices)
         func root(_ index: Int) -> Int {
             var index = index
@@ -68,8 +77,18 @@ struct DiscoveredCameraList {
             firstWithID[camera.id] = firstWithID[camera.id] ?? index
             firstAtHost[camera.host] = firstAtHost[camera.host] ?? index
         }
-        let groups = Dictionary(grouping: members.indices, by: root).values.map { $0.sorted().map { members[$0] } }
-        let merged = groups.map(Self.merged).sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+        let groups = Dictionary(grouping: members.indices, by: root).values.map { $0.sorted() }
+        var merged: [DiscoveredCamera] = []
+        var entries: [String: String] = [:]
+        let previous = entryOfKey
+        for group in groups {
+            var camera = Self.merged(group.map { members[$0] })
+            camera.id = group.lazy.compactMap { previous[keys[$0]] }.first ?? members[group[0]].id
+            for index in group { entries[keys[index]] = camera.id }
+            merged.append(camera)
+        }
+        entryOfKey = entries
+        merged.sort { ($0.name, $0.id) < ($1.name, $1.id) }
         let old = Dictionary(cameras.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let new = Set(merged.map(\.id))
         var changes: [CameraDiscoveryChange] = []
@@ -85,8 +104,8 @@ struct DiscoveredCameraList {
         return changes
     }
 
-    /// One camera from the announcements that name it: SSDP's word first (its description says the most), then
-    /// the first that says each thing.
+    /// One camera from the announcements that name it, first heard first: SSDP's word (its description says the
+    /// most), then the first that says each thing. Its ID is the caller's to choose.
     private static func merged(_ group: [DiscoveredCamera]) -> DiscoveredCamera {
         let ordered = group.filter { $0.foundBy.contains(.ssdp) } + group.filter { !$0.foundBy.contains(.ssdp) }
         var camera = ordered[0]

@@ -29,12 +29,16 @@ import ViewfinderTestSupport
         #expect(merged.model == "Canon EOS R6")
         #expect(merged.family == .canon)
         #expect(merged.port == 15740)
-        // The merged entry takes SSDP's ID: the mDNS one is lost, the merged one discovered.
-        #expect(changes == [.discovered(merged), .lost(mdns)])
+        // The entry keeps the ID it was found under: SSDP's word updates it.
+        #expect(merged.id == "guid-1")
+        #expect(changes == [.updated(merged)])
         // The same announcement again changes nothing.
         #expect(list.apply(.seen(key: "ssdp:uuid:1", camera: ssdp, lifetime: .seconds(1800)), at: now).isEmpty)
-        #expect(list.apply(.gone(key: "mdns:R6"), at: now) == [.updated(ssdp)])
-        #expect(list.apply(.gone(key: "ssdp:uuid:1"), at: now) == [.lost(ssdp)])
+        // With mDNS gone, the entry is SSDP's alone, under the same ID.
+        var ssdpOnly = ssdp
+        ssdpOnly.id = "guid-1"
+        #expect(list.apply(.gone(key: "mdns:R6"), at: now) == [.updated(ssdpOnly)])
+        #expect(list.apply(.gone(key: "ssdp:uuid:1"), at: now) == [.lost(ssdpOnly)])
         #expect(list.apply(.gone(key: "ssdp:uuid:1"), at: now).isEmpty)
     }
 

@@ -1,0 +1,67 @@
+import Viewfinder
+
+/// A camera found by searching the network, as `discover` prints it.
+struct DiscoveredCameraRecord: Encodable {
+    var id: String
+    var name: String
+    var manufacturer: String
+    var model: String
+    var family: String
+    var serialNumber: String?
+    var host: String
+    var port: Int?
+    var foundBy: [String]
+
+    init(_ camera: DiscoveredCamera) {
+        id = camera.id
+        name = camera.name
+        manufacturer = camera.manufacturer
+        model = camera.model
+        family = camera.family.rawValue
+        serialNumber = camera.serialNumber
+        host = camera.host
+        port = camera.port.map(Int.init)
+        foundBy = [(DiscoveryMethod.ssdp, "ssdp"), (.multicastDNS, "mdns")].filter { camera.foundBy.contains($0.0) }
+            .map(\.1)
+    }
+
+    /// The table row: name, model, family, address, how it was found, ID.
+    var row: [String] {
+        let address = (host.contains(":") ? "[\(host)]" : host) + (port.map { ":\($0)" } ?? "")
+        return [name, model, family, address, foundBy.joined(separator: "+"), id]
+    }
+
+    static let header = ["NAME", "MODEL", "FAMILY", "ADDRESS", "FOUND BY", "ID"]
+}
+
+/// Searching the network for cameras that announce themselves, for `discover` and `--camera`.
+enum NetworkSearch {
+    /// The cameras found within `duration`, by name; `family` keeps only those of that family.
+    static func cameras(within duration: Duration, family: CameraFamily?) async -> [DiscoveredCamera] {
+        let discovery = CameraDiscovery.shared
+        discovery.beginSearching()
+        try? await Task.sleep(for: duration)
+        let found = discovery.availableCameras.filter { family == nil || $0.family == family }
+        discovery.stopSearching()
+        return found
+    }
+
+    /// The first camera whose name, serial number or ID is `name` (without regard to case), waiting up to
+    /// `timeout` for it to announce itself.
+    static func camera(named name: String, timeout: Duration) async -> DiscoveredCamera? {
+        let discovery = CameraDiscovery.shared
+        discovery.beginSearching()
+        defer { discovery.stopSearching() }
+        let deadline = ContinuousClock.now + timeout
+        let wanted = name.lowercased()
+        while ContinuousClock.now < deadline {
+            if let camera = discovery.availableCameras.first(where: { camera in
+                [camera.name, camera.serialNumber ?? "", camera.id].contains { $0.lowercased() == wanted }
+            }) {
+                return camera
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+}

@@ -1,0 +1,217 @@
+import ViewfinderCore
+import ViewfinderSystem
+
+/// Announces a UPnP device over SSDP, as a Canon camera does: its device description served over HTTP, NOTIFY
+/// ssdp:alive at start and every 30 seconds, answers to M-SEARCH for its types, and ssdp:byebye at stop.
+///
+/// It runs until ``stop()``, which its owner must call.
+package final class SSDPAnnouncer: Sendable {
+    /// What is announced.
+    package struct Device: Sendable {
+        /// The UDN, `uuid:…`.
+        package var udn: String
+        /// The notification types announced besides the root device, such as Canon's EOS service.
+        package var types: [String]
+        /// The maker, the model, the owner's name and the serial number, for the description.
+        package var manufacturer: String
+        package var modelName: String
+        package var friendlyName: String
+        package var serialNumber: String
+        /// The IPv4 address to announce from and serve the description on.
+        package var address: String
+
+        /// A device.
+        package init(
+            udn: String, types: [String], manufacturer: String, modelName: String, friendlyName: String,
+            serialNumber: String, address: String
+        ) {
+            self.udn = udn
+            self.types = types
+            self.manufacturer = manufacturer
+            self.modelName = modelName
+            self.friendlyName = friendlyName
+            self.serialNumber = serialNumber
+            self.address = address
+        }
+    }
+
+    /// Where the description is served.
+    package let location: String
+
+    private let device: Device
+    private let multicast: Socket
+    private let http: Socket
+    private let group: SocketAddress
+    private let description: [UInt8]
+    private let thread = Locked<PlatformThread?>(nil)
+    private let stopping = Locked(false)
+
+    /// How often ssdp:alive is sent, and how long it says it lasts.
+    static let interval = Duration.seconds(30)
+    static let maximumAge = 120
+    /// The description's path.
+    static let path = "/upnp/CameraDevDesc.xml"
+
+    /// Starts serving the description and announcing `device`.
+    ///
+    /// - Throws: `ViewfinderError` when port 1900, the group or an HTTP port cannot be had.
+    package init(_ device: Device) throws(ViewfinderError) {
+        self.device = device
+        do throws(SocketError) {
+            http = try Socket.listen(host: device.address, port: 0)
+            multicast = try Socket.udp(bindingTo: "0.0.0.0", port: SSDPMessage.port, sharingPort: true)
+            group = try SocketAddress(numeric: SSDPMessage.ipv4Group, port: SSDPMessage.port)
+            try multicast.joinMulticastGroup(group, interface: device.address)
+            try multicast.setMulticastSending(from: device.address, timeToLive: 2)
+        } catch {
+            throw ViewfinderError(error)
+        }
+        location = "http://\(device.address):\(http.localPort)\(Self.path)"
+        description = Self.description(of: device)
+        do {
+            let started = try PlatformThread(name: "ssdp-announce") { [self] in serve() }
+            thread.withLock { $0 = started }
+        } catch {
+            http.close()
+            multicast.close()
+            throw ViewfinderError(.io, "cannot start announcing: \(error)")
+        }
+    }
+
+    /// Sends ssdp:byebye, stops answering and serving, and closes the sockets.
+    package func stop() {
+        guard
+            let running = thread.withLock({ thread in
+                defer { thread = nil }
+                return thread
+            })
+        else { return }
+        stopping.withLock { $0 = true }
+        running.join()
+        for type in notificationTypes {
+            send(notification(type, subtype: "ssdp:byebye"), to: group)
+        }
+        http.close()
+        multicast.close()
+    }
+
+    /// The root device, the UDN and each of the device's types, as UPnP announces them.
+    private var notificationTypes: [String] { ["upnp:rootdevice", device.udn] + device.types }
+
+    private func usn(for type: String) -> String { type == device.udn ? type : "\(device.udn)::\(type)" }
+
+    private func notification(_ type: String, subtype: String) -> SSDPMessage {
+        var headers = [
+            "HOST": "\(SSDPMessage.ipv4Group):\(SSDPMessage.port)", "NT": type, "NTS": subtype, "USN": usn(for: type),
+        ]
+        if subtype == "ssdp:alive" {
+            headers["CACHE-CONTROL"] = "max-age=\(Self.maximumAge)"
+            headers["LOCATION"] = location
+            headers["SERVER"] = "Linux UPnP/1.0 Viewfinder/1.0"
+        }
+        return SSDPMessage(kind: .notify, headers: headers)
+    }
+
+    private func serve() {
+        var nextAlive = ContinuousClock.now
+        var buffer = [UInt8](repeating: 0, count: SSDPMessage.maximumLength)
+        while !stopping.withLock({ $0 }) {
+            if nextAlive <= .now {
+                for type in notificationTypes { send(notification(type, subtype: "ssdp:alive"), to: group) }
+                nextAlive = .now + Self.interval
+            }
+            let ready =
+                (try? Poll.wait(
+                    [
+                        Poll.Request(multicast.descriptor, for: Poll.readable),
+                        Poll.Request(http.descriptor, for: Poll.readable),
+                    ], until: .now + .milliseconds(100))) ?? []
+            if ready.first.map({ $0 != 0 }) == true {
+                let received = buffer.withUnsafeMutableBytes { raw in
+                    try? multicast.receiveDatagram(into: raw, until: .now, while: "answering SSDP")
+                }
+                if let datagram = received ?? nil, !datagram.isTruncated,
+                    let message = try? SSDPMessage(decoding: Array(buffer[..<datagram.count]))
+                {
+                    answer(message, from: datagram.sender)
+                }
+            }
+            if ready.last.map({ $0 != 0 }) == true, let client = try? http.acceptNow() {
+                serveDescription(to: client)
+            }
+        }
+    }
+
+    /// Answers an M-SEARCH for one of the device's types, or for everything, with `HTTP/1.1 200 OK`.
+    private func answer(_ message: SSDPMessage, from sender: SocketAddress) {
+        guard message.kind == .search, let target = message.target else { return }
+        let types = target == "ssdp:all" ? notificationTypes : notificationTypes.filter { $0 == target }
+        for type in types {
+            let response = SSDPMessage(
+                kind: .response,
+                headers: [
+                    "CACHE-CONTROL": "max-age=\(Self.maximumAge)", "EXT": "", "LOCATION": location,
+                    "SERVER": "Linux UPnP/1.0 Viewfinder/1.0", "ST": type, "USN": usn(for: type),
+                ])
+            send(response, to: sender)
+        }
+    }
+
+    private func send(_ message: SSDPMessage, to address: SocketAddress) {
+        try? multicast.send(message.encoded(), to: address, timeout: .milliseconds(100), while: "announcing over SSDP")
+    }
+
+    /// Reads a request's head (at most 8 KiB, within a second) and answers it with the description or a 404.
+    private func serveDescription(to client: Socket) {
+        defer { client.close() }
+        var request: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 2048)
+        let deadline = ContinuousClock.now + .seconds(1)
+        while request.count < 8192, !request.suffix(4).elementsEqual([13, 10, 13, 10]) {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero,
+                let count = chunk.withUnsafeMutableBytes({ raw in
+                    try? client.receive(into: raw, timeout: remaining, while: "reading a description request")
+                })
+            else { return }
+            request += chunk[..<count]
+        }
+        let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
+        let found = line.hasPrefix("GET \(Self.path) ")
+        let body = found ? description : Array("not found\n".utf8)
+        let head =
+            "HTTP/1.1 \(found ? "200 OK" : "404 Not Found")\r\nContent-Type: text/xml; charset=\"utf-8\"\r\n"
+            + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        try? client.send(Array(head.utf8) + body, timeout: .seconds(1), while: "serving the description")
+    }
+
+    /// The device description.
+    private static func description(of device: Device) -> [UInt8] {
+        func escaped(_ text: String) -> String {
+            text.map { character -> String in
+                switch character {
+                case "&": "&amp;"
+                case "<": "&lt;"
+                case ">": "&gt;"
+                case "\"": "&quot;"
+                default: String(character)
+                }
+            }.joined()
+        }
+        let services = device.types.filter { $0.contains(":service:") }.map {
+            "<service><serviceType>\(escaped($0))</serviceType></service>"
+        }.joined()
+        return Array(
+            """
+            <?xml version="1.0"?>
+            <root xmlns="urn:schemas-upnp-org:device-1-0"><specVersion><major>1</major><minor>0</minor></specVersion>\
+            <device><deviceType>urn:schemas-upnp-org:device:Basic:1</deviceType>\
+            <friendlyName>\(escaped(device.friendlyName))</friendlyName>\
+            <manufacturer>\(escaped(device.manufacturer))</manufacturer>\
+            <modelName>\(escaped(device.modelName))</modelName>\
+            <serialNumber>\(escaped(device.serialNumber))</serialNumber>\
+            <UDN>\(escaped(device.udn))</UDN><serviceList>\(services)</serviceList></device></root>
+
+            """.utf8)
+    }
+}
