@@ -55,7 +55,9 @@ let package = Package(
         // A simulated PTP/IP camera, a product of its own for demos and tests.
         .target(
             name: "ViewfinderSimulator",
-            dependencies: ["ViewfinderSystem", "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderImaging"],
+            dependencies: [
+                "ViewfinderSystem", "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderImaging", "ViewfinderDiscovery",
+            ],
             swiftSettings: strict
         ),
         // V4L2 capture devices.

@@ -104,8 +104,10 @@ struct DiscoveredCameraList {
         return changes
     }
 
-    /// One camera from the announcements that name it, first heard first: SSDP's word (its description says the
-    /// most), then the first that says each thing. Its ID is the caller's to choose.
+    /// One camera from the announcements that name it, listed first heard first.
+    ///
+    /// SSDP's word comes first (its description says the most), then the first that says each thing; the ID is
+    /// the caller's to choose.
     private static func merged(_ group: [DiscoveredCamera]) -> DiscoveredCamera {
         let ordered = group.filter { $0.foundBy.contains(.ssdp) } + group.filter { !$0.foundBy.contains(.ssdp) }
         var camera = ordered[0]
