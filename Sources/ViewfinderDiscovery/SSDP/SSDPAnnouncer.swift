@@ -51,6 +51,17 @@ package final class SSDPAnnouncer: Sendable {
     static let maximumAge = 120
     /// The description's path.
     static let path = "/upnp/CameraDevDesc.xml"
+    /// The path of its services' description, which lists no actions: a camera's services are reached over PTP/IP.
+    static let servicePath = "/upnp/CameraService.xml"
+
+    /// The services' description.
+    static let serviceDescription = Array(
+        """
+        <?xml version="1.0"?>
+        <scpd xmlns="urn:schemas-upnp-org:service-1-0"><specVersion><major>1</major><minor>0</minor></specVersion>\
+        <actionList/><serviceStateTable/></scpd>
+
+        """.utf8)
 
     /// Starts serving the description and announcing `device`.
     ///
@@ -177,8 +188,16 @@ package final class SSDPAnnouncer: Sendable {
             request += chunk[..<count]
         }
         let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
-        let found = line.hasPrefix("GET \(Self.path) ")
-        let body = found ? description : Array("not found\n".utf8)
+        let document: [UInt8]? =
+            if line.hasPrefix("GET \(Self.path) ") {
+                description
+            } else if line.hasPrefix("GET \(Self.servicePath) ") {
+                Self.serviceDescription
+            } else {
+                nil
+            }
+        let found = document != nil
+        let body = document ?? Array("not found\n".utf8)
         let head =
             "HTTP/1.1 \(found ? "200 OK" : "404 Not Found")\r\nContent-Type: text/xml; charset=\"utf-8\"\r\n"
             + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
@@ -198,8 +217,12 @@ package final class SSDPAnnouncer: Sendable {
                 }
             }.joined()
         }
-        let services = device.types.filter { $0.contains(":service:") }.map {
-            "<service><serviceType>\(escaped($0))</serviceType></service>"
+        let services = device.types.filter { $0.contains(":service:") }.enumerated().map { index, type in
+            let id = type.split(separator: ":").dropLast().last.map(String.init) ?? "Service\(index)"
+            return "<service><serviceType>\(escaped(type))</serviceType>"
+                + "<serviceId>urn:upnp-org:serviceId:\(escaped(id))</serviceId><SCPDURL>\(servicePath)</SCPDURL>"
+                + "<controlURL>/upnp/control/\(index)</controlURL><eventSubURL>/upnp/event/\(index)</eventSubURL>"
+                + "</service>"
         }.joined()
         return Array(
             """
