@@ -15,7 +15,7 @@ install_debian_packages() {
 
 build_packages=(libyuv-dev libturbojpeg0-dev pkg-config)
 test_packages=(gphoto2 qemu-system-x86 busybox-static kmod v4l-utils iproute2 iperf3 ffmpeg chromium python3 binutils bsdutils
-    python3-zeroconf python3-venv)
+    python3-zeroconf python3-venv avahi-daemon avahi-utils dbus util-linux)
 
 packages=("${build_packages[@]}")
 if [ "${1:-build}" = test ]; then

@@ -11,7 +11,7 @@ import Glibc
 
 /// The multicast DNS searcher against independent mDNS stacks, across a veth pair between two network namespaces
 /// the test makes (mDNS stacks ignore loopback): python3-zeroconf registering and unregistering a camera's
-/// `_ptp._tcp` service.
+/// `_ptp._tcp` service, and avahi-daemon publishing one from a static service file.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct MulticastDNSSearchTests {
     static let peers = String(#filePath.dropLast("MulticastDNSSearchTests.swift".count)) + "Peers/"
 
@@ -73,6 +73,37 @@ import Glibc
             discovery.stopSearching()
             _ = await peer.finish(timeout: .seconds(30))
             withExtendedLifetime(token) {}
+        } catch {
+            await pair.remove()
+            throw error
+        }
+        await pair.remove()
+    }
+
+    @Test func aServiceAvahiPublishesFromAStaticFileIsFoundThenLostWhenAvahiStops() async throws {
+        let pair = try await Self.namespaces()
+        do {
+            let avahi = try await offThePool {
+                try AvahiDaemon(
+                    in: pair.camera, interface: pair.cameraInterface,
+                    services: [
+                        .init(
+                            name: "Nikon D850 (Avahi)", port: 15741,
+                            text: ["guid=00112233445566778899AABBCCDDEEFF", "vid=04b0"])
+                    ])
+            }
+            let discovery = try await Self.discovery(in: pair)
+            try await waitUntil("the camera to be found") { !discovery.availableCameras.isEmpty }
+            let camera = try #require(discovery.availableCameras.first)
+            #expect(camera.name == "Nikon D850 (Avahi)")
+            #expect(camera.family == .nikon)
+            #expect(camera.host == pair.gateway)
+            #expect(camera.port == 15741)
+            #expect(camera.id == "guid:00112233445566778899aabbccddeeff")
+            // Stopping, avahi sends the service's goodbye.
+            await offThePool { avahi.stop() }
+            try await waitUntil("the camera to be lost") { discovery.availableCameras.isEmpty }
+            discovery.stopSearching()
         } catch {
             await pair.remove()
             throw error

@@ -18,14 +18,16 @@ public struct NetworkNamespacePair: Sendable {
     public let gateway = "10.77.0.1"
     /// The app side's address.
     public let appAddress = "10.77.0.2"
+    /// The camera side's interface.
+    public let cameraInterface: String
     /// The app side's interface, named as the reference examples name it.
     public let appInterface = "en0"
 
     /// Creates the namespaces, or throws what `ip` said when it cannot (not root, no iproute2, no namespaces).
     public static func make() async throws -> NetworkNamespacePair {
         let tag = "\(getpid() % 100_000)\(Int.random(in: 10...99))"
-        let pair = NetworkNamespacePair(camera: "vf-cam-\(tag)", app: "vf-app-\(tag)")
         let cameraLink = "vfc\(tag)"
+        let pair = NetworkNamespacePair(camera: "vf-cam-\(tag)", app: "vf-app-\(tag)", cameraInterface: cameraLink)
         let appLink = "vfa\(tag)"
         let steps: [[String]] = [
             ["ip", "netns", "add", pair.camera],
