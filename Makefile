@@ -8,7 +8,7 @@ FUZZ_TEST_SECONDS ?= 25
 SOAK_SECONDS ?= 600
 
 .PHONY: all build demo docs test test-browser test-vivid test-gphoto2 test-tsan test-fuzz test-soak soak fuzz fuzz-corpus \
-	bench-core bench-imaging bench-ptp bench-reactive bench-liveview lint deps test-deps
+	bench-core bench-imaging bench-ptp bench-reactive bench-liveview bench-discovery lint deps test-deps
 
 all: build
 
@@ -98,6 +98,12 @@ bench-imaging: deps
 bench-ptp: test-deps
 	$(SWIFT) build -c release --product ptp-benchmark
 	$$($(SWIFT) build -c release --show-bin-path)/ptp-benchmark
+
+## Measures the time from beginSearching() to the first camera against avahi-browse, across network namespaces
+## (release build; needs root).
+bench-discovery: test-deps
+	$(SWIFT) build -c release --product discovery-benchmark
+	$$($(SWIFT) build -c release --show-bin-path)/discovery-benchmark
 
 ## Measures the reactive layer against AsyncStream and DispatchQueue.async in the same run (release build).
 bench-reactive: deps

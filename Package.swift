@@ -159,6 +159,16 @@ let package = Package(
             path: "Benchmarks/PTPBenchmark",
             swiftSettings: strict
         ),
+        // Time to the first camera found, against avahi-browse in the same run; `make bench-discovery`.
+        .executableTarget(
+            name: "discovery-benchmark",
+            dependencies: [
+                "ViewfinderCore", "ViewfinderDiscovery", "ViewfinderSystem", "BenchmarkSupport",
+                "ViewfinderTestSupport",
+            ],
+            path: "Benchmarks/DiscoveryBenchmark",
+            swiftSettings: strict
+        ),
         // SequenceFrameSource into DataCaptureContext against Dispatch, AsyncStream and a condition variable;
         // `make bench-core`.
         .executableTarget(
