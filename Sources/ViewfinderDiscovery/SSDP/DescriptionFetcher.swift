@@ -2,7 +2,7 @@ import ViewfinderCore
 import ViewfinderSystem
 
 /// Reads a UPnP device description from its LOCATION: one HTTP/1.1 GET, its answer bounded in size and time.
-enum DescriptionFetcher {
+package enum DescriptionFetcher {
     /// The most bytes of an answer read, headers included.
     static let maximumAnswerLength = UPnPDeviceDescription.maximumLength + 8192
 
@@ -62,7 +62,7 @@ enum DescriptionFetcher {
     }
 
     /// The description in an HTTP answer: a 200, its body by Content-Length, chunks, or up to the close.
-    static func description(inAnswer answer: [UInt8], from location: String) throws(ViewfinderError)
+    package static func description(inAnswer answer: [UInt8], from location: String) throws(ViewfinderError)
         -> UPnPDeviceDescription
     {
         let separator: [UInt8] = [13, 10, 13, 10]
