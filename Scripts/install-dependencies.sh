@@ -30,10 +30,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     install_debian_packages
 fi
 
-# The SSDP tests' independent UPnP peer, async-upnp-client, is on PyPI only: it goes into a virtual environment of
-# Debian's Python in .build-peers, which the tests run.
-if [ "${1:-build}" = test ] && ! .build-peers/bin/python3 -c "import async_upnp_client" 2>/dev/null; then
-    echo "Installing the UPnP test peer (async-upnp-client from PyPI) into .build-peers"
+# The SSDP tests' independent peers, async-upnp-client and ssdpy, are on PyPI only: they go into a virtual
+# environment of Debian's Python in .build-peers, which the tests run.
+if [ "${1:-build}" = test ] && ! .build-peers/bin/python3 -c "import async_upnp_client, ssdpy" 2>/dev/null; then
+    echo "Installing the SSDP test peers (async-upnp-client and ssdpy from PyPI) into .build-peers"
     /usr/bin/python3 -m venv .build-peers
-    .build-peers/bin/pip install -q --disable-pip-version-check "async-upnp-client==0.49.*"
+    .build-peers/bin/pip install -q --disable-pip-version-check "async-upnp-client==0.49.*" "ssdpy==0.4.1"
 fi

@@ -62,4 +62,53 @@ import Glibc
         }
         await pair.remove()
     }
+
+    @Test func aCameraThatAnswersSearchesOnlyWithAUnicastNotifyIsFound() async throws {
+        let ssdpy = Self.repository + ".build-peers/bin/ssdpy-server"
+        guard access(ssdpy, X_OK) == 0 else {
+            throw TestFailure("\(ssdpy) is missing: make test-deps installs the SSDP peers")
+        }
+        let pair = try await MulticastDNSSearchTests.namespaces()
+        let directory = String(cString: mkdtemp(strdup("/tmp/viewfinder-ssdp.XXXXXX")))
+        do {
+            let description = String(decoding: SSDPMessageTests.canonDescription, as: UTF8.self)
+            guard let file = fopen(directory + "/CameraDevDesc.xml", "w") else { throw TestFailure("no temp file") }
+            fputs(description, file)
+            fclose(file)
+            let web = try ChildProcess(
+                "ip",
+                [
+                    "netns", "exec", pair.camera, "/usr/bin/python3", "-m", "http.server", "49153", "--bind",
+                    pair.gateway,
+                    "--directory", directory,
+                ], mergingErrors: true)
+            let service = "urn:schemas-canon-com:service:ICPO-WFTEOSSystemService:1"
+            // ssdpy answers an M-SEARCH for its type with a NOTIFY sent back to the searcher, and announces nothing.
+            let peer = try ChildProcess(
+                "ip",
+                [
+                    "netns", "exec", pair.camera, ssdpy, "-t", service, "-l",
+                    "http://\(pair.gateway):49153/CameraDevDesc.xml", "--max-age", "120", "-a", pair.gateway,
+                    "uuid:00000000-0000-0000-0001-60128B7C39A2::\(service)",
+                ], mergingErrors: true)
+            let discovery = CameraDiscovery(connectors: [])
+            discovery.register(SSDPSearcher(configuration: .init(searchInterval: .seconds(1))))
+            try await NetworkNamespacePair.run(in: pair.app) { discovery.beginSearching() }
+            try await waitUntil("the camera to be found") { !discovery.availableCameras.isEmpty }
+            let camera = try #require(discovery.availableCameras.first)
+            #expect(camera.model == "Canon EOS R6")
+            #expect(camera.name == "Anna's R6")
+            #expect(camera.host == pair.gateway)
+            discovery.stopSearching()
+            for process in [peer, web] {
+                kill(process.pid, SIGKILL)
+                _ = await process.finish(timeout: .seconds(10))
+            }
+        } catch {
+            await pair.remove()
+            throw error
+        }
+        _ = try? await ChildProcess.run(["rm", "-rf", directory])
+        await pair.remove()
+    }
 }

@@ -152,7 +152,7 @@ public final class SSDPSearcher: CameraSearcher {
         let group: SocketAddress
         let configuration: Configuration
         let report: @Sendable (CameraSearchEvent) -> Void
-        /// Descriptions read, by location; `nil` for one that could not be read, asked again after a minute.
+        /// Descriptions read, by location; `nil` for one that could not be read, asked again after ten seconds.
         var descriptions: [String: (description: UPnPDeviceDescription?, readAt: ContinuousClock.Instant)] = [:]
 
         static let maximumDescriptions = 64
@@ -228,7 +228,7 @@ public final class SSDPSearcher: CameraSearcher {
 
         /// The description at `location`, read once and remembered.
         private mutating func describe(_ location: String) -> UPnPDeviceDescription? {
-            if let known = descriptions[location], known.description != nil || known.readAt > .now - .seconds(60) {
+            if let known = descriptions[location], known.description != nil || known.readAt > .now - .seconds(10) {
                 return known.description
             }
             if descriptions.count >= Self.maximumDescriptions {

@@ -42,6 +42,18 @@ import ViewfinderTestSupport
         #expect(list.apply(.gone(key: "ssdp:uuid:1"), at: now).isEmpty)
     }
 
+    @Test func oneCameraHeardOnTwoNetworksIsOneEntry() {
+        var list = DiscoveredCameraList()
+        let now = ContinuousClock.now
+        let wifi = Self.camera("uuid:1", host: "192.168.1.2", by: .ssdp, model: "Canon EOS R6")
+        let wired = Self.camera("uuid:1", host: "10.0.0.2", by: .multicastDNS)
+        _ = list.apply(.seen(key: "ssdp:uuid:1", camera: wifi, lifetime: .seconds(60)), at: now)
+        _ = list.apply(.seen(key: "mdns:R6", camera: wired, lifetime: .seconds(60)), at: now)
+        #expect(list.cameras.count == 1)
+        #expect(list.cameras.first?.foundBy == [.ssdp, .multicastDNS])
+        #expect(list.cameras.first?.host == "192.168.1.2")
+    }
+
     @Test func announcementsRunOutUnlessRenewed() {
         var list = DiscoveredCameraList()
         let now = ContinuousClock.now
