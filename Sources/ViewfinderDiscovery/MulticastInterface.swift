@@ -9,6 +9,9 @@ package struct MulticastInterface: Hashable, Sendable {
     /// Its IPv4 address.
     package var address: String
 
+    /// The interface's index, for IPv6 multicast; 0 when it has none.
+    package var index: UInt32 { if_nametoindex(name) }
+
     /// The interfaces that can take part in multicast now, in the order the system lists them.
     package static func all() -> [MulticastInterface] {
         var list: UnsafeMutablePointer<ifaddrs>?

@@ -16,8 +16,13 @@ extension Socket {
     {
         let address = try SocketAddress(numeric: host, port: port)
         let socket = try Socket(family: address.family, type: SOCK_DGRAM, endpoint: address.description)
-        // Only the groups this socket joins, not every group a socket of the host joined on its port.
-        if !address.isIPv6 { socket.setOption(IP_MULTICAST_ALL, level: CInt(IPPROTO_IP), to: 0) }
+        // Only the groups this socket joins, not every group a socket of the host joined on its port; an IPv6
+        // socket takes IPv6 alone, so that it and an IPv4 socket on the same port do not both hear IPv4.
+        if address.isIPv6 {
+            socket.setOption(IPV6_V6ONLY, level: CInt(IPPROTO_IPV6), to: 1)
+        } else {
+            socket.setOption(IP_MULTICAST_ALL, level: CInt(IPPROTO_IP), to: 0)
+        }
         if sharingPort {
             socket.setOption(SO_REUSEADDR, to: 1)
             socket.setOption(SO_REUSEPORT, to: 1)
@@ -135,6 +140,13 @@ extension Socket {
         let local = try interface.map { (name) throws(SocketError) in try SocketAddress(numeric: name, port: 0) }
         request.imr_interface.s_addr = (local?.ipv4 ?? 0).bigEndian
         try setOption(IP_ADD_MEMBERSHIP, level: CInt(IPPROTO_IP), toStructure: request)
+    }
+
+    /// Sends IPv6 multicast datagrams from the interface with index `interfaceIndex`, with `hops` hops.
+    package func setIPv6MulticastSending(fromInterfaceIndex interfaceIndex: UInt32, hops: CInt = 255) {
+        setOption(IPV6_MULTICAST_IF, level: CInt(IPPROTO_IPV6), to: CInt(bitPattern: interfaceIndex))
+        setOption(IPV6_MULTICAST_HOPS, level: CInt(IPPROTO_IPV6), to: hops)
+        setOption(IPV6_MULTICAST_LOOP, level: CInt(IPPROTO_IPV6), to: 1)
     }
 
     /// Sends multicast datagrams from the IPv4 interface with address `interface`, with `timeToLive` hops, and

@@ -109,6 +109,18 @@ package struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
         return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
+    /// The host with its interface for an IPv6 link-local address (`fe80::1%wlan0`), which is reachable only through
+    /// that interface; the plain ``host`` otherwise.
+    package var scopedHost: String {
+        guard isIPv6 else { return host }
+        let scope = withUnsafeBytes(of: storage) { raw in
+            raw.loadUnaligned(fromByteOffset: MemoryLayout<sockaddr_in6>.offset(of: \.sin6_scope_id)!, as: UInt32.self)
+        }
+        var name = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
+        guard scope != 0, if_indextoname(scope, &name) != nil else { return host }
+        return host + "%" + name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
     /// The IPv4 address as a number in host order; `nil` for IPv6.
     package var ipv4: UInt32? {
         guard family == AF_INET else { return nil }

@@ -176,3 +176,16 @@ import ViewfinderTestSupport
         #expect(error?.message.contains(message) == true, "\(name): \(String(describing: error?.message))")
     }
 }
+
+extension DNSMessageTests {
+    @Test func ipv6AddressesAreWrittenAsRFC5952Says() {
+        let text = { (groups: [UInt16]) in
+            MulticastDNSCache.text(ofIPv6: groups.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
+        }
+        #expect(text([0xFD77, 0, 0, 0, 0, 0, 0, 1]) == "fd77::1")
+        #expect(text([0x2001, 0xDB8, 0, 0, 1, 0, 0, 1]) == "2001:db8::1:0:0:1")
+        #expect(text([0x2001, 0xDB8, 0, 1, 1, 1, 1, 1]) == "2001:db8:0:1:1:1:1:1")
+        #expect(text([0, 0, 0, 0, 0, 0, 0, 0]) == "::")
+        #expect(text([1, 0, 0, 0, 0, 0, 0, 0]) == "1::")
+    }
+}

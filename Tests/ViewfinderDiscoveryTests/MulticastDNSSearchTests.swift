@@ -80,6 +80,69 @@ import Glibc
         await pair.remove()
     }
 
+    @Test func aCameraAnnouncedOnlyOverIPv6IsFoundAtItsIPv6Address() async throws {
+        let pair = try await Self.namespaces()
+        do {
+            let peer = try ChildProcess(
+                "ip",
+                [
+                    "netns", "exec", pair.camera, "/usr/bin/python3", Self.peers + "zeroconf-register.py",
+                    pair.gatewayIPv6, "Z 6 over IPv6",
+                ], mergingErrors: true)
+            guard await offThePool({ peer.waitForOutput(timeout: .seconds(60)) { $0.contains("registered") } }) else {
+                throw TestFailure("zeroconf did not register:\n\(peer.standardOutput)")
+            }
+            // A goodbye missed under load still ends in a loss: the announcement lasts three seconds unless renewed.
+            let discovery = try await Self.discovery(in: pair, lifetime: .seconds(3))
+            try await waitUntil("the camera to be found") { !discovery.availableCameras.isEmpty }
+            let camera = try #require(discovery.availableCameras.first)
+            #expect(camera.name == "Z 6 over IPv6")
+            #expect(camera.host == pair.gatewayIPv6)
+            #expect(camera.port == 15740)
+            try peer.write("unregister\n")
+            try await waitUntil("the camera to be lost") { discovery.availableCameras.isEmpty }
+            discovery.stopSearching()
+            _ = await peer.finish(timeout: .seconds(30))
+        } catch {
+            await pair.remove()
+            throw error
+        }
+        await pair.remove()
+    }
+
+    @Test func aNetworkJoinedAfterSearchingBeganIsSearchedToo() async throws {
+        let pair = try await Self.namespaces()
+        do {
+            let peer = try ChildProcess(
+                "ip",
+                [
+                    "netns", "exec", pair.camera, "/usr/bin/python3", Self.peers + "zeroconf-register.py", pair.gateway,
+                    "Late Z 6",
+                ], mergingErrors: true)
+            guard await offThePool({ peer.waitForOutput(timeout: .seconds(60)) { $0.contains("registered") } }) else {
+                throw TestFailure("zeroconf did not register:\n\(peer.standardOutput)")
+            }
+            // Searching begins with the app's only network down, as before the camera's WiFi is joined.
+            _ = try await ChildProcess.run(["ip", "-n", pair.app, "link", "set", pair.appInterface, "down"])
+            let discovery = CameraDiscovery(connectors: [])
+            discovery.register(MulticastDNSSearcher())
+            try await NetworkNamespacePair.run(in: pair.app) { discovery.beginSearching() }
+            #expect(discovery.searchErrors.isEmpty)
+            try await Task.sleep(for: .seconds(1))
+            #expect(discovery.availableCameras.isEmpty)
+            _ = try await ChildProcess.run(["ip", "-n", pair.app, "link", "set", pair.appInterface, "up"])
+            try await waitUntil("the camera on the new network to be found") { !discovery.availableCameras.isEmpty }
+            #expect(discovery.availableCameras.map(\.name) == ["Late Z 6"])
+            discovery.stopSearching()
+            try peer.write("unregister\n")
+            _ = await peer.finish(timeout: .seconds(30))
+        } catch {
+            await pair.remove()
+            throw error
+        }
+        await pair.remove()
+    }
+
     @Test func aServiceAvahiPublishesFromAStaticFileIsFoundThenLostWhenAvahiStops() async throws {
         let pair = try await Self.namespaces()
         do {

@@ -1,8 +1,12 @@
+import Synchronization
 import ViewfinderSystem
 
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// How many pairs this process has made, which names each one apart.
+private let pairsMade = Atomic<Int>(0)
 
 /// Two network namespaces joined by a veth pair, as a camera's WiFi network and a computer that joined it: the
 /// camera side holds the gateway address, the app side an address on the same network, an interface named `en0`,
@@ -18,6 +22,10 @@ public struct NetworkNamespacePair: Sendable {
     public let gateway = "10.77.0.1"
     /// The app side's address.
     public let appAddress = "10.77.0.2"
+    /// The camera's IPv6 address, a unique local one (the link-local ones are there too).
+    public let gatewayIPv6 = "fd77::1"
+    /// The app side's IPv6 address.
+    public let appIPv6Address = "fd77::2"
     /// The camera side's interface.
     public let cameraInterface: String
     /// The app side's interface, named as the reference examples name it.
@@ -25,7 +33,8 @@ public struct NetworkNamespacePair: Sendable {
 
     /// Creates the namespaces, or throws what `ip` said when it cannot (not root, no iproute2, no namespaces).
     public static func make() async throws -> NetworkNamespacePair {
-        let tag = "\(getpid() % 100_000)\(Int.random(in: 10...99))"
+        // Unique within the process (tests make pairs at the same time) and across processes.
+        let tag = "\(getpid() % 100_000)\(pairsMade.add(1, ordering: .relaxed).newValue % 1000)"
         let cameraLink = "vfc\(tag)"
         let pair = NetworkNamespacePair(camera: "vf-cam-\(tag)", app: "vf-app-\(tag)", cameraInterface: cameraLink)
         let appLink = "vfa\(tag)"
@@ -37,10 +46,15 @@ public struct NetworkNamespacePair: Sendable {
             ["ip", "link", "set", appLink, "netns", pair.app],
             ["ip", "-n", pair.camera, "link", "set", "lo", "up"],
             ["ip", "-n", pair.camera, "addr", "add", "\(pair.gateway)/24", "dev", cameraLink],
+            // No duplicate address detection, so the IPv6 link-local addresses are usable at once.
+            ["ip", "netns", "exec", pair.camera, "sysctl", "-q", "-w", "net.ipv6.conf.\(cameraLink).accept_dad=0"],
+            ["ip", "-n", pair.camera, "addr", "add", "\(pair.gatewayIPv6)/64", "dev", cameraLink, "nodad"],
             ["ip", "-n", pair.camera, "link", "set", cameraLink, "up"],
             ["ip", "-n", pair.app, "link", "set", "lo", "up"],
             ["ip", "-n", pair.app, "link", "set", appLink, "name", pair.appInterface],
             ["ip", "-n", pair.app, "addr", "add", "\(pair.appAddress)/24", "dev", pair.appInterface],
+            ["ip", "netns", "exec", pair.app, "sysctl", "-q", "-w", "net.ipv6.conf.\(pair.appInterface).accept_dad=0"],
+            ["ip", "-n", pair.app, "addr", "add", "\(pair.appIPv6Address)/64", "dev", pair.appInterface, "nodad"],
             ["ip", "-n", pair.app, "link", "set", pair.appInterface, "up"],
             ["ip", "-n", pair.app, "route", "add", "default", "via", pair.gateway],
         ]

@@ -21,6 +21,8 @@ package struct MulticastDNSCache {
 
     private var instances: [DNSName: Instance] = [:]
     private var hosts: [DNSName: String] = [:]
+    /// Hosts' IPv6 addresses, other than link-local ones (which need the interface the sender's address carries).
+    private var ipv6Hosts: [DNSName: String] = [:]
 
     package init() {}
 
@@ -47,6 +49,10 @@ package struct MulticastDNSCache {
                 guard hosts[record.name] != nil || hosts.count < Self.maximumEntries else { continue }
                 hosts[record.name] = address.map(String.init).joined(separator: ".")
                 touched += instances.filter { $0.value.target == record.name }.map(\.key)
+            case .ipv6(let address) where record.timeToLive > 0 && !(address[0] == 0xFE && address[1] & 0xC0 == 0x80):
+                guard ipv6Hosts[record.name] != nil || ipv6Hosts.count < Self.maximumEntries else { continue }
+                ipv6Hosts[record.name] = Self.text(ofIPv6: address)
+                touched += instances.filter { $0.value.target == record.name }.map(\.key)
             default:
                 continue
             }
@@ -66,7 +72,12 @@ package struct MulticastDNSCache {
                     DNSQuestion(name: name, type: DNSRecordType.srv), DNSQuestion(name: name, type: DNSRecordType.txt),
                 ]
             }
-            return hosts[target] == nil ? [DNSQuestion(name: target, type: DNSRecordType.a)] : []
+            return hosts[target] == nil && ipv6Hosts[target] == nil
+                ? [
+                    DNSQuestion(name: target, type: DNSRecordType.a),
+                    DNSQuestion(name: target, type: DNSRecordType.aaaa),
+                ]
+                : []
         }
     }
 
@@ -82,7 +93,7 @@ package struct MulticastDNSCache {
         guard let instance = instances[name], let lifetime = instance.lifetime, let port = instance.port else {
             return nil
         }
-        let host = instance.target.flatMap { hosts[$0] } ?? instance.sender
+        let host = instance.target.flatMap { hosts[$0] ?? ipv6Hosts[$0] } ?? instance.sender
         let label = name.firstLabel ?? ""
         let family = Self.family(name: label, text: instance.text)
         let camera = DiscoveredCamera(
@@ -94,6 +105,26 @@ package struct MulticastDNSCache {
     }
 
     private static func key(_ instance: DNSName) -> String { "mdns:\(instance)" }
+
+    /// An IPv6 address as RFC 5952 writes it: groups in lower-case hex without leading zeros, the longest run of two
+    /// or more zero groups as `::`.
+    static func text(ofIPv6 address: [UInt8]) -> String {
+        let groups = stride(from: 0, to: 16, by: 2).map { UInt16(address[$0]) << 8 | UInt16(address[$0 + 1]) }
+        var best: Range<Int>?
+        var index = 0
+        while index < 8 {
+            guard groups[index] == 0 else {
+                index += 1
+                continue
+            }
+            let start = index
+            while index < 8, groups[index] == 0 { index += 1 }
+            if index - start >= 2, index - start > (best?.count ?? 0) { best = start..<index }
+        }
+        let hex = { (range: Range<Int>) in groups[range].map { String($0, radix: 16) }.joined(separator: ":") }
+        guard let best else { return hex(0..<8) }
+        return hex(0..<best.lowerBound) + "::" + hex(best.upperBound..<8)
+    }
 
     /// The family from the USB vendor ID in the TXT record (`vid`), or the maker named in the instance's name.
     static func family(name: String, text: [String: String]) -> CameraFamily {

@@ -4,7 +4,8 @@ import ViewfinderSystem
 /// Finds cameras that announce `_ptp._tcp` over multicast DNS (RFC 6762, 6763), as Nikon cameras and PTP/IP
 /// responders do.
 ///
-/// It listens on port 5353 (shared with any other mDNS stack on the host) on every multicast interface, asks for
+/// It listens on port 5353 (shared with any other mDNS stack on the host) on every multicast interface, over IPv4
+/// and IPv6 (224.0.0.251 and ff02::fb; interfaces that come up later are joined as they do), asks for
 /// `_ptp._tcp.local` pointers at once and then at doubling intervals up to ``Configuration/queryInterval``, asks
 /// again for an instance's SRV, TXT or address when an answer lacks them, and reports goodbyes (TTL 0). A camera's
 /// announcement lasts its TTL, at most ``Configuration/lifetime``, so one that stops answering the repeated
@@ -26,13 +27,51 @@ public final class MulticastDNSSearcher: CameraSearcher {
     }
 
     private struct Run {
-        let socket: Socket
+        let sockets: [Socket]
         let thread: PlatformThread
         let stopping: Locked<Bool>
     }
 
     /// The multicast group mDNS uses on IPv4.
     static let group = "224.0.0.251"
+    /// How often the searcher looks for interfaces that came up.
+    static let interfaceCheckInterval = Duration.seconds(5)
+    /// The multicast group mDNS uses on IPv6, link-local.
+    static let ipv6Group = "ff02::fb"
+
+    /// A socket, the group it asks, and the interfaces it asks on.
+    private struct Channel: Sendable {
+        let socket: Socket
+        let group: SocketAddress
+        var interfaces: [MulticastInterface]
+
+        /// Joins the group on the interfaces that came up since, such as a camera's WiFi joined after searching
+        /// began; returns whether there was any.
+        mutating func joinNewInterfaces() -> Bool {
+            let before = interfaces.count
+            for interface in MulticastInterface.all() where !interfaces.contains(interface) {
+                let joined =
+                    group.isIPv6
+                    ? (try? socket.joinMulticastGroup(group, interfaceIndex: interface.index)) != nil
+                    : (try? socket.joinMulticastGroup(group, interface: interface.address)) != nil
+                if joined { interfaces.append(interface) }
+            }
+            return interfaces.count > before
+        }
+
+        /// Sends `message` to the group on every interface.
+        func send(_ message: DNSMessage) {
+            guard let bytes = try? message.encoded() else { return }
+            for interface in interfaces {
+                if group.isIPv6 {
+                    socket.setIPv6MulticastSending(fromInterfaceIndex: interface.index)
+                } else {
+                    try? socket.setMulticastSending(from: interface.address, loopback: true)
+                }
+                try? socket.send(bytes, to: group, timeout: .milliseconds(100), while: "asking multicast DNS")
+            }
+        }
+    }
     /// Its port.
     static let port: UInt16 = 5353
 
@@ -48,10 +87,11 @@ public final class MulticastDNSSearcher: CameraSearcher {
         stopSearching()
     }
 
-    /// Joins the mDNS group on every multicast interface and starts asking, on a thread of its own.
+    /// Joins the mDNS groups (224.0.0.251 and ff02::fb) on every multicast interface and starts asking, on a
+    /// thread of its own; interfaces that come up later (a camera's WiFi joined after searching began) are joined
+    /// at the next question.
     ///
-    /// - Throws: `ViewfinderError` when port 5353 cannot be bound or no interface takes part in
-    ///   multicast.
+    /// - Throws: `ViewfinderError` when port 5353 cannot be bound.
     public func startSearching(report: @escaping @Sendable (CameraSearchEvent) -> Void) throws {
         stopSearching()
         let socket: Socket
@@ -60,27 +100,25 @@ public final class MulticastDNSSearcher: CameraSearcher {
         } catch {
             throw ViewfinderError(error)
         }
-        let interfaces = MulticastInterface.all()
+        // IPv6 where the host has it, on a socket of its own. Each channel joins its group on the interfaces up
+        // now, and on those that come up later at each question.
         let group = try SocketAddress(numeric: Self.group, port: Self.port)
-        let joined = interfaces.filter { (try? socket.joinMulticastGroup(group, interface: $0.address)) != nil }
-        guard !joined.isEmpty else {
-            socket.close()
-            throw ViewfinderError(
-                .notAvailable, "no network interface takes part in multicast, so multicast DNS cannot search")
-        }
+        let ipv6Group = try SocketAddress(numeric: Self.ipv6Group, port: Self.port)
+        let ipv6 = try? Socket.udp(bindingTo: "::", port: Self.port, sharingPort: true)
+        let channels =
+            [Channel(socket: socket, group: group, interfaces: [])]
+            + (ipv6.map { [Channel(socket: $0, group: ipv6Group, interfaces: [])] } ?? [])
         let stopping = Locked(false)
         let thread: PlatformThread
         do {
             thread = try PlatformThread(name: "mdns-search") { [configuration] in
-                Self.search(
-                    on: socket, interfaces: joined, group: group, configuration: configuration, stopping: stopping,
-                    report: report)
+                Self.search(on: channels, configuration: configuration, stopping: stopping, report: report)
             }
         } catch {
-            socket.close()
+            for channel in channels { channel.socket.close() }
             throw ViewfinderError(.io, "cannot start multicast DNS: \(error)")
         }
-        run.withLock { $0 = Run(socket: socket, thread: thread, stopping: stopping) }
+        run.withLock { $0 = Run(sockets: channels.map(\.socket), thread: thread, stopping: stopping) }
     }
 
     /// Stops asking and listening, and waits for the search thread to end.
@@ -93,53 +131,57 @@ public final class MulticastDNSSearcher: CameraSearcher {
         else { return }
         run.stopping.withLock { $0 = true }
         run.thread.join()
-        run.socket.close()
+        for socket in run.sockets { socket.close() }
     }
 
-    /// The search loop: questions on schedule, answers as they come.
+    /// The search loop: questions on schedule, answers as they come, over every channel.
     private static func search(
-        on socket: Socket, interfaces: [MulticastInterface], group: SocketAddress, configuration: Configuration,
-        stopping: Locked<Bool>, report: @Sendable (CameraSearchEvent) -> Void
+        on channels: [Channel], configuration: Configuration, stopping: Locked<Bool>,
+        report: @Sendable (CameraSearchEvent) -> Void
     ) {
+        var channels = channels
         var cache = MulticastDNSCache()
         var interval = Duration.seconds(1)
         var nextQuery = ContinuousClock.now
+        var nextInterfaceCheck = ContinuousClock.now
         var buffer = [UInt8](repeating: 0, count: DNSMessage.maximumLength)
         while !stopping.withLock({ $0 }) {
+            if ContinuousClock.now >= nextInterfaceCheck {
+                // A new network is asked at once, and the questions start again from a second apart.
+                let joined = channels.indices.map { channels[$0].joinNewInterfaces() }
+                if joined.contains(true) {
+                    (nextQuery, interval) = (.now, .seconds(1))
+                }
+                nextInterfaceCheck = .now + Self.interfaceCheckInterval
+            }
             if ContinuousClock.now >= nextQuery {
                 let question = DNSQuestion(name: MulticastDNSCache.service, type: DNSRecordType.ptr)
-                send(DNSMessage(questions: [question]), on: socket, interfaces: interfaces, group: group)
+                for channel in channels { channel.send(DNSMessage(questions: [question])) }
                 nextQuery = .now + interval
                 interval = min(interval * 2, configuration.queryInterval)
             }
             let deadline = min(nextQuery, .now + .milliseconds(100))
-            let received = buffer.withUnsafeMutableBytes { raw in
-                try? socket.receiveDatagram(into: raw, until: deadline, while: "listening for multicast DNS")
-            }
-            guard let datagram = received ?? nil, !datagram.isTruncated,
-                let message = try? DNSMessage(decoding: Array(buffer[..<datagram.count]))
-            else { continue }
-            for event in cache.take(message, from: datagram.sender.host) {
-                if case .seen(let key, let camera, let lifetime) = event {
-                    report(.seen(key: key, camera: camera, lifetime: min(lifetime, configuration.lifetime)))
-                } else {
-                    report(event)
+            let ready =
+                (try? Poll.wait(
+                    channels.map { Poll.Request($0.socket.descriptor, for: Poll.readable) }, until: deadline))
+                ?? []
+            for (channel, events) in zip(channels, ready) where events != 0 {
+                let received = buffer.withUnsafeMutableBytes { raw in
+                    try? channel.socket.receiveDatagram(into: raw, until: .now, while: "listening for multicast DNS")
                 }
+                guard let datagram = received ?? nil, !datagram.isTruncated,
+                    let message = try? DNSMessage(decoding: Array(buffer[..<datagram.count]))
+                else { continue }
+                for event in cache.take(message, from: datagram.sender.scopedHost) {
+                    if case .seen(let key, let camera, let lifetime) = event {
+                        report(.seen(key: key, camera: camera, lifetime: min(lifetime, configuration.lifetime)))
+                    } else {
+                        report(event)
+                    }
+                }
+                let missing = cache.missing
+                if !missing.isEmpty { channel.send(DNSMessage(questions: Array(missing.prefix(16)))) }
             }
-            let missing = cache.missing
-            if !missing.isEmpty {
-                send(DNSMessage(questions: Array(missing.prefix(16))), on: socket, interfaces: interfaces, group: group)
-            }
-        }
-    }
-
-    private static func send(
-        _ message: DNSMessage, on socket: Socket, interfaces: [MulticastInterface], group: SocketAddress
-    ) {
-        guard let bytes = try? message.encoded() else { return }
-        for interface in interfaces {
-            try? socket.setMulticastSending(from: interface.address, loopback: true)
-            try? socket.send(bytes, to: group, timeout: .milliseconds(100), while: "asking multicast DNS")
         }
     }
 }

@@ -61,9 +61,10 @@ public final class SSDPSearcher: CameraSearcher {
         stopSearching()
     }
 
-    /// Joins the SSDP group on every multicast interface and starts searching, on a thread of its own.
+    /// Joins the SSDP group on every multicast interface and starts searching, on a thread of its own; interfaces
+    /// that come up later are joined at the next search.
     ///
-    /// - Throws: `ViewfinderError` when port 1900 cannot be bound or no interface takes part in multicast.
+    /// - Throws: `ViewfinderError` when port 1900 cannot be bound.
     public func startSearching(report: @escaping @Sendable (CameraSearchEvent) -> Void) throws {
         stopSearching()
         let notifications: Socket
@@ -80,20 +81,12 @@ public final class SSDPSearcher: CameraSearcher {
             throw ViewfinderError(error)
         }
         let group = try SocketAddress(numeric: SSDPMessage.ipv4Group, port: SSDPMessage.port)
-        let joined = MulticastInterface.all().filter {
-            (try? notifications.joinMulticastGroup(group, interface: $0.address)) != nil
-        }
-        guard !joined.isEmpty else {
-            notifications.close()
-            searches.close()
-            throw ViewfinderError(.notAvailable, "no network interface takes part in multicast, so SSDP cannot search")
-        }
         let stopping = Locked(false)
         let thread: PlatformThread
         do {
             thread = try PlatformThread(name: "ssdp-search") { [configuration] in
                 var search = Search(
-                    notifications: notifications, searches: searches, interfaces: joined, group: group,
+                    notifications: notifications, searches: searches, interfaces: [], group: group,
                     configuration: configuration, report: report)
                 search.run(until: stopping)
             }
@@ -148,7 +141,7 @@ public final class SSDPSearcher: CameraSearcher {
     private struct Search {
         let notifications: Socket
         let searches: Socket
-        let interfaces: [MulticastInterface]
+        var interfaces: [MulticastInterface]
         let group: SocketAddress
         let configuration: Configuration
         let report: @Sendable (CameraSearchEvent) -> Void
@@ -172,8 +165,14 @@ public final class SSDPSearcher: CameraSearcher {
         mutating func run(until stopping: Locked<Bool>) {
             var schedule: [Duration] = [.seconds(1), .seconds(2)]
             var nextSearch = ContinuousClock.now
+            var nextInterfaceCheck = ContinuousClock.now
             var buffer = [UInt8](repeating: 0, count: SSDPMessage.maximumLength)
             while !stopping.withLock({ $0 }) {
+                if ContinuousClock.now >= nextInterfaceCheck {
+                    // A new network is searched at once.
+                    if joinNewInterfaces() { nextSearch = .now }
+                    nextInterfaceCheck = .now + MulticastDNSSearcher.interfaceCheckInterval
+                }
                 if ContinuousClock.now >= nextSearch {
                     search()
                     nextSearch = .now + (schedule.isEmpty ? configuration.searchInterval : schedule.removeFirst())
@@ -195,6 +194,17 @@ public final class SSDPSearcher: CameraSearcher {
                     take(message, from: datagram.sender.host)
                 }
             }
+        }
+
+        /// Joins the group on the interfaces that came up since it last looked; returns whether there was any.
+        private mutating func joinNewInterfaces() -> Bool {
+            let before = interfaces.count
+            for interface in MulticastInterface.all() where !interfaces.contains(interface) {
+                if (try? notifications.joinMulticastGroup(group, interface: interface.address)) != nil {
+                    interfaces.append(interface)
+                }
+            }
+            return interfaces.count > before
         }
 
         /// Sends an M-SEARCH for every camera target on every interface.
