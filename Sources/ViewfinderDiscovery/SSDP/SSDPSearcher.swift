@@ -149,6 +149,11 @@ public final class SSDPSearcher: CameraSearcher {
         var descriptions: [String: (description: UPnPDeviceDescription?, readAt: ContinuousClock.Instant)] = [:]
 
         static let maximumDescriptions = 64
+        /// How long after a byebye a device's alive and answers are taken as stale: sent before it left, and still
+        /// in flight.
+        static let quietAfterByebye = Duration.seconds(3)
+        /// When each device said byebye, for the quiet time after.
+        var byebyes: [String: ContinuousClock.Instant] = [:]
 
         init(
             notifications: Socket, searches: Socket, interfaces: [MulticastInterface], group: SocketAddress,
@@ -224,10 +229,14 @@ public final class SSDPSearcher: CameraSearcher {
                 let deviceID = message.deviceID
             else { return }
             let key = "ssdp:\(deviceID)"
+            let now = ContinuousClock.now
+            byebyes = byebyes.filter { $0.value > now - Self.quietAfterByebye }
             if message.isByeBye {
+                if byebyes.count < Self.maximumDescriptions { byebyes[deviceID] = now }
                 report(.gone(key: key))
                 return
             }
+            guard byebyes[deviceID] == nil else { return }
             guard let location = message.location, let description = describe(location) else { return }
             guard let camera = SSDPSearcher.camera(from: message, description: description, sender: sender) else {
                 return
