@@ -47,3 +47,10 @@ package func residentBytes() -> Int {
     guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return 0 }
     return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
+
+/// The median of some numbers: the middle one, or the mean of the two in the middle.
+package func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}

@@ -17,13 +17,6 @@ import Glibc
 
 let rounds = 7
 
-/// The median of some numbers.
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.count % 2 == 1
-        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-}
-
 /// Seconds from beginSearching() to the first camera, with a fresh discovery.
 func viewfinderRound(in pair: NetworkNamespacePair) async throws -> Double {
     let discovery = CameraDiscovery(connectors: [])

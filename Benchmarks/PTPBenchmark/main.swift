@@ -53,13 +53,6 @@ func serve(_ identity: CameraSimulator.Identity) throws {
     simulator.stop()
 }
 
-/// The median of some numbers.
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.count % 2 == 1
-        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-}
-
 /// Prints a target's verdict.
 func verdict(_ name: String, _ met: Bool, _ detail: String) -> Bool {
     say("  \(met ? "met    " : "NOT MET") \(name): \(detail)")

@@ -27,6 +27,21 @@ import Glibc
         }
     }
 
+    /// python3-zeroconf registering a camera called `name` at `address` in the camera's namespace, once it says so;
+    /// a line on its standard input unregisters it.
+    static func zeroconfCamera(in pair: NetworkNamespacePair, _ address: String, _ name: String) async throws
+        -> ChildProcess
+    {
+        let peer = try ChildProcess(
+            "ip",
+            ["netns", "exec", pair.camera, "/usr/bin/python3", peers + "zeroconf-register.py", address, name],
+            mergingErrors: true)
+        guard await offThePool({ peer.waitForOutput(timeout: .seconds(60)) { $0.contains("registered") } }) else {
+            throw TestFailure("zeroconf did not register:\n\(peer.standardOutput)")
+        }
+        return peer
+    }
+
     /// A discovery with only the multicast DNS searcher, searching from inside the app's namespace.
     static func discovery(in pair: NetworkNamespacePair, lifetime: Duration = .seconds(150)) async throws
         -> CameraDiscovery
@@ -45,16 +60,7 @@ import Glibc
         let pair = try await Self.namespaces()
         let changes = Locked<[CameraDiscoveryChange]>([])
         do {
-            let peer = try ChildProcess(
-                "ip",
-                [
-                    "netns", "exec", pair.camera, "/usr/bin/python3", Self.peers + "zeroconf-register.py", pair.gateway,
-                    "Nikon Z 6 (Study)",
-                ], mergingErrors: true)
-            let registered = await offThePool {
-                peer.waitForOutput(timeout: .seconds(60)) { $0.contains("registered") }
-            }
-            guard registered else { throw TestFailure("zeroconf did not register:\n\(peer.standardOutput)") }
+            let peer = try await Self.zeroconfCamera(in: pair, pair.gateway, "Nikon Z 6 (Study)")
             let discovery = try await Self.discovery(in: pair)
             let token = discovery.addDiscoveryObserver { change in changes.withLock { $0.append(change) } }
             try await waitUntil("the camera to be found") { !discovery.availableCameras.isEmpty }
@@ -83,15 +89,7 @@ import Glibc
     @Test func aCameraAnnouncedOnlyOverIPv6IsFoundAtItsIPv6Address() async throws {
         let pair = try await Self.namespaces()
         do {
-            let peer = try ChildProcess(
-                "ip",
-                [
-                    "netns", "exec", pair.camera, "/usr/bin/python3", Self.peers + "zeroconf-register.py",
-                    pair.gatewayIPv6, "Z 6 over IPv6",
-                ], mergingErrors: true)
-            guard await offThePool({ peer.waitForOutput(timeout: .seconds(60)) { $0.contains("registered") } }) else {
-                throw TestFailure("zeroconf did not register:\n\(peer.standardOutput)")
-            }
+            let peer = try await Self.zeroconfCamera(in: pair, pair.gatewayIPv6, "Z 6 over IPv6")
             // A goodbye missed under load still ends in a loss: the announcement lasts three seconds unless renewed.
             let discovery = try await Self.discovery(in: pair, lifetime: .seconds(3))
             try await waitUntil("the camera to be found") { !discovery.availableCameras.isEmpty }
@@ -113,15 +111,7 @@ import Glibc
     @Test func aNetworkJoinedAfterSearchingBeganIsSearchedToo() async throws {
         let pair = try await Self.namespaces()
         do {
-            let peer = try ChildProcess(
-                "ip",
-                [
-                    "netns", "exec", pair.camera, "/usr/bin/python3", Self.peers + "zeroconf-register.py", pair.gateway,
-                    "Late Z 6",
-                ], mergingErrors: true)
-            guard await offThePool({ peer.waitForOutput(timeout: .seconds(60)) { $0.contains("registered") } }) else {
-                throw TestFailure("zeroconf did not register:\n\(peer.standardOutput)")
-            }
+            let peer = try await Self.zeroconfCamera(in: pair, pair.gateway, "Late Z 6")
             // Searching begins with the app's only network down, as before the camera's WiFi is joined.
             _ = try await ChildProcess.run(["ip", "-n", pair.app, "link", "set", pair.appInterface, "down"])
             let discovery = CameraDiscovery(connectors: [])
@@ -177,26 +167,14 @@ import Glibc
     @Test func aCameraThatStopsAnsweringIsLostAndFoundAgainWhenItReturns() async throws {
         let pair = try await Self.namespaces()
         do {
-            let start = {
-                let peer = try ChildProcess(
-                    "ip",
-                    [
-                        "netns", "exec", pair.camera, "/usr/bin/python3", Self.peers + "zeroconf-register.py",
-                        pair.gateway,
-                        "Z 6",
-                    ], mergingErrors: true)
-                guard await offThePool({ peer.waitForOutput(timeout: .seconds(60)) { $0.contains("registered") } })
-                else { throw TestFailure("zeroconf did not register:\n\(peer.standardOutput)") }
-                return peer
-            }
-            var peer = try await start()
+            var peer = try await Self.zeroconfCamera(in: pair, pair.gateway, "Z 6")
             let discovery = try await Self.discovery(in: pair, lifetime: .seconds(3))
             try await waitUntil("the camera to be found") { !discovery.availableCameras.isEmpty }
             // Killed, it sends no goodbye: its answers stop, and the announcement runs out.
             kill(peer.pid, SIGKILL)
             _ = await peer.finish(timeout: .seconds(30))
             try await waitUntil("the silent camera to be lost") { discovery.availableCameras.isEmpty }
-            peer = try await start()
+            peer = try await Self.zeroconfCamera(in: pair, pair.gateway, "Z 6")
             try await waitUntil("the camera to be found again") { !discovery.availableCameras.isEmpty }
             #expect(discovery.availableCameras.map(\.name) == ["Z 6"])
             discovery.stopSearching()

@@ -21,8 +21,7 @@ struct DiscoveredCameraRecord: Encodable {
         serialNumber = camera.serialNumber
         host = camera.host
         port = camera.port.map(Int.init)
-        foundBy = [(DiscoveryMethod.ssdp, "ssdp"), (.multicastDNS, "mdns")].filter { camera.foundBy.contains($0.0) }
-            .map(\.1)
+        foundBy = camera.foundBy.description.split(separator: "+").map(String.init)
     }
 
     /// The table row: name, model, family, address, how it was found, ID.

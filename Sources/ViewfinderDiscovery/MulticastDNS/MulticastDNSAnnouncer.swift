@@ -33,8 +33,7 @@ package final class MulticastDNSAnnouncer: Sendable {
     private let socket: Socket
     private let group: SocketAddress
     private let records: [DNSRecord]
-    private let thread: Locked<PlatformThread?> = Locked(nil)
-    private let stopping = Locked(false)
+    private let loop = Locked<SocketLoop?>(nil)
 
     /// Starts announcing `service` on the interface with its address.
     ///
@@ -57,42 +56,38 @@ package final class MulticastDNSAnnouncer: Sendable {
         ]
         do throws(SocketError) {
             socket = try Socket.udp(bindingTo: "0.0.0.0", port: MulticastDNSSearcher.port, sharingPort: true)
+        } catch {
+            throw ViewfinderError(error)
+        }
+        do throws(SocketError) {
             group = try SocketAddress(numeric: MulticastDNSSearcher.group, port: MulticastDNSSearcher.port)
             try socket.joinMulticastGroup(group, interface: service.address)
             try socket.setMulticastSending(from: service.address, timeToLive: 255)
         } catch {
+            socket.close()
             throw ViewfinderError(error)
         }
-        do {
-            let started = try PlatformThread(name: "mdns-announce") { [self] in serve() }
-            thread.withLock { $0 = started }
-        } catch {
-            socket.close()
-            throw ViewfinderError(.io, "cannot start announcing: \(error)")
-        }
+        let started = try SocketLoop(name: "mdns-announce", sockets: [socket]) { [self] loop in serve(until: loop) }
+        loop.withLock { $0 = started }
     }
 
     /// Says goodbye, stops answering and closes the socket.
     package func stop() {
-        guard
-            let running = thread.withLock({ thread in
-                defer { thread = nil }
-                return thread
-            })
-        else { return }
-        stopping.withLock { $0 = true }
-        running.join()
-        var goodbye = records
-        for index in goodbye.indices { goodbye[index].timeToLive = 0 }
-        send(DNSMessage(flags: DNSMessage.responseFlags, answers: goodbye))
-        socket.close()
+        loop.withLock { loop in
+            defer { loop = nil }
+            return loop
+        }?.stop { [self] in
+            var goodbye = records
+            for index in goodbye.indices { goodbye[index].timeToLive = 0 }
+            send(DNSMessage(flags: DNSMessage.responseFlags, answers: goodbye))
+        }
     }
 
     /// Announces twice, a second apart, and answers questions until stopped.
-    private func serve() {
+    private func serve(until loop: SocketLoop) {
         var announcements = [ContinuousClock.now, .now + .seconds(1)]
         var buffer = [UInt8](repeating: 0, count: DNSMessage.maximumLength)
-        while !stopping.withLock({ $0 }) {
+        while !loop.isStopping {
             if let next = announcements.first, next <= .now {
                 announcements.removeFirst()
                 send(DNSMessage(flags: DNSMessage.responseFlags, answers: records))

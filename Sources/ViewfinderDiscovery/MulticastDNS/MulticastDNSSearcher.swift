@@ -26,12 +26,6 @@ public final class MulticastDNSSearcher: CameraSearcher {
         }
     }
 
-    private struct Run {
-        let sockets: [Socket]
-        let thread: PlatformThread
-        let stopping: Locked<Bool>
-    }
-
     /// The multicast group mDNS uses on IPv4.
     static let group = "224.0.0.251"
     /// How often the searcher looks for interfaces that came up.
@@ -76,7 +70,7 @@ public final class MulticastDNSSearcher: CameraSearcher {
     static let port: UInt16 = 5353
 
     private let configuration: Configuration
-    private let run = Locked<Run?>(nil)
+    private let loop = Locked<SocketLoop?>(nil)
 
     /// A searcher.
     public init(configuration: Configuration = Configuration()) {
@@ -108,35 +102,23 @@ public final class MulticastDNSSearcher: CameraSearcher {
         let channels =
             [Channel(socket: socket, group: group, interfaces: [])]
             + (ipv6.map { [Channel(socket: $0, group: ipv6Group, interfaces: [])] } ?? [])
-        let stopping = Locked(false)
-        let thread: PlatformThread
-        do {
-            thread = try PlatformThread(name: "mdns-search") { [configuration] in
-                Self.search(on: channels, configuration: configuration, stopping: stopping, report: report)
-            }
-        } catch {
-            for channel in channels { channel.socket.close() }
-            throw ViewfinderError(.io, "cannot start multicast DNS: \(error)")
+        let started = try SocketLoop(name: "mdns-search", sockets: channels.map(\.socket)) { [configuration] loop in
+            Self.search(on: channels, configuration: configuration, loop: loop, report: report)
         }
-        run.withLock { $0 = Run(sockets: channels.map(\.socket), thread: thread, stopping: stopping) }
+        loop.withLock { $0 = started }
     }
 
     /// Stops asking and listening, and waits for the search thread to end.
     public func stopSearching() {
-        guard
-            let run = run.withLock({ run in
-                defer { run = nil }
-                return run
-            })
-        else { return }
-        run.stopping.withLock { $0 = true }
-        run.thread.join()
-        for socket in run.sockets { socket.close() }
+        loop.withLock { loop in
+            defer { loop = nil }
+            return loop
+        }?.stop()
     }
 
     /// The search loop: questions on schedule, answers as they come, over every channel.
     private static func search(
-        on channels: [Channel], configuration: Configuration, stopping: Locked<Bool>,
+        on channels: [Channel], configuration: Configuration, loop: SocketLoop,
         report: @Sendable (CameraSearchEvent) -> Void
     ) {
         var channels = channels
@@ -145,7 +127,7 @@ public final class MulticastDNSSearcher: CameraSearcher {
         var nextQuery = ContinuousClock.now
         var nextInterfaceCheck = ContinuousClock.now
         var buffer = [UInt8](repeating: 0, count: DNSMessage.maximumLength)
-        while !stopping.withLock({ $0 }) {
+        while !loop.isStopping {
             if ContinuousClock.now >= nextInterfaceCheck {
                 // A new network is asked at once, and the questions start again from a second apart.
                 let joined = channels.indices.map { channels[$0].joinNewInterfaces() }

@@ -43,8 +43,7 @@ package final class SSDPAnnouncer: Sendable {
     private let http: Socket
     private let group: SocketAddress
     private let description: [UInt8]
-    private let thread = Locked<PlatformThread?>(nil)
-    private let stopping = Locked(false)
+    private let loop = Locked<SocketLoop?>(nil)
 
     /// How often ssdp:alive is sent, and how long it says it lasts.
     static let interval = Duration.seconds(30)
@@ -70,40 +69,42 @@ package final class SSDPAnnouncer: Sendable {
         self.device = device
         do throws(SocketError) {
             http = try Socket.listen(host: device.address, port: 0)
+        } catch {
+            throw ViewfinderError(error)
+        }
+        do throws(SocketError) {
             multicast = try Socket.udp(bindingTo: "0.0.0.0", port: SSDPMessage.port, sharingPort: true)
+        } catch {
+            http.close()
+            throw ViewfinderError(error)
+        }
+        do throws(SocketError) {
             group = try SocketAddress(numeric: SSDPMessage.ipv4Group, port: SSDPMessage.port)
             try multicast.joinMulticastGroup(group, interface: device.address)
             try multicast.setMulticastSending(from: device.address, timeToLive: 2)
         } catch {
+            http.close()
+            multicast.close()
             throw ViewfinderError(error)
         }
         location = "http://\(device.address):\(http.localPort)\(Self.path)"
         description = Self.description(of: device)
-        do {
-            let started = try PlatformThread(name: "ssdp-announce") { [self] in serve() }
-            thread.withLock { $0 = started }
-        } catch {
-            http.close()
-            multicast.close()
-            throw ViewfinderError(.io, "cannot start announcing: \(error)")
+        let started = try SocketLoop(name: "ssdp-announce", sockets: [http, multicast]) { [self] loop in
+            serve(until: loop)
         }
+        loop.withLock { $0 = started }
     }
 
     /// Sends ssdp:byebye, stops answering and serving, and closes the sockets.
     package func stop() {
-        guard
-            let running = thread.withLock({ thread in
-                defer { thread = nil }
-                return thread
-            })
-        else { return }
-        stopping.withLock { $0 = true }
-        running.join()
-        for type in notificationTypes {
-            send(notification(type, subtype: "ssdp:byebye"), to: group)
+        loop.withLock { loop in
+            defer { loop = nil }
+            return loop
+        }?.stop { [self] in
+            for type in notificationTypes {
+                send(notification(type, subtype: "ssdp:byebye"), to: group)
+            }
         }
-        http.close()
-        multicast.close()
     }
 
     /// The root device, the UDN and each of the device's types, as UPnP announces them.
@@ -123,10 +124,10 @@ package final class SSDPAnnouncer: Sendable {
         return SSDPMessage(kind: .notify, headers: headers)
     }
 
-    private func serve() {
+    private func serve(until loop: SocketLoop) {
         var nextAlive = ContinuousClock.now
         var buffer = [UInt8](repeating: 0, count: SSDPMessage.maximumLength)
-        while !stopping.withLock({ $0 }) {
+        while !loop.isStopping {
             if nextAlive <= .now {
                 for type in notificationTypes { send(notification(type, subtype: "ssdp:alive"), to: group) }
                 nextAlive = .now + Self.interval

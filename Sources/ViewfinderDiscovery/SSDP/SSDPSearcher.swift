@@ -43,14 +43,8 @@ public final class SSDPSearcher: CameraSearcher {
         "urn:microsoft-com:device:mtp:1",
     ]
 
-    private struct Run {
-        let sockets: [Socket]
-        let thread: PlatformThread
-        let stopping: Locked<Bool>
-    }
-
     private let configuration: Configuration
-    private let run = Locked<Run?>(nil)
+    private let loop = Locked<SocketLoop?>(nil)
 
     /// A searcher.
     public init(configuration: Configuration = Configuration()) {
@@ -81,34 +75,22 @@ public final class SSDPSearcher: CameraSearcher {
             throw ViewfinderError(error)
         }
         let group = try SocketAddress(numeric: SSDPMessage.ipv4Group, port: SSDPMessage.port)
-        let stopping = Locked(false)
-        let thread: PlatformThread
-        do {
-            thread = try PlatformThread(name: "ssdp-search") { [configuration] in
-                var search = Search(
-                    notifications: notifications, searches: searches, interfaces: [], group: group,
-                    configuration: configuration, report: report)
-                search.run(until: stopping)
-            }
-        } catch {
-            notifications.close()
-            searches.close()
-            throw ViewfinderError(.io, "cannot start SSDP: \(error)")
+        let started = try SocketLoop(name: "ssdp-search", sockets: [notifications, searches]) {
+            [configuration] loop in
+            var search = Search(
+                notifications: notifications, searches: searches, interfaces: [], group: group,
+                configuration: configuration, report: report)
+            search.run(until: loop)
         }
-        run.withLock { $0 = Run(sockets: [notifications, searches], thread: thread, stopping: stopping) }
+        loop.withLock { $0 = started }
     }
 
     /// Stops searching and listening, and waits for the search thread to end.
     public func stopSearching() {
-        guard
-            let run = run.withLock({ run in
-                defer { run = nil }
-                return run
-            })
-        else { return }
-        run.stopping.withLock { $0 = true }
-        run.thread.join()
-        for socket in run.sockets { socket.close() }
+        loop.withLock { loop in
+            defer { loop = nil }
+            return loop
+        }?.stop()
     }
 
     /// The camera an SSDP message and its device description describe.
@@ -167,12 +149,12 @@ public final class SSDPSearcher: CameraSearcher {
             self.report = report
         }
 
-        mutating func run(until stopping: Locked<Bool>) {
+        mutating func run(until loop: SocketLoop) {
             var schedule: [Duration] = [.seconds(1), .seconds(2)]
             var nextSearch = ContinuousClock.now
             var nextInterfaceCheck = ContinuousClock.now
             var buffer = [UInt8](repeating: 0, count: SSDPMessage.maximumLength)
-            while !stopping.withLock({ $0 }) {
+            while !loop.isStopping {
                 if ContinuousClock.now >= nextInterfaceCheck {
                     // A new network is searched at once.
                     if joinNewInterfaces() { nextSearch = .now }
