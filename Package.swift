@@ -35,9 +35,10 @@ let package = Package(
         // System libraries for pixel-format conversion and JPEG.
         .systemLibrary(name: "CLibYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .target(
             name: "ViewfinderImaging",
-            dependencies: ["ViewfinderSystem", "ViewfinderCore", "CLibYUV", "CTurboJPEG"],
+            dependencies: ["ViewfinderSystem", "ViewfinderCore", "CLibYUV", "CTurboJPEG", "CLibPNG"],
             swiftSettings: strict
         ),
         // PTP over any transport: datasets and codes, the session, the camera and the vendor dialects.
@@ -60,6 +61,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Barcode capture: a capture mode over zxing-cpp, through a small C interface of its own.
+        .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
+        .target(
+            name: "ViewfinderBarcode",
+            dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderImaging", "CZXing"],
+            swiftSettings: strict
+        ),
         // V4L2 capture devices.
         .target(name: "CV4L2"),
         .target(
@@ -72,7 +80,7 @@ let package = Package(
             name: "Viewfinder",
             dependencies: [
                 "ViewfinderReactive", "ViewfinderCore", "ViewfinderImaging", "ViewfinderPTP", "ViewfinderPTPIP",
-                "ViewfinderV4L2", "ViewfinderDiscovery",
+                "ViewfinderV4L2", "ViewfinderDiscovery", "ViewfinderBarcode",
             ],
             swiftSettings: strict
         ),
@@ -100,6 +108,13 @@ let package = Package(
         ),
         .testTarget(name: "ViewfinderSystemTests", dependencies: ["ViewfinderSystem"], swiftSettings: strict),
         .testTarget(name: "ViewfinderImagingTests", dependencies: ["ViewfinderImaging"], swiftSettings: strict),
+        .testTarget(
+            name: "ViewfinderBarcodeTests",
+            dependencies: [
+                "ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore", "ViewfinderImaging", "ViewfinderBarcode",
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ViewfinderPTPTests",
             dependencies: [
@@ -260,5 +275,6 @@ let package = Package(
             path: "Fuzz/CorpusRecorder",
             swiftSettings: strict
         ),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

@@ -1,5 +1,6 @@
 // Viewfinder: one API for cameras on Linux. Importing this module brings in every part of the library.
 
+@_exported import ViewfinderBarcode
 @_exported import ViewfinderCore
 @_exported import ViewfinderDiscovery
 @_exported import ViewfinderImaging

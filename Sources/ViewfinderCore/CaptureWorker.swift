@@ -15,6 +15,7 @@ final class CaptureWorker: Sendable {
         /// Completions of source changes the thread has not carried out yet.
         var sourceChanges: [@Sendable () -> Void] = []
         var processors: [any FrameProcessor] = []
+        var modes: [any DataCaptureMode] = []
         var listeners = ListenerList<Listener>()
         var statistics = DataCaptureContext.Statistics()
         var isShutDown = false
@@ -89,9 +90,9 @@ final class CaptureWorker: Sendable {
                 continue
             }
             // Taken after the frame: a processor or listener removed before the frame was taken never sees it.
-            let (processors, listeners) = state.withLock { ($0.processors, $0.listeners.listeners) }
+            let (processors, modes, listeners) = state.withLock { ($0.processors, $0.modes, $0.listeners.listeners) }
             for listener in sourceListeners { listener(frame) }
-            outcome = (true, process(frame, processors: processors, listeners: listeners))
+            outcome = (true, process(frame, processors: processors, modes: modes, listeners: listeners))
         }
     }
 
@@ -113,20 +114,27 @@ final class CaptureWorker: Sendable {
     /// How many times the thread checks for a frame, a few nanoseconds each, before it sleeps.
     private static let checksBeforeSleeping = 2000
 
-    /// Runs the processors and tells the listeners; returns the number of processors that threw.
-    private func process(_ frame: Frame, processors: [any FrameProcessor], listeners: [Listener]) -> Int {
+    /// Runs the processors, then the enabled modes, and tells the listeners; returns the number that threw.
+    private func process(
+        _ frame: Frame, processors: [any FrameProcessor], modes: [any DataCaptureMode], listeners: [Listener]
+    ) -> Int {
         for listener in listeners { listener(.willProcess(frame)) }
         var failures = 0
-        for processor in processors {
-            do {
-                try processor.process(frame)
-            } catch {
-                failures += 1
-                let failure = ProcessorFailure(processor: processor, frame: frame, error: error)
-                for listener in listeners { listener(.processorFailed(failure)) }
-            }
-        }
+        for processor in processors where !run(processor, on: frame, listeners: listeners) { failures += 1 }
+        for mode in modes where mode.isEnabled && !run(mode, on: frame, listeners: listeners) { failures += 1 }
         for listener in listeners { listener(.didProcess(frame)) }
         return failures
+    }
+
+    /// Runs one processor on the frame, telling the listeners when it throws; returns whether it succeeded.
+    private func run(_ processor: any FrameProcessor, on frame: Frame, listeners: [Listener]) -> Bool {
+        do {
+            try processor.process(frame)
+            return true
+        } catch {
+            let failure = ProcessorFailure(processor: processor, frame: frame, error: error)
+            for listener in listeners { listener(.processorFailed(failure)) }
+            return false
+        }
     }
 }

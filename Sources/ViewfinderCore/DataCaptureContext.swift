@@ -2,9 +2,10 @@ import Dispatch
 
 /// Takes frames from one frame source, one frame at a time, and runs its processors and listeners on each.
 ///
-/// Set a ``FrameSource`` with ``setFrameSource(_:completionQueue:completionHandler:)``, add ``FrameProcessor``s, and switch the
-/// source on. The context runs on a thread of its own: for each frame it tells its frame listeners
-/// ``FrameEvent/willProcess(_:)``, calls every processor, then tells them ``FrameEvent/didProcess(_:)``. Exactly one
+/// Set a ``FrameSource`` with ``setFrameSource(_:completionQueue:completionHandler:)``, add ``FrameProcessor``s and
+/// capture modes (``DataCaptureMode``, such as barcode capture), and switch the source on. The context runs on a
+/// thread of its own: for each frame it tells its frame listeners ``FrameEvent/willProcess(_:)``, calls every
+/// processor, then every enabled mode, then tells them ``FrameEvent/didProcess(_:)``. Exactly one
 /// frame is in flight: the source emits the next frame only when the context has finished the previous one, so a
 /// processor slower than the source makes the source drop frames, never queue them.
 ///
@@ -113,6 +114,26 @@ public final class DataCaptureContext: Sendable {
     /// Removes `processor`; a frame it is processing now finishes.
     public func removeProcessor(_ processor: any FrameProcessor) {
         worker.state.withLock { $0.processors.removeAll { $0 === processor } }
+    }
+
+    /// The capture modes, in the order they were added, enabled or not.
+    public var modes: [any DataCaptureMode] {
+        worker.state.withLock { $0.modes }
+    }
+
+    /// Adds a capture mode; while it is enabled it reads every frame after the processors, from the next frame on.
+    ///
+    /// Adding a mode that is already added does nothing. The context holds its modes until they are removed.
+    public func addMode(_ mode: any DataCaptureMode) {
+        worker.state.withLock { state in
+            guard !state.modes.contains(where: { $0 === mode }) else { return }
+            state.modes.append(mode)
+        }
+    }
+
+    /// Removes `mode`; a frame it is reading now finishes.
+    public func removeMode(_ mode: any DataCaptureMode) {
+        worker.state.withLock { $0.modes.removeAll { $0 === mode } }
     }
 
     /// Calls `listener` before and after each frame is processed, and when a processor throws, until the returned

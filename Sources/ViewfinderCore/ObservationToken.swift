@@ -54,14 +54,17 @@ public final class ObservationToken: Sendable, Hashable {
 /// Registered listeners in the order they were added, kept inside their owner's lock.
 ///
 /// The listeners are held in their own array so that a snapshot for calling them outside the lock costs one retain.
-struct ListenerList<Listener: Sendable>: Sendable {
+package struct ListenerList<Listener: Sendable>: Sendable {
     private var nextID: UInt64 = 0
     private var ids: [UInt64] = []
     /// The listeners, in the order they were added.
-    private(set) var listeners: [Listener] = []
+    package private(set) var listeners: [Listener] = []
+
+    /// Creates an empty list.
+    package init() {}
 
     /// Adds a listener and returns the identifier that removes it.
-    mutating func add(_ listener: Listener) -> UInt64 {
+    package mutating func add(_ listener: Listener) -> UInt64 {
         nextID += 1
         ids.append(nextID)
         listeners.append(listener)
@@ -69,7 +72,7 @@ struct ListenerList<Listener: Sendable>: Sendable {
     }
 
     /// Removes the listener added under `id`, if it is still there.
-    mutating func remove(_ id: UInt64) {
+    package mutating func remove(_ id: UInt64) {
         guard let index = ids.firstIndex(of: id) else { return }
         ids.remove(at: index)
         listeners.remove(at: index)

@@ -1,6 +1,7 @@
 import CLibYUV
 import CTurboJPEG
 import ViewfinderCore
+import ViewfinderSystem
 
 /// Decodes JPEG images, such as camera live view and MJPEG webcam frames, into pixel buffers with libjpeg-turbo.
 ///

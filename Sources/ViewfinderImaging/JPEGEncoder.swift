@@ -1,6 +1,7 @@
 import CLibYUV
 import CTurboJPEG
 import ViewfinderCore
+import ViewfinderSystem
 
 /// Encodes pixel buffers as JPEG images with libjpeg-turbo, for captures, live view and saved snapshots.
 ///

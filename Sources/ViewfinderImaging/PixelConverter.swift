@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderSystem
 
 /// Converts pixel buffers between pixel formats with libyuv, and scales, rotates and mirrors them.
 ///
