@@ -125,6 +125,9 @@ extension CameraSimulator {
         public var liveViewSize: Dimensions
         /// How many new live view frames appear per second.
         public var liveViewFrameRate: Int
+        /// A picture for live view to show instead of the test scene, such as a label with a barcode, at its own
+        /// size; `nil` (the default) shows the test scene at ``liveViewSize``.
+        public var liveViewPicture: PixelBuffer?
         /// How long DeviceReady answers DeviceBusy after live view starts.
         public var liveViewStartupDelay: Duration
         /// How often the battery loses one percent while a client is connected.

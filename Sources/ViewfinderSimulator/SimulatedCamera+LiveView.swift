@@ -97,8 +97,10 @@ extension SimulatedCamera {
         }
         let size = configuration.liveViewSize
         guard
-            let image = try? TestScene.render(
-                width: size.width, height: size.height, lighting: lighting, time: epoch.duration(to: now).inSeconds),
+            let image = configuration.liveViewPicture
+                ?? (try? TestScene.render(
+                    width: size.width, height: size.height, lighting: lighting,
+                    time: epoch.duration(to: now).inSeconds)),
             let bytes = try? encoder.encode(image, quality: 80, wrap)
         else { return SimulatorReply(code: .generalError) }
         state.withLock { state in

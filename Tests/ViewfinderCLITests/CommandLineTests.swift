@@ -4,8 +4,8 @@ import ViewfinderTestSupport
 /// Help, bad command lines and exit codes of the built tool.
 @Suite struct CommandLineTests {
     static let commands = [
-        "discover", "camera", "devices", "formats", "controls", "set-control", "capture", "preview", "demo",
-        "simulate", "version",
+        "discover", "camera", "devices", "formats", "controls", "set-control", "capture", "preview", "scan",
+        "demo", "simulate", "version",
     ]
 
     static let cameraCommands = ["info", "props", "get", "set", "shoot", "liveview", "files", "download", "watch"]

@@ -17,11 +17,12 @@ final class CameraUnderTest {
     init(
         identity: CameraSimulator.Identity = .nikon, model: String? = nil,
         batteryDrainInterval: Duration = .seconds(60),
-        formlessProperties: Set<PTPDevicePropertyCode> = []
+        formlessProperties: Set<PTPDevicePropertyCode> = [], liveViewPicture: PixelBuffer? = nil
     ) throws {
         var configuration = CameraSimulator.Configuration(
             identity: identity, model: model, port: 0, batteryDrainInterval: batteryDrainInterval)
         configuration.formlessProperties = formlessProperties
+        configuration.liveViewPicture = liveViewPicture
         simulator = try CameraSimulator(configuration: configuration)
         try simulator.start()
     }
@@ -43,12 +44,12 @@ final class CameraUnderTest {
     static func with<Result>(
         identity: CameraSimulator.Identity = .nikon, model: String? = nil,
         batteryDrainInterval: Duration = .seconds(60), formlessProperties: Set<PTPDevicePropertyCode> = [],
-        _ body: (CameraUnderTest) throws -> Result
+        liveViewPicture: PixelBuffer? = nil, _ body: (CameraUnderTest) throws -> Result
     ) async throws -> Result {
         try await onOwnThread {
             let camera = try CameraUnderTest(
                 identity: identity, model: model, batteryDrainInterval: batteryDrainInterval,
-                formlessProperties: formlessProperties)
+                formlessProperties: formlessProperties, liveViewPicture: liveViewPicture)
             defer { camera.stop() }
             return try body(camera)
         }

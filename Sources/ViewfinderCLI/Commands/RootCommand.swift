@@ -5,7 +5,7 @@ enum RootCommand: Command {
         abstract: "Cameras on Linux: network cameras over PTP/IP, V4L2 capture devices, and a simulated camera.",
         subcommands: [
             DiscoverCommand.self, CameraCommand.self, DevicesCommand.self, FormatsCommand.self,
-            ControlsCommand.self, SetControlCommand.self, CaptureCommand.self, PreviewCommand.self,
+            ControlsCommand.self, SetControlCommand.self, CaptureCommand.self, PreviewCommand.self, ScanCommand.self,
             DemoCommand.self, SimulateCommand.self, VersionCommand.self,
         ]
     )

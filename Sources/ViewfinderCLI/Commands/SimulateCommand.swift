@@ -27,6 +27,10 @@ enum SimulateCommand: Command {
             .value("sample-images", "COUNT", help: "How many images are on the card at start.", default: "2"),
             .value("save-captures", "DIRECTORY", help: "Also write every captured image to this directory."),
             .flag("no-focus", help: "Make autofocus find no focus, as on a blank wall."),
+            .value(
+                "live-view-picture", "FILE",
+                help: "Show this JPEG or PNG picture in live view, such as a label with a barcode, instead of the "
+                    + "test scene."),
             .value("announce", "mdns|ssdp|both", help: "Announce the camera on the network, as cameras do."),
         ],
         examples: [
@@ -55,6 +59,9 @@ enum SimulateCommand: Command {
             port: UInt16(port), sampleImageCount: try arguments.integer("sample-images", default: 2, in: 0...100),
             captureArchiveDirectory: arguments.value("save-captures"), log: { Console.print($0) })
         configuration.focusSucceeds = !arguments.flag("no-focus")
+        configuration.liveViewPicture = try arguments.value("live-view-picture").map {
+            try ImageFile.picture(atPath: $0)
+        }
         switch arguments.value("announce") {
         case nil: break
         case "mdns": configuration.announcements = .multicastDNS
