@@ -8,7 +8,7 @@ FUZZ_TEST_SECONDS ?= 25
 SOAK_SECONDS ?= 600
 
 .PHONY: all build demo docs test test-browser test-vivid test-gphoto2 test-tsan test-fuzz test-soak soak fuzz fuzz-corpus \
-	bench-core bench-imaging bench-ptp bench-reactive bench-liveview bench-discovery lint deps test-deps
+	bench-core bench-imaging bench-ptp bench-reactive bench-liveview bench-discovery bench-barcode lint deps test-deps
 
 all: build
 
@@ -104,6 +104,12 @@ bench-ptp: test-deps
 bench-discovery: test-deps
 	$(SWIFT) build -c release --product discovery-benchmark
 	$$($(SWIFT) build -c release --show-bin-path)/discovery-benchmark
+
+## Measures barcode decoding per 1920x1080 frame (release build) against zxing-cpp called directly and zbar in the same
+## run, with allocations per frame, and frames per second through a context.
+bench-barcode: test-deps
+	$(SWIFT) build -c release --product barcode-benchmark
+	$$($(SWIFT) build -c release --show-bin-path)/barcode-benchmark
 
 ## Measures the reactive layer against AsyncStream and DispatchQueue.async in the same run (release build).
 bench-reactive: deps

@@ -165,6 +165,20 @@ let package = Package(
         .target(name: "BenchmarkSupport", path: "Benchmarks/BenchmarkSupport", swiftSettings: strict),
         // Counting replacements for the allocation functions, linked into the imaging benchmark.
         .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
+        // The barcode benchmark's peers: zxing-cpp called directly and zbar's C API.
+        .target(
+            name: "BarcodePeer", path: "Benchmarks/BarcodePeer",
+            linkerSettings: [.linkedLibrary("ZXing"), .linkedLibrary("zbar")]),
+        // BarcodeReader against zxing-cpp called directly and zbar on the same frames; `make bench-barcode`.
+        .executableTarget(
+            name: "barcode-benchmark",
+            dependencies: [
+                "ViewfinderBarcode", "ViewfinderCore", "ViewfinderImaging", "ViewfinderSystem", "BarcodePeer",
+                "AllocationCounter", "BenchmarkSupport",
+            ],
+            path: "Benchmarks/BarcodeBenchmark",
+            swiftSettings: strict
+        ),
         // Download and live view of the PTP/IP client against gphoto2 on the simulated camera.
         .executableTarget(
             name: "ptp-benchmark",

@@ -47,11 +47,13 @@ fi
 [ -f "$kernel_dir/lib/modules/$kernel_version/modules.dep" ] || depmod -b "$kernel_dir" "$kernel_version"
 mapfile -t modules < <(modprobe -d "$kernel_dir" -S "$kernel_version" --show-depends vivid | awk '$1 == "insmod" {print $2}')
 
-# 2. The static check and benchmark binaries, and the tool.
-step "building vivid-checks, v4l2-benchmark and viewfinder (release, static)"
+# 2. The check and benchmark programs, and the tool.
+step "building vivid-checks, v4l2-benchmark and viewfinder (release, Swift runtime linked in)"
+# The Swift runtime is linked into each program; the system libraries (zxing-cpp has no static library in Debian)
+# are copied into the VM beside them.
 for product in vivid-checks v4l2-benchmark viewfinder; do
-    (cd "$root" && "$swift" build -c release -Xswiftc -static-executable --product "$product" \
-        --scratch-path .build-static 2>&1 | grep -vE 'Using .dlopen|statically linked applications requires' | tail -3)
+    (cd "$root" && "$swift" build -c release -Xswiftc -static-stdlib --product "$product" \
+        --scratch-path .build-static 2>&1 | grep -vE 'Using .dlopen' | tail -3)
 done
 binaries="$root/.build-static/release"
 
@@ -79,9 +81,12 @@ strip -o "$rootfs/bin/v4l2-benchmark" "$binaries/v4l2-benchmark"
 strip -o "$rootfs/bin/viewfinder" "$binaries/viewfinder"
 v4l2_ctl=$(command -v v4l2-ctl)
 cp "$v4l2_ctl" "$rootfs/bin/v4l2-ctl"
-for library in $(ldd "$v4l2_ctl" | grep -o '/[^ ]*'); do
-    mkdir -p "$rootfs$(dirname "$library")"
-    cp -L "$library" "$rootfs$library"
+for program in "$v4l2_ctl" "$binaries/vivid-checks" "$binaries/v4l2-benchmark" "$binaries/viewfinder"; do
+    for library in $(ldd "$program" | grep -o '/[^ ]*'); do
+        [ -e "$rootfs$library" ] && continue
+        mkdir -p "$rootfs$(dirname "$library")"
+        cp -L "$library" "$rootfs$library"
+    done
 done
 cat >"$rootfs/init" <<INIT
 #!/bin/sh

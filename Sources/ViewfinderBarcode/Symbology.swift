@@ -79,7 +79,7 @@ public enum Symbology: String, CaseIterable, Hashable, Sendable, CustomStringCon
     }
 
     /// zxing-cpp's BarcodeFormat bits for the symbology.
-    var zxingFormats: UInt32 {
+    package var zxingFormats: UInt32 {
         switch self {
         case .aztec: 1 << 0
         case .codabar: 1 << 1
