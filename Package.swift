@@ -143,7 +143,10 @@ let package = Package(
         // Scripts/vivid-vm.sh.
         .executableTarget(
             name: "vivid-checks",
-            dependencies: ["ViewfinderSystem", "ViewfinderImaging", "ViewfinderV4L2", "ViewfinderTestSupport"],
+            dependencies: [
+                "ViewfinderSystem", "ViewfinderImaging", "ViewfinderV4L2", "ViewfinderBarcode", "ViewfinderTestSupport",
+                "CV4L2",
+            ],
             path: "Tests/ViewfinderV4L2VividChecks",
             swiftSettings: strict
         ),
@@ -278,6 +281,12 @@ let package = Package(
             name: "fuzz-discovery",
             dependencies: ["FuzzSupport", "ViewfinderCore", "ViewfinderDiscovery"],
             path: "Fuzz/DiscoveryFuzzer",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "fuzz-barcode",
+            dependencies: ["FuzzSupport", "ViewfinderCore", "ViewfinderImaging", "ViewfinderBarcode"],
+            path: "Fuzz/BarcodeFuzzer",
             swiftSettings: strict
         ),
         // Records sessions of the client and of gphoto2 with the simulator as seed corpora; `make fuzz-corpus`.

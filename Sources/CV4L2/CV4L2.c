@@ -27,6 +27,9 @@ const unsigned long cv4l2_VIDIOC_SUBSCRIBE_EVENT = VIDIOC_SUBSCRIBE_EVENT;
 const unsigned long cv4l2_VIDIOC_DQEVENT = VIDIOC_DQEVENT;
 const unsigned long cv4l2_VIDIOC_G_INPUT = VIDIOC_G_INPUT;
 const unsigned long cv4l2_VIDIOC_S_INPUT = VIDIOC_S_INPUT;
+const unsigned long cv4l2_VIDIOC_ENUMINPUT = VIDIOC_ENUMINPUT;
+const unsigned long cv4l2_VIDIOC_ENUMOUTPUT = VIDIOC_ENUMOUTPUT;
+const unsigned long cv4l2_VIDIOC_S_OUTPUT = VIDIOC_S_OUTPUT;
 
 const uint32_t cv4l2_PIX_FMT_YUYV = V4L2_PIX_FMT_YUYV;
 const uint32_t cv4l2_PIX_FMT_UYVY = V4L2_PIX_FMT_UYVY;

@@ -4,6 +4,8 @@
 //        vivid-checks hotplug READY ADDED  reports vivid's nodes appearing and disappearing; touches READY once
 //                                          watching and ADDED once the node appeared, so the caller can unload it
 //        vivid-checks cli VIEWFINDER       runs the viewfinder tool at VIEWFINDER against the same devices
+//        vivid-checks barcode PNG TEXT     loops frames of the QR code in PNG, which says TEXT, from the output node
+//                                          back to the capture node and reads it there
 import ViewfinderCore
 import ViewfinderV4L2
 
@@ -16,6 +18,8 @@ let arguments = CommandLine.arguments
 
 if arguments.count == 4 && arguments[1] == "hotplug" {
     await runHotplugChecks(runner, readyFile: arguments[2], addedFile: arguments[3])
+} else if arguments.count == 4 && arguments[1] == "barcode" {
+    await runBarcodeLoopCheck(runner, picture: arguments[2], text: arguments[3])
 } else if arguments.count == 3 && arguments[1] == "cli" {
     await runCLIChecks(runner, tool: arguments[2])
 } else {

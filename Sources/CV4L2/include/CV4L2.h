@@ -35,6 +35,9 @@ extern const unsigned long cv4l2_VIDIOC_SUBSCRIBE_EVENT;
 extern const unsigned long cv4l2_VIDIOC_DQEVENT;
 extern const unsigned long cv4l2_VIDIOC_G_INPUT;
 extern const unsigned long cv4l2_VIDIOC_S_INPUT;
+extern const unsigned long cv4l2_VIDIOC_ENUMINPUT;
+extern const unsigned long cv4l2_VIDIOC_ENUMOUTPUT;
+extern const unsigned long cv4l2_VIDIOC_S_OUTPUT;
 
 // MARK: - Pixel formats (v4l2_fourcc)
 
