@@ -58,10 +58,12 @@ func runBarcodeLoopCheck(_ runner: CheckRunner, picture: String, text: String) a
             try CameraSource.setValue(Int32(none.index), ofControl: osd.id, on: device)
         }
 
-        // The frames to show: the QR picture, centred on white, as YUYV.
-        let frame = try loopFrame(picture: picture, width: Int(size.width), height: Int(size.height))
+        // The frames to show: the QR picture, centred on white, as YUYV in the output's own row length and size.
+        let frame = try loopFrame(
+            picture: picture, width: Int(size.width), height: Int(size.height),
+            bytesPerRow: Int(format.fmt.pix.bytesperline), byteCount: Int(format.fmt.pix.sizeimage))
         let writer = OutputWriter(device: output, frame: frame)
-        writer.start()
+        try writer.start()
         defer { writer.stop() }
 
         let source = CameraSource()
@@ -81,11 +83,14 @@ func runBarcodeLoopCheck(_ runner: CheckRunner, picture: String, text: String) a
             device: device, format: try require(formats.first, "no YUYV format"))
         let found = await wait(upTo: .seconds(60)) { !read.withLock { $0 }.isEmpty }
         await source.stopCapture()
-        let written = writer.stop()
+        let (written, lastError) = writer.stop()
         try expect(
-            found, "no code read in 60 s from \(barcodeCapture.statistics.framesRead) frames (\(written) written)")
+            found,
+            "no code read in 60 s from \(barcodeCapture.statistics.framesRead) frames (\(written) frames queued on "
+                + "\(outputPath)\(lastError.map { ", last error: \($0)" } ?? ""))")
         try expect(read.withLock { $0.first } == text, "read \(read.withLock { $0 })")
-        return "read \"\(text)\" at \(started) after \(barcodeCapture.statistics.framesRead) frames, \(written) written"
+        return "read \"\(text)\" at \(started) after \(barcodeCapture.statistics.framesRead) frames, "
+            + "\(written) frames shown on \(outputPath)"
     }
 }
 
@@ -105,8 +110,9 @@ private func index(of prefix: String, in device: V4L2Device, request: UInt) thro
     throw CheckFailure(description: "\(device.path) has no \(prefix) input or output")
 }
 
-/// The picture in the PNG file centred on white at `width × height`, as YUYV with neutral chroma.
-private func loopFrame(picture: String, width: Int, height: Int) throws -> [UInt8] {
+/// The picture in the PNG file centred on white at `width × height`, as YUYV with neutral chroma, in rows of
+/// `bytesPerRow` and `byteCount` bytes in all.
+private func loopFrame(picture: String, width: Int, height: Int, bytesPerRow: Int, byteCount: Int) throws -> [UInt8] {
     guard let file = fopen(picture, "rb") else { throw CheckFailure(description: "cannot open \(picture)") }
     defer { fclose(file) }
     var png: [UInt8] = []
@@ -117,51 +123,107 @@ private func loopFrame(picture: String, width: Int, height: Int) throws -> [UInt
         png += chunk[..<count]
     }
     let code = try PNGDecoder().decode(png, to: .gray8)
-    var frame = [UInt8](repeating: 128, count: width * height * 2)
-    for index in stride(from: 0, to: frame.count, by: 2) { frame[index] = 235 }
+    try expect(
+        bytesPerRow >= width * 2 && byteCount >= bytesPerRow * height, "output rows \(bytesPerRow), \(byteCount)")
+    var frame = [UInt8](repeating: 128, count: byteCount)
+    for y in 0..<height {
+        for x in 0..<width { frame[y * bytesPerRow + 2 * x] = 235 }
+    }
     let left = (width - code.width) / 2
     let top = (height - code.height) / 2
     code.withUnsafePlanes { planes in
         for y in 0..<min(code.height, height) where top + y >= 0 {
             let row = planes[0].baseAddress + y * planes[0].bytesPerRow
             for x in 0..<min(code.width, width) where left + x >= 0 {
-                frame[((top + y) * width + left + x) * 2] = row.load(fromByteOffset: x, as: UInt8.self)
+                frame[(top + y) * bytesPerRow + (left + x) * 2] = row.load(fromByteOffset: x, as: UInt8.self)
             }
         }
     }
     return frame
 }
 
-/// Writes one frame to a video output node over and over, as a player would, until stopped.
+/// Shows one frame on a video output node over and over, as a player would, through the node's own memory-mapped
+/// buffers (`VIDIOC_REQBUFS`, `VIDIOC_QBUF`, `VIDIOC_DQBUF`), until stopped.
 private final class OutputWriter: Sendable {
+    private struct State {
+        var stopped = false
+        var done = false
+        var framesQueued = 0
+        var lastError: String?
+    }
+
     private let device: V4L2Device
     private let frame: [UInt8]
-    private let state = Locked((stopped: false, written: 0, done: false))
+    private let state = Locked(State())
+    private static let outputType = V4L2_BUF_TYPE_VIDEO_OUTPUT.rawValue
 
     init(device: V4L2Device, frame: [UInt8]) {
         self.device = device
         self.frame = frame
     }
 
-    func start() {
-        try? PlatformThread.detach(name: "vivid-output") { [self] in
+    /// Maps the node's buffers, fills each with the frame, and starts a thread that queues them again as the node
+    /// hands them back.
+    func start() throws {
+        var request = v4l2_requestbuffers()
+        request.count = 3
+        request.type = Self.outputType
+        request.memory = V4L2_MEMORY_MMAP.rawValue
+        try device.control(cv4l2_VIDIOC_REQBUFS, "VIDIOC_REQBUFS", &request)
+        for index in 0..<request.count {
+            var buffer = makeBuffer(index)
+            try device.control(cv4l2_VIDIOC_QUERYBUF, "VIDIOC_QUERYBUF", &buffer)
+            let length = Int(buffer.length)
+            try expect(length >= frame.count, "an output buffer of \(length) bytes for a frame of \(frame.count)")
+            switch device.system.mmap(device.descriptor, length: length, offset: Int64(buffer.m.offset)) {
+            case .success(let address):
+                frame.withUnsafeBytes { address.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                device.system.munmap(address, length: length)
+            case .failure(let code):
+                throw V4L2Error(operation: "mmap", path: device.path, code: code)
+            }
+            try queue(index)
+        }
+        var type = CInt(Self.outputType)
+        try device.control(cv4l2_VIDIOC_STREAMON, "VIDIOC_STREAMON", &type)
+        try PlatformThread.detach(name: "vivid-output") { [self] in
             while !state.withLock({ $0.stopped }) {
-                let result = frame.withUnsafeBytes { write(device.descriptor, $0.baseAddress, $0.count) }
-                if result == frame.count {
-                    state.withLock { $0.written += 1 }
-                } else {
-                    usleep(5000)  // no free output buffer yet (the node is non-blocking)
+                var buffer = makeBuffer(0)
+                do throws(V4L2Error) {
+                    try device.control(cv4l2_VIDIOC_DQBUF, "VIDIOC_DQBUF", &buffer)
+                    try queue(buffer.index)
+                } catch {
+                    if error.code.rawValue != EAGAIN { state.withLock { $0.lastError = "\(error)" } }
+                    usleep(5000)  // the node has not shown a buffer yet (it is non-blocking)
                 }
             }
+            var type = CInt(Self.outputType)
+            _ = try? device.control(cv4l2_VIDIOC_STREAMOFF, "VIDIOC_STREAMOFF", &type)
             state.withLock { $0.done = true }
         }
     }
 
-    /// Stops writing and returns how many frames were written.
+    private func makeBuffer(_ index: UInt32) -> v4l2_buffer {
+        var buffer = v4l2_buffer()
+        buffer.index = index
+        buffer.type = Self.outputType
+        buffer.memory = V4L2_MEMORY_MMAP.rawValue
+        return buffer
+    }
+
+    private func queue(_ index: UInt32) throws(V4L2Error) {
+        var buffer = makeBuffer(index)
+        buffer.bytesused = UInt32(frame.count)
+        buffer.field = V4L2_FIELD_NONE.rawValue
+        try device.control(cv4l2_VIDIOC_QBUF, "VIDIOC_QBUF", &buffer)
+        state.withLock { $0.framesQueued += 1 }
+    }
+
+    /// Stops showing frames and returns how many were queued and the last error the thread met.
     @discardableResult
-    func stop() -> Int {
+    func stop() -> (frames: Int, lastError: String?) {
         state.withLock { $0.stopped = true }
         for _ in 0..<400 where !state.withLock({ $0.done }) { usleep(5000) }
-        return state.withLock { $0.written }
+        return state.withLock { ($0.framesQueued, $0.lastError) }
     }
 }
