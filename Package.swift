@@ -176,7 +176,7 @@ let package = Package(
         .executableTarget(
             name: "barcode-benchmark",
             dependencies: [
-                "ViewfinderBarcode", "ViewfinderCore", "ViewfinderImaging", "ViewfinderSystem", "BarcodePeer",
+                "ViewfinderBarcode", "ViewfinderCore", "ViewfinderImaging", "ViewfinderSystem", "BarcodePeer", "CZXing",
                 "AllocationCounter", "BenchmarkSupport",
             ],
             path: "Benchmarks/BarcodeBenchmark",
