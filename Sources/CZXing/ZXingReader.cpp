@@ -54,10 +54,18 @@ void halve(const uint8_t *data, int width, int height, int rowStride, int pixelS
 constexpr uint32_t dataBarFormats =
     static_cast<uint32_t>(ZXing::BarcodeFormat::DataBar) | static_cast<uint32_t>(ZXing::BarcodeFormat::DataBarExpanded);
 
-/// The reads each image gets: one for every format but GS1 DataBar, and one for GS1 DataBar that stops at the first
-/// code. zxing-cpp 1.4 asserts, and Debian builds it with assertions on, that a linear code found again on another
-/// row was seen on one row only; a DataBar code comes with an estimate of its rows and fails that check (the process
-/// aborts) whenever the reader goes on looking after finding one, which it does only while it wants more codes.
+/// Micro QR, read in a pass of its own as a pure image (see passes).
+constexpr uint32_t microQRFormat = static_cast<uint32_t>(ZXing::BarcodeFormat::MicroQRCode);
+
+/// The reads each image gets: one for every format but GS1 DataBar and Micro QR, one for GS1 DataBar that stops at
+/// the first code, and one for Micro QR as a pure image. Debian builds zxing-cpp 1.4 with its assertions on, and two
+/// of them abort the process on pictures a camera can see:
+/// - a linear code found again on another row must have been seen on one row only; a DataBar code comes with an
+///   estimate of its rows and fails that check whenever the reader goes on looking after finding one, which it does
+///   only while it wants more codes;
+/// - the Micro QR finder fits a square to the ring around each candidate finder pattern and asserts that each side
+///   had points to fit; a ring of a few pixels, or one bent out of square, has a side without, and aborts. The pure
+///   reading finds the code from its bounding box instead and never fits rings.
 std::vector<ZXing::DecodeHints> passes(const vf_zxing_options &options)
 {
     const int maximumCount = options.maximum_count < 1 ? 1 : options.maximum_count > 255 ? 255 : options.maximum_count;
@@ -68,7 +76,7 @@ std::vector<ZXing::DecodeHints> passes(const vf_zxing_options &options)
         // size with the same assertion, which fails on some ITF images.
         .setTryDownscale(false);
     std::vector<ZXing::DecodeHints> result;
-    if (const uint32_t others = options.formats & ~dataBarFormats) {
+    if (const uint32_t others = options.formats & ~(dataBarFormats | microQRFormat)) {
         ZXing::DecodeHints main = hints;
         main.setFormats(static_cast<ZXing::BarcodeFormat>(others)).setMaxNumberOfSymbols(static_cast<uint8_t>(maximumCount));
         result.push_back(main);
@@ -77,6 +85,11 @@ std::vector<ZXing::DecodeHints> passes(const vf_zxing_options &options)
         ZXing::DecodeHints only = hints;
         only.setFormats(static_cast<ZXing::BarcodeFormat>(dataBar)).setMaxNumberOfSymbols(1);
         result.push_back(only);
+    }
+    if (options.formats & microQRFormat) {
+        ZXing::DecodeHints pure = hints;
+        pure.setFormats(ZXing::BarcodeFormat::MicroQRCode).setIsPure(true).setMaxNumberOfSymbols(1);
+        result.push_back(pure);
     }
     return result;
 }

@@ -80,7 +80,9 @@ public final class BarcodeReader: Sendable {
         case .nv12FullRange, .nv12VideoRange, .nv21, .i420, .gray8:
             return image
         case .jpeg:
-            let size = try decoder.header(of: image).dimensions
+            let header = try decoder.header(of: image)
+            try decoder.checkLimits(of: header)
+            let size = header.dimensions
             let pool = try scratch.grayPool(width: size.width, height: size.height)
             guard let gray = try decoder.decode(image, into: pool) else {
                 throw ViewfinderError(.notAvailable, "the reader's gray buffer is still in use")

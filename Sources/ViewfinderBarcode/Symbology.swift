@@ -2,7 +2,7 @@
 public enum Symbology: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
     /// QR Code (ISO/IEC 18004).
     case qr
-    /// Micro QR Code, the small form of QR.
+    /// Micro QR Code, the small form of QR, read when it is alone and upright on a plain background.
     case microQR
     /// Data Matrix (ISO/IEC 16022), ECC 200.
     case dataMatrix
@@ -10,7 +10,7 @@ public enum Symbology: String, CaseIterable, Hashable, Sendable, CustomStringCon
     case aztec
     /// PDF417 (ISO/IEC 15438), the stacked code on driving licences and boarding passes.
     case pdf417
-    /// MaxiCode (ISO/IEC 16023), on parcels.
+    /// MaxiCode (ISO/IEC 16023), on parcels, read when it is alone, upright and unspoiled.
     case maxiCode
     /// EAN-13 and UPC-A, the retail codes of 13 and 12 digits.
     case ean13UPCA

@@ -125,13 +125,7 @@ public final class JPEGDecoder: Sendable {
         }
         return try instances.withResource { instance in
             let header = try readHeader(jpeg, with: instance)
-            let declared = header.dimensions
-            guard declared.width * declared.height <= maximumPixelCount else {
-                throw ViewfinderError(
-                    .malformedData,
-                    "the JPEG header declares \(declared) pixels, more than the decoder's limit of "
-                        + "\(maximumPixelCount) pixels")
-            }
+            try checkLimits(of: header)
             guard
                 header.colorSpace == .yCbCr || header.colorSpace == .gray
                     || (header.colorSpace == .rgb && !layout.isYCbCr)
@@ -151,6 +145,29 @@ public final class JPEGDecoder: Sendable {
             }
         }
     }
+
+    /// Refuses an image larger than this decoder decodes: more than ``maximumPixelCount`` pixels, or a side longer
+    /// than a pixel buffer can have.
+    ///
+    /// - Throws: `ViewfinderError/Code/malformedData` naming the declared size and the limit.
+    package func checkLimits(of header: JPEGHeader) throws {
+        let declared = header.dimensions
+        guard declared.width * declared.height <= maximumPixelCount else {
+            throw ViewfinderError(
+                .malformedData,
+                "the JPEG header declares \(declared) pixels, more than the decoder's limit of "
+                    + "\(maximumPixelCount) pixels")
+        }
+        guard declared.width <= Self.maximumSide, declared.height <= Self.maximumSide else {
+            throw ViewfinderError(
+                .malformedData,
+                "the JPEG header declares \(declared) pixels, a side longer than the \(Self.maximumSide) pixels "
+                    + "a decoded picture can have")
+        }
+    }
+
+    /// The longest side of a decoded picture: the longest a pixel buffer allocates.
+    private static let maximumSide = 1 << 15
 
     private var flags: Int32 { TJFLAG_LIMITSCANS | (toleratesDamagedData ? 0 : TJFLAG_STOPONWARNING) }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ViewfinderCore
 import ViewfinderImaging
@@ -96,8 +97,47 @@ import ViewfinderImaging
         #expect {
             try reader.read(try PixelBuffer(compressed: corrupt, width: 640, height: 480))
         } throws: { ($0 as? ViewfinderError)?.code == .malformedData }
+        // A JPEG frame claiming a side longer than any picture: refused before the reader sizes its buffers.
+        var long = try JPEGEncoder().encode(try scene(), quality: 80)
+        let header = try #require(long.indices.first { long[$0] == 0xFF && long[$0 + 1] == 0xC0 })
+        long.replaceSubrange((header + 5)..<(header + 9), with: [0x00, 0x4A, 0xF6, 0x4B])
+        #expect {
+            try reader.read(try PixelBuffer(compressed: long, width: 63051, height: 74))
+        } throws: { ($0 as? ViewfinderError)?.code == .malformedData }
         // The reader reads on after a bad frame.
         #expect(try reader.read(try scene()).count == 1)
+    }
+
+    /// A picture (from fuzzing) with a finder pattern whose ring fits no square, on which zxing-cpp 1.4's Micro QR
+    /// finder aborts the process: every symbology is read from it, in every orientation, and the process lives on.
+    @Test func aFinderPatternOutOfSquareReadsWithoutAborting() throws {
+        let path =
+            String(#filePath.dropLast("Tests/ViewfinderBarcodeTests/BarcodeReaderTests.swift".count))
+            + "Fuzz/Corpus/barcode/gray-micro-qr-degenerate-ring"
+        let input = try #require(FileManager.default.contents(atPath: path).map { Array($0) })
+        // The fuzzer's layout: GRAY8 (0), rows of 75 pixels (74 + 1), then the pixels.
+        #expect(input.prefix(2) == [0, 74])
+        let pixels = input.dropFirst(3)
+        let (width, height) = (75, pixels.count / 75)
+        let picture = try PixelBuffer(width: width, height: height, format: .gray8) { planes in
+            for y in 0..<height {
+                pixels.dropFirst(y * width).prefix(width).withContiguousStorageIfAvailable {
+                    (planes[0].baseAddress + y * planes[0].bytesPerRow).copyMemory(
+                        from: $0.baseAddress!, byteCount: width)
+                }
+            }
+        }
+        for harder in [false, true] {
+            let reader = BarcodeReader(settings: BarcodeCaptureSettings(tryHarder: harder))
+            for orientation in [Frame.Orientation.up, .left, .down, .right] {
+                for mirrored in [false, true] {
+                    let frame = Frame(
+                        pixelBuffer: picture, timestamp: .now(), sequenceNumber: 1, orientation: orientation,
+                        isMirrored: mirrored)
+                    #expect(try reader.read(frame).allSatisfy { $0.symbology != .microQR })
+                }
+            }
+        }
     }
 
     @Test func noSymbologiesReadNothing() throws {

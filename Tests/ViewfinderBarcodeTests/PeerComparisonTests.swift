@@ -7,7 +7,8 @@ import ViewfinderTestSupport
 @testable import ViewfinderBarcode
 
 /// The same pictures read by zbarimg (zbar) and ZXingReader (zxing-cpp's own tool): Viewfinder reads every code
-/// either of them reads.
+/// either of them reads, but for Micro QR codes that are not alone and upright on a page, which ZXingReader reads with
+/// zxing-cpp's ring fitting, the reading that can abort the process (see `SymbologyTests.pureOnly`).
 @Suite(.serialized) struct PeerComparisonTests {
     /// The conditions each sample is pictured in.
     static func conditions(of code: PixelBuffer) throws -> [(String, PixelBuffer)] {
@@ -60,7 +61,7 @@ import ViewfinderTestSupport
                 sampleCounts.zbar += zbarRead ? 1 : 0
                 sampleCounts.zxing += zxingRead ? 1 : 0
                 #expect(
-                    ours || !(zbarRead || zxingRead),
+                    ours || !(zbarRead || zxingRead) || SymbologyTests.pureOnly.contains(sample.symbology),
                     "\(sample), \(condition): zbarimg \(zbarRead), ZXingReader \(zxingRead), Viewfinder read nothing")
             }
             counts.viewfinder += sampleCounts.viewfinder

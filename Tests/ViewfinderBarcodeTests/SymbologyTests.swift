@@ -13,8 +13,12 @@ import ViewfinderImaging
         ((sample, (try? sample.render()) ?? (try! PixelBuffer(width: 1, height: 1, format: .gray8) { _ in })))
     }
 
-    /// Every sample but MaxiCode, which zxing-cpp reads only as a pure image: upright, alone and unspoiled.
-    static let spoilable = CodeSample.all.indices.filter { CodeSample.all[$0].symbology != .maxiCode }
+    /// The symbologies read only as a pure image, alone on a page and unspoiled: MaxiCode, which zxing-cpp reads no
+    /// other way, and Micro QR, whose other reading in zxing-cpp 1.4 can abort (see `passes` in the C shim).
+    static let pureOnly: Set<Symbology> = [.maxiCode, .microQR]
+
+    /// Every sample read in every condition.
+    static let spoilable = CodeSample.all.indices.filter { !pureOnly.contains(CodeSample.all[$0].symbology) }
 
     @Test(arguments: spoilable)
     func everyGeneratedCodeIsReadWithItsTextAndSymbologyInEveryCondition(_ index: Int) async throws {
@@ -50,13 +54,14 @@ import ViewfinderImaging
         #expect(pipeline.capture.statistics.framesRead == 9)
     }
 
-    @Test func aMaxiCodeAloneOnAPageIsRead() async throws {
-        let maxiCode = try #require(Self.codes.first { $0.sample.symbology == .maxiCode })
+    @Test(arguments: pureOnly.sorted { $0.description < $1.description })
+    func aPureOnlyCodeAloneOnAPageIsRead(_ symbology: Symbology) async throws {
+        let (sample, code) = try #require(Self.codes.first { $0.sample.symbology == symbology })
         let pipeline = await ScanPipeline()
-        let page = try Scene.picture(of: maxiCode.image, width: 640, height: 480, background: 255)
+        let page = try Scene.picture(of: code, width: 640, height: 480, background: 255)
         let read = try await pipeline.scan(try Scene.frame(page, sequenceNumber: 1))
-        #expect(read.map(\.symbology) == [.maxiCode])
-        #expect(read.first?.text == maxiCode.sample.expectedText)
+        #expect(read.map(\.symbology) == [symbology])
+        #expect(read.first?.text == sample.expectedText)
     }
 
     @Test func disabledSymbologiesAreNotReported() async throws {

@@ -268,6 +268,24 @@ let jpegOutputFormats: [PixelFormat] = [
         let refused = try #require(throws: ViewfinderError.self) { try strict.decode(small, to: .gray8) }
         #expect(refused.message.contains("64x64"))
     }
+
+    /// A picture of few pixels but a side longer than a pixel buffer can have is malformed, not a bad argument.
+    @Test func aSideLongerThanAPixelBufferIsRefusedAsMalformed() throws {
+        let jpeg = try Self.resized(validJPEG(), width: 40000, height: 8)
+        #expect(try decoder.header(of: jpeg).dimensions == Dimensions(width: 40000, height: 8))
+        let error = try #require(throws: ViewfinderError.self) { try decoder.decode(jpeg, to: .gray8) }
+        #expect(error.code == .malformedData)
+        #expect(error.message.contains("40000x8") && error.message.contains("32768"))
+    }
+
+    /// `jpeg` with its frame header declaring another size.
+    static func resized(_ jpeg: [UInt8], width: Int, height: Int) throws -> [UInt8] {
+        var jpeg = jpeg
+        let frame = try #require(jpeg.indices.first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
+        let size = [height >> 8, height & 0xFF, width >> 8, width & 0xFF].map { UInt8($0) }
+        jpeg.replaceSubrange((frame + 5)..<(frame + 9), with: size)
+        return jpeg
+    }
 }
 
 @Suite struct JPEGThumbnailTests {
