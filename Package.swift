@@ -68,6 +68,12 @@ let package = Package(
             dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderImaging", "CZXing"],
             swiftSettings: strict
         ),
+        // Many cameras driven as one: connect, set, fire, collect and watch them together.
+        .target(
+            name: "ViewfinderRig",
+            dependencies: ["ViewfinderCore", "ViewfinderReactive"],
+            swiftSettings: strict
+        ),
         // V4L2 capture devices.
         .target(name: "CV4L2"),
         .target(
@@ -80,7 +86,7 @@ let package = Package(
             name: "Viewfinder",
             dependencies: [
                 "ViewfinderReactive", "ViewfinderCore", "ViewfinderImaging", "ViewfinderPTP", "ViewfinderPTPIP",
-                "ViewfinderV4L2", "ViewfinderDiscovery", "ViewfinderBarcode",
+                "ViewfinderV4L2", "ViewfinderDiscovery", "ViewfinderBarcode", "ViewfinderRig",
             ],
             swiftSettings: strict
         ),
@@ -120,6 +126,14 @@ let package = Package(
             dependencies: [
                 "ViewfinderTestSupport",
                 "ViewfinderSystem", "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderSimulator", "ViewfinderImaging",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ViewfinderRigTests",
+            dependencies: [
+                "ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore", "ViewfinderRig", "ViewfinderPTP",
+                "ViewfinderPTPIP", "ViewfinderSimulator",
             ],
             swiftSettings: strict
         ),
@@ -189,6 +203,16 @@ let package = Package(
                 "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderSimulator", "BenchmarkSupport", "ViewfinderTestSupport",
             ],
             path: "Benchmarks/PTPBenchmark",
+            swiftSettings: strict
+        ),
+        // How a CameraRig's cost grows with its cameras, against the gphoto2 recipe; `make bench-rig`.
+        .executableTarget(
+            name: "rig-benchmark",
+            dependencies: [
+                "ViewfinderCore", "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderRig", "ViewfinderReactive",
+                "ViewfinderSimulator", "ViewfinderSystem", "BenchmarkSupport", "ViewfinderTestSupport",
+            ],
+            path: "Benchmarks/RigBenchmark",
             swiftSettings: strict
         ),
         // Time to the first camera found, against avahi-browse in the same run; `make bench-discovery`.

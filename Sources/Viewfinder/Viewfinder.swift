@@ -7,6 +7,7 @@
 @_exported import ViewfinderPTP
 @_exported import ViewfinderPTPIP
 @_exported import ViewfinderReactive
+@_exported import ViewfinderRig
 @_exported import ViewfinderV4L2
 
 extension CameraDiscovery {

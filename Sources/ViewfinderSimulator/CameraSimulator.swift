@@ -282,6 +282,19 @@ extension CameraSimulator {
         camera.state.withLock { ($0.canon.captureDestination, $0.canon.evfOutput) }
     }
 
+    /// When the simulated shutter last opened for a picture; `nil` before the first.
+    ///
+    /// Taken when the camera accepts the request, as a real camera's shutter opens: comparing it across cameras
+    /// shows how far apart a rig's pictures were taken.
+    public var lastShutterRelease: ContinuousClock.Instant? {
+        camera.state.withLock { $0.lastShutterRelease }
+    }
+
+    /// The handles of the files and folders on the simulated card, in the order they were made.
+    public var objectHandles: [UInt32] {
+        camera.state.withLock { $0.storage.objects.keys.sorted() }
+    }
+
     /// The bytes of a file on the simulated card, or `nil` when there is no such file or its content is generated.
     public func objectData(_ handle: UInt32) -> [UInt8]? {
         camera.state.withLock { $0.storage.objects[handle]?.data?.stored }

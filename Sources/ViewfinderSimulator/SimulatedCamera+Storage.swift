@@ -114,6 +114,7 @@ extension SimulatedCamera {
         let snapshot: (lighting: TestScene.Lighting, size: Dimensions, seconds: Double)? = state.withLock { state in
             guard !state.isCapturing else { return nil }
             state.isCapturing = true
+            state.lastShutterRelease = .now
             if configuration.identity == .canon { state.canon.pending.append(.cameraStatus(1)) }
             let settings = Self.exposureSettings(of: state, sceneEV: configuration.sceneEV)
             var size = Self.dimensions(of: Self.imageSizes.last!)

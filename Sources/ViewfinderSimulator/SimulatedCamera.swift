@@ -71,6 +71,8 @@ final class SimulatedCamera: Sendable {
         var storage: SimulatedStorage
         var openSessionID: UInt32?
         var isCapturing = false
+        /// When the shutter last opened.
+        var lastShutterRelease: ContinuousClock.Instant?
         var liveView: LiveView?
         var recordingSince: ContinuousClock.Instant?
         /// When autofocus started (AfDrive, a half press) and whether it finds focus, until DeviceReady tells.
