@@ -16,8 +16,11 @@ enum SimulateCommand: Command {
             --no-focus autofocus finds no focus. With --announce it announces itself on the network as the camera \
             it plays would (multicast DNS as a Nikon does, SSDP as a Canon does), so that `viewfinder discover` \
             and other browsers find it; announcing needs --bind on a network interface (0.0.0.0 for the first). It \
-            serves one client at a time and listens on loopback unless --bind says otherwise. Press Ctrl-C to stop \
-            it, which sends the announcements' goodbyes.
+            serves one client at a time and listens on loopback unless --bind says otherwise. With --count N it \
+            runs N cameras on consecutive ports from --port, for a rig: each has its own card and a serial number \
+            ending in its number, saves its captures (--save-captures DIR) in DIR/cam0, DIR/cam1, and so on, and \
+            its log lines start with its name. Press Ctrl-C to stop it, \
+            which sends the announcements' goodbyes.
             """,
         options: [
             .value("bind", "ADDRESS", help: "The address to listen on.", default: "127.0.0.1"),
@@ -32,6 +35,9 @@ enum SimulateCommand: Command {
                 help: "Show this JPEG or PNG picture in live view, such as a label with a barcode, instead of the "
                     + "test scene."),
             .value("announce", "mdns|ssdp|both", help: "Announce the camera on the network, as cameras do."),
+            .value(
+                "count", "N", help: "Run N cameras on consecutive ports from --port (free ones with port 0).",
+                default: "1"),
         ],
         examples: [
             Example(commandLine: "simulate", comment: "A generic camera on 127.0.0.1:15740."),
@@ -44,6 +50,9 @@ enum SimulateCommand: Command {
             Example(
                 commandLine: "simulate --identity canon --bind 0.0.0.0 --announce ssdp",
                 comment: "A Canon EOS that announces itself over SSDP; `viewfinder discover` finds it."),
+            Example(
+                commandLine: "simulate --count 4 --port 15740",
+                comment: "Four cameras on ports 15740 to 15743; try viewfinder rig shoot --hosts 127.0.0.1:15740+4."),
         ]
     )
 
@@ -70,11 +79,31 @@ enum SimulateCommand: Command {
         case let other?:
             throw UsageError("--announce takes mdns, ssdp or both, not '\(other)'", commandPath: arguments.commandPath)
         }
-        let simulator = try CameraSimulator(configuration: configuration)
+        let count = try arguments.integer("count", default: 1, in: 1...1000)
+        guard port == 0 || port + count - 1 <= 65535 else {
+            throw UsageError(
+                "\(count) cameras from port \(port) would go past port 65535", commandPath: arguments.commandPath)
+        }
+        var simulators: [CameraSimulator] = []
         Interrupt.beginHandling()
-        try simulator.start()
+        defer {
+            for simulator in simulators { simulator.stop() }
+        }
+        for index in 0..<count {
+            var own = configuration
+            if count > 1 {
+                own.port = port == 0 ? 0 : UInt16(port + index)
+                own.log = { Console.print("cam\(index): \($0)") }
+                own.deviceInfoChanges = { $0.serialNumber += "-\(index)" }
+                own.captureArchiveDirectory = try configuration.captureArchiveDirectory.map {
+                    try OutputDirectory($0 + "/cam\(index)").path
+                }
+            }
+            let simulator = try CameraSimulator(configuration: own)
+            try simulator.start()
+            simulators.append(simulator)
+        }
         await Interrupt.wait()
         Console.print("stopping")
-        simulator.stop()
     }
 }

@@ -1,0 +1,144 @@
+import Foundation
+import Viewfinder
+
+/// The cameras of a `viewfinder rig` command, from the options the rig commands share: `--hosts` and `--names`.
+///
+/// ```swift
+/// let target = try RigTarget(arguments)
+/// try await target.withConnectedRig { rig in
+///     await rig.fireShutters()
+/// }
+/// ```
+struct RigTarget {
+    /// The options, for the specs of the rig commands.
+    static let options: [OptionSpec] = [
+        .value(
+            "hosts", "LIST",
+            help: "The cameras, as HOST[:PORT] separated by commas; HOST:PORT+N is N cameras on consecutive ports "
+                + "from PORT."),
+        .value(
+            "names", "LIST",
+            help: "The cameras' names, separated by commas, in the order of --hosts (cam0, cam1, … by default)."),
+        .value(
+            "connect-timeout", "SECONDS", help: "How long each camera may take to connect.", default: "15"),
+    ]
+
+    /// One camera's address.
+    struct Address: Equatable, CustomStringConvertible {
+        var host: String
+        var port: UInt16
+
+        var description: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
+    }
+
+    /// The cameras' names and addresses, in order.
+    let cameras: [(name: String, address: Address)]
+    /// How long each camera may take to connect.
+    let connectTimeout: Duration
+
+    /// Reads the rig options of a command line.
+    ///
+    /// - Throws: ``UsageError`` for no `--hosts`, a malformed entry, names that do not match the cameras, or a rig
+    ///   of more than 1000 cameras.
+    init(_ arguments: ParsedArguments) throws {
+        let commandPath = arguments.commandPath
+        guard let list = arguments.value("hosts") else {
+            throw UsageError(
+                "give the rig's cameras with --hosts, such as --hosts 10.0.0.5,10.0.0.6", commandPath: commandPath)
+        }
+        var addresses: [Address] = []
+        for entry in list.split(separator: ",", omittingEmptySubsequences: false) {
+            let entry = entry.trimmingCharacters(in: .whitespaces)
+            var hostPart = Substring(entry)
+            var count = 1
+            if let plus = entry.lastIndex(of: "+") {
+                guard let number = Int(entry[entry.index(after: plus)...]), (1...1000).contains(number) else {
+                    throw UsageError(
+                        "--hosts: '\(entry)' ends in +N, where N is from 1 to 1000 cameras", commandPath: commandPath)
+                }
+                count = number
+                hostPart = entry[..<plus]
+            }
+            let (host, port) = try CameraTarget.hostAndPort(String(hostPart), commandPath: commandPath)
+            let first = Int(port ?? PTPIPCameraConnector.standardPort)
+            guard first + count - 1 <= 65535 else {
+                throw UsageError("--hosts: '\(entry)' goes past port 65535", commandPath: commandPath)
+            }
+            addresses += (0..<count).map { Address(host: host, port: UInt16(first + $0)) }
+            guard addresses.count <= 1000 else {
+                throw UsageError("a rig takes at most 1000 cameras", commandPath: commandPath)
+            }
+        }
+        var names = (0..<addresses.count).map { "cam\($0)" }
+        if let given = arguments.value("names") {
+            names = given.split(separator: ",", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard names.count == addresses.count else {
+                throw UsageError(
+                    "--names gives \(names.count) names for \(addresses.count) cameras", commandPath: commandPath)
+            }
+        }
+        cameras = Array(zip(names, addresses))
+        connectTimeout = .seconds(try arguments.seconds("connect-timeout", default: 15, in: 0.1...600))
+    }
+
+    /// Makes the rig, not yet connected.
+    ///
+    /// - Throws: ``UsageError`` for names a rig cannot take or the same address twice.
+    func makeRig(commandPath: String) throws -> CameraRig {
+        var seen: Set<String> = []
+        for camera in cameras where !seen.insert(camera.address.description).inserted {
+            throw UsageError("--hosts names \(camera.address) twice", commandPath: commandPath)
+        }
+        do {
+            return try CameraRig(
+                members: cameras.map { camera in
+                    var transport = PTPIPTransport.Configuration()
+                    transport.port = camera.address.port
+                    return RigMember(
+                        name: camera.name, camera: PTPCamera(host: camera.address.host, transport: transport))
+                })
+        } catch let error as ViewfinderError {
+            throw UsageError(error.message, commandPath: commandPath)
+        }
+    }
+
+    /// The address of the camera named `name`.
+    func address(of name: String) -> Address? {
+        cameras.first { $0.name == name }?.address
+    }
+
+    /// Connects the rig, runs `body` with the cameras that connected, and disconnects them all.
+    ///
+    /// Cameras that fail to connect are left out of `body`'s rig; their failures come first in the result's list.
+    ///
+    /// - Throws: ``CommandFailure`` with exit status 69 when no camera connects.
+    func withConnectedRig<Result>(
+        commandPath: String, _ body: (CameraRig, _ connectFailures: [RigOutcomeRecord]) async throws -> Result
+    ) async throws -> Result {
+        let rig = try makeRig(commandPath: commandPath)
+        let report = await rig.connect(timeout: connectTimeout)
+        let failures = report.outcomes.compactMap { outcome -> RigOutcomeRecord? in
+            guard case .failure = outcome.result else { return nil }
+            return RigOutcomeRecord(outcome, address: address(of: outcome.camera))
+        }
+        let connected = rig.members.filter { member in report.successes.contains { $0.camera == member.name } }
+        guard !connected.isEmpty else {
+            throw CommandFailure(
+                "no camera of the rig connected: "
+                    + failures.map { "\($0.camera) (\($0.address)): \($0.error ?? "failed")" }.joined(separator: "; "),
+                hint: "Check the addresses with 'viewfinder camera info --host HOST:PORT'.",
+                exitStatus: ExitStatus.unavailable)
+        }
+        let result: Result
+        do {
+            result = try await body(try CameraRig(members: connected), failures)
+        } catch {
+            await rig.disconnect()
+            throw error
+        }
+        await rig.disconnect()
+        return result
+    }
+}
