@@ -8,7 +8,7 @@ FUZZ_TEST_SECONDS ?= 25
 SOAK_SECONDS ?= 600
 
 .PHONY: all build demo docs test test-browser test-vivid test-gphoto2 test-tsan test-fuzz test-soak soak fuzz fuzz-corpus \
-	bench-core bench-imaging bench-ptp bench-reactive bench-liveview bench-discovery bench-barcode lint deps test-deps
+	bench-core bench-imaging bench-ptp bench-reactive bench-liveview bench-discovery bench-barcode bench-rig lint deps test-deps
 
 all: build
 
@@ -110,6 +110,12 @@ bench-discovery: test-deps
 bench-barcode: test-deps
 	$(SWIFT) build -c release --product barcode-benchmark
 	$$($(SWIFT) build -c release --show-bin-path)/barcode-benchmark
+
+## Measures rigs of 1, 4, 16 and 64 simulated cameras (release build): connect time, threads and memory per camera,
+## shutter skew and live view CPU per camera-frame, against one gphoto2 process per camera (a few minutes).
+bench-rig: test-deps
+	$(SWIFT) build -c release --product rig-benchmark
+	$$($(SWIFT) build -c release --show-bin-path)/rig-benchmark
 
 ## Measures the reactive layer against AsyncStream and DispatchQueue.async in the same run (release build).
 bench-reactive: deps

@@ -36,7 +36,7 @@ extension CameraRig {
     ///   - settleTime: How long to wait after a picture's first file for more files of the same picture.
     ///   - timeout: How long each camera may take, from the start to its last file downloaded.
     /// - Returns: Each camera's pictures, or the error that ended its part; a camera whose picture was taken but
-    ///   whose file did not arrive in time fails with ``ViewfinderError/Code/timeout``.
+    ///   whose file did not arrive in time fails with `ViewfinderError/Code/timeout`.
     public func capturePictures(
         into directory: String, engagingAutoFocus engageAutoFocus: Bool = false, filesPerPicture: Int = 4,
         settleTime: Duration = .milliseconds(300), timeout: Duration = .seconds(60)

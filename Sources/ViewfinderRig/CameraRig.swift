@@ -25,7 +25,7 @@ public final class CameraRig: Sendable {
 
     /// Creates a rig.
     ///
-    /// - Throws: ``ViewfinderError/Code/invalidArgument`` for no cameras, the same camera twice, a name used twice or
+    /// - Throws: `ViewfinderError/Code/invalidArgument` for no cameras, the same camera twice, a name used twice or
     ///   a name that cannot be part of a file name (see ``RigMember/init(name:camera:)``).
     public init(members: [RigMember]) throws {
         guard !members.isEmpty else {
@@ -79,7 +79,7 @@ public final class CameraRig: Sendable {
     ///   - value: The value each camera is given.
     ///   - identifier: The property.
     ///   - timeout: How long each camera may take.
-    /// - Returns: Each camera's outcome: ``ViewfinderError/Code/invalidPropertyValue`` for a camera that does not
+    /// - Returns: Each camera's outcome: `ViewfinderError/Code/invalidPropertyValue` for a camera that does not
     ///   offer `value`, and what the camera answered otherwise.
     public func setValue<Value: CameraPropertyValue>(
         _ value: Value, for identifier: CameraPropertyIdentifier<Value>, timeout: Duration = .seconds(10)
@@ -102,8 +102,8 @@ public final class CameraRig: Sendable {
     /// - Parameters:
     ///   - what: What the part does, for error messages: "could not read the battery (camera 'cam3') within 2 s".
     ///   - timeout: How long each camera may take; when it runs out the part's task is cancelled.
-    ///   - part: The work for one camera; errors other than ``ViewfinderError`` are reported as
-    ///     ``ViewfinderError/Code/io`` with their description.
+    ///   - part: The work for one camera; errors other than `ViewfinderError` are reported as
+    ///     `ViewfinderError/Code/io` with their description.
     public func forEachCamera<Value: Sendable>(
         doing what: String, timeout: Duration, _ part: @escaping @Sendable (RigMember) async throws -> Value
     ) async -> RigReport<Value> {

@@ -3,10 +3,10 @@ import ViewfinderCore
 
 /// Runs one camera's part of a rig operation with a time limit.
 enum RigDeadline {
-    /// Runs `operation`, failing with ``ViewfinderError/Code/timeout`` when it has not finished within `limit`.
+    /// Runs `operation`, failing with `ViewfinderError/Code/timeout` when it has not finished within `limit`.
     ///
     /// On a timeout the operation's task is cancelled and left to end on its own (the camera's own timeouts bound
-    /// it); the caller goes on at once. Errors that are not ``ViewfinderError``s become one that names them.
+    /// it); the caller goes on at once. Errors that are not `ViewfinderError`s become one that names them.
     static func run<Value: Sendable>(
         _ limit: Duration, doing what: String, _ operation: @escaping @Sendable () async throws -> Value
     ) async -> Result<Value, ViewfinderError> {
