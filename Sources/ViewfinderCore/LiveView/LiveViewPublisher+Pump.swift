@@ -1,3 +1,4 @@
+import Dispatch
 import ViewfinderReactive
 import ViewfinderSystem
 
@@ -9,7 +10,6 @@ import ViewfinderSystem
 final class LiveViewPump: Sendable {
     private struct State {
         var parked: CheckedContinuation<Void, Never>?
-        var timer: Task<Void, Never>?
         var wakePending = false
         var parkings: UInt64 = 0
     }
@@ -26,17 +26,19 @@ final class LiveViewPump: Sendable {
                 }
                 state.parkings += 1
                 state.parked = continuation
-                if let deadline {
-                    let parking = state.parkings
-                    state.timer = Task { [weak self] in
-                        try? await Task.sleep(until: deadline, clock: .continuous)
-                        self?.wake(parking: parking)
-                    }
-                }
                 return state.parkings
             }
-            if parking == nil {
+            guard let parking else {
                 continuation.resume()
+                return
+            }
+            guard let deadline else { return }
+            // A dispatch timer rather than a sleeping task: no task to start for each wait, so a paced frame takes
+            // one hop fewer. When a wake comes first, the timer finds a later parking (or none) and does nothing.
+            let (seconds, attoseconds) = ContinuousClock.now.duration(to: deadline).components
+            let nanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+                self?.wake(parking: parking)
             }
         }
     }
@@ -48,17 +50,15 @@ final class LiveViewPump: Sendable {
 
     /// Wakes the pump if it still waits in `parking` (any wait when `nil`).
     private func wake(parking: UInt64?) {
-        let (continuation, timer) = state.withLock { state -> (CheckedContinuation<Void, Never>?, Task<Void, Never>?) in
+        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard let parked = state.parked else {
                 if parking == nil { state.wakePending = true }
-                return (nil, nil)
+                return nil
             }
-            guard parking == nil || parking == state.parkings else { return (nil, nil) }
+            guard parking == nil || parking == state.parkings else { return nil }
             state.parked = nil
-            defer { state.timer = nil }
-            return (parked, state.timer)
+            return parked
         }
-        if parking == nil { timer?.cancel() }
         continuation?.resume()
     }
 }
