@@ -71,7 +71,7 @@ let package = Package(
         // Many cameras driven as one: connect, set, fire, collect and watch them together.
         .target(
             name: "ViewfinderRig",
-            dependencies: ["ViewfinderCore", "ViewfinderReactive"],
+            dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderReactive"],
             swiftSettings: strict
         ),
         // V4L2 capture devices.

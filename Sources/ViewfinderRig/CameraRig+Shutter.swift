@@ -1,5 +1,5 @@
-import Synchronization
 import ViewfinderCore
+import ViewfinderSystem
 
 extension CameraRig {
     /// Fires every camera's shutter as close together as their connections allow.
@@ -97,7 +97,7 @@ private final class NewFiles: Sendable {
     }
 
     private let limit: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(limit: Int) {
         self.limit = limit

@@ -1,5 +1,5 @@
-import Synchronization
 import ViewfinderCore
+import ViewfinderSystem
 
 /// Runs one camera's part of a rig operation with a time limit.
 enum RigDeadline {
@@ -48,7 +48,7 @@ enum RigDeadline {
             var timer: Task<Void, Never>?
         }
 
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         func set(_ continuation: CheckedContinuation<Result<Value, ViewfinderError>, Never>) {
             let ready = state.withLock { state -> Result<Value, ViewfinderError>? in

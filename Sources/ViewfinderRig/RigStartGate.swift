@@ -1,4 +1,4 @@
-import Synchronization
+import ViewfinderSystem
 
 /// Holds the cameras' tasks of one operation until every camera is ready, then lets them all go at once.
 ///
@@ -14,11 +14,11 @@ final class RigStartGate: Sendable {
         var isOpen = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a gate for `count` cameras.
     init(count: Int) {
-        state = Mutex(State(expected: count))
+        state = Locked(State(expected: count))
     }
 
     /// Waits until every camera still taking part is waiting, as camera `index`.
