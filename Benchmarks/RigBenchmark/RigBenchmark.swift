@@ -218,37 +218,15 @@ enum RigBenchmark {
 
     /// The context switches of this process's threads so far: voluntary (waiting) and involuntary (preempted).
     static func contextSwitches() -> Int {
-        guard let directory = opendir("/proc/self/task") else { return 0 }
-        defer { closedir(directory) }
-        var total = 0
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
-            }
-            guard name.first?.isNumber == true, let file = fopen("/proc/self/task/\(name)/status", "r") else {
-                continue
-            }
-            var line = [CChar](repeating: 0, count: 256)
-            while fgets(&line, Int32(line.count), file) != nil {
-                let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                if text.hasPrefix("voluntary_ctxt_switches:") || text.hasPrefix("nonvoluntary_ctxt_switches:") {
-                    total += Int(text.filter(\.isNumber)) ?? 0
-                }
-            }
-            fclose(file)
+        ProcessThreads.lines(of: "status").joined().reduce(0) { total, line in
+            let counted = line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:")
+            return total + (counted ? Int(line.filter(\.isNumber)) ?? 0 : 0)
         }
-        return total
     }
 
     /// The number of threads in this process.
     static func threadCount() -> Int {
-        guard let directory = opendir("/proc/self/task") else { return 0 }
-        defer { closedir(directory) }
-        var count = 0
-        while let entry = readdir(directory) {
-            if entry.pointee.d_name.0 != UInt8(ascii: ".") { count += 1 }
-        }
-        return count
+        ProcessThreads.ids().count
     }
 
     /// Prints the table and how each figure grows with N, and the targets.

@@ -313,22 +313,8 @@ public final class ChildProcess: @unchecked Sendable {
     /// The CPU seconds the running process has used so far, summed over its threads from
     /// `/proc/PID/task/*/schedstat`, which counts nanoseconds.
     public func cpuSecondsSoFar() -> Double {
-        guard let directory = opendir("/proc/\(pid)/task") else { return 0 }
-        defer { closedir(directory) }
-        var nanoseconds = 0.0
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
-            }
-            guard name.first?.isNumber == true, let file = fopen("/proc/\(pid)/task/\(name)/schedstat", "r") else {
-                continue
-            }
-            var line = [CChar](repeating: 0, count: 256)
-            if fgets(&line, Int32(line.count), file) != nil {
-                let text = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-                nanoseconds += Double(text.split(separator: " ").first ?? "0") ?? 0
-            }
-            fclose(file)
+        let nanoseconds = ProcessThreads.lines(of: "schedstat", in: "\(pid)").reduce(0.0) { total, lines in
+            total + (Double(lines.first?.split(separator: " ").first ?? "0") ?? 0)
         }
         return nanoseconds / 1e9
     }
