@@ -122,7 +122,7 @@ timeout 240 /bin/vivid-checks cli /bin/viewfinder
 status=\$?
 [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks cli ended with status \$status"
 echo "VIVID-PHASE barcode at \$(uptime)s"
-timeout 180 /bin/vivid-checks barcode /loop-qr.png "$barcode_text"
+timeout 240 /bin/vivid-checks barcode /loop-qr.png "$barcode_text" /bin/viewfinder
 status=\$?
 [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks barcode ended with status \$status"
 echo "VIVID-PHASE benchmark at \$(uptime)s"

@@ -3,6 +3,7 @@ import ViewfinderBarcode
 import ViewfinderCore
 import ViewfinderImaging
 import ViewfinderSystem
+import ViewfinderTestSupport
 import ViewfinderV4L2
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ import Glibc
 ///
 /// - Parameters:
 ///   - picture: A PNG file with a QR code that says `text`.
-func runBarcodeLoopCheck(_ runner: CheckRunner, picture: String, text: String) async {
+func runBarcodeLoopCheck(_ runner: CheckRunner, picture: String, text: String, tool: String?) async {
     let capturePath = "/dev/video1"
     let outputPath = "/dev/video2"
     await runner.run("barcode-through-vivid-loop") {
@@ -83,14 +84,32 @@ func runBarcodeLoopCheck(_ runner: CheckRunner, picture: String, text: String) a
             device: device, format: try require(formats.first, "no YUYV format"))
         let found = await wait(upTo: .seconds(60)) { !read.withLock { $0 }.isEmpty }
         await source.stopCapture()
+        // The tool reads the same loop as users run it: `viewfinder scan DEVICE`, one code, as JSON.
+        var scanned: ChildProcess.Result?
+        if found, let tool {
+            scanned = try ChildProcess.run(
+                tool,
+                [
+                    "scan", capturePath, "--format", "\(size.width)x\(size.height)/yuyv", "--symbologies", "qr",
+                    "--count", "1", "--timeout", "60", "--json",
+                ], timeout: .seconds(90))
+        }
         let (written, lastError) = writer.stop()
         try expect(
             found,
             "no code read in 60 s from \(barcodeCapture.statistics.framesRead) frames (\(written) frames queued on "
                 + "\(outputPath)\(lastError.map { ", last error: \($0)" } ?? ""))")
         try expect(read.withLock { $0.first } == text, "read \(read.withLock { $0 })")
+        if let scanned {
+            try expect(scanned.status == 0, "viewfinder scan \(capturePath) ended with \(scanned)")
+            let line = scanned.standardOutput.split(separator: "\n").first.map(String.init) ?? ""
+            try expect(
+                line.contains("\"symbology\":\"qr\"") && line.contains("\"text\":\"\(text)\""),
+                "viewfinder scan printed \(scanned.standardOutput)")
+        }
         return "read \"\(text)\" at \(started) after \(barcodeCapture.statistics.framesRead) frames, "
             + "\(written) frames shown on \(outputPath)"
+            + (scanned == nil ? "" : "; viewfinder scan \(capturePath) --json read it too")
     }
 }
 

@@ -4,8 +4,10 @@
 //        vivid-checks hotplug READY ADDED  reports vivid's nodes appearing and disappearing; touches READY once
 //                                          watching and ADDED once the node appeared, so the caller can unload it
 //        vivid-checks cli VIEWFINDER       runs the viewfinder tool at VIEWFINDER against the same devices
-//        vivid-checks barcode PNG TEXT     loops frames of the QR code in PNG, which says TEXT, from the output node
-//                                          back to the capture node and reads it there
+//        vivid-checks barcode PNG TEXT [VIEWFINDER]
+//                                          loops frames of the QR code in PNG, which says TEXT, from the output node
+//                                          back to the capture node and reads it there, through a CameraSource context
+//                                          and, given its path, with `VIEWFINDER scan`
 import ViewfinderCore
 import ViewfinderV4L2
 
@@ -18,8 +20,9 @@ let arguments = CommandLine.arguments
 
 if arguments.count == 4 && arguments[1] == "hotplug" {
     await runHotplugChecks(runner, readyFile: arguments[2], addedFile: arguments[3])
-} else if arguments.count == 4 && arguments[1] == "barcode" {
-    await runBarcodeLoopCheck(runner, picture: arguments[2], text: arguments[3])
+} else if (4...5).contains(arguments.count) && arguments[1] == "barcode" {
+    await runBarcodeLoopCheck(
+        runner, picture: arguments[2], text: arguments[3], tool: arguments.count == 5 ? arguments[4] : nil)
 } else if arguments.count == 3 && arguments[1] == "cli" {
     await runCLIChecks(runner, tool: arguments[2])
 } else {
