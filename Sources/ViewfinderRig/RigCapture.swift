@@ -32,8 +32,6 @@ public struct RigCapture: Sendable {
 extension RigReport where Success == RigCapture {
     /// How far apart the shutter requests went out, over the cameras whose pictures were saved.
     public var requestSpread: Duration {
-        RigReport<ShutterRelease>(
-            outcomes: outcomes.map { .init(camera: $0.camera, result: $0.result.map(\.release), duration: $0.duration) }
-        ).requestSpread
+        ShutterRelease.requestSpread(of: successes.map(\.value.release))
     }
 }

@@ -19,7 +19,14 @@ extension RigReport where Success == ShutterRelease {
     /// How far apart the shutter requests went out: the latest request less the earliest, over the cameras that
     /// took their picture; zero for one camera or none.
     public var requestSpread: Duration {
-        let times = successes.map(\.value.requested)
+        ShutterRelease.requestSpread(of: successes.map(\.value))
+    }
+}
+
+extension ShutterRelease {
+    /// The latest request of `releases` less the earliest; zero for one release or none.
+    static func requestSpread(of releases: [ShutterRelease]) -> Duration {
+        let times = releases.map(\.requested)
         guard let first = times.min(), let last = times.max() else { return .zero }
         return first.duration(to: last)
     }

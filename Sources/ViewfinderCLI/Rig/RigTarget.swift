@@ -123,7 +123,10 @@ struct RigTarget {
             guard case .failure = outcome.result else { return nil }
             return RigOutcomeRecord(outcome, address: address(of: outcome.camera))
         }
-        let connected = rig.members.filter { member in report.successes.contains { $0.camera == member.name } }
+        // The report lists the cameras in the rig's order.
+        let connected = zip(rig.members, report.outcomes).filter { _, outcome in
+            if case .success = outcome.result { true } else { false }
+        }.map(\.0)
         guard !connected.isEmpty else {
             throw CommandFailure(
                 "no camera of the rig connected: "
