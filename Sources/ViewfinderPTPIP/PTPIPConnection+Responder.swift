@@ -5,17 +5,21 @@ import ViewfinderSystem
 extension PTPIPConnection {
     /// Sends a data phase from the responder's side: StartData, Data packets of at most `chunkSize` bytes, and the
     /// last piece in EndData, each sent straight from `bytes` without copying.
+    ///
+    /// The packets are sent as a burst that the OperationResponse ends, so the caller must send the response next.
     package func sendDataPhase(
         transactionID: UInt32, _ bytes: UnsafeRawBufferPointer, chunkSize: Int,
         while activity: @autoclosure () -> String
     ) throws(ViewfinderError) {
-        try send(.startData(transactionID: transactionID, totalLength: UInt64(bytes.count)), while: activity())
+        try send(
+            .startData(transactionID: transactionID, totalLength: UInt64(bytes.count)), more: true, while: activity())
         var offset = 0
         repeat {
             let count = min(max(chunkSize, 1), bytes.count - offset)
             let piece = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
             offset += count
-            try sendData(transactionID: transactionID, piece, isLast: offset == bytes.count, while: activity())
+            try sendData(
+                transactionID: transactionID, piece, isLast: offset == bytes.count, more: true, while: activity())
         } while offset < bytes.count
     }
 

@@ -222,14 +222,21 @@ package final class PTPIPConnection: @unchecked Sendable {
     }
 
     /// Sends a packet.
-    package func send(_ packet: PTPIPPacket, while activity: @autoclosure () -> String) throws(ViewfinderError) {
+    ///
+    /// - Parameter more: Whether another packet follows at once: the system may then hold back a part-filled
+    ///   segment until it comes, so the peer gets both at one wake-up. The last packet of a burst must not say so.
+    package func send(_ packet: PTPIPPacket, more: Bool = false, while activity: @autoclosure () -> String)
+        throws(ViewfinderError)
+    {
         let bytes = try packet.encoded()
-        try io { () throws(SocketError) in try socket.send(bytes, timeout: timeout, while: activity()) }
+        try io { () throws(SocketError) in try socket.send(bytes, timeout: timeout, more: more, while: activity()) }
     }
 
     /// Sends `payload` as one Data packet, or as the EndData packet when `isLast`, without copying it.
+    ///
+    /// - Parameter more: Whether another packet follows at once, as for ``send(_:more:while:)``.
     package func sendData(
-        transactionID: UInt32, _ payload: UnsafeRawBufferPointer, isLast: Bool,
+        transactionID: UInt32, _ payload: UnsafeRawBufferPointer, isLast: Bool, more: Bool = false,
         while activity: @autoclosure () -> String
     ) throws(ViewfinderError) {
         guard let length = UInt32(exactly: payload.count + 12) else {
@@ -240,7 +247,9 @@ package final class PTPIPConnection: @unchecked Sendable {
             length.littleEndian, type.rawValue.littleEndian, transactionID.littleEndian
         )
         try withUnsafeBytes(of: header) { (raw) throws(ViewfinderError) in
-            try io { () throws(SocketError) in try socket.send([raw, payload], timeout: timeout, while: activity()) }
+            try io { () throws(SocketError) in
+                try socket.send([raw, payload], timeout: timeout, more: more, while: activity())
+            }
         }
     }
 }

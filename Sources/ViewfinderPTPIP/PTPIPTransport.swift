@@ -185,20 +185,22 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
             .operationRequest(
                 dataPhase: hasDataOut ? .dataOut : .noDataOrDataIn, code: request.code,
                 transactionID: request.transactionID, parameters: request.parameters),
-            while: "sending \(request.code) (transaction \(request.transactionID))")
+            more: hasDataOut, while: "sending \(request.code) (transaction \(request.transactionID))")
     }
 
     /// Sends StartData, then Data packets of ``Configuration/dataOutChunkSize``, the last piece in EndData.
     public func sendData(_ bytes: UnsafeRawBufferPointer, transactionID: UInt32) throws(ViewfinderError) {
         func activity() -> String { "sending the data of transaction \(transactionID)" }
         try command.send(
-            .startData(transactionID: transactionID, totalLength: UInt64(bytes.count)), while: activity())
+            .startData(transactionID: transactionID, totalLength: UInt64(bytes.count)), more: true, while: activity())
         var offset = 0
         repeat {
             let count = min(configuration.dataOutChunkSize, bytes.count - offset)
             let piece = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
             offset += count
-            try command.sendData(transactionID: transactionID, piece, isLast: offset == bytes.count, while: activity())
+            try command.sendData(
+                transactionID: transactionID, piece, isLast: offset == bytes.count, more: offset < bytes.count,
+                while: activity())
         } while offset < bytes.count
     }
 

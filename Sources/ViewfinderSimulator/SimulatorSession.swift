@@ -133,11 +133,12 @@ final class SimulatorSession: Sendable {
             }
         case .object(let object, let range):
             try command.send(
-                .startData(transactionID: transactionID, totalLength: range.upperBound - range.lowerBound),
+                .startData(transactionID: transactionID, totalLength: range.upperBound - range.lowerBound), more: true,
                 while: activity)
             try typedThrows {
                 try object.forEachPiece(of: range, chunkSize: chunkSize) { piece, isLast in
-                    try command.sendData(transactionID: transactionID, piece, isLast: isLast, while: activity)
+                    try command.sendData(
+                        transactionID: transactionID, piece, isLast: isLast, more: true, while: activity)
                 }
             }
         case nil:

@@ -80,6 +80,27 @@ extension SimulatedCameraTests {
             }
         }
 
+        @Test func framesComeOnTheSessionsCommandThreadWhichStillServesOtherCalls() async throws {
+            try await CameraHarness.run(Self.nikon) { harness in
+                let commandThread = try harness.camera.requireLink(for: "test").session.core.commandThread
+                let places = Observed<Bool>()
+                let cancellable = harness.camera.liveViewPublisher(options: [.maximumFramesPerSecond: 30])
+                    .sinkWithReadyHandler { _ in
+                    } receiveValue: { _, ready in
+                        places.append(commandThread.isCurrent)
+                        ready()
+                    }
+                try await waitUntil("a frame") { places.all.count >= 1 }
+                // Between paced frames the thread sleeps on the pacing timer, and other transactions still get through.
+                for _ in 0..<3 {
+                    #expect(try await Self.liveViewIsOn(harness))
+                }
+                try await waitUntil("five frames") { places.all.count >= 5 }
+                cancellable.cancel()
+                #expect(places.all.allSatisfy { $0 }, "a frame came on another thread")
+            }
+        }
+
         @Test func optionsSkipDecodingOrFavourFrameRate() async throws {
             try await CameraHarness.run(Self.nikon) { harness in
                 let camera = harness.camera

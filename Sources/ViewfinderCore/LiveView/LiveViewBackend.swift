@@ -24,7 +24,8 @@
 /// }
 /// ```
 ///
-/// Calls come one at a time, from the publisher's own task.
+/// Calls come one at a time, from the publisher's own task. That task runs on ``preferredExecutor`` when the
+/// backend names one, such as the thread its camera's I/O runs on, so that fetching a frame wakes no other thread.
 public protocol LiveViewBackend: AnyObject, Sendable {
     /// Starts live view on the camera, returning once frames can be fetched.
     ///
@@ -40,4 +41,16 @@ public protocol LiveViewBackend: AnyObject, Sendable {
 
     /// Ends live view on the camera; errors are the backend's to ignore.
     func endLiveView() async
+
+    /// The executor the publisher's task should run on, or `nil` for Swift's global executor.
+    ///
+    /// Name the thread the backend's own calls run on, when it has one: the publisher's task then submits work to
+    /// that thread and is resumed on it, with no other thread woken for each frame. Subscribers then receive frames
+    /// on that thread, so they must hand long work off.
+    var preferredExecutor: (any TaskExecutor)? { get }
+}
+
+extension LiveViewBackend {
+    /// No preference: the publisher's task runs on Swift's global executor.
+    public var preferredExecutor: (any TaskExecutor)? { nil }
 }

@@ -17,7 +17,9 @@ final class LiveViewPump: Sendable {
     private let state = Locked(State())
 
     /// Waits until ``wake()`` is called or `deadline` passes; returns at once if a wake came since the last wait.
-    func wait(until deadline: ContinuousClock.Instant?) async {
+    ///
+    /// - Parameter thread: The I/O thread the pump runs on, whose timers then mark the deadline.
+    func wait(until deadline: ContinuousClock.Instant?, on thread: IOThread? = nil) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let parking = state.withLock { state -> UInt64? in
                 if state.wakePending {
@@ -33,12 +35,14 @@ final class LiveViewPump: Sendable {
                 return
             }
             guard let deadline else { return }
-            // A dispatch timer rather than a sleeping task: no task to start for each wait, so a paced frame takes
-            // one hop fewer. When a wake comes first, the timer finds a later parking (or none) and does nothing.
-            let (seconds, attoseconds) = ContinuousClock.now.duration(to: deadline).components
-            let nanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
-                self?.wake(parking: parking)
+            // A timer rather than a sleeping task: no task to start for each wait, so a paced frame takes one hop
+            // fewer. On the pump's own I/O thread the timer wakes no other thread. When a wake comes first, the
+            // timer finds a later parking (or none) and does nothing.
+            let expire: @Sendable () -> Void = { [weak self] in self?.wake(parking: parking) }
+            if let thread {
+                thread.schedule(at: deadline, expire)
+            } else {
+                DispatchQueue.global().asyncAfter(deadline: DispatchTime(deadline), execute: expire)
             }
         }
     }
@@ -67,8 +71,10 @@ extension LiveViewPublisher {
     /// Runs the pump until live view is off and nobody wants frames.
     ///
     /// The pump starts live view, fetches and delivers frames while there is demand, ends live view after the grace
-    /// period, and tells subscribers when live view ended. One runs at a time.
-    func runPump() async {
+    /// period, and tells subscribers when live view ended. One runs at a time, on `executor` when the backend named
+    /// one.
+    func runPump(on executor: (any TaskExecutor)?) async {
+        let thread = executor as? IOThread
         while true {
             let step = state.withLock { $0.nextStep(now: .now, gracePeriod: configuration.gracePeriod) }
             switch step {
@@ -81,7 +87,7 @@ extension LiveViewPublisher {
             case .fetch(let settings):
                 await fetch(settings)
             case .wait(let deadline):
-                await pump.wait(until: deadline)
+                await pump.wait(until: deadline, on: thread)
             case .stop:
                 await currentBackend?.endLiveView()
                 state.withLock { state in

@@ -29,6 +29,11 @@ import Glibc
 ///     }
 /// ```
 ///
+/// Frames reach subscribers on the thread the publisher's task runs on: the camera's I/O thread when its backend
+/// names one (``LiveViewBackend/preferredExecutor``; PTP cameras do), so that a paced frame wakes one thread only.
+/// Work longer than a frame's handling belongs elsewhere, as above with `receive(on:)`: calls to the same camera wait
+/// behind it.
+///
 /// `sink` and `assign` ask for unlimited frames, which makes the publisher fetch as fast as the camera allows; the
 /// first such subscriber makes it print a warning, once per publisher.
 ///
@@ -164,7 +169,8 @@ public final class LiveViewPublisher: Publisher, Sendable {
     /// Starts the pump task, or wakes the running one.
     private func run(startingPump: Bool) {
         if startingPump {
-            Task { await self.runPump() }
+            let executor = currentBackend?.preferredExecutor
+            Task(executorPreference: executor) { await self.runPump(on: executor) }
         } else {
             pump.wake()
         }

@@ -83,6 +83,12 @@ final class PTPLiveView: LiveViewBackend {
             pixelBuffer: image)
     }
 
+    /// The session's command thread, where each frame's transaction runs: the publisher's task waits and is resumed
+    /// there, so a frame wakes no other thread.
+    var preferredExecutor: (any TaskExecutor)? {
+        try? link(for: "run live view").1.session.core.commandThread
+    }
+
     func endLiveView() async {
         guard let camera, let link = try? camera.requireLink(for: "end live view") else { return }
         await link.dialect.endLiveView()

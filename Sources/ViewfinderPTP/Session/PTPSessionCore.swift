@@ -10,7 +10,8 @@ import ViewfinderSystem
 final class PTPSessionCore: PTPEventSink {
     let configuration: PTPSession.Configuration
     let transport: any PTPTransport
-    private let commandThread: IOThread
+    /// The thread every transaction runs on.
+    let commandThread: IOThread
     private let phaseState = Locked(PTPSession.State.opening)
     private let eventContinuation: AsyncThrowingStream<PTPEvent, any Error>.Continuation
     private let droppedEvents = Atomic(0)
