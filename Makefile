@@ -31,7 +31,8 @@ docs: deps
 	SWIFT=$(SWIFT) Scripts/docs.sh
 
 ## Runs every check: formatting, the documentation, the build, all tests, the tests again under the thread sanitizer,
-## gphoto2, the preview in a browser, vivid, each fuzz target for a short while, and a one-minute soak.
+## gphoto2, the preview and the camera remote in a browser, vivid, each fuzz target for a short while, and a one-minute
+## soak.
 test: test-deps lint docs
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
@@ -74,10 +75,11 @@ fuzz-corpus: test-deps
 test-gphoto2: test-deps
 	SWIFT=$(SWIFT) Scripts/test-gphoto2.sh
 
-## Opens the preview page in headless Chromium and checks that it shows live frames (screenshots in
-## .build/preview-check/; under two minutes).
+## Opens the preview page in headless Chromium and checks that it shows live frames, then uses the camera remote's
+## page against a simulated camera (screenshots in .build/preview-check/ and .build/remote-check/; a few minutes).
 test-browser: test-deps
 	SWIFT=$(SWIFT) Scripts/preview-browser-check.sh
+	SWIFT=$(SWIFT) Scripts/remote-browser-check.sh
 
 ## Runs the V4L2 checks and benchmark against the kernel's vivid driver in a qemu VM (a few minutes).
 test-vivid: test-deps

@@ -145,7 +145,9 @@ let package = Package(
         // Runs the built `viewfinder` tool and checks its output, files and exit codes.
         .testTarget(
             name: "ViewfinderCLITests",
-            dependencies: ["ViewfinderCLI", "ViewfinderTestSupport", "Viewfinder", "ViewfinderSimulator"],
+            dependencies: [
+                "ViewfinderCLI", "ViewfinderTestSupport", "Viewfinder", "ViewfinderSimulator", "ViewfinderSystem",
+            ],
             swiftSettings: strict
         ),
         // What the tests, the vivid checks and the benchmarks share: child processes, waiting for a condition, a

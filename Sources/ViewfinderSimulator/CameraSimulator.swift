@@ -351,8 +351,14 @@ extension CameraSimulator {
                 named: filename, format: format, content: content, thumbnail: thumbnail.jpeg,
                 imageSize: (0, 0, thumbnail.width, thumbnail.height), date: date)
         }
-        let session = server.withLock { $0.active }
-        session?.emit([PTPEvent(code: .objectAdded, parameters: [handle])])
+        report([PTPEvent(code: .objectAdded, parameters: [handle])])
         return handle
+    }
+
+    /// Sends events to the connected client, if there is one.
+    func report(_ events: [PTPEvent]) {
+        guard !events.isEmpty else { return }
+        let session = server.withLock { $0.active }
+        session?.emit(events)
     }
 }

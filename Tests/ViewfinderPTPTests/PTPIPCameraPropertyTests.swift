@@ -46,6 +46,24 @@ extension SimulatedCameraTests {
             }
         }
 
+        /// A dial turned on the camera itself reaches the client through the camera's event, as on a real camera.
+        @Test func aDialTurnedOnTheCameraReachesTheClient() async throws {
+            for identity in [CameraSimulator.Identity.nikon, .canon] {
+                try await CameraHarness.run(.init(identity: identity, sampleImageCount: 0)) { harness in
+                    let iso = harness.camera.property(for: .iso)
+                    try harness.simulator.turnDial(.exposureIndex, to: 1600)
+                    #expect(harness.simulator.dialValue(.exposureIndex) == 1600)
+                    try await waitUntil("ISO 1600 at the client (\(identity))") {
+                        iso.currentValue?.localizedDisplayValue == "ISO 1600"
+                    }
+                    #expect(throws: ViewfinderError.self, "a value the camera does not take") {
+                        try harness.simulator.turnDial(.exposureIndex, to: 1234)
+                    }
+                    #expect(harness.simulator.dialValue(.exposureIndex) == 1600)
+                }
+            }
+        }
+
         /// A settable property without a form takes any value of its type: a numeric range, not a list of one.
         @Test func aFormlessSettablePropertyIsARangeOfItsType() async throws {
             var configuration = CameraSimulator.Configuration()

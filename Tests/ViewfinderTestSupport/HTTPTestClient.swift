@@ -145,8 +145,24 @@ public final class TestConnection {
 public enum HTTPTestClient {
     /// Requests `path` from `127.0.0.1:port` and reads the whole response.
     public static func get(port: UInt16, _ path: String, method: String = "GET") throws -> HTTPReply {
+        try exchange(port: port, Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), method: method)
+    }
+
+    /// Sends `fields` as a form to `path` with the header fields given, and reads the whole response.
+    public static func post(port: UInt16, _ path: String, form fields: String, headers: [String: String] = [:])
+        throws -> HTTPReply
+    {
+        let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+        let head =
+            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+            + "Content-Length: \(fields.utf8.count)\r\n\(extra)\r\n"
+        return try exchange(port: port, Array((head + fields).utf8))
+    }
+
+    /// Sends `request` as it is, and reads the whole response.
+    public static func exchange(port: UInt16, _ request: [UInt8], method: String = "GET") throws -> HTTPReply {
         let connection = try TestConnection(port: port)
-        try connection.request(path, method: method)
+        try connection.send(request)
         var reply = try connection.readHead()
         if method != "HEAD" {
             reply.body = try connection.readToEnd()

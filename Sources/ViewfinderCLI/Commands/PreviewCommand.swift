@@ -51,9 +51,9 @@ enum PreviewCommand: Command {
     static func run(_ arguments: ParsedArguments) async throws {
         let commandPath = arguments.commandPath
         var configuration = PreviewServer.Configuration()
-        configuration.bindAddress = arguments.value("bind") ?? configuration.bindAddress
-        configuration.port = UInt16(try arguments.integer("port", default: 0, in: 0...65535))
-        configuration.maximumConnections = try arguments.integer("max-connections", default: 8, in: 1...64)
+        configuration.http.bindAddress = arguments.value("bind") ?? configuration.http.bindAddress
+        configuration.http.port = UInt16(try arguments.integer("port", default: 0, in: 0...65535))
+        configuration.http.maximumConnections = try arguments.integer("max-connections", default: 8, in: 1...64)
         let quality = try arguments.integer("quality", default: 80, in: 1...100)
         let specifier = try arguments.value("format").map { try FormatSpecifier($0, commandPath: commandPath) }
 
@@ -72,8 +72,9 @@ enum PreviewCommand: Command {
         Interrupt.beginHandling()
         Console.print("Previewing \(source.title) at \(format)")
         Console.print("Open \(server.url) in a browser (also /stream.mjpeg, /snapshot.jpg, /stats); Ctrl-C stops.")
-        if !["127.0.0.1", "::1", "localhost"].contains(configuration.bindAddress) {
-            Console.printToError("note: the preview can be reached from other machines on \(configuration.bindAddress)")
+        if server.isReachableFromElsewhere {
+            Console.printToError(
+                "note: the preview can be reached from other machines on \(configuration.http.bindAddress)")
         }
         Task {
             await Interrupt.wait()

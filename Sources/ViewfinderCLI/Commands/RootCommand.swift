@@ -6,7 +6,7 @@ enum RootCommand: Command {
         subcommands: [
             DiscoverCommand.self, CameraCommand.self, DevicesCommand.self, FormatsCommand.self,
             ControlsCommand.self, SetControlCommand.self, CaptureCommand.self, PreviewCommand.self, ScanCommand.self,
-            RigCommand.self, DemoCommand.self, SimulateCommand.self, VersionCommand.self,
+            RigCommand.self, RemoteCommand.self, DemoCommand.self, SimulateCommand.self, VersionCommand.self,
         ]
     )
 }

@@ -1,5 +1,6 @@
 import Viewfinder
 import ViewfinderSimulator
+import ViewfinderSystem
 
 /// `viewfinder simulate`: runs the simulated PTP/IP camera until interrupted.
 enum SimulateCommand: Command {
@@ -19,8 +20,10 @@ enum SimulateCommand: Command {
             serves one client at a time and listens on loopback unless --bind says otherwise. With --count N it \
             runs N cameras on consecutive ports from --port, for a rig: each has its own card and a serial number \
             ending in its number, saves its captures (--save-captures DIR) in DIR/cam0, DIR/cam1, and so on, and \
-            its log lines start with its name. Press Ctrl-C to stop it, \
-            which sends the announcements' goodbyes.
+            its log lines start with its name. Lines on standard input turn the first camera's dials, as its \
+            user would: 'dial iso 1600', 'dial aperture 560' (f/5.6), 'dial shutter 40' (1/250 s, in 0.1 ms), \
+            'dial ev -333' (-1/3 EV, in thousandths), or a property's code, 'dial 0x500F 800'; the connected \
+            client is told, as by a real camera. 'read iso' prints the value the camera holds. Press Ctrl-C to stop it, which sends the announcements' goodbyes.
             """,
         options: [
             .value("bind", "ADDRESS", help: "The address to listen on.", default: "127.0.0.1"),
@@ -103,7 +106,43 @@ enum SimulateCommand: Command {
             try simulator.start()
             simulators.append(simulator)
         }
+        if let first = simulators.first {
+            try? IOThread.detach(name: "sim-dials") { readDials(for: first) }
+        }
         await Interrupt.wait()
         Console.print("stopping")
+    }
+
+    /// Reads dial commands from standard input until it ends, and turns the camera's dials.
+    private static func readDials(for simulator: CameraSimulator) {
+        while let line = readLine() {
+            let words = line.split(separator: " ")
+            guard !words.isEmpty else { continue }
+            let value = words.count == 3 ? Int64(words[2]) : nil
+            guard (words[0] == "dial" && value != nil) || (words[0] == "read" && words.count == 2) else {
+                Console.printToError("dial: write 'dial PROPERTY VALUE' or 'read PROPERTY', such as 'dial iso 1600'")
+                continue
+            }
+            let name = words[1].lowercased()
+            let code =
+                CameraSimulator.dialNames[name]
+                ?? (name.hasPrefix("0x")
+                    ? UInt16(name.dropFirst(2), radix: 16).map { PTPDevicePropertyCode(rawValue: $0) } : nil)
+            guard let code else {
+                let names = CameraSimulator.dialNames.keys.sorted().joined(separator: ", ")
+                Console.printToError("dial: no dial '\(name)'; the dials are \(names), or a code such as 0x500F")
+                continue
+            }
+            guard let value else {
+                Console.print("read: \(name) is \(simulator.dialValue(code).map(String.init) ?? "not a number")")
+                continue
+            }
+            do throws(ViewfinderError) {
+                try simulator.turnDial(code, to: value)
+                Console.print("dial: \(name) is now \(value)")
+            } catch {
+                Console.printToError("dial: \(error.message)")
+            }
+        }
     }
 }

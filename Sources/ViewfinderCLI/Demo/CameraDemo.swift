@@ -159,12 +159,7 @@ struct CameraDemo {
 
     /// Stops the simulator on a thread outside Swift's cooperative pool: stopping joins the simulator's threads.
     private static func stop(_ simulator: CameraSimulator) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                simulator.stop()
-                continuation.resume()
-            }
-        }
+        await offThePool { simulator.stop() }
     }
 }
 

@@ -57,6 +57,6 @@ extension PreviewServer {
             width: feedStatistics.dimensions?.width, height: feedStatistics.dimensions?.height,
             jpegBytes: feedStatistics.jpegBytes, failure: feedStatistics.failure,
             uptimeSeconds: now.duration(since: startTime).inSeconds, connections: connections,
-            maximumConnections: configuration.maximumConnections, streams: streams)
+            maximumConnections: configuration.http.maximumConnections, streams: streams)
     }
 }

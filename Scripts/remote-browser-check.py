@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Uses the page of `viewfinder remote` in headless Chromium as a person would, against a simulated camera.
+
+Starts `viewfinder simulate --identity nikon` (its dials turned and read through its standard input, which is the
+camera's own side) and `viewfinder remote --host` on it, opens the page, and checks:
+
+- the page says the camera is connected, and its live view frames advance and show the camera's test scene;
+- picking ISO 800 in the page's ISO menu makes the camera itself hold ISO 800;
+- turning the camera's ISO dial to 1600 makes the page's menu show ISO 1600;
+- pressing the page's shutter button adds a thumbnail to the gallery, and the file its link downloads has the
+  same bytes as the picture the camera saved;
+- killing the camera makes the page say it went away, and starting it again makes the page connected again.
+
+Screenshots go to the output directory (remote-1.png ... remote-4.png) for people to look at.
+Every wait is bounded; the whole check takes well under two minutes on a busy machine.
+
+Usage: remote-browser-check.py VIEWFINDER OUTPUT_DIRECTORY
+"""
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+from browser_check_support import CAMERA_SCENE, DevTools, CheckFailed, check_bars, read_output, start, stop
+
+# What the checks read of the page.
+PAGE_STATE = """JSON.stringify((() => {
+  const text = (id) => document.getElementById(id)?.textContent ?? null;
+  const live = document.getElementById("live");
+  const box = live.getBoundingClientRect();
+  const figures = [...document.querySelectorAll("#gallery figure")];
+  return {connection: text("connection"), model: text("model"), battery: text("battery"), shots: text("shots"),
+          shown: Number(text("shown")), message: text("message"),
+          iso: document.getElementById("prop-iso")?.value ?? null,
+          isoOptions: document.getElementById("prop-iso")?.options.length ?? 0,
+          loaded: live.complete && live.naturalWidth > 0, naturalWidth: live.naturalWidth,
+          naturalHeight: live.naturalHeight, left: box.left, top: box.top, width: box.width, height: box.height,
+          files: figures.map((figure) => ({name: figure.querySelector("a").textContent,
+                                           href: figure.querySelector("a").href,
+                                           thumbnail: figure.querySelector("img").complete
+                                                      && figure.querySelector("img").naturalWidth > 0}))};
+})())"""
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__.split("\n\n")[-1])
+    viewfinder, output = sys.argv[1], sys.argv[2]
+    os.makedirs(output, exist_ok=True)
+    for name in os.listdir(output):
+        if name.endswith(".png"):
+            os.remove(os.path.join(output, name))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("remote-browser-check: stopped by SIGTERM"))
+    if not shutil.which("chromium") or not shutil.which("ffmpeg"):
+        sys.exit("remote-browser-check: chromium or ffmpeg is missing; run make test-deps")
+
+    processes = []
+    profile = tempfile.mkdtemp(prefix="viewfinder-chromium-")
+    captures = tempfile.mkdtemp(prefix="viewfinder-captures-")
+    browser = None
+    try:
+        simulator = start_camera(processes, viewfinder, "0", captures)
+        port = read_output(simulator, rb"listening on 127\.0\.0\.1:(\d+) ", "its port")
+        remote = start(processes, [viewfinder, "remote", "--host", f"127.0.0.1:{port}", "--family", "nikon"])
+        url = read_output(remote, rb"Open (http://\S+/) ", "an address")
+        print(f"the remote is at {url}, for the simulated camera on port {port}")
+        browser = DevTools(shutil.which("chromium"), profile)
+        session = browser.open_page(url)
+        wait = lambda condition, what, timeout=30: browser.wait_for_state(
+            session, PAGE_STATE, condition, timeout=timeout, what=what)
+
+        first = wait(lambda s: s["connection"] == "connected" and s["loaded"] and s["shown"] >= 2
+                     and s["isoOptions"] > 0 and len(s["files"]) >= 2, "the camera connected, live view and files",
+                     timeout=45)
+        shot(browser, session, output, 1)
+        second = wait(lambda s: s["shown"] > first["shown"] + 3, "live view frames advancing")
+        check_bars(shot(browser, session, output, 2), second, CAMERA_SCENE)
+        print(f"ok: connected to {first['model']}; live view frames advance ({first['shown']}, then "
+              f"{second['shown']}) and show the camera's colour bars; battery {first['battery']}, shots left "
+              f"{first['shots']}")
+
+        choose(browser, session, "prop-iso", "ISO 800")
+        deadline = time.monotonic() + 15
+        held = None
+        while held != "800" and time.monotonic() < deadline:
+            time.sleep(0.2)
+            held = ask_camera(simulator, "read iso", rb"read: iso is (\d+)")
+        if held != "800":
+            raise CheckFailed(f"the page chose ISO 800, but the camera holds ISO {held}: {state(browser, session)}")
+        print("ok: choosing ISO 800 in the page's menu set the camera's ISO to 800")
+
+        ask_camera(simulator, "dial iso 1600", rb"dial: iso is now (\d+)")
+        wait(lambda s: s["iso"] == "ISO 1600", "the menu following the camera's dial to ISO 1600")
+        print("ok: turning the camera's ISO dial to 1600 made the page's menu show ISO 1600")
+
+        before = len(wait(lambda s: s["files"], "the files")["files"])
+        browser.evaluate(session, 'document.getElementById("shutter").click()')
+        after = wait(lambda s: len(s["files"]) == before + 1 and s["files"][0]["thumbnail"],
+                     "a new thumbnail after pressing the shutter")
+        newest = after["files"][0]
+        shot(browser, session, output, 3)
+        saved = sorted(os.listdir(captures))
+        if not saved:
+            raise CheckFailed(f"the camera saved no picture in {captures} after the shutter")
+        with open(os.path.join(captures, saved[-1]), "rb") as file:
+            expected = file.read()
+        downloaded = urllib.request.urlopen(newest["href"], timeout=30).read()
+        if downloaded != expected:
+            raise CheckFailed(f"{newest['href']} gave {len(downloaded)} bytes that differ from the camera's "
+                              f"{saved[-1]} ({len(expected)} bytes)")
+        print(f"ok: the shutter added {newest['name']} to the gallery with its thumbnail; its link downloads the "
+              f"camera's {len(expected)} bytes exactly")
+
+        simulator.send_signal(signal.SIGKILL)
+        simulator.wait()
+        lost = wait(lambda s: s["connection"] != "connected" and "went away" in s["connection"],
+                    "that the camera went away", timeout=45)
+        shot(browser, session, output, 4)
+        print(f"ok: with the camera killed the page says \"{lost['connection']}\"")
+
+        simulator = start_camera(processes, viewfinder, port, captures)
+        read_output(simulator, rb"listening on 127\.0\.0\.1:(\d+) ", "its port")
+        back = wait(lambda s: s["connection"] == "connected", "the camera connected again", timeout=45)
+        more = wait(lambda s: s["shown"] > back["shown"] + 2, "live view frames after reconnecting")
+        print(f"ok: with the camera back the page is connected again and live view goes on ({more['shown']} frames)")
+        print(f"ok: the remote works in a browser; screenshots in {output}")
+    except CheckFailed as failure:
+        print(f"FAILED: {failure}", file=sys.stderr)
+        sys.exit(1)
+    finally:
+        if browser:
+            browser.close()
+        for process in reversed(processes):
+            stop(process)
+        shutil.rmtree(profile, ignore_errors=True)
+        shutil.rmtree(captures, ignore_errors=True)
+
+
+def start_camera(processes, viewfinder, port, captures):
+    """Starts the simulated Nikon on `port`, its dials on a pipe to its standard input."""
+    process = subprocess.Popen(
+        [viewfinder, "simulate", "--identity", "nikon", "--port", str(port), "--save-captures", captures],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    processes.append(process)
+    return process
+
+
+def ask_camera(simulator, line, pattern):
+    """Writes a line to the simulated camera's standard input and returns what its answer matched."""
+    simulator.stdin.write(line.encode() + b"\n")
+    simulator.stdin.flush()
+    return read_output(simulator, pattern, f"answer to '{line}'")
+
+
+def choose(browser, session, select, value):
+    """Picks `value` in a menu of the page, as a person does, which fires the menu's change event."""
+    chosen = browser.evaluate(session, f"""(() => {{
+      const menu = document.getElementById({json.dumps(select)});
+      if (![...menu.options].some((option) => option.value === {json.dumps(value)})) return false;
+      menu.value = {json.dumps(value)};
+      menu.dispatchEvent(new Event("change"));
+      return true;
+    }})()""")
+    if not chosen:
+        raise CheckFailed(f"the page's {select} menu does not offer {value}")
+
+
+def state(browser, session):
+    """What the page shows now, for messages."""
+    return browser.state(session, PAGE_STATE)
+
+
+def shot(browser, session, output, number):
+    """Saves a screenshot of the page as remote-NUMBER.png."""
+    return browser.screenshot(session, os.path.join(output, f"remote-{number}.png"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+import Viewfinder
+import ViewfinderSimulator
+
+/// `viewfinder remote`: a camera remote in the browser.
+enum RemoteCommand: Command {
+    static let spec = CommandSpec(
+        name: "remote",
+        abstract: "Control a camera from a browser: live view, settings, shutter, video and the card's pictures.",
+        discussion: """
+            Serves a page for one camera: its live view (each frame fetched when the page has drawn the last), \
+            the exposure settings as menus of the values the camera takes now, which follow the camera when its \
+            dials are turned, the shutter (with or without autofocus), video recording with its timer, battery and \
+            shots left, and the card's files as thumbnails to download. When the camera goes away the page says \
+            so, and the remote connects again when it is back. The page is served from this program and works \
+            offline. Without --host, --gateway, --interface or --camera it runs the built-in simulated camera (a \
+            Nikon with live view and video), to try it without a camera. It listens on loopback only, unless \
+            --bind says otherwise, on a free port unless --port gives one, and prints the address to open. Press \
+            Ctrl-C to stop.
+            """,
+        options: [
+            .value("port", "PORT", short: "p", help: "The TCP port to serve on; 0 picks a free one.", default: "0"),
+            .value("bind", "ADDRESS", help: "The numeric address to serve on.", default: "127.0.0.1"),
+            .value("max-connections", "N", help: "How many connections to serve at once.", default: "16"),
+        ] + CameraTarget.options,
+        examples: [
+            Example(commandLine: "remote", comment: "The remote of the built-in simulated camera."),
+            Example(
+                commandLine: "remote --host 192.168.1.1 --family nikon --port 8080",
+                comment: "The remote of the Nikon at 192.168.1.1, at http://127.0.0.1:8080/."),
+            Example(
+                commandLine: "remote --camera 'Canon EOS R6' --bind 0.0.0.0",
+                comment: "A camera found by its name on the network, its remote open to other machines."),
+        ]
+    )
+
+    static func run(_ arguments: ParsedArguments) async throws {
+        var configuration = RemoteServer.Configuration()
+        configuration.http.bindAddress = arguments.value("bind") ?? configuration.http.bindAddress
+        configuration.http.port = UInt16(try arguments.integer("port", default: 0, in: 0...65535))
+        configuration.http.maximumConnections = try arguments.integer("max-connections", default: 16, in: 4...64)
+        let target = try CameraTarget(arguments)
+        var simulator: CameraSimulator?
+        let camera: any Camera
+        if target.namesAPlace {
+            camera = try await target.connect()
+        } else {
+            let simulated = try CameraSimulator(configuration: .init(identity: .nikon, port: 0))
+            try simulated.start()
+            simulator = simulated
+            let descriptor = ManualCameraDescriptor.cameraType(.nikon, atAddress: "127.0.0.1", port: simulated.port)
+            camera = try await CameraDiscovery.shared.manualDiscovery.discover(descriptor)
+            try await camera.connect()
+        }
+        let remote = RemoteCamera(camera: camera)
+        remote.start()
+        let server: RemoteServer
+        do {
+            server = try RemoteServer(camera: remote, configuration: configuration)
+            try server.start()
+        } catch {
+            await remote.stop()
+            throw error
+        }
+        Interrupt.beginHandling()
+        let model = camera.deviceInfo.map { "\($0.manufacturer) \($0.model)" } ?? "the camera"
+        let place = simulator.map { "the simulated camera on 127.0.0.1:\($0.port)" } ?? target.place
+        Console.print("Remote of \(model) (\(place))")
+        Console.print("Open \(server.url) in a browser; Ctrl-C stops.")
+        if server.isReachableFromElsewhere {
+            Console.printToError(
+                "note: the remote can be reached from other machines on \(configuration.http.bindAddress)")
+        }
+        let releases = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                server.liveView.releaseIfIdle()
+            }
+        }
+        await Interrupt.wait()
+        releases.cancel()
+        await offThePool { server.stop() }
+        await remote.stop()
+        if let simulator {
+            await offThePool { simulator.stop() }
+        }
+        Console.print("stopped")
+    }
+}

@@ -1,0 +1,272 @@
+/// The remote's web page: plain HTML, CSS and JavaScript served from the binary, with nothing fetched from elsewhere.
+///
+/// The page follows the camera through `/api/state` (each answer waits for the next change), shows live view one
+/// frame at a time through `/live.jpg` (asking for the next frame once the last one is drawn), offers each
+/// exposure property as a menu of the values the camera takes now, and lists the card's files with their thumbnails.
+/// Element IDs the browser check reads: `connection`, `model`, `battery`, `shots`, `live`, `shown`, `prop-NAME`,
+/// `shutter`, `shutter-af`, `record`, `timer`, `message`, `gallery`.
+enum RemotePage {
+    /// The page, as UTF-8 bytes.
+    static let html = Array(text.utf8)
+
+    private static let text = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Viewfinder remote</title>
+        <style>
+        :root { color-scheme: dark; }
+        body { margin: 0; background: #111; color: #eee; font: 14px system-ui, sans-serif; }
+        header { display: flex; flex-wrap: wrap; gap: 0.4em 1.4em; align-items: baseline; padding: 0.6em 1em;
+                 background: #1d1d1d; }
+        h1 { font-size: 1em; margin: 0; }
+        .connected { color: #7d7; } .away { color: #f77; } .figure { font-variant-numeric: tabular-nums; }
+        main { display: flex; flex-wrap: wrap; gap: 1em; padding: 1em; align-items: flex-start; }
+        #view { flex: 3 1 480px; min-width: 0; }
+        #live { display: block; width: 100%; aspect-ratio: 3 / 2; object-fit: contain; background: #000; }
+        #controls { flex: 1 1 240px; display: grid; grid-template-columns: auto 1fr; gap: 0.5em 0.8em;
+                    align-items: center; }
+        #controls label { color: #aaa; }
+        select, input, button { font: inherit; background: #222; color: #eee; border: 1px solid #444;
+                                border-radius: 4px; padding: 0.3em 0.5em; }
+        button { cursor: pointer; } button:disabled { opacity: 0.4; cursor: default; }
+        .actions { grid-column: 1 / -1; display: flex; flex-wrap: wrap; gap: 0.5em; margin-top: 0.5em; }
+        #record.on { background: #a22; border-color: #f55; }
+        #message { grid-column: 1 / -1; min-height: 1.4em; color: #fc6; }
+        #gallery { display: flex; flex-wrap: wrap; gap: 0.8em; padding: 0 1em 1em; }
+        figure { margin: 0; width: 160px; background: #1d1d1d; border-radius: 4px; overflow: hidden; }
+        figure img { display: block; width: 160px; height: 107px; object-fit: cover; background: #000; }
+        figcaption { padding: 0.3em 0.5em; font-size: 12px; display: flex; justify-content: space-between; }
+        a { color: #8cf; }
+        </style>
+        </head>
+        <body>
+        <header>
+          <h1 id="model">Viewfinder remote</h1>
+          <span id="connection">connecting</span>
+          <span class="figure">battery <span id="battery">-</span></span>
+          <span class="figure">shots left <span id="shots">-</span></span>
+          <span class="figure">frames shown <span id="shown">0</span></span>
+        </header>
+        <main>
+          <div id="view"><img id="live" alt="the camera's live view"></div>
+          <div id="controls">
+            <div id="properties" style="display: contents"></div>
+            <div class="actions">
+              <button id="shutter">Shutter</button>
+              <button id="shutter-af">Focus and shutter</button>
+              <button id="record">Record</button>
+              <span id="timer" class="figure"></span>
+            </div>
+            <div id="message"></div>
+          </div>
+        </main>
+        <div id="gallery"></div>
+        <script>
+        "use strict";
+        const $ = (id) => document.getElementById(id);
+        const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+        const menus = ["mode", "iso", "shutter", "aperture", "ev", "white-balance", "focus", "drive"];
+        let state = null;
+        let filesVersion = -1;
+
+        function say(text) { $("message").textContent = text; }
+
+        async function post(path, fields) {
+          const response = await fetch(path, {
+            method: "POST", body: new URLSearchParams(fields),
+            headers: { "X-Viewfinder-Remote": "1" },
+          });
+          if (!response.ok) throw new Error((await response.text()).trim() || response.statusText);
+          return response.json();
+        }
+
+        function control(reading) {
+          const id = "prop-" + reading.name;
+          let element = $(id);
+          const kind = reading.settableValues.length ? "select"
+            : reading.settableRange ? "input" : reading.valueSetType === "stepping" ? "steps" : "text";
+          if (!element || element.dataset.kind !== kind) {
+            element?.previousElementSibling?.remove();
+            element?.remove();
+            const label = document.createElement("label");
+            label.textContent = reading.displayName;
+            if (kind === "select") {
+              element = document.createElement("select");
+              element.addEventListener("change", () => set(reading.name, element.value));
+            } else if (kind === "input") {
+              element = document.createElement("input");
+              element.addEventListener("change", () => set(reading.name, element.value));
+            } else if (kind === "steps") {
+              element = document.createElement("span");
+              for (const [text, step] of [["−", "down"], ["+", "up"]]) {
+                const button = document.createElement("button");
+                button.textContent = text;
+                button.addEventListener("click", () => set(reading.name, step));
+                element.append(button, " ");
+              }
+              element.append(document.createElement("output"));
+            } else {
+              element = document.createElement("span");
+            }
+            element.id = id;
+            element.dataset.kind = kind;
+            label.htmlFor = id;
+            $("properties").append(label, element);
+          }
+          if (kind === "select") {
+            const values = reading.settableValues.includes(reading.value) || reading.value == null
+              ? reading.settableValues : [reading.value, ...reading.settableValues];
+            if (element.options.length !== values.length || [...element.options].some((o, i) => o.value !== values[i])) {
+              element.replaceChildren(...values.map((value) => new Option(value, value)));
+            }
+            element.value = reading.value ?? "";
+          } else if (kind === "input") {
+            const range = reading.settableRange;
+            element.placeholder = range.first + " to " + range.last;
+            if (document.activeElement !== element) element.value = reading.value ?? "";
+          } else if (kind === "steps") {
+            element.querySelector("output").textContent = reading.value ?? "-";
+          } else {
+            element.textContent = reading.value ?? "-";
+          }
+        }
+
+        async function set(name, value) {
+          say("");
+          try {
+            show(await post("/api/properties/" + encodeURIComponent(name), { value }));
+          } catch (error) {
+            say(error.message);
+            if (state) show(state);
+          }
+        }
+
+        function show(next) {
+          state = next;
+          const connected = next.connection === "connected";
+          $("connection").textContent = connected ? "connected"
+            : next.problem ? next.connection + ": " + next.problem : next.connection;
+          $("connection").className = connected ? "connected" : "away";
+          if (next.model) { $("model").textContent = next.model; document.title = next.model + " remote"; }
+          const reading = (name) => next.properties.find((property) => property.name === name);
+          $("battery").textContent = reading("battery")?.value ?? "-";
+          $("shots").textContent = reading("shots")?.value ?? "-";
+          for (const name of menus) {
+            const found = reading(name);
+            if (found) control(found);
+          }
+          for (const element of document.querySelectorAll("#controls select, #controls input, #controls button")) {
+            element.disabled = !connected;
+          }
+          $("shutter").disabled = $("shutter-af").disabled = !connected || !next.abilities.includes("shutter");
+          $("record").disabled = !connected || !next.abilities.includes("video");
+          $("record").textContent = next.recording ? "Stop recording" : "Record";
+          $("record").classList.toggle("on", next.recording);
+          $("timer").textContent = next.recording ? next.recordingTimer ?? "recording" : "";
+          if (connected && next.filesVersion !== filesVersion && next.abilities.includes("files")) {
+            filesVersion = next.filesVersion;
+            listFiles();
+          }
+        }
+
+        async function followState() {
+          let since = -1;
+          while (true) {
+            try {
+              const response = await fetch("/api/state?since=" + since);
+              if (!response.ok) throw new Error(response.statusText);
+              const next = await response.json();
+              since = next.version;
+              show(next);
+            } catch (error) {
+              $("connection").textContent = "the remote is not answering";
+              $("connection").className = "away";
+              await sleep(2000);
+            }
+          }
+        }
+
+        async function followLiveView() {
+          const image = $("live");
+          let after = 0;
+          let shown = 0;
+          while (true) {
+            try {
+              const response = await fetch("/live.jpg?after=" + after);
+              if (!response.ok) {
+                if (response.status !== 504) say("live view: " + (await response.text()).trim());
+                await sleep(1000);
+                continue;
+              }
+              const url = URL.createObjectURL(await response.blob());
+              const previous = image.src;
+              image.src = url;
+              await image.decode().catch(() => {});
+              if (previous.startsWith("blob:")) URL.revokeObjectURL(previous);
+              after = Number(response.headers.get("X-Frame-Number"));
+              $("shown").textContent = String(++shown);
+            } catch (error) {
+              await sleep(1000);
+            }
+          }
+        }
+
+        async function listFiles() {
+          try {
+            const response = await fetch("/api/files");
+            if (!response.ok) throw new Error((await response.text()).trim());
+            const files = await response.json();
+            $("gallery").replaceChildren(...files.map((file) => {
+              const figure = document.createElement("figure");
+              figure.dataset.handle = file.handle;
+              const image = new Image();
+              image.loading = "lazy";
+              image.alt = file.name;
+              if (file.kind === "jpeg" || file.kind === "raw") image.src = "/files/" + file.handle + "/thumbnail.jpg";
+              const caption = document.createElement("figcaption");
+              const link = document.createElement("a");
+              link.href = "/files/" + file.handle;
+              link.download = file.name;
+              link.textContent = file.name;
+              const size = document.createElement("span");
+              size.textContent = file.bytes == null ? "" : (file.bytes / 1048576).toFixed(1) + " MB";
+              caption.append(link, size);
+              figure.append(image, caption);
+              return figure;
+            }));
+          } catch (error) {
+            say("files: " + error.message);
+          }
+        }
+
+        async function shutter(focus) {
+          say("");
+          try {
+            await post("/api/shutter", { af: focus ? "1" : "0" });
+            say("picture taken");
+          } catch (error) {
+            say("shutter: " + error.message);
+          }
+        }
+
+        $("shutter").addEventListener("click", () => shutter(false));
+        $("shutter-af").addEventListener("click", () => shutter(true));
+        $("record").addEventListener("click", async () => {
+          say("");
+          try {
+            show(await post("/api/recording", { action: state?.recording ? "stop" : "start" }));
+          } catch (error) {
+            say("recording: " + error.message);
+          }
+        });
+        followState();
+        followLiveView();
+        </script>
+        </body>
+        </html>
+
+        """
+}
