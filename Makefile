@@ -8,7 +8,7 @@ FUZZ_TEST_SECONDS ?= 25
 SOAK_SECONDS ?= 600
 
 .PHONY: all build demo docs test test-browser test-vivid test-gphoto2 test-tsan test-fuzz test-soak soak fuzz fuzz-corpus \
-	bench-core bench-imaging bench-ptp bench-reactive bench-liveview bench-discovery bench-barcode bench-rig lint deps test-deps
+	bench-core bench-imaging bench-ptp bench-reactive bench-liveview bench-discovery bench-barcode bench-rig bench-webcam lint deps test-deps
 
 all: build
 
@@ -84,6 +84,11 @@ test-browser: test-deps
 ## Runs the V4L2 checks and benchmark against the kernel's vivid driver in a qemu VM (a few minutes).
 test-vivid: test-deps
 	SWIFT=$(SWIFT) Scripts/vivid-vm.sh
+
+## Measures `viewfinder webcam` against gphoto2 | ffmpeg writing the same simulated camera to vivid's output node, in
+## a qemu VM (a few minutes).
+bench-webcam: test-deps
+	SWIFT=$(SWIFT) Scripts/vivid-vm.sh bench-webcam
 
 ## Measures the frame pipeline (release build) against Dispatch, AsyncStream and a condition-variable wake-up.
 bench-core: deps

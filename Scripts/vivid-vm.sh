@@ -9,12 +9,23 @@
 #   2. capture: vivid with two instances (/dev/video0 and /dev/video1 capture, /dev/video2 output), then every
 #      capture check;
 #   3. cli: the `viewfinder` tool's device commands and its preview server (over loopback) on the same devices;
-#   4. benchmark: on /dev/video1.
+#   4. barcode and webcam: frames written to the output node, read back on the capture node through vivid's loop;
+#   5. benchmark: on /dev/video1.
 # Prints the check lines, the benchmark figures and a closing `vivid: N passed, N failed`; exits non-zero on any
 # failure, or when the VM does not finish within VIVID_VM_TIMEOUT seconds.
 #
-# Usage: Scripts/vivid-vm.sh        (environment: VIVID_VM_TIMEOUT=480, SWIFT=swift, VIVID_BENCH_FRAMES=100)
+# With `bench-webcam` it boots instead for one measurement: `viewfinder webcam` against the gphoto2 | ffmpeg recipe,
+# both writing the same simulated camera's live view to vivid's output node (gphoto2, ffmpeg and their libraries are
+# copied into the VM for it).
+#
+# Usage: Scripts/vivid-vm.sh [bench-webcam]
+#        (environment: VIVID_VM_TIMEOUT=480, SWIFT=swift, VIVID_BENCH_FRAMES=100, WEBCAM_BENCH_SECONDS=20)
 set -euo pipefail
+mode=${1:-checks}
+case $mode in
+    checks | bench-webcam) ;;
+    *) echo "usage: $0 [bench-webcam]" >&2; exit 64 ;;
+esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache="$root/.vm"
@@ -84,14 +95,46 @@ barcode_text="Viewfinder vivid loop"
 qrencode -s 8 -m 4 -o "$rootfs/loop-qr.png" "$barcode_text"
 v4l2_ctl=$(command -v v4l2-ctl)
 cp "$v4l2_ctl" "$rootfs/bin/v4l2-ctl"
-for program in "$v4l2_ctl" "$binaries/vivid-checks" "$binaries/v4l2-benchmark" "$binaries/viewfinder"; do
+programs=("$v4l2_ctl" "$binaries/vivid-checks" "$binaries/v4l2-benchmark" "$binaries/viewfinder")
+if [ "$mode" = bench-webcam ]; then
+    # The recipe's programs, and the camera and port drivers gphoto2 loads for a PTP/IP camera.
+    for tool in gphoto2 ffmpeg; do
+        cp "$(command -v "$tool")" "$rootfs/bin/$tool"
+        programs+=("$(command -v "$tool")")
+    done
+    for driver in /usr/lib/x86_64-linux-gnu/libgphoto2/*/ptp2.so /usr/lib/x86_64-linux-gnu/libgphoto2_port/*/ptpip.so; do
+        mkdir -p "$rootfs$(dirname "$driver")"
+        cp "$driver" "$rootfs$driver"
+        programs+=("$driver")
+    done
+fi
+for program in "${programs[@]}"; do
     for library in $(ldd "$program" | grep -o '/[^ ]*'); do
         [ -e "$rootfs$library" ] && continue
         mkdir -p "$rootfs$(dirname "$library")"
         cp -L "$library" "$rootfs$library"
     done
 done
-cat >"$rootfs/init" <<INIT
+if [ "$mode" = bench-webcam ]; then
+    cat >"$rootfs/init" <<INIT
+#!/bin/sh
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+/bin/busybox mkdir -p /root
+export HOME=/root
+for module in \$(cat /modules/order); do
+    case \$module in vivid.ko) ;; *) insmod /modules/\$module || echo "VIVID FAIL insmod \$module" ;; esac
+done
+insmod /modules/vivid.ko n_devs=2 node_types=0x1,0x101 || echo "VIVID FAIL insmod vivid"
+ip link set lo up || echo "VIVID FAIL ip link set lo up"
+echo "VIVID-INFO \$(/bin/ffmpeg -hide_banner -version 2>&1 | grep -m1 version) / \$(/bin/gphoto2 --version 2>&1 | grep -m1 gphoto2)"
+timeout 600 /bin/vivid-checks webcam-benchmark /bin/viewfinder ${WEBCAM_BENCH_SECONDS:-20} || echo "VIVID FAIL webcam benchmark"
+echo "VIVID-END"
+poweroff -f
+INIT
+else
+    cat >"$rootfs/init" <<INIT
 #!/bin/sh
 mount -t proc proc /proc
 mount -t sysfs sys /sys
@@ -125,11 +168,16 @@ echo "VIVID-PHASE barcode at \$(uptime)s"
 timeout 240 /bin/vivid-checks barcode /loop-qr.png "$barcode_text" /bin/viewfinder
 status=\$?
 [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks barcode ended with status \$status"
+echo "VIVID-PHASE webcam at \$(uptime)s"
+timeout 180 /bin/vivid-checks webcam /bin/viewfinder
+status=\$?
+[ \$status -le 1 ] || echo "VIVID FAIL vivid-checks webcam ended with status \$status"
 echo "VIVID-PHASE benchmark at \$(uptime)s"
 timeout 300 /bin/v4l2-benchmark /dev/video1 /bin/v4l2-ctl $bench_frames || echo "VIVID FAIL benchmark ended with status \$?"
 echo "VIVID-END at \$(uptime)s"
 poweroff -f
 INIT
+fi
 chmod +x "$rootfs/init"
 (cd "$rootfs" && find . | busybox cpio -o -H newc 2>/dev/null | gzip -1) >"$cache/initrd.gz"
 
@@ -137,20 +185,26 @@ chmod +x "$rootfs/init"
 step "booting $kernel_version under qemu (TCG), timeout ${timeout_seconds}s"
 log="$cache/serial.log"
 boot_started=$(date +%s)
-timeout "$timeout_seconds" qemu-system-x86_64 -accel tcg -smp 1 -m 1024 -nographic -no-reboot -monitor none \
+memory=1024
+[ "$mode" = bench-webcam ] && memory=3072
+timeout "$timeout_seconds" qemu-system-x86_64 -accel tcg -smp 1 -m "$memory" -nographic -no-reboot -monitor none \
     -kernel "$kernel_dir/boot/vmlinuz-$kernel_version" -initrd "$cache/initrd.gz" \
     -append "console=ttyS0 quiet panic=-1" >"$log" 2>&1 || true
 step "VM ran for $(($(date +%s) - boot_started))s (serial log: $log)"
 
 # 5. Report.
 tr -d '\r' <"$log" | grep -E '^VIVID' | grep -v '^VIVID-END' || true
+if [ "$mode" = bench-webcam ]; then
+    ! tr -d '\r' <"$log" | grep -q '^VIVID FAIL' && grep -q '^VIVID-END' <(tr -d '\r' <"$log")
+    exit
+fi
 passed=$(tr -d '\r' <"$log" | grep -c '^VIVID PASS' || true)
 failed=$(tr -d '\r' <"$log" | grep -c '^VIVID FAIL' || true)
 if ! grep -q '^VIVID-END' <(tr -d '\r' <"$log"); then
     echo "VIVID FAIL the VM did not finish within ${timeout_seconds}s; see $log"
     failed=$((failed + 1))
 fi
-expected=${VIVID_EXPECTED_CHECKS:-30}
+expected=${VIVID_EXPECTED_CHECKS:-32}
 if [ "$passed" -lt "$expected" ] && [ "$failed" -eq 0 ]; then
     echo "VIVID FAIL only $passed of $expected checks reported"
     failed=$((failed + 1))

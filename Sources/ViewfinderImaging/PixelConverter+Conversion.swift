@@ -25,9 +25,26 @@ enum Conversion {
         }
         switch destination.layout {
         case .nv12, .nv21, .i420: toYCbCr(source, destination, scratch)
+        case .yuyv: toYUYV(source, destination, scratch)
         case .gray: toGray(source, destination)
         default: toRGB(source, destination, scratch)
         }
+    }
+
+    // MARK: - To packed 4:2:2
+
+    /// Packs YCbCr as YUYV: through planar 4:2:0 in the destination's range, each chroma sample serving two rows.
+    private static func toYUYV(_ source: ImagePlanes, _ destination: ImagePlanes, _ scratch: ConversionScratch) {
+        var planar = source
+        if source.layout != .i420 || source.range != destination.range {
+            planar = scratch.third.image(
+                width: source.width, height: source.height, layout: .i420, range: destination.range)
+            convert(source, to: planar, scratch: scratch)
+        }
+        let (p, d) = (planar, destination)
+        _ = I420ToYUY2(
+            p.y.base, p.y.stride, p.u.base, p.u.stride, p.v.base, p.v.stride, d.y.base, d.y.stride, source.width,
+            source.height)
     }
 
     // MARK: - To greyscale
@@ -258,4 +275,6 @@ enum Conversion {
 final class ConversionScratch: @unchecked Sendable {
     let first = ScratchMemory()
     let second = ScratchMemory()
+    /// Planar samples on their way to a packed layout, kept apart from the two the conversion into them uses.
+    let third = ScratchMemory()
 }

@@ -56,6 +56,11 @@ extension PixelConverter {
         }
     }
 
+    /// Whether buffers of `format` scale and rotate: NV12, NV21, I420, BGRA, RGBA, RGB24, BGR24 and GRAY8.
+    public static func canScale(_ format: PixelFormat) -> Bool {
+        PixelLayout(format)?.isOutput == true
+    }
+
     /// Scales a buffer to `size` into a new buffer of its format.
     ///
     /// NV12, NV21, I420, BGRA, RGBA, RGB24, BGR24 and GRAY8 scale; convert YUYV and UYVY first.

@@ -4,8 +4,8 @@ import ViewfinderSystem
 /// Converts pixel buffers between pixel formats with libyuv, and scales, rotates and mirrors them.
 ///
 /// Conversions read YUYV, UYVY, I420, NV12, NV21, RGB24, BGR24, GRAY8 and every four-byte RGB order (BGRA, RGBA,
-/// ARGB, ABGR and their padded forms BGRX, RGBX, XRGB, XBGR) and write NV12 (full or video range), NV21, I420, BGRA,
-/// RGBA, RGB24, BGR24 and GRAY8; a padding byte becomes an opaque alpha. YCbCr and RGB meet through BT.601: the JPEG coefficients
+/// ARGB, ABGR and their padded forms BGRX, RGBX, XRGB, XBGR) and write NV12 (full or video range), NV21, I420, YUYV,
+/// BGRA, RGBA, RGB24, BGR24 and GRAY8; a padding byte becomes an opaque alpha. YCbCr and RGB meet through BT.601: the JPEG coefficients
 /// for full-range formats, the video ones for video-range formats; a change of range between YCbCr formats maps
 /// the samples (luma 16–235 and chroma 16–240 against 0–255).
 ///
@@ -31,7 +31,7 @@ public final class PixelConverter: Sendable {
     /// Whether buffers of `source` format convert to `destination` format.
     public static func canConvert(from source: PixelFormat, to destination: PixelFormat) -> Bool {
         guard let from = PixelLayout(source), let to = PixelLayout(destination) else { return false }
-        return from != .jpeg && to.isOutput
+        return from != .jpeg && to.isConversionOutput
     }
 
     /// Converts a buffer into a new buffer of `format`.
@@ -54,8 +54,8 @@ public final class PixelConverter: Sendable {
             throw ViewfinderError(
                 .unsupportedPixelFormat,
                 "cannot convert \(source.format) to \(output.format); conversions read YUYV, UYVY, I420, NV12, NV21, "
-                    + "RGB24, BGR24, GRAY8 or four-byte RGB in any order and write NV12, NV21, I420, BGRA, RGBA, "
-                    + "RGB24, BGR24 or GRAY8")
+                    + "RGB24, BGR24, GRAY8 or four-byte RGB in any order and write NV12, NV21, I420, YUYV, BGRA, "
+                    + "RGBA, RGB24, BGR24 or GRAY8")
         }
         return try source.withUnsafePlanes { planes in
             let input = try ImagePlanes(reading: source, planes: planes, operation: "conversion")

@@ -86,14 +86,16 @@ enum PixelLayout: Hashable, Sendable {
         }
     }
 
-    /// Whether conversions write this layout and scaling and rotation handle it: all but packed 4:2:2, the other
-    /// four-byte orders and JPEG.
+    /// Whether scaling and rotation handle this layout: all but packed 4:2:2, the other four-byte orders and JPEG.
     var isOutput: Bool {
         switch self {
         case .nv12, .nv21, .i420, .bgra, .rgba, .rgb24, .bgr24, .gray: true
         case .yuyv, .uyvy, .otherRGB32, .jpeg: false
         }
     }
+
+    /// Whether conversions write this layout: those scaling handles, and YUYV, which video output devices take.
+    var isConversionOutput: Bool { isOutput || self == .yuyv }
 
     /// Whether the layout holds YCbCr samples, whose range matters.
     var isYCbCr: Bool {

@@ -5,7 +5,7 @@ import ViewfinderTestSupport
 @Suite struct CommandLineTests {
     static let commands = [
         "discover", "camera", "devices", "formats", "controls", "set-control", "capture", "preview", "scan",
-        "rig", "remote", "demo", "simulate", "version",
+        "rig", "remote", "webcam", "demo", "simulate", "version",
     ]
 
     static let cameraCommands = ["info", "props", "get", "set", "shoot", "liveview", "files", "download", "watch"]

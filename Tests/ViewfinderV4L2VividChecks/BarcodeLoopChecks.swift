@@ -20,21 +20,10 @@ func runBarcodeLoopCheck(_ runner: CheckRunner, picture: String, text: String, t
     let capturePath = "/dev/video1"
     let outputPath = "/dev/video2"
     await runner.run("barcode-through-vivid-loop") {
-        let capture = try V4L2Device(path: capturePath)
-        let output = try V4L2Device(path: outputPath)
-        var input = try index(of: "HDMI", in: capture, request: cv4l2_VIDIOC_ENUMINPUT)
-        try capture.control(cv4l2_VIDIOC_S_INPUT, "VIDIOC_S_INPUT", &input)
-        var outputIndex = try index(of: "HDMI", in: output, request: cv4l2_VIDIOC_ENUMOUTPUT)
-        try output.control(cv4l2_VIDIOC_S_OUTPUT, "VIDIOC_S_OUTPUT", &outputIndex)
-        defer {
-            // The later phases capture from the webcam input again.
-            var webcam: CInt = 0
-            _ = try? capture.control(cv4l2_VIDIOC_S_INPUT, "VIDIOC_S_INPUT", &webcam)
-        }
-
-        // The HDMI input's size comes from its timings; the output takes the same size and format.
-        let size = try capture.format().size
-        let captureFormat = try capture.setFormat("YUYV", size: size)
+        let loop = try VividLoop(capturePath: capturePath, outputPath: outputPath)
+        defer { loop.restore() }
+        let (output, size, device) = (loop.output, loop.size, loop.device)
+        // The output takes the same size and format as the capture node.
         var format = v4l2_format()
         format.type = V4L2_BUF_TYPE_VIDEO_OUTPUT.rawValue
         format.fmt.pix.width = size.width
@@ -44,20 +33,8 @@ func runBarcodeLoopCheck(_ runner: CheckRunner, picture: String, text: String, t
         try output.control(cv4l2_VIDIOC_S_FMT, "VIDIOC_S_FMT", &format)
         try expect(
             format.fmt.pix.width == size.width && format.fmt.pix.height == size.height
-                && captureFormat.pixelFormat == "YUYV"
-                && format.fmt.pix.pixelformat == captureFormat.pixelFormat.rawValue,
-            "output \(format.fmt.pix.width)x\(format.fmt.pix.height), capture \(captureFormat)")
-
-        let device = CaptureDevice(path: capturePath, name: "", bus: "", driver: "", capabilities: 0)
-        let controls = try CameraSource.controls(for: device)
-        let loop = try require(controls.first { $0.name == "Loop Video" }, "no Loop Video control")
-        try CameraSource.setValue(1, ofControl: loop.id, on: device)
-        defer { _ = try? CameraSource.setValue(0, ofControl: loop.id, on: device) }
-        if let osd = controls.first(where: { $0.name == "OSD Text Mode" }),
-            let none = osd.menu.first(where: { $0.name == "None" })
-        {
-            try CameraSource.setValue(Int32(none.index), ofControl: osd.id, on: device)
-        }
+                && format.fmt.pix.pixelformat == FourCharacterCode("YUYV").rawValue,
+            "output \(format.fmt.pix.width)x\(format.fmt.pix.height)")
 
         // The frames to show: the QR picture, centred on white, as YUYV in the output's own row length and size.
         let frame = try loopFrame(
@@ -111,22 +88,6 @@ func runBarcodeLoopCheck(_ runner: CheckRunner, picture: String, text: String, t
             + "\(written) frames shown on \(outputPath)"
             + (scanned == nil ? "" : "; viewfinder scan \(capturePath) --json read it too")
     }
-}
-
-/// The index of the first input or output whose name starts with `prefix` (`VIDIOC_ENUMINPUT`/`VIDIOC_ENUMOUTPUT`).
-private func index(of prefix: String, in device: V4L2Device, request: UInt) throws -> CInt {
-    for index in 0..<16 {
-        // v4l2_input and v4l2_output both start with the index, then the name.
-        var entry = v4l2_input()
-        entry.index = UInt32(index)
-        do {
-            try device.control(request, "enumerate inputs or outputs", &entry)
-        } catch {
-            break
-        }
-        if V4L2Capability.string(entry.name).hasPrefix(prefix) { return CInt(index) }
-    }
-    throw CheckFailure(description: "\(device.path) has no \(prefix) input or output")
 }
 
 /// The picture in the PNG file centred on white at `width × height`, as YUYV with neutral chroma, in rows of

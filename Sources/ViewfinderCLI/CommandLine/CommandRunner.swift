@@ -65,7 +65,8 @@ enum ExitStatus {
         switch error.code {
         case .invalidArgument, .invalidPropertyValue, .unsupportedPixelFormat, .noValidFormat: return badValue
         case .notFound: return notFound
-        case .notConnected, .connectionFailed, .disconnected, .deviceRemoved, .deviceBusy: return unavailable
+        case .notConnected, .connectionFailed, .disconnected, .deviceRemoved, .deviceBusy, .notAvailable:
+            return unavailable
         case .timeout: return timeout
         case .permissionDenied: return permissionDenied
         case .io: return ioError

@@ -1,5 +1,4 @@
 import Viewfinder
-import ViewfinderSimulator
 
 /// `viewfinder remote`: a camera remote in the browser.
 enum RemoteCommand: Command {
@@ -38,20 +37,8 @@ enum RemoteCommand: Command {
         configuration.http.bindAddress = arguments.value("bind") ?? configuration.http.bindAddress
         configuration.http.port = UInt16(try arguments.integer("port", default: 0, in: 0...65535))
         configuration.http.maximumConnections = try arguments.integer("max-connections", default: 16, in: 4...64)
-        let target = try CameraTarget(arguments)
-        var simulator: CameraSimulator?
-        let camera: any Camera
-        if target.namesAPlace {
-            camera = try await target.connect()
-        } else {
-            let simulated = try CameraSimulator(configuration: .init(identity: .nikon, port: 0))
-            try simulated.start()
-            simulator = simulated
-            let descriptor = ManualCameraDescriptor.cameraType(.nikon, atAddress: "127.0.0.1", port: simulated.port)
-            camera = try await CameraDiscovery.shared.manualDiscovery.discover(descriptor)
-            try await camera.connect()
-        }
-        let remote = RemoteCamera(camera: camera)
+        let target = try await TargetCamera.connect(try CameraTarget(arguments))
+        let remote = RemoteCamera(camera: target.camera)
         remote.start()
         let server: RemoteServer
         do {
@@ -59,12 +46,11 @@ enum RemoteCommand: Command {
             try server.start()
         } catch {
             await remote.stop()
+            await target.close()
             throw error
         }
         Interrupt.beginHandling()
-        let model = camera.deviceInfo.map { "\($0.manufacturer) \($0.model)" } ?? "the camera"
-        let place = simulator.map { "the simulated camera on 127.0.0.1:\($0.port)" } ?? target.place
-        Console.print("Remote of \(model) (\(place))")
+        Console.print("Remote of \(target.model) (\(target.place))")
         Console.print("Open \(server.url) in a browser; Ctrl-C stops.")
         if server.isReachableFromElsewhere {
             Console.printToError(
@@ -80,9 +66,7 @@ enum RemoteCommand: Command {
         releases.cancel()
         await offThePool { server.stop() }
         await remote.stop()
-        if let simulator {
-            await offThePool { simulator.stop() }
-        }
+        await target.close()
         Console.print("stopped")
     }
 }

@@ -6,7 +6,8 @@ enum RootCommand: Command {
         subcommands: [
             DiscoverCommand.self, CameraCommand.self, DevicesCommand.self, FormatsCommand.self,
             ControlsCommand.self, SetControlCommand.self, CaptureCommand.self, PreviewCommand.self, ScanCommand.self,
-            RigCommand.self, RemoteCommand.self, DemoCommand.self, SimulateCommand.self, VersionCommand.self,
+            RigCommand.self, RemoteCommand.self, WebcamCommand.self, DemoCommand.self, SimulateCommand.self,
+            VersionCommand.self,
         ]
     )
 }

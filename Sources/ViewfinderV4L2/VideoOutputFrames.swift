@@ -1,0 +1,209 @@
+import ViewfinderCore
+import ViewfinderImaging
+import ViewfinderSystem
+
+/// The frames of a ``VideoOutput``: each shown frame scaled to fit the output and converted to its pixel format,
+/// framed in black as it is copied into a driver buffer; and the newest of them.
+///
+/// The buffers come from small pools made once per source size, so a steady stream allocates nothing per frame.
+/// Unchecked `Sendable`: the rows of black are written once, in `init`, and only read after.
+final class VideoOutputFrames: @unchecked Sendable {
+    /// The output's size.
+    let size: Dimensions
+    /// The output's pixel format.
+    let format: PixelFormat
+    private let converter = PixelConverter()
+    /// A row of black for each plane, as wide as the widest row the device may have.
+    private let blackRows: [UnsafeMutableRawPointer]
+    private let blackRowBytes: [Int]
+    private let state = Locked(State())
+
+    private struct State {
+        var generation = 0
+        var newest: Placed?
+        var shown = 0
+        var dropped = 0
+        /// Pools for the picture inside the black frame, for the source size and format they were made for.
+        var pools: Pools?
+    }
+
+    /// The pools for one source size and format.
+    private struct Pools {
+        let sourceSize: Dimensions
+        let sourceFormat: PixelFormat
+        /// Where the picture goes in the output, an even number of pixels from the top left corner.
+        let placement: (x: Int, y: Int, size: Dimensions)
+        /// The source in a format that scales, when it comes in one that does not.
+        let scalable: PixelBufferPool?
+        let scaled: PixelBufferPool?
+        /// The picture in the output's format.
+        let converted: PixelBufferPool
+    }
+
+    init(size: Dimensions, format: PixelFormat) throws {
+        self.size = size
+        self.format = format
+        let luma: UInt8 = format.colorRange == .full ? 0 : 16
+        // Room for a device's padded rows: twice the plane's own.
+        let rowBytes = format.planes.map { 2 * $0.elementsPerRow(width: size.width) * $0.bytesPerElement }
+        blackRowBytes = rowBytes
+        blackRows = format.planes.indices.map { index in
+            let count = rowBytes[index]
+            let row = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+            let pattern: [UInt8] = format == .yuyv ? [luma, 128, luma, 128] : index == 0 ? [luma] : [128]
+            for byte in 0..<count {
+                row.storeBytes(of: pattern[byte % pattern.count], toByteOffset: byte, as: UInt8.self)
+            }
+            return row
+        }
+    }
+
+    deinit {
+        for row in blackRows { row.deallocate() }
+    }
+
+    /// A picture in the output's format and where it goes in the output.
+    struct Placed: Sendable {
+        /// The picture, as large as fits the output.
+        let picture: PixelBuffer
+        /// How far from the output's left and top edges it goes, in pixels (even).
+        let x: Int
+        let y: Int
+    }
+
+    /// The newest frame and its generation, which rises with each; `nil` before the first.
+    var newest: (generation: Int, frame: Placed?) {
+        state.withLock { ($0.generation, $0.newest) }
+    }
+
+    /// Frames prepared, and frames dropped because every buffer was in use.
+    var counts: (shown: Int, dropped: Int) {
+        state.withLock { ($0.shown, $0.dropped) }
+    }
+
+    /// Makes `source` the newest frame.
+    func prepare(_ source: PixelBuffer) throws {
+        let pools = try self.pools(for: source)
+        var picture = source
+        if let scalable = pools.scalable {
+            guard let converted = try converter.convert(picture, into: scalable) else { return drop() }
+            picture = converted
+        }
+        if let scaled = pools.scaled {
+            guard let resized = try converter.scale(picture, into: scaled, filter: .bilinear) else { return drop() }
+            picture = resized
+        }
+        // The picture in the output's format, at its fitted size: framed in black as it is copied to the device.
+        guard let frame = try converter.convert(picture, into: pools.converted) else { return drop() }
+        state.withLock { state in
+            state.generation += 1
+            state.newest = Placed(picture: frame, x: pools.placement.x, y: pools.placement.y)
+            state.shown += 1
+        }
+    }
+
+    private func drop() {
+        state.withLock { $0.dropped += 1 }
+    }
+
+    /// The pools for frames like `source`, made anew when its size or format changes.
+    private func pools(for source: PixelBuffer) throws -> Pools {
+        let sourceSize = Dimensions(width: source.width, height: source.height)
+        if let pools = state.withLock({ $0.pools }), pools.sourceSize == sourceSize,
+            pools.sourceFormat == source.format
+        {
+            return pools
+        }
+        // The largest picture of the source's shape that fits, in even pixels, centred.
+        let scale = min(Double(size.width) / Double(source.width), Double(size.height) / Double(source.height))
+        let fitted = Dimensions(
+            width: min(size.width, max(2, Int(Double(source.width) * scale / 2) * 2)),
+            height: min(size.height, max(2, Int(Double(source.height) * scale / 2) * 2)))
+        let placement = ((size.width - fitted.width) / 4 * 2, (size.height - fitted.height) / 4 * 2, fitted)
+        let scalesAsIs = PixelConverter.canScale(source.format)
+        let scalableFormat = scalesAsIs ? source.format : PixelFormat.nv12FullRange
+        let needsScaling = fitted != sourceSize
+        let pools = Pools(
+            sourceSize: sourceSize, sourceFormat: source.format, placement: placement,
+            scalable: scalesAsIs || !needsScaling
+                ? nil
+                : try PixelBufferPool(
+                    width: source.width, height: source.height, format: scalableFormat, capacity: 2),
+            scaled: needsScaling
+                ? try PixelBufferPool(
+                    width: fitted.width, height: fitted.height, format: scalableFormat, capacity: 2) : nil,
+            converted: try PixelBufferPool(width: fitted.width, height: fitted.height, format: format, capacity: 3))
+        state.withLock { $0.pools = pools }
+        return pools
+    }
+
+    /// The bytes of a whole frame in a driver buffer whose first plane has `bytesPerRow` bytes per row.
+    func byteCount(bytesPerRow: Int) -> Int {
+        format.planes.indices.reduce(0) { total, index in
+            total + deviceStride(ofPlane: index, bytesPerRow: bytesPerRow)
+                * format.planes[index].rows(height: size.height)
+        }
+    }
+
+    /// Copies `frame` into a driver buffer of `length` bytes at `address`, framed in black.
+    func copy(_ frame: Placed, to address: UnsafeMutableRawPointer, bytesPerRow: Int, length: Int) {
+        guard byteCount(bytesPerRow: bytesPerRow) <= length else { return }
+        frame.picture.withUnsafePlanes { planes in
+            var offset = 0
+            for index in format.planes.indices {
+                let plane = format.planes[index]
+                let stride = deviceStride(ofPlane: index, bytesPerRow: bytesPerRow)
+                let source = planes[index]
+                let black = blackRow(plane: index)
+                let fullRow = min(stride, plane.elementsPerRow(width: size.width) * plane.bytesPerElement)
+                let rowBytes = min(fullRow, plane.elementsPerRow(width: frame.picture.width) * plane.bytesPerElement)
+                let left = min(fullRow - rowBytes, plane.elementsPerRow(width: frame.x) * plane.bytesPerElement)
+                let top = plane.rows(height: frame.y)
+                let rows = plane.rows(height: frame.picture.height)
+                for row in 0..<plane.rows(height: size.height) {
+                    let line = address + offset + row * stride
+                    guard row >= top, row < top + rows else {
+                        line.copyMemory(from: black, byteCount: fullRow)
+                        continue
+                    }
+                    // Black to the left and right of the picture, the picture's row between.
+                    line.copyMemory(from: black, byteCount: left)
+                    (line + left).copyMemory(
+                        from: source.baseAddress + (row - top) * source.bytesPerRow, byteCount: rowBytes)
+                    (line + left + rowBytes).copyMemory(from: black, byteCount: fullRow - left - rowBytes)
+                }
+                offset += stride * plane.rows(height: size.height)
+            }
+        }
+    }
+
+    /// Fills a driver buffer with a black frame.
+    func fillBlack(_ address: UnsafeMutableRawPointer, bytesPerRow: Int, length: Int) {
+        var offset = 0
+        for index in format.planes.indices {
+            let stride = deviceStride(ofPlane: index, bytesPerRow: bytesPerRow)
+            let rows = format.planes[index].rows(height: size.height)
+            guard offset + stride * rows <= length else { return }
+            let black = blackRow(plane: index)
+            let rowBytes = min(stride, blackRowBytes[index])
+            for row in 0..<rows {
+                (address + offset + row * stride).copyMemory(from: black, byteCount: rowBytes)
+            }
+            offset += stride * rows
+        }
+    }
+
+    /// The bytes of a driver buffer's row of plane `index`: the first plane's, scaled by the plane's bytes per pixel.
+    private func deviceStride(ofPlane index: Int, bytesPerRow: Int) -> Int {
+        guard index > 0 else { return bytesPerRow }
+        let first = format.planes[0]
+        let plane = format.planes[index]
+        return bytesPerRow * plane.bytesPerElement * first.horizontalSubsampling
+            / (plane.horizontalSubsampling * first.bytesPerElement)
+    }
+
+    /// A whole row of black in plane `index`: low luma, neutral chroma.
+    private func blackRow(plane index: Int) -> UnsafeRawPointer {
+        UnsafeRawPointer(blackRows[index])
+    }
+}

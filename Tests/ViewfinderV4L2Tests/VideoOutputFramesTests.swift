@@ -1,0 +1,114 @@
+import Testing
+import ViewfinderCore
+
+@testable import ViewfinderV4L2
+
+/// How a video output prepares frames: fitted into its size in black, converted, and copied into driver buffers of
+/// any row length.
+@Suite struct VideoOutputFramesTests {
+    /// A BGRA picture of one colour.
+    static func picture(width: Int, height: Int, blue: UInt8, green: UInt8, red: UInt8) throws -> PixelBuffer {
+        try PixelBuffer(width: width, height: height, format: .bgra) { planes in
+            let plane = planes[0]
+            for row in 0..<height {
+                for column in 0..<width {
+                    let pixel = plane.baseAddress + row * plane.bytesPerRow + column * 4
+                    pixel.storeBytes(of: blue, toByteOffset: 0, as: UInt8.self)
+                    pixel.storeBytes(of: green, toByteOffset: 1, as: UInt8.self)
+                    pixel.storeBytes(of: red, toByteOffset: 2, as: UInt8.self)
+                    pixel.storeBytes(of: 255, toByteOffset: 3, as: UInt8.self)
+                }
+            }
+        }
+    }
+
+    /// The Y, Cb and Cr of YUYV pixel (x, y) in a buffer with `bytesPerRow` bytes per row.
+    static func sample(_ bytes: UnsafeRawBufferPointer, bytesPerRow: Int, x: Int, y: Int) -> (Int, Int, Int) {
+        let pair = y * bytesPerRow + (x / 2) * 4
+        return (Int(bytes[pair + (x % 2) * 2]), Int(bytes[pair + 1]), Int(bytes[pair + 3]))
+    }
+
+    @Test func aPictureOfAnotherShapeIsFittedAndFramedInBlack() throws {
+        let frames = try VideoOutputFrames(size: Dimensions(width: 320, height: 180), format: .yuyv)
+        #expect(frames.newest.frame == nil)
+        // 4:3 into 16:9: 240x180 in the middle, 40 black columns on each side.
+        try frames.prepare(try Self.picture(width: 640, height: 480, blue: 0, green: 0, red: 255))
+        let (generation, frame) = frames.newest
+        #expect(generation == 1)
+        let placed = try #require(frame)
+        #expect(placed.picture.format == .yuyv && placed.picture.width == 240 && placed.picture.height == 180)
+        #expect(placed.x == 40 && placed.y == 0)
+        let row = 320 * 2
+        let driver = UnsafeMutableRawBufferPointer.allocate(byteCount: row * 180, alignment: 16)
+        defer { driver.deallocate() }
+        frames.copy(placed, to: driver.baseAddress!, bytesPerRow: row, length: driver.count)
+        let bytes = UnsafeRawBufferPointer(driver)
+        for (x, y) in [(0, 0), (39, 90), (280, 179), (319, 5)] {
+            #expect(Self.sample(bytes, bytesPerRow: row, x: x, y: y) == (16, 128, 128), "black at \(x), \(y)")
+        }
+        for (x, y) in [(40, 0), (160, 90), (279, 179)] {
+            // Red in BT.601 video range: Y 81, Cb 90, Cr 240.
+            let (luma, cb, cr) = Self.sample(bytes, bytesPerRow: row, x: x, y: y)
+            #expect(abs(luma - 81) <= 3 && abs(cb - 90) <= 3 && abs(cr - 240) <= 3, "red at \(x), \(y)")
+        }
+        #expect(frames.counts == (1, 0))
+    }
+
+    @Test func framesCopyIntoDriverBuffersWithLongerRowsAndBlackFillsThem() throws {
+        let frames = try VideoOutputFrames(size: Dimensions(width: 64, height: 48), format: .yuyv)
+        try frames.prepare(try Self.picture(width: 64, height: 48, blue: 255, green: 0, red: 0))
+        let placed = try #require(frames.newest.frame)
+        let frame = placed.picture
+        #expect(placed.x == 0 && placed.y == 0 && frame.width == 64)
+        let bytesPerRow = 64 * 2 + 32
+        #expect(frames.byteCount(bytesPerRow: bytesPerRow) == bytesPerRow * 48)
+        let driver = UnsafeMutableRawBufferPointer.allocate(byteCount: bytesPerRow * 48, alignment: 16)
+        defer { driver.deallocate() }
+        driver.initializeMemory(as: UInt8.self, repeating: 7)
+        frames.copy(placed, to: driver.baseAddress!, bytesPerRow: bytesPerRow, length: driver.count)
+        frame.withUnsafePlanes { planes in
+            for row in 0..<48 {
+                let copied = UnsafeRawBufferPointer(rebasing: driver[(row * bytesPerRow)..<(row * bytesPerRow + 128)])
+                let source = UnsafeRawBufferPointer(
+                    start: planes[0].baseAddress + row * planes[0].bytesPerRow, count: 128)
+                #expect(Array(copied) == Array(source), "row \(row)")
+            }
+        }
+        #expect(driver[128] == 7, "the padding after each row is left alone")
+        frames.fillBlack(driver.baseAddress!, bytesPerRow: bytesPerRow, length: driver.count)
+        #expect(Array(driver[0..<8]) == [16, 128, 16, 128, 16, 128, 16, 128])
+        // A buffer too small for a frame is left alone rather than overrun.
+        let small = UnsafeMutableRawBufferPointer.allocate(byteCount: 100, alignment: 16)
+        defer { small.deallocate() }
+        small.initializeMemory(as: UInt8.self, repeating: 9)
+        frames.copy(placed, to: small.baseAddress!, bytesPerRow: bytesPerRow, length: small.count)
+        #expect(small.allSatisfy { $0 == 9 })
+    }
+
+    @Test func packedCaptureFramesAndPlanarOutputsWork() throws {
+        // A YUYV frame, as capture devices send, scaled up into I420.
+        let yuyv = try PixelBuffer(width: 32, height: 24, format: .yuyv) { planes in
+            let plane = planes[0]
+            for row in 0..<24 {
+                for pair in 0..<16 {
+                    let pixel = plane.baseAddress + row * plane.bytesPerRow + pair * 4
+                    for (offset, value) in [(0, 200), (1, 128), (2, 200), (3, 128)] as [(Int, UInt8)] {
+                        pixel.storeBytes(of: value, toByteOffset: offset, as: UInt8.self)
+                    }
+                }
+            }
+        }
+        let frames = try VideoOutputFrames(size: Dimensions(width: 64, height: 48), format: .i420)
+        try frames.prepare(yuyv)
+        try frames.prepare(yuyv)
+        let (generation, frame) = frames.newest
+        #expect(generation == 2)
+        let output = try #require(frame).picture
+        output.withUnsafePlanes { planes in
+            #expect(abs(Int(planes[0].bytes[planes[0].bytesPerRow * 20 + 30]) - 200) <= 2)
+            #expect(abs(Int(planes[1].bytes[5]) - 128) <= 2 && abs(Int(planes[2].bytes[5]) - 128) <= 2)
+        }
+        // An I420 driver buffer: the chroma planes' rows are half the luma's.
+        #expect(frames.byteCount(bytesPerRow: 64) == 64 * 48 + 2 * 32 * 24)
+    }
+}

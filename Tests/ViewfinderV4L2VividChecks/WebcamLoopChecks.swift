@@ -1,0 +1,107 @@
+import Foundation
+import ViewfinderCore
+import ViewfinderImaging
+import ViewfinderSystem
+import ViewfinderTestSupport
+import ViewfinderV4L2
+
+/// Checks `viewfinder webcam` through a real V4L2 output, read back through vivid's loop.
+///
+/// The tool writes the simulated camera's live view to vivid's output node at 30 frames a second, vivid loops it to
+/// its capture node, and a `CameraSource` context reads the camera's picture back there: its colour bars where the
+/// tool placed them, framed in black. The tool's own figures say it wrote at the asked rate.
+func runWebcamLoopCheck(_ runner: CheckRunner, tool: String) async {
+    await runner.run("webcam-through-vivid-loop") {
+        let loop = try VividLoop(capturePath: "/dev/video1", outputPath: "/dev/video2")
+        defer { loop.restore() }
+        let size = Dimensions(width: Int(loop.size.width), height: Int(loop.size.height))
+        let rate = 30
+        let webcam = try ChildProcess(
+            tool,
+            [
+                "webcam", "/dev/video2", "--format", "\(size.width)x\(size.height)@\(rate)", "--duration", "15",
+                "--json",
+            ])
+        let source = CameraSource()
+        let context = DataCaptureContext()
+        let seen = Locked<(frames: Int, matching: Int, last: String)>((0, 0, "no frame"))
+        let converter = PixelConverter()
+        let processor = context.addProcessor { frame in
+            let rgb = try converter.convert(frame.pixelBuffer, to: .bgra)
+            let verdict = WebcamPicture.check(rgb)
+            seen.withLock { seen in
+                seen.frames += 1
+                if verdict == nil { seen.matching += 1 } else { seen.last = verdict! }
+            }
+        }
+        defer { withExtendedLifetime(processor) {} }
+        await context.setFrameSource(source)
+        let format = try require(
+            CameraSource.supportedFormats(for: loop.device).first { $0.pixelFormat == .yuyv && $0.dimensions == size },
+            "no YUYV format of \(size)")
+        _ = try await source.startCapture(device: loop.device, format: format)
+        let found = await wait(upTo: .seconds(60)) { seen.withLock { $0.matching >= 10 } }
+        await source.stopCapture()
+        await context.setFrameSource(nil)
+        let status = webcam.wait(timeout: .seconds(60))
+        let cpuSeconds = webcam.result?.cpuSeconds ?? 0
+        let (frames, matching, last) = seen.withLock { $0 }
+        try expect(
+            found, "\(matching) of \(frames) frames read back showed the camera's picture; the last: \(last)")
+        try expect(status == 0, "viewfinder webcam ended with \(String(describing: status)): \(webcam.standardError)")
+        let line = webcam.standardOutput
+        let summary = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        let written = try require(summary?["writtenPerSecond"] as? Double, "no summary in \(webcam.standardOutput)")
+        let fromCamera = summary?["framesFromSource"] as? Int ?? 0
+        let total = summary?["framesWritten"] as? Int ?? 0
+        try expect(abs(written - Double(rate)) <= Double(rate) / 10, "wrote \(written) frames a second, not \(rate)")
+        try expect(fromCamera > 0, "no frame came from the camera: \(line)")
+        return "\(matching) of \(frames) frames read back show the simulated camera's bars in black bars; the tool "
+            + "wrote \(String(format: "%.1f", written)) frames/s (\(fromCamera) from the camera), "
+            + "\(Int(cpuSeconds * 1e6 / Double(max(total, 1)))) µs CPU per output frame (emulated)"
+    }
+}
+
+/// What the simulated camera's picture looks like on the output: its scene fitted into the frame, centred, with
+/// black to the left and right, and the seven colour bars across the top of the scene.
+enum WebcamPicture {
+    /// The bars of the scene's top part, left to right, as RGB.
+    static let bars: [(name: String, rgb: (Int, Int, Int))] = [
+        ("white", (230, 230, 230)), ("yellow", (230, 230, 0)), ("cyan", (0, 230, 230)), ("green", (0, 230, 0)),
+        ("magenta", (230, 0, 230)), ("red", (230, 0, 0)), ("blue", (0, 0, 230)),
+    ]
+    /// How far a colour may be from the ideal in each channel after JPEG, scaling, YUYV and the loop.
+    static let tolerance = 64
+
+    /// `nil` when `image` (BGRA) shows the picture, else what differs.
+    static func check(_ image: PixelBuffer) -> String? {
+        // The simulated camera's live view is 640x424; the output fits it to its height.
+        let scale = min(Double(image.width) / 640, Double(image.height) / 424)
+        let width = min(image.width, Int(640 * scale / 2) * 2)
+        let height = min(image.height, Int(424 * scale / 2) * 2)
+        let left = (image.width - width) / 4 * 2
+        let top = (image.height - height) / 4 * 2
+        return image.withUnsafePlanes { planes in
+            let plane = planes[0]
+            func pixel(_ x: Int, _ y: Int) -> (Int, Int, Int) {
+                let offset = y * plane.bytesPerRow + x * 4
+                let bytes = plane.bytes
+                return (Int(bytes[offset + 2]), Int(bytes[offset + 1]), Int(bytes[offset]))
+            }
+            func near(_ a: (Int, Int, Int), _ b: (Int, Int, Int)) -> Bool {
+                abs(a.0 - b.0) <= tolerance && abs(a.1 - b.1) <= tolerance && abs(a.2 - b.2) <= tolerance
+            }
+            let y = top + height * 8 / 100
+            for (index, bar) in bars.enumerated() {
+                let x = left + width * (2 * index + 1) / (2 * bars.count)
+                let seen = pixel(x, y)
+                if !near(seen, bar.rgb) { return "the \(bar.name) bar at (\(x), \(y)) is \(seen)" }
+            }
+            if left >= 8 {
+                let seen = pixel(left / 2, image.height / 2)
+                if !near(seen, (0, 0, 0)) { return "the black frame at (\(left / 2), \(image.height / 2)) is \(seen)" }
+            }
+            return nil
+        }
+    }
+}
