@@ -2,10 +2,11 @@ import CTurboJPEG
 import ViewfinderCore
 
 extension JPEGDecoder {
-    /// A fraction a JPEG image is reduced by while it is decoded: the decoder's fast path for previews.
+    /// A fraction a JPEG image is scaled by while it is decoded: the decoder's fast path for previews.
     ///
     /// Decoding at a quarter of the size skips most of the work, which makes small live-view previews cheap.
-    /// TurboJPEG offers the eighths from 1/8 to 8/8 (and some others); ``supported`` lists them, largest first.
+    /// TurboJPEG offers the eighths from 1/8 to 16/8; ``supported`` lists the reducing ones and ``all`` every one,
+    /// largest first.
     public struct Scale: Hashable, Sendable, CustomStringConvertible {
         /// The numerator of the fraction.
         public let numerator: Int
@@ -38,10 +39,35 @@ extension JPEGDecoder {
             return scales.sorted { $0.numerator * $1.denominator > $1.numerator * $0.denominator }
         }()
 
+        /// Every scale TurboJPEG offers, enlarging ones (up to 2/1) included, largest first.
+        ///
+        /// Decoding at an enlarging scale interpolates in the JPEG's own transform, which costs less than decoding
+        /// at full size and scaling up afterwards.
+        public static let all: [Scale] = {
+            var count: Int32 = 0
+            guard let factors = tjGetScalingFactors(&count) else { return [.full] }
+            let scales = (0..<Int(count)).map {
+                Scale(uncheckedNumerator: Int(factors[$0].num), denominator: Int(factors[$0].denom))
+            }
+            return scales.sorted { $0.numerator * $1.denominator > $1.numerator * $0.denominator }
+        }()
+
+        /// The largest scale, enlarging ones included, at which an image of `dimensions` fits in `bounds`, or
+        /// ``eighth`` when none does.
+        ///
+        /// ```swift
+        /// let scale = JPEGDecoder.Scale.largest(for: header.dimensions, fittingIn: Dimensions(width: 1280, height: 720))
+        /// ```
+        public static func largest(for dimensions: Dimensions, fittingIn bounds: Dimensions) -> Scale {
+            all.first {
+                $0.apply(to: dimensions.width) <= bounds.width && $0.apply(to: dimensions.height) <= bounds.height
+            } ?? .eighth
+        }
+
         /// The scale `numerator`/`denominator`, or `nil` when TurboJPEG cannot decode at it.
         public init?(numerator: Int, denominator: Int) {
             guard
-                let match = Self.supported.first(where: {
+                let match = Self.all.first(where: {
                     $0.numerator * denominator == numerator * $0.denominator
                 })
             else { return nil }

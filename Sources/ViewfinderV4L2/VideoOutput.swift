@@ -37,14 +37,20 @@ public final class VideoOutput: Sendable {
         public var pixelFormat: PixelFormat
         /// How many driver buffers are used, from 2 to 8.
         public var bufferCount: Int
+        /// Whether frames smaller than the output are scaled up to fill it; when off, they keep their size, framed in
+        /// black (for sources that decode at the output's size themselves, as a JPEG decoder can).
+        public var enlargesFrames: Bool
 
         /// A configuration; 30 frames a second of YUYV by default.
-        public init(size: Dimensions, framesPerSecond: Int = 30, pixelFormat: PixelFormat = .yuyv, bufferCount: Int = 3)
-        {
+        public init(
+            size: Dimensions, framesPerSecond: Int = 30, pixelFormat: PixelFormat = .yuyv, bufferCount: Int = 3,
+            enlargesFrames: Bool = true
+        ) {
             self.size = size
             self.framesPerSecond = framesPerSecond
             self.pixelFormat = pixelFormat
             self.bufferCount = bufferCount
+            self.enlargesFrames = enlargesFrames
         }
     }
 
@@ -160,7 +166,8 @@ public final class VideoOutput: Sendable {
         bytesPerRow = max(Int(format.fmt.pix.bytesperline), planeRow)
         Self.setFrameRate(configuration.framesPerSecond, on: device)
         buffers = try Self.mapBuffers(configuration.bufferCount, of: device)
-        frames = try VideoOutputFrames(size: size, format: configuration.pixelFormat)
+        frames = try VideoOutputFrames(
+            size: size, format: configuration.pixelFormat, enlarges: configuration.enlargesFrames)
         state.withLock { state in
             state.generations = Array(repeating: -1, count: buffers.count)
             state.queued = Array(repeating: false, count: buffers.count)

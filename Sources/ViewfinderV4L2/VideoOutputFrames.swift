@@ -40,9 +40,13 @@ final class VideoOutputFrames: @unchecked Sendable {
         let converted: PixelBufferPool
     }
 
-    init(size: Dimensions, format: PixelFormat) throws {
+    /// Whether frames smaller than the output are scaled up.
+    let enlarges: Bool
+
+    init(size: Dimensions, format: PixelFormat, enlarges: Bool = true) throws {
         self.size = size
         self.format = format
+        self.enlarges = enlarges
         let luma: UInt8 = format.colorRange == .full ? 0 : 16
         // Room for a device's padded rows: twice the plane's own.
         let rowBytes = format.planes.map { 2 * $0.elementsPerRow(width: size.width) * $0.bytesPerElement }
@@ -115,10 +119,15 @@ final class VideoOutputFrames: @unchecked Sendable {
             return pools
         }
         // The largest picture of the source's shape that fits, in even pixels, centred.
-        let scale = min(Double(size.width) / Double(source.width), Double(size.height) / Double(source.height))
-        let fitted = Dimensions(
-            width: min(size.width, max(2, Int(Double(source.width) * scale / 2) * 2)),
-            height: min(size.height, max(2, Int(Double(source.height) * scale / 2) * 2)))
+        let fill = min(Double(size.width) / Double(source.width), Double(size.height) / Double(source.height))
+        let scale = enlarges ? fill : min(1, fill)
+        // A frame kept at its size keeps its exact size; a scaled one gets even sides.
+        let fitted =
+            scale == 1
+            ? sourceSize
+            : Dimensions(
+                width: min(size.width, max(2, Int(Double(source.width) * scale / 2) * 2)),
+                height: min(size.height, max(2, Int(Double(source.height) * scale / 2) * 2)))
         let placement = ((size.width - fitted.width) / 4 * 2, (size.height - fitted.height) / 4 * 2, fitted)
         let scalesAsIs = PixelConverter.canScale(source.format)
         let scalableFormat = scalesAsIs ? source.format : PixelFormat.nv12FullRange

@@ -123,18 +123,32 @@ let jpegOutputFormats: [PixelFormat] = [
         #expect(JPEGDecoder.Scale(numerator: 2, denominator: 4) == .half)
         #expect(JPEGDecoder.Scale(numerator: 3, denominator: 8)?.description == "3/8")
         #expect(JPEGDecoder.Scale(numerator: 1, denominator: 3) == nil)
-        #expect(JPEGDecoder.Scale(numerator: 2, denominator: 1) == nil)
+        #expect(JPEGDecoder.Scale(numerator: 3, denominator: 1) == nil)
+        #expect(JPEGDecoder.Scale(numerator: 2, denominator: 1)?.description == "2/1")
         #expect(JPEGDecoder.Scale.supported.first == .full)
+        #expect(JPEGDecoder.Scale.all.first?.description == "2/1")
+        #expect(JPEGDecoder.Scale.all.last == .eighth)
         #expect(JPEGDecoder.Scale.supported.last == .eighth)
         #expect(JPEGDecoder.Scale.half.apply(to: 33) == 17)
         let camera = Dimensions(width: 6000, height: 4000)
         #expect(JPEGDecoder.Scale.fitting(camera, in: Dimensions(width: 1600, height: 1200)) == .quarter)
         #expect(JPEGDecoder.Scale.fitting(camera, in: Dimensions(width: 10, height: 10)) == .eighth)
         #expect(JPEGDecoder.Scale.fitting(camera, in: camera) == .full)
+        // Enlarging: a live view frame into a 720p output.
+        let frame = Dimensions(width: 640, height: 424)
+        #expect(
+            JPEGDecoder.Scale.largest(for: frame, fittingIn: Dimensions(width: 1280, height: 720)).description == "13/8"
+        )
+        #expect(
+            JPEGDecoder.Scale.largest(for: frame, fittingIn: Dimensions(width: 1280, height: 848)).description == "2/1")
+        #expect(JPEGDecoder.Scale.largest(for: frame, fittingIn: Dimensions(width: 320, height: 212)) == .half)
     }
 
-    @Test(arguments: [JPEGDecoder.Scale.half, .quarter, .eighth, JPEGDecoder.Scale(numerator: 3, denominator: 4)!])
-    func downscaledDecodesKeepTheColours(_ scale: JPEGDecoder.Scale) throws {
+    @Test(arguments: [
+        JPEGDecoder.Scale.half, .quarter, .eighth, JPEGDecoder.Scale(numerator: 3, denominator: 4)!,
+        JPEGDecoder.Scale(numerator: 13, denominator: 8)!, JPEGDecoder.Scale(numerator: 2, denominator: 1)!,
+    ])
+    func scaledDecodesKeepTheColours(_ scale: JPEGDecoder.Scale) throws {
         let source = try TestImage.bars(width: 512, height: 64, format: .nv12FullRange, barWidth: 64)
         let jpeg = try JPEGEncoder().encode(source, quality: 95)
         let header = try decoder.header(of: jpeg)

@@ -54,6 +54,18 @@ import ViewfinderCore
         #expect(frames.counts == (1, 0))
     }
 
+    @Test func withoutEnlargingASmallerFrameKeepsItsExactSizeInTheMiddle() throws {
+        let frames = try VideoOutputFrames(size: Dimensions(width: 320, height: 180), format: .yuyv, enlarges: false)
+        try frames.prepare(try Self.picture(width: 260, height: 171, blue: 0, green: 0, red: 255))
+        let placed = try #require(frames.newest.frame)
+        #expect(placed.picture.width == 260 && placed.picture.height == 171)
+        #expect(placed.x == 30 && placed.y == 4)
+        // A larger one is still made to fit.
+        try frames.prepare(try Self.picture(width: 640, height: 360, blue: 0, green: 0, red: 255))
+        let fitted = try #require(frames.newest.frame)
+        #expect(fitted.picture.width == 320 && fitted.picture.height == 180 && fitted.x == 0)
+    }
+
     @Test func framesCopyIntoDriverBuffersWithLongerRowsAndBlackFillsThem() throws {
         let frames = try VideoOutputFrames(size: Dimensions(width: 64, height: 48), format: .yuyv)
         try frames.prepare(try Self.picture(width: 64, height: 48, blue: 255, green: 0, red: 0))

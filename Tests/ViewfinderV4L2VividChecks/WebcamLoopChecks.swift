@@ -62,8 +62,8 @@ func runWebcamLoopCheck(_ runner: CheckRunner, tool: String) async {
     }
 }
 
-/// What the simulated camera's picture looks like on the output: its scene fitted into the frame, centred, with
-/// black to the left and right, and the seven colour bars across the top of the scene.
+/// What the simulated camera's picture looks like on the output: its scene decoded at the largest size that fits,
+/// centred, with black around it, and the seven colour bars across the top of the scene.
 enum WebcamPicture {
     /// The bars of the scene's top part, left to right, as RGB.
     static let bars: [(name: String, rgb: (Int, Int, Int))] = [
@@ -75,10 +75,11 @@ enum WebcamPicture {
 
     /// `nil` when `image` (BGRA) shows the picture, else what differs.
     static func check(_ image: PixelBuffer) -> String? {
-        // The simulated camera's live view is 640x424; the output fits it to its height.
-        let scale = min(Double(image.width) / 640, Double(image.height) / 424)
-        let width = min(image.width, Int(640 * scale / 2) * 2)
-        let height = min(image.height, Int(424 * scale / 2) * 2)
+        // The simulated camera's live view is 640x424; the tool decodes it at the largest JPEG scale that fits.
+        let scale = JPEGDecoder.Scale.largest(
+            for: Dimensions(width: 640, height: 424), fittingIn: Dimensions(width: image.width, height: image.height))
+        let width = scale.apply(to: 640)
+        let height = scale.apply(to: 424)
         let left = (image.width - width) / 4 * 2
         let top = (image.height - height) / 4 * 2
         return image.withUnsafePlanes { planes in

@@ -79,13 +79,18 @@ enum WebcamCommand: Command {
         let path = Int(named).map { "/dev/video\($0)" } ?? named
         let output: VideoOutput
         do {
+            // Network cameras' frames arrive decoded at the output's size; capture devices' are scaled to it.
             output = try VideoOutput(
                 path: path,
-                configuration: .init(size: size, framesPerSecond: Int(rate), pixelFormat: pixelFormat))
+                configuration: .init(
+                    size: size, framesPerSecond: Int(rate), pixelFormat: pixelFormat,
+                    enlargesFrames: arguments.value("device") != nil))
         } catch let error as ViewfinderError {
             throw CommandFailure(error.message, exitStatus: ExitStatus.of(error))
         }
-        let source = try await WebcamSource.start(arguments, rate: Int(rate)) { image in try? output.show(image) }
+        let source = try await WebcamSource.start(arguments, rate: Int(rate), size: output.size) { image in
+            try? output.show(image)
+        }
         do {
             try output.start()
         } catch {

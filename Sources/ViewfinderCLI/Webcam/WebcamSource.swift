@@ -18,15 +18,16 @@ final class WebcamSource: Sendable {
     /// Live view is asked for at most `rate` frames a second, one at a time: the next frame is fetched once `show`
     /// has returned.
     static func start(
-        _ arguments: ParsedArguments, rate: Int, show: @escaping @Sendable (PixelBuffer) -> Void
+        _ arguments: ParsedArguments, rate: Int, size: Dimensions, show: @escaping @Sendable (PixelBuffer) -> Void
     ) async throws -> WebcamSource {
         if let named = arguments.value("device") {
             return try await capture(from: try DeviceLookup.device(named: named), show: show)
         }
         let target = try await TargetCamera.connect(try CameraTarget(arguments))
-        // The frames are decoded here, to planar 4:2:0 (I420), which scales and packs into the output's formats
-        // in fewer passes than the NV12 live view decodes to by default.
-        let decoder = LiveViewDecoder()
+        // The frames are decoded here, at the largest size that fits the output (JPEG decoding enlarges in its own
+        // transform, for less than a separate scaling pass), to planar 4:2:0 (I420), which packs into the output's
+        // formats in one pass.
+        let decoder = LiveViewDecoder(bounds: size)
         let watching = target.camera.liveViewPublisher(
             options: [.maximumFramesPerSecond: .number(Double(rate)), .skipImageDecoding: true]
         )
@@ -66,20 +67,29 @@ final class WebcamSource: Sendable {
     }
 }
 
-/// Decodes live view frames into a small pool of I420 buffers, made anew when the frame size changes.
+/// Decodes live view frames at the largest size that fits `bounds`, into a small pool of I420 buffers made anew
+/// when the frame size changes.
 private final class LiveViewDecoder: Sendable {
+    private let bounds: Dimensions
     private let decoder = JPEGDecoder(toleratesDamagedData: true)
-    private let pool = Locked<PixelBufferPool?>(nil)
+    private let pool = Locked<(pool: PixelBufferPool, scale: JPEGDecoder.Scale)?>(nil)
+
+    init(bounds: Dimensions) {
+        self.bounds = bounds
+    }
 
     /// The frame's picture, or `nil` when it does not decode or every buffer is in use.
     func decode(_ frame: LiveViewFrame) -> PixelBuffer? {
-        let size = frame.pixelSize
-        let pool = self.pool.withLock { pool -> PixelBufferPool? in
-            if let pool, pool.width == size.width, pool.height == size.height { return pool }
-            pool = try? PixelBufferPool(width: size.width, height: size.height, format: .i420, capacity: 3)
-            return pool
+        let frameSize = frame.pixelSize
+        let current = pool.withLock { current -> (pool: PixelBufferPool, scale: JPEGDecoder.Scale)? in
+            let scale = JPEGDecoder.Scale.largest(for: frameSize, fittingIn: bounds)
+            let size = Dimensions(width: scale.apply(to: frameSize.width), height: scale.apply(to: frameSize.height))
+            if let current, current.pool.width == size.width, current.pool.height == size.height { return current }
+            current = (try? PixelBufferPool(width: size.width, height: size.height, format: .i420, capacity: 3))
+                .map { ($0, scale) }
+            return current
         }
-        guard let pool else { return nil }
-        return try? decoder.decode(frame.jpegData, into: pool)
+        guard let current else { return nil }
+        return try? decoder.decode(frame.jpegData, scale: current.scale, into: current.pool)
     }
 }
