@@ -10,9 +10,11 @@ import json
 import os
 import re
 import select
+import shutil
 import signal
 import struct
 import subprocess
+import sys
 import time
 
 WINDOW = (800, 600)
@@ -29,6 +31,24 @@ TOLERANCE = 64
 
 class CheckFailed(Exception):
     """A check that did not hold, with what was seen."""
+
+
+def prepare(name, usage):
+    """Reads a check's command line (VIEWFINDER OUTPUT_DIRECTORY), clears the directory's old screenshots, makes
+    SIGTERM (which `timeout` sends) clean up as any failure does, and checks for the tools; returns the tool's path,
+    the directory and Chromium's path."""
+    if len(sys.argv) != 3:
+        sys.exit(usage)
+    viewfinder, output = sys.argv[1], sys.argv[2]
+    os.makedirs(output, exist_ok=True)
+    for entry in os.listdir(output):
+        if entry.endswith(".png"):
+            os.remove(os.path.join(output, entry))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(f"{name}: stopped by SIGTERM"))
+    chromium = shutil.which("chromium")
+    if not chromium or not shutil.which("ffmpeg"):
+        sys.exit(f"{name}: chromium or ffmpeg is missing; run make test-deps")
+    return viewfinder, output, chromium
 
 
 def start(processes, command):

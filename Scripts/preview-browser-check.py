@@ -22,12 +22,12 @@ Usage: preview-browser-check.py VIEWFINDER OUTPUT_DIRECTORY
 import os
 import re
 import shutil
-import signal
 import sys
 import tempfile
 import time
 
-from browser_check_support import CAMERA_SCENE, DevTools, CheckFailed, check_bars, read_output, start, stop
+from browser_check_support import (
+    CAMERA_SCENE, CheckFailed, DevTools, check_bars, prepare, read_output, start, stop)
 
 # What each source shows: its frame size, and its colour bars from left to right across the whole width, as RGB,
 # with a row (as a fraction of the height) where nothing moves over them.
@@ -52,18 +52,7 @@ PAGE_STATE = """JSON.stringify((() => {
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit(__doc__.split("\n\n")[-1])
-    viewfinder, output = sys.argv[1], sys.argv[2]
-    os.makedirs(output, exist_ok=True)
-    for name in os.listdir(output):
-        if name.endswith(".png"):
-            os.remove(os.path.join(output, name))
-    # `timeout` ends the check with SIGTERM: clean up as on any other failure.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit("preview-browser-check: stopped by SIGTERM"))
-    chromium = shutil.which("chromium")
-    if not chromium or not shutil.which("ffmpeg"):
-        sys.exit("preview-browser-check: chromium or ffmpeg is missing; run make test-deps")
+    viewfinder, output, chromium = prepare("preview-browser-check", __doc__.split("\n\n")[-1])
 
     processes = []
     profile = tempfile.mkdtemp(prefix="viewfinder-chromium-")

@@ -28,7 +28,8 @@ import tempfile
 import time
 import urllib.request
 
-from browser_check_support import CAMERA_SCENE, DevTools, CheckFailed, check_bars, read_output, start, stop
+from browser_check_support import (
+    CAMERA_SCENE, CheckFailed, DevTools, check_bars, prepare, read_output, start, stop)
 
 # What the checks read of the page.
 PAGE_STATE = """JSON.stringify((() => {
@@ -50,16 +51,7 @@ PAGE_STATE = """JSON.stringify((() => {
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit(__doc__.split("\n\n")[-1])
-    viewfinder, output = sys.argv[1], sys.argv[2]
-    os.makedirs(output, exist_ok=True)
-    for name in os.listdir(output):
-        if name.endswith(".png"):
-            os.remove(os.path.join(output, name))
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit("remote-browser-check: stopped by SIGTERM"))
-    if not shutil.which("chromium") or not shutil.which("ffmpeg"):
-        sys.exit("remote-browser-check: chromium or ffmpeg is missing; run make test-deps")
+    viewfinder, output, chromium = prepare("remote-browser-check", __doc__.split("\n\n")[-1])
 
     processes = []
     profile = tempfile.mkdtemp(prefix="viewfinder-chromium-")
@@ -71,7 +63,7 @@ def main():
         remote = start(processes, [viewfinder, "remote", "--host", f"127.0.0.1:{port}", "--family", "nikon"])
         url = read_output(remote, rb"Open (http://\S+/) ", "an address")
         print(f"the remote is at {url}, for the simulated camera on port {port}")
-        browser = DevTools(shutil.which("chromium"), profile)
+        browser = DevTools(chromium, profile)
         session = browser.open_page(url)
         wait = lambda condition, what, timeout=30: browser.wait_for_state(
             session, PAGE_STATE, condition, timeout=timeout, what=what)
