@@ -97,6 +97,8 @@ import ViewfinderTestSupport
             let number = try #require(frame.headers["x-frame-number"].flatMap(Int.init))
             let next = try HTTPTestClient.get(port: remote.port, "/live.jpg?after=\(number)")
             #expect(next.headers["x-frame-number"].flatMap(Int.init) == number + 1, "the next frame is fetched")
+            let stale = try HTTPTestClient.get(port: remote.port, "/live.jpg?after=1000000")
+            #expect(stale.status == 200, "a page from an earlier run of the remote gets frames too")
 
             let filesBefore = try JSONDecoder().decode(
                 [File].self, from: Data(try HTTPTestClient.get(port: remote.port, "/api/files").body))

@@ -40,28 +40,31 @@ final class RemoteLiveView: Sendable {
     }
 
     /// The first frame numbered after `number`, once the camera has sent it, or `nil` at `deadline`; blocks the
-    /// calling thread.
+    /// calling thread. A number past the newest frame's (a page left open while the remote restarted) gets the next
+    /// frame.
     ///
     /// - Throws: ``CommandFailure`` when live view ended, with the reason.
     func frame(after number: Int, until deadline: ContinuousClock.Instant) throws -> Frame? {
         let semaphore = DispatchSemaphore(value: 0)
-        let (id, subscribes, ready) = state.withLock { state in
+        let (id, subscribes, ready, after) = state.withLock { state in
             defer { state.nextWaiter += 1 }
             state.waiters[state.nextWaiter] = semaphore
             state.lastRequest = .now
             state.ended = nil
             let subscribes = state.subscription == nil
+            // A page that counts past the newest frame saw another run of the remote: it gets the next one.
+            let after = min(number, state.latest?.number ?? 0)
             // Ask for the next frame only when the page has the newest one.
-            let ready = (state.latest?.number ?? 0) <= number ? state.ready : nil
+            let ready = (state.latest?.number ?? 0) <= after ? state.ready : nil
             if ready != nil { state.ready = nil }
-            return (state.nextWaiter, subscribes, ready)
+            return (state.nextWaiter, subscribes, ready, after)
         }
         defer { state.withLock { _ = $0.waiters.removeValue(forKey: id) } }
         if subscribes { subscribe() }
         ready?()
         while true {
             let (latest, ended) = state.withLock { ($0.latest, $0.ended) }
-            if let latest, latest.number > number { return latest }
+            if let latest, latest.number > after { return latest }
             if let ended { throw CommandFailure(ended) }
             guard ContinuousClock.now < deadline else { return nil }
             _ = semaphore.wait(timeout: DispatchTime(deadline))
