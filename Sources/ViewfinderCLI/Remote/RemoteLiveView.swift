@@ -39,9 +39,10 @@ final class RemoteLiveView: Sendable {
         self.camera = camera
     }
 
-    /// The first frame numbered after `number`, once the camera has sent it, or `nil` at `deadline`; blocks the
-    /// calling thread. A number past the newest frame's (a page left open while the remote restarted) gets the next
-    /// frame.
+    /// The first frame numbered after `number`, once the camera has sent it, or `nil` at `deadline`.
+    ///
+    /// Blocks the calling thread. A number past the newest frame's (a page left open while the remote restarted)
+    /// gets the next frame.
     ///
     /// - Throws: ``CommandFailure`` when live view ended, with the reason.
     func frame(after number: Int, until deadline: ContinuousClock.Instant) throws -> Frame? {
