@@ -31,7 +31,14 @@ import Glibc
                         name: "Simulated Z 6", hostName: "vf-z6", address: pair.gateway, port: 15740,
                         text: ["guid": "nk0000001", "vid": "04b0"]))
             }
-            let found = await offThePool { browser.waitForOutput(timeout: .seconds(30)) { $0.contains("found") } }
+            // A whole line: the output may arrive in pieces.
+            let found = await offThePool {
+                browser.waitForOutput(timeout: .seconds(30)) { output in
+                    output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().contains {
+                        $0.hasPrefix("found")
+                    }
+                }
+            }
             #expect(found, "\(browser.standardOutput)")
             #expect(
                 browser.standardOutput.contains(
