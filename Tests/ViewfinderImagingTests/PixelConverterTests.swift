@@ -85,6 +85,29 @@ func expectedColor(_ color: RGB, through formats: PixelFormat...) -> RGB {
         }
     }
 
+    @Test func everyLumaLevelMapsToVideoRangeInWholeVectorsAndRowEnds() throws {
+        // 261 columns: sixteen-sample vectors, then a tail a sample at a time; every level 0-255 in each row.
+        let width = 261
+        let image = try PixelBuffer(width: width, height: 2, format: .nv12FullRange) { planes in
+            for row in 0..<2 {
+                for column in 0..<width {
+                    planes[0].bytes[row * planes[0].bytesPerRow + column] = UInt8(column % 256)
+                }
+            }
+            planes[1].bytes.initializeMemory(as: UInt8.self, repeating: 255)
+        }
+        let video = try converter.convert(image, to: .nv12VideoRange)
+        video.withUnsafePlanes { planes in
+            for column in 0..<width {
+                let level = Double(column % 256)
+                let mapped = Int(planes[0].bytes[planes[0].bytesPerRow + column])
+                #expect(abs(mapped - Int((16 + level * 219 / 255).rounded())) <= 1, "level \(level)")
+            }
+            // Full-range chroma 255 is video-range 240.
+            #expect(planes[1].bytes.prefix(2 * 130).allSatisfy { abs(Int($0) - 240) <= 1 })
+        }
+    }
+
     @Test(arguments: conversionOutputFormats)
     func roundTripsThroughEveryOutputKeepTheColours(_ format: PixelFormat) throws {
         let image = try TestImage.bars(width: 128, height: 4, format: format)
