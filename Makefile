@@ -85,8 +85,8 @@ test-browser: test-deps
 test-vivid: test-deps
 	SWIFT=$(SWIFT) Scripts/vivid-vm.sh
 
-## Measures `viewfinder webcam` against gphoto2 | ffmpeg writing the same simulated camera to vivid's output node, in
-## a qemu VM (a few minutes).
+## Measures `viewfinder webcam` against gphoto2 | ffmpeg writing the same simulated camera to a v4l2loopback device,
+## in a qemu VM (a few minutes).
 bench-webcam: test-deps
 	SWIFT=$(SWIFT) Scripts/vivid-vm.sh bench-webcam
 

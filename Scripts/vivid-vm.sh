@@ -10,13 +10,15 @@
 #      capture check;
 #   3. cli: the `viewfinder` tool's device commands and its preview server (over loopback) on the same devices;
 #   4. barcode and webcam: frames written to the output node, read back on the capture node through vivid's loop;
-#   5. benchmark: on /dev/video1.
+#   5. webcam-loopback: `viewfinder webcam` to a v4l2loopback device (the device it writes to in real use; Debian ships
+#      it as source, built here for the VM's kernel against Debian's header packages), read back from the same node;
+#   6. benchmark: on /dev/video1.
 # Prints the check lines, the benchmark figures and a closing `vivid: N passed, N failed`; exits non-zero on any
 # failure, or when the VM does not finish within VIVID_VM_TIMEOUT seconds.
 #
 # With `bench-webcam` it boots instead for one measurement: `viewfinder webcam` against the gphoto2 | ffmpeg recipe,
-# both writing the same simulated camera's live view to vivid's output node (gphoto2, ffmpeg and their libraries are
-# copied into the VM for it).
+# both writing the same simulated camera's live view to the v4l2loopback device, as in real use (gphoto2, ffmpeg and
+# their libraries are copied into the VM for it).
 #
 # Usage: Scripts/vivid-vm.sh [bench-webcam]
 #        (environment: VIVID_VM_TIMEOUT=480, SWIFT=swift, VIVID_BENCH_FRAMES=100, WEBCAM_BENCH_SECONDS=20)
@@ -96,6 +98,25 @@ qrencode -s 8 -m 4 -o "$rootfs/loop-qr.png" "$barcode_text"
 v4l2_ctl=$(command -v v4l2-ctl)
 cp "$v4l2_ctl" "$rootfs/bin/v4l2-ctl"
 programs=("$v4l2_ctl" "$binaries/vivid-checks" "$binaries/v4l2-benchmark" "$binaries/viewfinder")
+# v4l2loopback for the VM's kernel, built against that kernel's headers (Debian's packages, unpacked here).
+loopback_module="$cache/v4l2loopback-$kernel_version.ko"
+if [ ! -f "$loopback_module" ]; then
+    step "building v4l2loopback for $kernel_version"
+    build="$cache/v4l2loopback-build"
+    rm -rf "$build"
+    mkdir -p "$build/root"
+    (cd "$build" && apt-get download -q v4l2loopback-dkms "linux-headers-$kernel_version" \
+        "linux-headers-${kernel_version%-amd64}-common" "linux-kbuild-$(echo "$kernel_version" | cut -d. -f1,2)")
+    for package in "$build"/*.deb; do dpkg-deb -x "$package" "$build/root"; done
+    headers="$build/root/usr/src/linux-headers-$kernel_version"
+    # The headers' Makefile names its common half by absolute path: point it at the unpacked one.
+    sed -i "s#/usr/src/#$build/root/usr/src/#" "$headers/Makefile"
+    cp -r "$build"/root/usr/src/v4l2loopback-* "$build/source"
+    make -s -C "$headers" M="$build/source" modules >"$build/make.log" 2>&1 \
+        || { tail -20 "$build/make.log"; exit 1; }
+    cp "$build/source/v4l2loopback.ko" "$loopback_module"
+fi
+cp "$loopback_module" "$rootfs/modules/v4l2loopback.ko"
 if [ "$mode" = bench-webcam ]; then
     # The recipe's programs, and the camera and port drivers gphoto2 loads for a PTP/IP camera.
     for tool in gphoto2 ffmpeg; do
@@ -126,10 +147,10 @@ export HOME=/root
 for module in \$(cat /modules/order); do
     case \$module in vivid.ko) ;; *) insmod /modules/\$module || echo "VIVID FAIL insmod \$module" ;; esac
 done
-insmod /modules/vivid.ko n_devs=2 node_types=0x1,0x101 || echo "VIVID FAIL insmod vivid"
+insmod /modules/v4l2loopback.ko video_nr=10 card_label=Viewfinder || echo "VIVID FAIL insmod v4l2loopback"
 ip link set lo up || echo "VIVID FAIL ip link set lo up"
 echo "VIVID-INFO \$(/bin/ffmpeg -hide_banner -version 2>&1 | grep -m1 version) / \$(/bin/gphoto2 --version 2>&1 | grep -m1 gphoto2)"
-timeout 600 /bin/vivid-checks webcam-benchmark /bin/viewfinder ${WEBCAM_BENCH_SECONDS:-20} || echo "VIVID FAIL webcam benchmark"
+timeout 600 /bin/vivid-checks webcam-benchmark /bin/viewfinder /dev/video10 ${WEBCAM_BENCH_SECONDS:-20} || echo "VIVID FAIL webcam benchmark"
 echo "VIVID-END"
 poweroff -f
 INIT
@@ -172,6 +193,11 @@ echo "VIVID-PHASE webcam at \$(uptime)s"
 timeout 180 /bin/vivid-checks webcam /bin/viewfinder
 status=\$?
 [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks webcam ended with status \$status"
+echo "VIVID-PHASE webcam-loopback at \$(uptime)s"
+insmod /modules/v4l2loopback.ko video_nr=10 card_label=Viewfinder || echo "VIVID FAIL insmod v4l2loopback"
+timeout 180 /bin/vivid-checks webcam-loopback /bin/viewfinder /dev/video10
+status=\$?
+[ \$status -le 1 ] || echo "VIVID FAIL vivid-checks webcam-loopback ended with status \$status"
 echo "VIVID-PHASE benchmark at \$(uptime)s"
 timeout 300 /bin/v4l2-benchmark /dev/video1 /bin/v4l2-ctl $bench_frames || echo "VIVID FAIL benchmark ended with status \$?"
 echo "VIVID-END at \$(uptime)s"
@@ -204,7 +230,7 @@ if ! grep -q '^VIVID-END' <(tr -d '\r' <"$log"); then
     echo "VIVID FAIL the VM did not finish within ${timeout_seconds}s; see $log"
     failed=$((failed + 1))
 fi
-expected=${VIVID_EXPECTED_CHECKS:-32}
+expected=${VIVID_EXPECTED_CHECKS:-33}
 if [ "$passed" -lt "$expected" ] && [ "$failed" -eq 0 ]; then
     echo "VIVID FAIL only $passed of $expected checks reported"
     failed=$((failed + 1))

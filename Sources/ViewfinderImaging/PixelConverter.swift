@@ -49,6 +49,33 @@ public final class PixelConverter: Sendable {
         try convert(source, output: .pool(pool))
     }
 
+    /// Converts a buffer into memory the caller owns, such as a driver's buffer: `planes` holds the first byte and
+    /// the bytes from one row to the next of each plane of `format`, with room for the source's size.
+    ///
+    /// - Throws: `ViewfinderError` with code `unsupportedPixelFormat` when ``canConvert(from:to:)`` says no, and
+    ///   `invalidArgument` when `planes` does not have one entry per plane of `format`.
+    package func convert(
+        _ source: PixelBuffer, into planes: [(address: UnsafeMutableRawPointer, bytesPerRow: Int)], format: PixelFormat
+    ) throws {
+        guard Self.canConvert(from: source.format, to: format), let layout = PixelLayout(format) else {
+            throw ViewfinderError(.unsupportedPixelFormat, "cannot convert \(source.format) to \(format)")
+        }
+        guard planes.count == format.planes.count, let first = planes.first else {
+            throw ViewfinderError(.invalidArgument, "\(format) has \(format.planes.count) planes, not \(planes.count)")
+        }
+        func plane(_ index: Int) -> PlaneRef {
+            let chosen = index < planes.count ? planes[index] : first
+            return PlaneRef(chosen.address, stride: chosen.bytesPerRow)
+        }
+        let destination = ImagePlanes(
+            width: source.width, height: source.height, layout: layout, range: SampleRange(format),
+            planes: (plane(0), plane(1), plane(2)))
+        try source.withUnsafePlanes { sourcePlanes in
+            let input = try ImagePlanes(reading: source, planes: sourcePlanes, operation: "conversion")
+            try scratch.withResource { Conversion.convert(input, to: destination, scratch: $0) }
+        }
+    }
+
     private func convert(_ source: PixelBuffer, output: OutputTarget) throws -> PixelBuffer? {
         guard Self.canConvert(from: source.format, to: output.format) else {
             throw ViewfinderError(

@@ -89,7 +89,7 @@ public final class VideoOutput: Sendable {
         let length: Int
     }
 
-    private struct WriterState {
+    struct WriterState {
         var statistics = Statistics()
         var stopping = false
         var thread: PlatformThread?
@@ -97,7 +97,17 @@ public final class VideoOutput: Sendable {
         var generations: [Int] = []
         /// Which buffers are with the driver.
         var queued: [Bool] = []
+        /// When each buffer was last queued, counted in writes; -1 for never.
+        var queuedAt: [Int] = []
         var lastWritten = -1
+
+        /// The buffer to write next: a free one that holds `newest` already (queued again without a copy), else the
+        /// free one queued longest ago, so that a reader of a loopback device, which reads the driver's buffers in
+        /// place, has the most time before its buffer is written again; `nil` when the driver holds them all.
+        func nextBuffer(newest: Int) -> Int? {
+            let free = queued.indices.filter { !queued[$0] }
+            return free.first { generations[$0] == newest } ?? free.min { queuedAt[$0] < queuedAt[$1] }
+        }
     }
 
     /// Opens a video output device and sets its format and buffers; ``start()`` starts writing.
@@ -171,6 +181,7 @@ public final class VideoOutput: Sendable {
         state.withLock { state in
             state.generations = Array(repeating: -1, count: buffers.count)
             state.queued = Array(repeating: false, count: buffers.count)
+            state.queuedAt = Array(repeating: -1, count: buffers.count)
         }
     }
 
@@ -236,13 +247,8 @@ public final class VideoOutput: Sendable {
             if now > next + interval { next = now + interval }
             do {
                 try reclaimBuffers()
-                // A free buffer that holds the newest frame already is queued again without a copy.
                 let newest = frames.newest.generation
-                let free = state.withLock { state in
-                    state.queued.indices.first { !state.queued[$0] && state.generations[$0] == newest }
-                        ?? state.queued.firstIndex(of: false)
-                }
-                guard let free else {
+                guard let free = state.withLock({ $0.nextBuffer(newest: newest) }) else {
                     state.withLock { $0.statistics.writesSkipped += 1 }
                     continue
                 }
@@ -255,8 +261,12 @@ public final class VideoOutput: Sendable {
     }
 
     /// Takes back the buffers the device has shown.
+    ///
+    /// A device with nothing to give back says so (`EAGAIN`); a v4l2loopback device never does, and hands back its
+    /// newest buffer again and again, so taking back stops at a buffer that is free already, and after as many
+    /// buffers as there are.
     private func reclaimBuffers() throws(ViewfinderError) {
-        while true {
+        for _ in buffers.indices {
             var buffer = Self.makeBuffer(0)
             do throws(V4L2Error) {
                 try device.control(cv4l2_VIDIOC_DQBUF, "VIDIOC_DQBUF", &buffer)
@@ -265,9 +275,12 @@ public final class VideoOutput: Sendable {
                 throw error.viewfinderError
             }
             let index = Int(buffer.index)
-            state.withLock { state in
-                if state.queued.indices.contains(index) { state.queued[index] = false }
+            let wasQueued = state.withLock { state in
+                guard state.queued.indices.contains(index), state.queued[index] else { return false }
+                state.queued[index] = false
+                return true
             }
+            guard wasQueued else { return }
         }
     }
 
@@ -292,6 +305,7 @@ public final class VideoOutput: Sendable {
         state.withLock { state in
             state.generations[index] = generation
             state.queued[index] = true
+            state.queuedAt[index] = state.statistics.framesWritten
             state.statistics.framesWritten += 1
             if state.lastWritten == generation { state.statistics.framesRepeated += 1 }
             state.lastWritten = generation

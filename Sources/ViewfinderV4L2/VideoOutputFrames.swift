@@ -5,13 +5,18 @@ import ViewfinderSystem
 /// The frames of a ``VideoOutput``: each shown frame scaled to fit the output and converted to its pixel format,
 /// framed in black as it is copied into a driver buffer; and the newest of them.
 ///
-/// The buffers come from small pools made once per source size, so a steady stream allocates nothing per frame.
+/// Frames for a YUYV output are kept as planar I420 and packed as they are copied, so packing and copying are one pass
+/// over the frame; and a frame that comes in the kept format at its fitted size, as the `webcam` command decodes
+/// live view, is kept as it is. The buffers come from small pools made once per source size, so a steady stream
+/// allocates nothing per frame.
 /// Unchecked `Sendable`: the rows of black are written once, in `init`, and only read after.
 final class VideoOutputFrames: @unchecked Sendable {
     /// The output's size.
     let size: Dimensions
     /// The output's pixel format.
     let format: PixelFormat
+    /// The format frames are kept in until they are copied: I420 for a YUYV output, packed as it is copied.
+    let keptFormat: PixelFormat
     private let converter = PixelConverter()
     /// A row of black for each plane, as wide as the widest row the device may have.
     private let blackRows: [UnsafeMutableRawPointer]
@@ -36,8 +41,8 @@ final class VideoOutputFrames: @unchecked Sendable {
         /// The source in a format that scales, when it comes in one that does not.
         let scalable: PixelBufferPool?
         let scaled: PixelBufferPool?
-        /// The picture in the output's format.
-        let converted: PixelBufferPool
+        /// The picture in the kept format, unless the source comes in it at its fitted size.
+        let converted: PixelBufferPool?
     }
 
     /// Whether frames smaller than the output are scaled up.
@@ -46,6 +51,7 @@ final class VideoOutputFrames: @unchecked Sendable {
     init(size: Dimensions, format: PixelFormat, enlarges: Bool = true) throws {
         self.size = size
         self.format = format
+        self.keptFormat = format == .yuyv ? .i420 : format
         self.enlarges = enlarges
         let luma: UInt8 = format.colorRange == .full ? 0 : 16
         // Room for a device's padded rows: twice the plane's own.
@@ -97,8 +103,12 @@ final class VideoOutputFrames: @unchecked Sendable {
             guard let resized = try converter.scale(picture, into: scaled, filter: .bilinear) else { return drop() }
             picture = resized
         }
-        // The picture in the output's format, at its fitted size: framed in black as it is copied to the device.
-        guard let frame = try converter.convert(picture, into: pools.converted) else { return drop() }
+        // The picture in the kept format, at its fitted size: framed in black as it is copied to the device.
+        var frame = picture
+        if let converted = pools.converted {
+            guard let kept = try converter.convert(picture, into: converted) else { return drop() }
+            frame = kept
+        }
         state.withLock { state in
             state.generation += 1
             state.newest = Placed(picture: frame, x: pools.placement.x, y: pools.placement.y)
@@ -141,7 +151,9 @@ final class VideoOutputFrames: @unchecked Sendable {
             scaled: needsScaling
                 ? try PixelBufferPool(
                     width: fitted.width, height: fitted.height, format: scalableFormat, capacity: 2) : nil,
-            converted: try PixelBufferPool(width: fitted.width, height: fitted.height, format: format, capacity: 3))
+            converted: !needsScaling && source.format == keptFormat
+                ? nil : try PixelBufferPool(width: fitted.width, height: fitted.height, format: keptFormat, capacity: 3)
+        )
         state.withLock { $0.pools = pools }
         return pools
     }
@@ -157,6 +169,9 @@ final class VideoOutputFrames: @unchecked Sendable {
     /// Copies `frame` into a driver buffer of `length` bytes at `address`, framed in black.
     func copy(_ frame: Placed, to address: UnsafeMutableRawPointer, bytesPerRow: Int, length: Int) {
         guard byteCount(bytesPerRow: bytesPerRow) <= length else { return }
+        guard frame.picture.format == format else {
+            return pack(frame, to: address, bytesPerRow: bytesPerRow)
+        }
         frame.picture.withUnsafePlanes { planes in
             var offset = 0
             for index in format.planes.indices {
@@ -184,6 +199,27 @@ final class VideoOutputFrames: @unchecked Sendable {
                 offset += stride * plane.rows(height: size.height)
             }
         }
+    }
+
+    /// Packs a kept I420 frame into a YUYV driver buffer, framed in black.
+    private func pack(_ frame: Placed, to address: UnsafeMutableRawPointer, bytesPerRow: Int) {
+        let black = blackRow(plane: 0)
+        let fullRow = min(bytesPerRow, 2 * size.width)
+        let left = min(fullRow, 2 * frame.x)
+        let rowBytes = min(fullRow - left, 2 * frame.picture.width)
+        let rows = frame.y..<min(size.height, frame.y + frame.picture.height)
+        for row in 0..<size.height {
+            let line = address + row * bytesPerRow
+            guard rows.contains(row) else {
+                line.copyMemory(from: black, byteCount: fullRow)
+                continue
+            }
+            line.copyMemory(from: black, byteCount: left)
+            (line + left + rowBytes).copyMemory(from: black, byteCount: fullRow - left - rowBytes)
+        }
+        // The frame fits the output by construction; packing it cannot fail for an I420 picture.
+        try? converter.convert(
+            frame.picture, into: [(address + frame.y * bytesPerRow + left, bytesPerRow)], format: format)
     }
 
     /// Fills a driver buffer with a black frame.

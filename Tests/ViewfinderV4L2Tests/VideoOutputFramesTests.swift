@@ -1,5 +1,6 @@
 import Testing
 import ViewfinderCore
+import ViewfinderImaging
 
 @testable import ViewfinderV4L2
 
@@ -36,7 +37,8 @@ import ViewfinderCore
         let (generation, frame) = frames.newest
         #expect(generation == 1)
         let placed = try #require(frame)
-        #expect(placed.picture.format == .yuyv && placed.picture.width == 240 && placed.picture.height == 180)
+        // Kept as I420 until it is packed into the driver's buffer.
+        #expect(placed.picture.format == .i420 && placed.picture.width == 240 && placed.picture.height == 180)
         #expect(placed.x == 40 && placed.y == 0)
         let row = 320 * 2
         let driver = UnsafeMutableRawBufferPointer.allocate(byteCount: row * 180, alignment: 16)
@@ -78,7 +80,8 @@ import ViewfinderCore
         defer { driver.deallocate() }
         driver.initializeMemory(as: UInt8.self, repeating: 7)
         frames.copy(placed, to: driver.baseAddress!, bytesPerRow: bytesPerRow, length: driver.count)
-        frame.withUnsafePlanes { planes in
+        let packed = try PixelConverter().convert(frame, to: .yuyv)
+        packed.withUnsafePlanes { planes in
             for row in 0..<48 {
                 let copied = UnsafeRawBufferPointer(rebasing: driver[(row * bytesPerRow)..<(row * bytesPerRow + 128)])
                 let source = UnsafeRawBufferPointer(
@@ -95,6 +98,27 @@ import ViewfinderCore
         small.initializeMemory(as: UInt8.self, repeating: 9)
         frames.copy(placed, to: small.baseAddress!, bytesPerRow: bytesPerRow, length: small.count)
         #expect(small.allSatisfy { $0 == 9 })
+    }
+
+    @Test func aFrameInTheKeptFormatAtItsFittedSizeIsKeptAsItIs() throws {
+        let frames = try VideoOutputFrames(size: Dimensions(width: 64, height: 48), format: .yuyv, enlarges: false)
+        let i420 = try PixelConverter().convert(
+            try Self.picture(width: 40, height: 30, blue: 0, green: 255, red: 0), to: .i420)
+        try frames.prepare(i420)
+        let placed = try #require(frames.newest.frame)
+        #expect(placed.picture.isSameBuffer(as: i420))
+        #expect(placed.x == 12 && placed.y == 8)
+        let row = 64 * 2
+        let driver = UnsafeMutableRawBufferPointer.allocate(byteCount: row * 48, alignment: 16)
+        defer { driver.deallocate() }
+        frames.copy(placed, to: driver.baseAddress!, bytesPerRow: row, length: driver.count)
+        let bytes = UnsafeRawBufferPointer(driver)
+        // Green in BT.601 video range: Y 145, Cb 54, Cr 34; black around it.
+        let (luma, cb, cr) = Self.sample(bytes, bytesPerRow: row, x: 30, y: 20)
+        #expect(abs(luma - 145) <= 3 && abs(cb - 54) <= 3 && abs(cr - 34) <= 3)
+        for (x, y) in [(11, 20), (52, 20), (30, 7), (30, 38)] {
+            #expect(Self.sample(bytes, bytesPerRow: row, x: x, y: y) == (16, 128, 128), "black at \(x), \(y)")
+        }
     }
 
     @Test func packedCaptureFramesAndPlanarOutputsWork() throws {

@@ -15,51 +15,74 @@ func runWebcamLoopCheck(_ runner: CheckRunner, tool: String) async {
         let loop = try VividLoop(capturePath: "/dev/video1", outputPath: "/dev/video2")
         defer { loop.restore() }
         let size = Dimensions(width: Int(loop.size.width), height: Int(loop.size.height))
-        let rate = 30
-        let webcam = try ChildProcess(
-            tool,
-            [
-                "webcam", "/dev/video2", "--format", "\(size.width)x\(size.height)@\(rate)", "--duration", "15",
-                "--json",
-            ])
-        let source = CameraSource()
-        let context = DataCaptureContext()
-        let seen = Locked<(frames: Int, matching: Int, last: String)>((0, 0, "no frame"))
-        let converter = PixelConverter()
-        let processor = context.addProcessor { frame in
-            let rgb = try converter.convert(frame.pixelBuffer, to: .bgra)
-            let verdict = WebcamPicture.check(rgb)
-            seen.withLock { seen in
-                seen.frames += 1
-                if verdict == nil { seen.matching += 1 } else { seen.last = verdict! }
-            }
-        }
-        defer { withExtendedLifetime(processor) {} }
-        await context.setFrameSource(source)
-        let format = try require(
-            CameraSource.supportedFormats(for: loop.device).first { $0.pixelFormat == .yuyv && $0.dimensions == size },
-            "no YUYV format of \(size)")
-        _ = try await source.startCapture(device: loop.device, format: format)
-        let found = await wait(upTo: .seconds(60)) { seen.withLock { $0.matching >= 10 } }
-        await source.stopCapture()
-        await context.setFrameSource(nil)
-        let status = webcam.wait(timeout: .seconds(60))
-        let cpuSeconds = webcam.result?.cpuSeconds ?? 0
-        let (frames, matching, last) = seen.withLock { $0 }
-        try expect(
-            found, "\(matching) of \(frames) frames read back showed the camera's picture; the last: \(last)")
-        try expect(status == 0, "viewfinder webcam ended with \(String(describing: status)): \(webcam.standardError)")
-        let line = webcam.standardOutput
-        let summary = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
-        let written = try require(summary?["writtenPerSecond"] as? Double, "no summary in \(webcam.standardOutput)")
-        let fromCamera = summary?["framesFromSource"] as? Int ?? 0
-        let total = summary?["framesWritten"] as? Int ?? 0
-        try expect(abs(written - Double(rate)) <= Double(rate) / 10, "wrote \(written) frames a second, not \(rate)")
-        try expect(fromCamera > 0, "no frame came from the camera: \(line)")
-        return "\(matching) of \(frames) frames read back show the simulated camera's bars in black bars; the tool "
-            + "wrote \(String(format: "%.1f", written)) frames/s (\(fromCamera) from the camera), "
-            + "\(Int(cpuSeconds * 1e6 / Double(max(total, 1)))) µs CPU per output frame (emulated)"
+        return try await checkWebcam(tool: tool, output: "/dev/video2", size: size, readingBack: loop.device)
     }
+}
+
+/// Checks `viewfinder webcam` on a v4l2loopback device, the device it writes to in real use: other programs read
+/// the frames from the same node, as a `CameraSource` context does here.
+func runWebcamLoopbackCheck(_ runner: CheckRunner, tool: String, device path: String) async {
+    await runner.run("webcam-through-v4l2loopback") {
+        let device = CaptureDevice(path: path, name: "", bus: "", driver: "", capabilities: 0)
+        return try await checkWebcam(
+            tool: tool, output: path, size: Dimensions(width: 1280, height: 720), readingBack: device)
+    }
+}
+
+/// Runs `viewfinder webcam` to `output` at `size` and 30 frames a second, reads its frames back from `device`, and
+/// checks they show the simulated camera's picture and the tool wrote at the asked rate.
+private func checkWebcam(tool: String, output: String, size: Dimensions, readingBack device: CaptureDevice)
+    async throws -> String
+{
+    let rate = 30
+    let webcam = try ChildProcess(
+        tool,
+        [
+            "webcam", output, "--format", "\(size.width)x\(size.height)@\(rate)", "--duration", "15",
+            "--json",
+        ])
+    let source = CameraSource()
+    let context = DataCaptureContext()
+    let seen = Locked<(frames: Int, matching: Int, last: String)>((0, 0, "no frame"))
+    let converter = PixelConverter()
+    let processor = context.addProcessor { frame in
+        let rgb = try converter.convert(frame.pixelBuffer, to: .bgra)
+        let verdict = WebcamPicture.check(rgb)
+        seen.withLock { seen in
+            seen.frames += 1
+            if verdict == nil { seen.matching += 1 } else { seen.last = verdict! }
+        }
+    }
+    defer { withExtendedLifetime(processor) {} }
+    await context.setFrameSource(source)
+    // A loopback device offers the writer's format once the writer has set it.
+    var formats: [VideoFormat] = []
+    _ = await wait(upTo: .seconds(30)) {
+        formats = CameraSource.supportedFormats(for: device)
+        return formats.contains { $0.pixelFormat == .yuyv && $0.dimensions == size }
+    }
+    let format = try require(
+        formats.first { $0.pixelFormat == .yuyv && $0.dimensions == size }, "no YUYV format of \(size): \(formats)")
+    _ = try await source.startCapture(device: device, format: format)
+    let found = await wait(upTo: .seconds(60)) { seen.withLock { $0.matching >= 10 } }
+    await source.stopCapture()
+    await context.setFrameSource(nil)
+    let status = webcam.wait(timeout: .seconds(60))
+    let cpuSeconds = webcam.result?.cpuSeconds ?? 0
+    let (frames, matching, last) = seen.withLock { $0 }
+    try expect(
+        found, "\(matching) of \(frames) frames read back showed the camera's picture; the last: \(last)")
+    try expect(status == 0, "viewfinder webcam ended with \(String(describing: status)): \(webcam.standardError)")
+    let line = webcam.standardOutput
+    let summary = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+    let written = try require(summary?["writtenPerSecond"] as? Double, "no summary in \(webcam.standardOutput)")
+    let fromCamera = summary?["framesFromSource"] as? Int ?? 0
+    let total = summary?["framesWritten"] as? Int ?? 0
+    try expect(abs(written - Double(rate)) <= Double(rate) / 10, "wrote \(written) frames a second, not \(rate)")
+    try expect(fromCamera > 0, "no frame came from the camera: \(line)")
+    return "\(matching) of \(frames) frames read back show the simulated camera's bars in black bars; the tool "
+        + "wrote \(String(format: "%.1f", written)) frames/s (\(fromCamera) from the camera), "
+        + "\(Int(cpuSeconds * 1e6 / Double(max(total, 1)))) µs CPU per output frame (emulated)"
 }
 
 /// What the simulated camera's picture looks like on the output: its scene decoded at the largest size that fits,

@@ -9,8 +9,10 @@
 //                                          back to the capture node and reads it there, through a CameraSource context
 //                                          and, given its path, with `VIEWFINDER scan`
 //        vivid-checks webcam VIEWFINDER    loops `VIEWFINDER webcam` from the output node back to the capture node
-//        vivid-checks webcam-benchmark VIEWFINDER SECONDS
-//                                          measures `VIEWFINDER webcam` against gphoto2 | ffmpeg on the output node
+//        vivid-checks webcam-loopback VIEWFINDER DEVICE
+//                                          runs `VIEWFINDER webcam` to the v4l2loopback DEVICE and reads it back there
+//        vivid-checks webcam-benchmark VIEWFINDER OUTPUT SECONDS
+//                                          measures `VIEWFINDER webcam` against gphoto2 | ffmpeg on a v4l2loopback device
 import ViewfinderCore
 import ViewfinderV4L2
 
@@ -26,10 +28,12 @@ if arguments.count == 4 && arguments[1] == "hotplug" {
 } else if (4...5).contains(arguments.count) && arguments[1] == "barcode" {
     await runBarcodeLoopCheck(
         runner, picture: arguments[2], text: arguments[3], tool: arguments.count == 5 ? arguments[4] : nil)
-} else if arguments.count == 4 && arguments[1] == "webcam-benchmark", let seconds = Int(arguments[3]) {
-    exit(runWebcamBenchmark(tool: arguments[2], seconds: seconds) ? 0 : 1)
+} else if arguments.count == 5 && arguments[1] == "webcam-benchmark", let seconds = Int(arguments[4]) {
+    exit(runWebcamBenchmark(tool: arguments[2], output: arguments[3], seconds: seconds) ? 0 : 1)
 } else if arguments.count == 3 && arguments[1] == "webcam" {
     await runWebcamLoopCheck(runner, tool: arguments[2])
+} else if arguments.count == 4 && arguments[1] == "webcam-loopback" {
+    await runWebcamLoopbackCheck(runner, tool: arguments[2], device: arguments[3])
 } else if arguments.count == 3 && arguments[1] == "cli" {
     await runCLIChecks(runner, tool: arguments[2])
 } else {
