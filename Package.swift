@@ -53,6 +53,13 @@ let package = Package(
             dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderPTP"],
             swiftSettings: strict
         ),
+        // The PTP over USB transport: usbdevfs transfers, the USB cameras attached, their endpoints.
+        .target(name: "CViewfinderUSB"),
+        .target(
+            name: "ViewfinderPTPUSB",
+            dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderPTP", "CViewfinderUSB"],
+            swiftSettings: strict
+        ),
         // A simulated PTP/IP camera, a product of its own for demos and tests.
         .target(
             name: "ViewfinderSimulator",
@@ -86,7 +93,7 @@ let package = Package(
             name: "Viewfinder",
             dependencies: [
                 "ViewfinderReactive", "ViewfinderCore", "ViewfinderImaging", "ViewfinderPTP", "ViewfinderPTPIP",
-                "ViewfinderV4L2", "ViewfinderDiscovery", "ViewfinderBarcode", "ViewfinderRig",
+                "ViewfinderPTPUSB", "ViewfinderV4L2", "ViewfinderDiscovery", "ViewfinderBarcode", "ViewfinderRig",
             ],
             swiftSettings: strict
         ),
@@ -138,6 +145,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "ViewfinderPTPUSBTests",
+            dependencies: ["ViewfinderCore", "ViewfinderPTPUSB"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "ViewfinderV4L2Tests",
             dependencies: ["ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderImaging", "ViewfinderV4L2"],
             swiftSettings: strict
@@ -161,7 +173,7 @@ let package = Package(
             name: "vivid-checks",
             dependencies: [
                 "ViewfinderSystem", "ViewfinderImaging", "ViewfinderV4L2", "ViewfinderBarcode", "ViewfinderTestSupport",
-                "CV4L2",
+                "CV4L2", "ViewfinderPTP", "ViewfinderPTPUSB",
             ],
             path: "Tests/ViewfinderV4L2VividChecks",
             swiftSettings: strict

@@ -59,6 +59,11 @@ if [ ! -f "$kernel_dir/boot/vmlinuz-$kernel_version" ]; then
 fi
 [ -f "$kernel_dir/lib/modules/$kernel_version/modules.dep" ] || depmod -b "$kernel_dir" "$kernel_version"
 mapfile -t modules < <(modprobe -d "$kernel_dir" -S "$kernel_version" --show-depends vivid | awk '$1 == "insmod" {print $2}')
+# The USB phase's modules: dummy_hcd (a host controller and a device controller joined inside the kernel) and
+# FunctionFS gadgets on configfs, in load order without repeats.
+mapfile -t usb_modules < <(for module in dummy_hcd usb_f_fs; do
+    modprobe -d "$kernel_dir" -S "$kernel_version" --show-depends "$module"
+done | awk '$1 == "insmod" && !seen[$2]++ {print $2}')
 
 # 2. The check and benchmark programs, and the tool.
 step "building vivid-checks, v4l2-benchmark and viewfinder (release, Swift runtime linked in)"
@@ -76,19 +81,26 @@ rootfs="$cache/rootfs"
 rm -rf "$rootfs"
 mkdir -p "$rootfs"/{bin,dev,proc,sys,tmp,modules}
 cp /bin/busybox "$rootfs/bin/busybox"
-for applet in sh mount insmod rmmod ls cat echo poweroff sleep cut timeout test grep ip; do
+for applet in sh mount insmod rmmod ls cat echo poweroff sleep cut timeout test grep ip mkdir head kill seq; do
     ln -s busybox "$rootfs/bin/$applet"
 done
-for module in "${modules[@]}"; do
-    name=$(basename "$module")
-    case $module in
-        *.xz) xz -dc "$module" >"$rootfs/modules/${name%.xz}" ;;
-        *.zst) zstd -dc "$module" >"$rootfs/modules/${name%.zst}" ;;
-        *) cp "$module" "$rootfs/modules/$name" ;;
-    esac
-    name=${name%.xz}
-    echo "${name%.zst}" >>"$rootfs/modules/order"
-done
+# Copies modules into the initramfs, uncompressed, and lists them in load order in /modules/ORDER.
+add_modules() {
+    local order=$1 module name
+    shift
+    for module in "$@"; do
+        name=$(basename "$module")
+        case $module in
+            *.xz) xz -dc "$module" >"$rootfs/modules/${name%.xz}" ;;
+            *.zst) zstd -dc "$module" >"$rootfs/modules/${name%.zst}" ;;
+            *) cp "$module" "$rootfs/modules/$name" ;;
+        esac
+        name=${name%.xz}
+        echo "${name%.zst}" >>"$rootfs/modules/$order"
+    done
+}
+add_modules order "${modules[@]}"
+add_modules usb-order "${usb_modules[@]}"
 strip -o "$rootfs/bin/vivid-checks" "$binaries/vivid-checks"
 strip -o "$rootfs/bin/v4l2-benchmark" "$binaries/v4l2-benchmark"
 strip -o "$rootfs/bin/viewfinder" "$binaries/viewfinder"
@@ -117,6 +129,18 @@ if [ ! -f "$loopback_module" ]; then
     cp "$build/source/v4l2loopback.ko" "$loopback_module"
 fi
 cp "$loopback_module" "$rootfs/modules/v4l2loopback.ko"
+# umtp-responder, an independent MTP responder for the USB phase (it needs only the C library), and its settings:
+# the VM's /tmp/umtp-store as a writable storage.
+umtp_package="$cache/umtp-responder"
+if [ ! -x "$umtp_package/usr/bin/umtprd" ]; then
+    rm -rf "$umtp_package"
+    mkdir -p "$umtp_package"
+    (cd "$umtp_package" && apt-get download -q umtp-responder && dpkg-deb -x umtp-responder_*.deb .)
+fi
+cp "$umtp_package/usr/bin/umtprd" "$rootfs/bin/umtprd"
+mkdir -p "$rootfs/etc/umtprd"
+sed -e 's#^storage .*#storage "/tmp/umtp-store" "shared folder" "rw"#' \
+    "$umtp_package/etc/umtprd/umtprd.conf" >"$rootfs/etc/umtprd/umtprd.conf"
 if [ "$mode" = bench-webcam ]; then
     # The recipe's programs, and the camera and port drivers gphoto2 loads for a PTP/IP camera.
     for tool in gphoto2 ffmpeg; do
@@ -198,6 +222,32 @@ insmod /modules/v4l2loopback.ko video_nr=10 card_label=Viewfinder || echo "VIVID
 timeout 180 /bin/vivid-checks webcam-loopback /bin/viewfinder /dev/video10
 status=\$?
 [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks webcam-loopback ended with status \$status"
+echo "VIVID-PHASE usb at \$(uptime)s"
+for module in \$(cat /modules/usb-order); do
+    grep -q "^\${module%.ko} " /proc/modules || insmod /modules/\$module || echo "VIVID FAIL insmod \$module"
+done
+mkdir -p /sys/kernel/config /tmp/umtp-store /dev/ffs-mtp
+mount -t configfs none /sys/kernel/config
+echo "Viewfinder over USB" >/tmp/umtp-store/small.txt
+head -c 3000017 /dev/urandom >/tmp/umtp-store/large.bin
+gadget=/sys/kernel/config/usb_gadget/umtp
+mkdir \$gadget \$gadget/configs/c.1 \$gadget/functions/ffs.mtp \$gadget/strings/0x409
+echo 0x1D6B >\$gadget/idVendor
+echo 0x0100 >\$gadget/idProduct
+echo "Viveris Technologies" >\$gadget/strings/0x409/manufacturer
+echo "umtp-responder" >\$gadget/strings/0x409/product
+echo "01234567" >\$gadget/strings/0x409/serialnumber
+ln -s \$gadget/functions/ffs.mtp \$gadget/configs/c.1
+mount -t functionfs mtp /dev/ffs-mtp
+/bin/umtprd >/tmp/umtprd.log 2>&1 &
+umtprd=\$!
+for i in \$(seq 1 100); do test -e /dev/ffs-mtp/ep1 && break; sleep 0.1; done
+ls /sys/class/udc >\$gadget/UDC || echo "VIVID FAIL binding the umtp-responder gadget"
+timeout 180 /bin/vivid-checks usb-mtp /tmp/umtp-store
+status=\$?
+[ \$status -le 1 ] || echo "VIVID FAIL vivid-checks usb-mtp ended with status \$status"
+echo "" >\$gadget/UDC
+kill \$umtprd
 echo "VIVID-PHASE benchmark at \$(uptime)s"
 timeout 300 /bin/v4l2-benchmark /dev/video1 /bin/v4l2-ctl $bench_frames || echo "VIVID FAIL benchmark ended with status \$?"
 echo "VIVID-END at \$(uptime)s"
@@ -230,7 +280,7 @@ if ! grep -q '^VIVID-END' <(tr -d '\r' <"$log"); then
     echo "VIVID FAIL the VM did not finish within ${timeout_seconds}s; see $log"
     failed=$((failed + 1))
 fi
-expected=${VIVID_EXPECTED_CHECKS:-33}
+expected=${VIVID_EXPECTED_CHECKS:-35}
 if [ "$passed" -lt "$expected" ] && [ "$failed" -eq 0 ]; then
     echo "VIVID FAIL only $passed of $expected checks reported"
     failed=$((failed + 1))

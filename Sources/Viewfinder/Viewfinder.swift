@@ -6,6 +6,7 @@
 @_exported import ViewfinderImaging
 @_exported import ViewfinderPTP
 @_exported import ViewfinderPTPIP
+@_exported import ViewfinderPTPUSB
 @_exported import ViewfinderReactive
 @_exported import ViewfinderRig
 @_exported import ViewfinderV4L2

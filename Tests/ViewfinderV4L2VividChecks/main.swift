@@ -11,6 +11,7 @@
 //        vivid-checks webcam VIEWFINDER    loops `VIEWFINDER webcam` from the output node back to the capture node
 //        vivid-checks webcam-loopback VIEWFINDER DEVICE
 //                                          runs `VIEWFINDER webcam` to the v4l2loopback DEVICE and reads it back there
+//        vivid-checks usb-mtp FOLDER       the PTP over USB transport against umtp-responder serving FOLDER
 //        vivid-checks webcam-benchmark VIEWFINDER OUTPUT SECONDS
 //                                          measures `VIEWFINDER webcam` against gphoto2 | ffmpeg on a v4l2loopback device
 import ViewfinderCore
@@ -32,6 +33,8 @@ if arguments.count == 4 && arguments[1] == "hotplug" {
     exit(runWebcamBenchmark(tool: arguments[2], output: arguments[3], seconds: seconds) ? 0 : 1)
 } else if arguments.count == 3 && arguments[1] == "webcam" {
     await runWebcamLoopCheck(runner, tool: arguments[2])
+} else if arguments.count == 3 && arguments[1] == "usb-mtp" {
+    await runUSBMTPChecks(runner, folder: arguments[2])
 } else if arguments.count == 4 && arguments[1] == "webcam-loopback" {
     await runWebcamLoopbackCheck(runner, tool: arguments[2], device: arguments[3])
 } else if arguments.count == 3 && arguments[1] == "cli" {
