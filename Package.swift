@@ -173,7 +173,7 @@ let package = Package(
             name: "vivid-checks",
             dependencies: [
                 "ViewfinderSystem", "ViewfinderImaging", "ViewfinderV4L2", "ViewfinderBarcode", "ViewfinderTestSupport",
-                "CV4L2", "ViewfinderPTP", "ViewfinderPTPUSB",
+                "CV4L2", "ViewfinderPTP", "ViewfinderPTPUSB", "ViewfinderReactive",
             ],
             path: "Tests/ViewfinderV4L2VividChecks",
             swiftSettings: strict

@@ -12,7 +12,10 @@
 #   4. barcode and webcam: frames written to the output node, read back on the capture node through vivid's loop;
 #   5. webcam-loopback: `viewfinder webcam` to a v4l2loopback device (the device it writes to in real use; Debian ships
 #      it as source, built here for the VM's kernel against Debian's header packages), read back from the same node;
-#   6. benchmark: on /dev/video1.
+#   6. usb: dummy_hcd and FunctionFS gadgets on configfs; the PTP over USB transport against umtp-responder (an
+#      independent MTP responder, from Debian's package), with an unplug mid-download; then `viewfinder simulate
+#      --usb` as each identity, checked with gphoto2 and the tool;
+#   7. benchmark: on /dev/video1.
 # Prints the check lines, the benchmark figures and a closing `vivid: N passed, N failed`; exits non-zero on any
 # failure, or when the VM does not finish within VIVID_VM_TIMEOUT seconds.
 #
@@ -81,7 +84,7 @@ rootfs="$cache/rootfs"
 rm -rf "$rootfs"
 mkdir -p "$rootfs"/{bin,dev,proc,sys,tmp,modules}
 cp /bin/busybox "$rootfs/bin/busybox"
-for applet in sh mount insmod rmmod ls cat echo poweroff sleep cut timeout test grep ip mkdir head kill seq; do
+for applet in sh mount insmod rmmod ls cat echo poweroff sleep cut timeout test grep ip mkdir head kill seq sed; do
     ln -s busybox "$rootfs/bin/$applet"
 done
 # Copies modules into the initramfs, uncompressed, and lists them in load order in /modules/ORDER.
@@ -141,18 +144,20 @@ cp "$umtp_package/usr/bin/umtprd" "$rootfs/bin/umtprd"
 mkdir -p "$rootfs/etc/umtprd"
 sed -e 's#^storage .*#storage "/tmp/umtp-store" "shared folder" "rw"#' \
     "$umtp_package/etc/umtprd/umtprd.conf" >"$rootfs/etc/umtprd/umtprd.conf"
-if [ "$mode" = bench-webcam ]; then
-    # The recipe's programs, and the camera and port drivers gphoto2 loads for a PTP/IP camera.
-    for tool in gphoto2 ffmpeg; do
-        cp "$(command -v "$tool")" "$rootfs/bin/$tool"
-        programs+=("$(command -v "$tool")")
-    done
-    for driver in /usr/lib/x86_64-linux-gnu/libgphoto2/*/ptp2.so /usr/lib/x86_64-linux-gnu/libgphoto2_port/*/ptpip.so; do
-        mkdir -p "$rootfs$(dirname "$driver")"
-        cp "$driver" "$rootfs$driver"
-        programs+=("$driver")
-    done
-fi
+# gphoto2, with the camera driver and the port drivers it loads for PTP/IP and USB cameras: the USB phase's
+# independent client, and the webcam benchmark's recipe with ffmpeg.
+tools=(gphoto2)
+[ "$mode" = bench-webcam ] && tools+=(ffmpeg)
+for tool in "${tools[@]}"; do
+    cp "$(command -v "$tool")" "$rootfs/bin/$tool"
+    programs+=("$(command -v "$tool")")
+done
+for driver in /usr/lib/x86_64-linux-gnu/libgphoto2/*/ptp2.so /usr/lib/x86_64-linux-gnu/libgphoto2_port/*/ptpip.so \
+    /usr/lib/x86_64-linux-gnu/libgphoto2_port/*/usb1.so; do
+    mkdir -p "$rootfs$(dirname "$driver")"
+    cp "$driver" "$rootfs$driver"
+    programs+=("$driver")
+done
 for program in "${programs[@]}"; do
     for library in $(ldd "$program" | grep -o '/[^ ]*'); do
         [ -e "$rootfs$library" ] && continue
@@ -230,6 +235,7 @@ mkdir -p /sys/kernel/config /tmp/umtp-store /dev/ffs-mtp
 mount -t configfs none /sys/kernel/config
 echo "Viewfinder over USB" >/tmp/umtp-store/small.txt
 head -c 3000017 /dev/urandom >/tmp/umtp-store/large.bin
+head -c 48000000 /dev/zero >/tmp/umtp-store/huge.bin
 gadget=/sys/kernel/config/usb_gadget/umtp
 mkdir \$gadget \$gadget/configs/c.1 \$gadget/functions/ffs.mtp \$gadget/strings/0x409
 echo 0x1D6B >\$gadget/idVendor
@@ -243,11 +249,22 @@ mount -t functionfs mtp /dev/ffs-mtp
 umtprd=\$!
 for i in \$(seq 1 100); do test -e /dev/ffs-mtp/ep1 && break; sleep 0.1; done
 ls /sys/class/udc >\$gadget/UDC || echo "VIVID FAIL binding the umtp-responder gadget"
-timeout 180 /bin/vivid-checks usb-mtp /tmp/umtp-store
+timeout 180 /bin/vivid-checks usb-mtp /tmp/umtp-store \$gadget
 status=\$?
 [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks usb-mtp ended with status \$status"
 echo "" >\$gadget/UDC
 kill \$umtprd
+# The simulated camera as a USB device, with each identity, for gphoto2 and the tool.
+for identity in generic nikon canon; do
+    /bin/viewfinder simulate --identity \$identity --usb >/tmp/sim-usb.log 2>&1 &
+    simulator=\$!
+    timeout 300 /bin/vivid-checks usb-camera \$identity /bin/viewfinder /bin/gphoto2
+    status=\$?
+    [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks usb-camera \$identity ended with status \$status"
+    [ \$status -eq 0 ] || sed "s/^/VIVID-INFO simulate --usb: /" /tmp/sim-usb.log
+    kill -INT \$simulator
+    wait \$simulator
+done
 echo "VIVID-PHASE benchmark at \$(uptime)s"
 timeout 300 /bin/v4l2-benchmark /dev/video1 /bin/v4l2-ctl $bench_frames || echo "VIVID FAIL benchmark ended with status \$?"
 echo "VIVID-END at \$(uptime)s"
@@ -280,7 +297,7 @@ if ! grep -q '^VIVID-END' <(tr -d '\r' <"$log"); then
     echo "VIVID FAIL the VM did not finish within ${timeout_seconds}s; see $log"
     failed=$((failed + 1))
 fi
-expected=${VIVID_EXPECTED_CHECKS:-35}
+expected=${VIVID_EXPECTED_CHECKS:-43}
 if [ "$passed" -lt "$expected" ] && [ "$failed" -eq 0 ]; then
     echo "VIVID FAIL only $passed of $expected checks reported"
     failed=$((failed + 1))

@@ -23,6 +23,9 @@ public final class PTPUSBTransport: PTPTransport, @unchecked Sendable {
     /// `usb` and the bus and address, such as `usb1-4`, cut to 8 bytes.
     public var threadName: String { String("usb\(device.bus)-\(device.address)".prefix(8)) }
 
+    /// True: a program that exits without closing its session leaves it open on the camera.
+    public var sessionsOutliveConnections: Bool { true }
+
     private let handle: USBDeviceHandle
     private let pipes: USBCameraDevice.Pipes
     /// How long a transfer may make no progress; shortened while the session closes.

@@ -99,7 +99,7 @@ public struct USBCameraDevice: Hashable, Sendable, CustomStringConvertible {
             + "replug the camera"
     }
 
-    /// Creates a description; ``all(sysfs:)`` finds the attached ones.
+    /// Creates a description; ``all(sysfs:deviceFiles:)`` finds the attached ones.
     public init(
         bus: Int, address: Int, vendorID: UInt16, productID: UInt16, manufacturer: String, product: String,
         serialNumber: String?, path: String, sysfsName: String, pipes: Pipes?

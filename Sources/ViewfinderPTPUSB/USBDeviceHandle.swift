@@ -17,9 +17,11 @@ import Glibc
 final class USBDeviceHandle: Sendable {
     /// The device file's path, for messages.
     let path: String
-    private let file: FileDescriptor
+    /// The device file, open until ``close()``; closing it releases the interface.
+    private let file: Locked<FileDescriptor?>
+    /// The device file's number, for the calls made while it is open.
+    private let number: CInt
     private let wakeup: FileDescriptor.Pipe
-    private let interface: UInt32
     private let state = Locked(State())
     private let reaper: Locked<PlatformThread?> = Locked(nil)
 
@@ -57,7 +59,9 @@ final class USBDeviceHandle: Sendable {
     init(path: String, interface: Int, udevHint: String) throws(ViewfinderError) {
         self.path = path
         do {
-            file = try FileDescriptor.open(path, O_RDWR)
+            let opened = try FileDescriptor.open(path, O_RDWR)
+            number = opened.rawValue
+            file = Locked(opened)
         } catch {
             switch error {
             case .permissionDenied:
@@ -75,9 +79,8 @@ final class USBDeviceHandle: Sendable {
         } catch {
             throw ViewfinderError(error, while: "making a pipe for \(path)")
         }
-        self.interface = UInt32(interface)
-        var number = UInt32(interface)
-        if ioctl(file.rawValue, cusb_USBDEVFS_CLAIMINTERFACE, &number) != 0 {
+        var claimed = UInt32(interface)
+        if ioctl(number, cusb_USBDEVFS_CLAIMINTERFACE, &claimed) != 0 {
             let error = Errno.current
             throw error == .busy
                 ? ViewfinderError(
@@ -93,11 +96,6 @@ final class USBDeviceHandle: Sendable {
             throw ViewfinderError(.notAvailable, "cannot start a thread for \(path): \(error)")
         }
         reaper.withLock { $0 = thread }
-    }
-
-    deinit {
-        var number = interface
-        _ = ioctl(file.rawValue, cusb_USBDEVFS_RELEASEINTERFACE, &number)
     }
 
     /// Runs one bulk or interrupt transfer on `endpoint` (bit 7 set for IN) and waits for it until `deadline`.
@@ -119,7 +117,7 @@ final class USBDeviceHandle: Sendable {
             type, endpoint: endpoint, buffer, flags: flags, completion: .waiter(slot, done), while: activity())
         if done.wait(timeout: DispatchTime(deadline)) == .timedOut {
             // Discarded, the URB still completes (status -ENOENT) and is reaped; wait for that so its memory is free.
-            _ = ioctl(file.rawValue, cusb_USBDEVFS_DISCARDURB, urb.pointer)
+            _ = ioctl(number, cusb_USBDEVFS_DISCARDURB, urb.pointer)
             done.wait()
             if case .completed(0, let length)? = slot.withLock({ $0 }), length == buffer.count {
                 return length
@@ -168,15 +166,15 @@ final class USBDeviceHandle: Sendable {
         var transfer = usbdevfs_ctrltransfer(
             bRequestType: requestType, bRequest: request, wValue: value, wIndex: index, wLength: UInt16(data.count),
             timeout: UInt32(max(1, timeout.inSeconds * 1000)), data: data.baseAddress)
-        let count = ioctl(file.rawValue, cusb_USBDEVFS_CONTROL, &transfer)
+        let count = ioctl(number, cusb_USBDEVFS_CONTROL, &transfer)
         guard count >= 0 else { throw systemError(Errno.current, while: activity()) }
         return Int(count)
     }
 
     /// Clears a stalled endpoint.
     func clearHalt(endpoint: UInt8) {
-        var number = UInt32(endpoint)
-        _ = ioctl(file.rawValue, cusb_USBDEVFS_CLEAR_HALT, &number)
+        var address = UInt32(endpoint)
+        _ = ioctl(number, cusb_USBDEVFS_CLEAR_HALT, &address)
     }
 
     /// Ends every transfer with `disconnected` and stops the reaping thread; safe from any thread, more than once.
@@ -185,13 +183,15 @@ final class USBDeviceHandle: Sendable {
         _ = withUnsafeBytes(of: UInt8(1)) { try? wakeup.write.write($0) }
     }
 
-    /// Shuts down and waits for the reaping thread.
+    /// Shuts down, waits for the reaping thread, and closes the device file, which releases the interface for the
+    /// next program; no call may follow.
     func close() {
         shutdown()
         reaper.withLock { thread in
             thread?.join()
             thread = nil
         }
+        file.withLock { $0 = nil }
     }
 
     // MARK: Submitting and reaping
@@ -212,7 +212,7 @@ final class USBDeviceHandle: Sendable {
             urb.pointer.deallocate()
             throw ended
         }
-        if ioctl(file.rawValue, cusb_USBDEVFS_SUBMITURB, urb.pointer) != 0 {
+        if ioctl(number, cusb_USBDEVFS_SUBMITURB, urb.pointer) != 0 {
             let error = Errno.current
             state.withLock { _ = $0.pending.removeValue(forKey: urb.address) }
             urb.pointer.deallocate()
@@ -227,7 +227,7 @@ final class USBDeviceHandle: Sendable {
             let events: [Int16]
             do {
                 events = try Poll.wait(
-                    [.init(file.rawValue, for: Poll.writable), .init(wakeup.read.rawValue, for: Poll.readable)],
+                    [.init(number, for: Poll.writable), .init(wakeup.read.rawValue, for: Poll.readable)],
                     until: nil)
             } catch {
                 return end(with: ViewfinderError(error, while: "waiting for transfers on \(path)"))
@@ -246,7 +246,7 @@ final class USBDeviceHandle: Sendable {
     private func reapCompleted() {
         while true {
             var reaped: UnsafeMutableRawPointer?
-            guard ioctl(file.rawValue, cusb_USBDEVFS_REAPURBNDELAY, &reaped) == 0, let reaped else { return }
+            guard ioctl(number, cusb_USBDEVFS_REAPURBNDELAY, &reaped) == 0, let reaped else { return }
             let address = UInt(bitPattern: reaped)
             guard let (urb, completion) = state.withLock({ $0.pending.removeValue(forKey: address) }) else { continue }
             let outcome = Outcome.completed(
@@ -276,7 +276,7 @@ final class USBDeviceHandle: Sendable {
                 urb.pointer.deallocate()
                 return
             }
-            if ioctl(file.rawValue, cusb_USBDEVFS_SUBMITURB, urb.pointer) != 0 {
+            if ioctl(number, cusb_USBDEVFS_SUBMITURB, urb.pointer) != 0 {
                 let error = systemError(Errno.current, while: "resubmitting a transfer")
                 state.withLock { _ = $0.pending.removeValue(forKey: urb.address) }
                 urb.pointer.deallocate()
@@ -295,12 +295,12 @@ final class USBDeviceHandle: Sendable {
     /// Discards what is still pending, reaps it, and fails every waiter with the reason the handle ended.
     private func abandonPending() {
         let pending = state.withLock { $0.pending }
-        for (_, entry) in pending { _ = ioctl(file.rawValue, cusb_USBDEVFS_DISCARDURB, entry.urb.pointer) }
+        for (_, entry) in pending { _ = ioctl(number, cusb_USBDEVFS_DISCARDURB, entry.urb.pointer) }
         // Discarded URBs complete promptly; the reaping is bounded so that a device that never gives them back
         // cannot hold the close.
         let deadline = ContinuousClock.now + .seconds(1)
         while !state.withLock({ $0.pending.isEmpty }), ContinuousClock.now < deadline {
-            _ = try? Poll.wait(file.rawValue, for: Poll.writable, until: deadline)
+            _ = try? Poll.wait(number, for: Poll.writable, until: deadline)
             reapCompleted()
         }
         let reason = state.withLock { $0.ended } ?? ViewfinderError(.disconnected, "\(path) was closed")

@@ -45,6 +45,8 @@ public final class CameraSimulator: Sendable {
     private let guid = PTPIPGUID.random()
     /// Whether the camera has stopped answering (``stopAnswering()``).
     private let silence = Locked(false)
+    /// The camera as a USB device, once ``startUSB(controller:)`` made it one.
+    let usb = Locked<SimulatorUSBFunction?>(nil)
 
     /// Creates the camera, with its sample images on the card; it does not listen until ``start()``.
     ///
@@ -115,6 +117,10 @@ public final class CameraSimulator: Sendable {
     /// Stops listening, ends the session and waits (up to five seconds) for the simulator's threads to finish.
     public func stop() {
         stopAnnouncing()
+        usb.withLock { function in
+            function?.stop()
+            function = nil
+        }
         sockets.shutDownAll()
         server.withLock { $0.active }?.end()
         _ = threads.wait(timeout: .now() + 5)

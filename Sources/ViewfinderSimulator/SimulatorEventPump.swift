@@ -58,10 +58,13 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
     }
 
     private struct State {
-        var pending: [PTPIPPacket] = []
+        var pending: [PTPEvent] = []
+        var probeAnswers = 0
         var jobs: [Job] = []
         var isStopping = false
         var connection: PTPIPConnection?
+        /// Where events go instead of a PTP/IP event connection, such as a USB interrupt pipe.
+        var outlet: (@Sendable ([PTPEvent]) -> Void)?
     }
 
     private let state = Locked(State())
@@ -116,13 +119,15 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
         wakeUp.signal()
     }
 
+    /// Sends events to `outlet` from now on, on the pump's thread, rather than to a PTP/IP event connection.
+    func deliver(to outlet: @escaping @Sendable ([PTPEvent]) -> Void) {
+        state.withLock { $0.outlet = outlet }
+    }
+
     /// Queues events to send.
     func emit(_ events: [PTPEvent]) {
         guard !events.isEmpty else { return }
-        let packets = events.map {
-            PTPIPPacket.event(code: $0.code, transactionID: $0.transactionID, parameters: $0.parameters)
-        }
-        state.withLock { $0.pending += packets }
+        state.withLock { $0.pending += events }
         wakeUp.signal()
     }
 
@@ -149,23 +154,32 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
         var connection: PTPIPConnection?
         while true {
             let now = ContinuousClock.now
-            let (packets, due, stopping, next) = state.withLock { state in
+            let (pending, probeAnswers, due, stopping, next, outlet) = state.withLock { state in
                 let due = state.jobs.filter { $0.deadline <= now }
                 state.jobs.removeAll { $0.deadline <= now }
-                defer { state.pending = [] }
-                connection = state.connection
-                return (state.pending, due, state.isStopping, state.jobs.map(\.deadline).min())
-            }
-            var outgoing = packets
-            if !stopping {
-                for job in due {
-                    outgoing += job.work().map {
-                        PTPIPPacket.event(code: $0.code, transactionID: $0.transactionID, parameters: $0.parameters)
-                    }
+                defer {
+                    state.pending = []
+                    state.probeAnswers = 0
                 }
+                connection = state.connection
+                return (
+                    state.pending, state.probeAnswers, due, state.isStopping, state.jobs.map(\.deadline).min(),
+                    state.outlet
+                )
             }
-            if let connection, !outgoing.isEmpty, !silence.withLock({ $0 }) {
-                send(outgoing, on: connection)
+            var events = pending
+            if !stopping {
+                for job in due { events += job.work() }
+            }
+            if !silence.withLock({ $0 }) {
+                if let outlet, !events.isEmpty { outlet(events) }
+                if let connection {
+                    let packets =
+                        events.map {
+                            PTPIPPacket.event(code: $0.code, transactionID: $0.transactionID, parameters: $0.parameters)
+                        } + Array(repeating: .probeResponse, count: probeAnswers)
+                    if !packets.isEmpty { send(packets, on: connection) }
+                }
             }
             if stopping { break }
             let wait = min(next.map { now.duration(to: $0) } ?? .seconds(1), .seconds(1))
@@ -176,6 +190,7 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
         state.withLock { state in
             state.jobs = []
             state.connection = nil
+            state.outlet = nil
         }
         if let connection {
             // Wake the reader and let it finish before the descriptor is closed.
@@ -197,7 +212,7 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
                     guard ready != 0 else { continue }
                 }
                 if try connection.readPacket(while: "reading the event connection") == .probeRequest {
-                    state.withLock { $0.pending.append(.probeResponse) }
+                    state.withLock { $0.probeAnswers += 1 }
                     wakeUp.signal()
                 }
             } catch {

@@ -117,6 +117,17 @@ extension SimulatedCameraCommands {
             }
         }
 
+        @Test func aUSBCameraThatIsNotAttachedFailsWith69() async throws {
+            try await onOwnThread {
+                let result = try Tool.run("camera", "info", "--usb", "9:99")
+                #expect(result.status == 69, "\(result)")
+                #expect(result.standardError.contains("no USB camera is at 9:99"), "\(result)")
+                #expect(
+                    result.standardError.contains("viewfinder discover` lists the cameras attached by USB"), "\(result)"
+                )
+            }
+        }
+
         @Test func anInterfaceWithoutARouteFailsWith69() async throws {
             try await onOwnThread {
                 let result = try Tool.run("discover", "--interface", "nosuch0")

@@ -85,7 +85,7 @@ import ViewfinderTestSupport
         (["discover", "--host", "camera:http"], "the port is a number from 1 to 65535, not 'http'"),
         (
             ["discover", "--gateway", "--host", "127.0.0.1"],
-            "give one of --gateway, --interface, --host and --camera, not"
+            "give one of --gateway, --interface, --host, --camera and --usb, not"
         ),
         (["camera", "info", "--family", "pentax"], "--family takes nikon, canon, sony or generic"),
         (["camera", "frobnicate"], "there is no command 'frobnicate'"),

@@ -11,7 +11,11 @@
 //        vivid-checks webcam VIEWFINDER    loops `VIEWFINDER webcam` from the output node back to the capture node
 //        vivid-checks webcam-loopback VIEWFINDER DEVICE
 //                                          runs `VIEWFINDER webcam` to the v4l2loopback DEVICE and reads it back there
-//        vivid-checks usb-mtp FOLDER       the PTP over USB transport against umtp-responder serving FOLDER
+//        vivid-checks usb-mtp FOLDER GADGET
+//                                          the PTP over USB transport against umtp-responder serving FOLDER from the
+//                                          configfs gadget GADGET, which it unbinds and binds again
+//        vivid-checks usb-camera IDENTITY VIEWFINDER GPHOTO2
+//                                          gphoto2 and VIEWFINDER against `VIEWFINDER simulate --usb` as IDENTITY
 //        vivid-checks webcam-benchmark VIEWFINDER OUTPUT SECONDS
 //                                          measures `VIEWFINDER webcam` against gphoto2 | ffmpeg on a v4l2loopback device
 import ViewfinderCore
@@ -33,8 +37,10 @@ if arguments.count == 4 && arguments[1] == "hotplug" {
     exit(runWebcamBenchmark(tool: arguments[2], output: arguments[3], seconds: seconds) ? 0 : 1)
 } else if arguments.count == 3 && arguments[1] == "webcam" {
     await runWebcamLoopCheck(runner, tool: arguments[2])
-} else if arguments.count == 3 && arguments[1] == "usb-mtp" {
-    await runUSBMTPChecks(runner, folder: arguments[2])
+} else if arguments.count == 5 && arguments[1] == "usb-camera" {
+    await runUSBCameraChecks(runner, identity: arguments[2], tool: arguments[3], gphoto2: arguments[4])
+} else if arguments.count == 4 && arguments[1] == "usb-mtp" {
+    await runUSBMTPChecks(runner, folder: arguments[2], gadget: arguments[3])
 } else if arguments.count == 4 && arguments[1] == "webcam-loopback" {
     await runWebcamLoopbackCheck(runner, tool: arguments[2], device: arguments[3])
 } else if arguments.count == 3 && arguments[1] == "cli" {

@@ -1,7 +1,8 @@
 import Viewfinder
 
-/// Where the network-camera commands look for their camera, from the target options they share: `--gateway`,
-/// `--interface IF`, `--host HOST[:PORT]` or `--camera NAME` (a camera that announces itself), and `--family`.
+/// Where the camera commands look for their camera, from the target options they share: `--gateway`,
+/// `--interface IF`, `--host HOST[:PORT]` or `--camera NAME` (a camera that announces itself), and `--family`; or
+/// `--usb BUS:ADDRESS|SERIAL|any` for a camera attached by USB.
 ///
 /// ```swift
 /// let target = try CameraTarget(arguments)
@@ -22,12 +23,19 @@ struct CameraTarget {
             "camera", "NAME|SERIAL",
             help: "A camera that announces itself on the network, by its name, serial number or ID."),
         .value("family", "FAMILY", help: "The kind of camera: nikon, canon, sony or generic.", default: "generic"),
+        .value(
+            "usb", "BUS:ADDR|SERIAL|any",
+            help:
+                "A camera attached by USB, by its place (lsusb's bus and device), serial number, or any for the only one."
+        ),
     ]
 
     /// Where the camera is and what kind it is.
     let descriptor: ManualCameraDescriptor
     /// The name, serial number or ID of a camera to find by searching the network, from `--camera`.
     let cameraName: String?
+    /// The USB camera `--usb` names; `any` for the only one attached.
+    let usbSelector: String?
     /// How long `--camera` waits for the camera to announce itself.
     static let searchTimeout = Duration.seconds(5)
 
@@ -43,14 +51,16 @@ struct CameraTarget {
         let places = [
             arguments.flag("gateway") ? "--gateway" : nil, arguments.value("interface").map { _ in "--interface" },
             arguments.value("host").map { _ in "--host" }, arguments.value("camera").map { _ in "--camera" },
+            arguments.value("usb").map { _ in "--usb" },
         ].compactMap { $0 }
         guard places.count <= 1 else {
             throw UsageError(
-                "give one of --gateway, --interface, --host and --camera, not \(places.joined(separator: " and "))",
-                commandPath: commandPath)
+                "give one of --gateway, --interface, --host, --camera and --usb, not "
+                    + places.joined(separator: " and "), commandPath: commandPath)
         }
         namesAPlace = !places.isEmpty
         cameraName = arguments.value("camera")
+        usbSelector = arguments.value("usb")
         if let interface = arguments.value("interface") {
             guard !interface.isEmpty, !interface.contains("/") else {
                 throw UsageError(
@@ -108,6 +118,17 @@ struct CameraTarget {
     ///
     /// - Throws: ``CommandFailure`` with exit status 69 when nothing answers there.
     func discover() async throws -> any Camera {
+        if let usbSelector {
+            do {
+                let device = try USBCameraDevice.find(usbSelector == "any" ? nil : usbSelector)
+                return PTPCamera(endpoint: PTPUSBEndpoint(device: device))
+            } catch {
+                throw CommandFailure(
+                    "no USB camera: \(error.message)",
+                    hint: "`viewfinder discover` lists the cameras attached by USB.",
+                    exitStatus: ExitStatus.unavailable)
+            }
+        }
         if let cameraName {
             guard let found = await NetworkSearch.camera(named: cameraName, timeout: Self.searchTimeout) else {
                 throw CommandFailure(
@@ -158,7 +179,8 @@ struct CameraTarget {
 
     /// Where the options pointed, for messages: "127.0.0.1:15740", "[fe80::1]:15740", "the default gateway".
     var place: String {
-        switch descriptor.location {
+        if let usbSelector { return usbSelector == "any" ? "USB" : "USB \(usbSelector)" }
+        return switch descriptor.location {
         case .suggestedGateway: "the default gateway"
         case .gatewayOfInterface(let interface): "the gateway of \(interface)"
         case .address(let host):

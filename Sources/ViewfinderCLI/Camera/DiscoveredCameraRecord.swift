@@ -24,9 +24,23 @@ struct DiscoveredCameraRecord: Encodable {
         foundBy = camera.foundBy.description.split(separator: "+").map(String.init)
     }
 
+    /// A camera attached by USB: its address is `usb BUS:ADDRESS`, found by `usb`.
+    init(_ device: USBCameraDevice) {
+        id = device.serialNumber.map { "usb-\($0)" } ?? "usb-\(device.sysfsName)"
+        name = device.description
+        manufacturer = device.manufacturer
+        model = device.product
+        family = device.family.rawValue
+        serialNumber = device.serialNumber
+        host = "usb \(device.location)"
+        port = nil
+        foundBy = ["usb"]
+    }
+
     /// The table row: name, model, family, address, how it was found, ID.
     var row: [String] {
-        let address = (host.contains(":") ? "[\(host)]" : host) + (port.map { ":\($0)" } ?? "")
+        let address =
+            foundBy == ["usb"] ? host : (host.contains(":") ? "[\(host)]" : host) + (port.map { ":\($0)" } ?? "")
         return [name, model, family, address, foundBy.joined(separator: "+"), id]
     }
 

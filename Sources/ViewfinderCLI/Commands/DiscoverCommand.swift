@@ -9,7 +9,7 @@ enum DiscoverCommand: Command {
             Without a place, searches the network: listens for cameras that announce themselves over multicast DNS \
             (_ptp._tcp, as Nikon cameras do) and SSDP (as Canon and Sony cameras do) for --timeout seconds and \
             lists each one once, however many ways it was heard, with its name, model, address and how it was \
-            found; --watch keeps listening and prints each camera found or lost until Ctrl-C. Finding none is not \
+            found, and then the PTP and MTP cameras attached by USB (address usb BUS:ADDRESS, for --usb); --watch keeps listening and prints each camera found or lost until Ctrl-C. Finding none is not \
             an error. With --gateway, --interface or --host it looks for a PTP/IP camera there instead (a camera \
             that makes its own WiFi network is the gateway of the computers that join it), connects just long \
             enough to read what the camera is, then disconnects; it exits with 69 when no camera answers there.
@@ -51,11 +51,13 @@ enum DiscoverCommand: Command {
         }
         let seconds = try arguments.seconds("timeout", default: 3, in: 0.1...3600)
         let cameras = await NetworkSearch.cameras(within: .milliseconds(Int64(seconds * 1000)), family: family)
+        let attached = USBCameraDevice.all().filter { family == nil || $0.family == family }
+        let records = cameras.map(DiscoveredCameraRecord.init) + attached.map(DiscoveredCameraRecord.init)
         if json {
-            return try Console.printJSON(cameras.map(DiscoveredCameraRecord.init))
+            return try Console.printJSON(records)
         }
-        guard !cameras.isEmpty else {
-            Console.printToError("No camera announced itself within \(seconds) s.")
+        guard !records.isEmpty else {
+            Console.printToError("No camera announced itself within \(seconds) s, and none is attached by USB.")
             Console.printToError(
                 "Check that the camera's WiFi is on and that this computer is on its network, or give --host HOST "
                     + "or --gateway to look for one that does not announce itself.")
@@ -64,7 +66,7 @@ enum DiscoverCommand: Command {
             }
             return
         }
-        Console.printTable(header: DiscoveredCameraRecord.header, rows: cameras.map { DiscoveredCameraRecord($0).row })
+        Console.printTable(header: DiscoveredCameraRecord.header, rows: records.map(\.row))
     }
 
     /// Prints each change until interrupted.

@@ -23,7 +23,11 @@ enum SimulateCommand: Command {
             its log lines start with its name. Lines on standard input turn the first camera's dials, as its \
             user would: 'dial iso 1600', 'dial aperture 560' (f/5.6), 'dial shutter 40' (1/250 s, in 0.1 ms), \
             'dial ev -333' (-1/3 EV, in thousandths), or a property's code, 'dial 0x500F 800'; the connected \
-            client is told, as by a real camera. 'read iso' prints the value the camera holds. Press Ctrl-C to stop it, which sends the announcements' goodbyes.
+            client is told, as by a real camera. 'read iso' prints the value the camera holds. With --usb the \
+            camera is a USB device instead, a gadget through configfs and FunctionFS on a USB device controller \
+            (as root; dummy_hcd gives a machine a virtual one whose host side is its own USB bus, where gphoto2 \
+            and `viewfinder camera --usb` find it). Press Ctrl-C to stop it, which sends the announcements' \
+            goodbyes and unplugs the USB camera.
             """,
         options: [
             .value("bind", "ADDRESS", help: "The address to listen on.", default: "127.0.0.1"),
@@ -41,6 +45,8 @@ enum SimulateCommand: Command {
             .value(
                 "count", "N", help: "Run N cameras on consecutive ports from --port (free ones with port 0).",
                 default: "1"),
+            .flag("usb", help: "Be a USB camera through a FunctionFS gadget instead of listening on TCP (as root)."),
+            .value("usb-controller", "NAME", help: "The USB device controller for --usb; the first one by default."),
         ],
         examples: [
             Example(commandLine: "simulate", comment: "A generic camera on 127.0.0.1:15740."),
@@ -56,6 +62,10 @@ enum SimulateCommand: Command {
             Example(
                 commandLine: "simulate --count 4 --port 15740",
                 comment: "Four cameras on ports 15740 to 15743; try viewfinder rig shoot --hosts 127.0.0.1:15740+4."),
+            Example(
+                commandLine: "simulate --identity nikon --usb",
+                comment:
+                    "A Nikon on USB (as root, after modprobe dummy_hcd libcomposite usb_f_fs); try gphoto2 --summary."),
         ]
     )
 
@@ -87,6 +97,10 @@ enum SimulateCommand: Command {
             throw UsageError(
                 "\(count) cameras from port \(port) would go past port 65535", commandPath: arguments.commandPath)
         }
+        let usb = arguments.flag("usb")
+        guard !usb || count == 1 else {
+            throw UsageError("--usb runs one camera; leave out --count", commandPath: arguments.commandPath)
+        }
         var simulators: [CameraSimulator] = []
         Interrupt.beginHandling()
         defer {
@@ -103,7 +117,11 @@ enum SimulateCommand: Command {
                 }
             }
             let simulator = try CameraSimulator(configuration: own)
-            try simulator.start()
+            if usb {
+                try simulator.startUSB(controller: arguments.value("usb-controller"))
+            } else {
+                try simulator.start()
+            }
             simulators.append(simulator)
         }
         if let first = simulators.first {

@@ -127,6 +127,13 @@ final class PTPSessionCore: PTPEventSink {
         try transport.startEvents(self)
         do {
             _ = try runner.run(.openSession, parameters: [configuration.sessionID], transactionID: 0)
+        } catch
+            where error.responseCode == PTPResponseCode.sessionAlreadyOpen.rawValue
+            && transport.sessionsOutliveConnections
+        {
+            // A previous program's session, left open when it exited: closed, and this one opened in its place.
+            _ = try runner.run(.closeSession)
+            _ = try runner.run(.openSession, parameters: [configuration.sessionID], transactionID: 0)
         } catch  where error.responseCode == PTPResponseCode.sessionAlreadyOpen.rawValue {
             throw ViewfinderError(
                 .deviceBusy,

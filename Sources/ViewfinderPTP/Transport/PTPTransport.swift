@@ -29,6 +29,12 @@ public protocol PTPTransport: AnyObject, Sendable {
     /// session names its command thread `NAME-cmd`.
     var threadName: String { get }
 
+    /// Whether a session the camera has open when this transport connects can be a previous program's, left open
+    /// when that program ended without closing it: true over USB, where a program's exit does not end the camera's
+    /// session, so the session closes it and opens its own; false (the default) where the camera ends a session with
+    /// its connection, so an open one belongs to another client.
+    var sessionsOutliveConnections: Bool { get }
+
     /// Sends an operation request.
     ///
     /// - Parameters:
@@ -68,6 +74,11 @@ public protocol PTPTransport: AnyObject, Sendable {
     /// - Parameter gracefully: Whether to end the connection in order, waiting briefly for the camera to let go of
     ///   it (so the next client finds the camera free), rather than dropping it.
     func close(gracefully: Bool)
+}
+
+extension PTPTransport {
+    /// False: the camera ends a session with its connection.
+    public var sessionsOutliveConnections: Bool { false }
 }
 
 /// An operation request, as a transport sends it.

@@ -1,0 +1,46 @@
+import ViewfinderCore
+
+extension CameraSimulator {
+    /// The USB vendor and product IDs the camera shows as a USB device: a Nikon D750's and a Canon EOS 5D Mark IV's
+    /// for those identities, so that gphoto2 treats them as it treats those cameras, and the Linux Foundation's
+    /// gadget IDs for the generic camera, which gphoto2 finds by its still-image class.
+    public var usbIDs: (vendor: UInt16, product: UInt16) {
+        switch configuration.identity {
+        case .generic: (0x1D6B, 0x0104)
+        case .nikon: (0x04B0, 0x0437)
+        case .canon: (0x04A9, 0x3281)
+        }
+    }
+
+    /// Makes the camera a USB device: a gadget through configfs and FunctionFS, bound to a USB device controller,
+    /// which shows it to that controller's host as a still-image camera; ``stop()`` unplugs and removes it.
+    ///
+    /// dummy_hcd gives a machine a virtual device controller joined to a virtual host controller, so that the
+    /// camera appears on the same machine's USB bus (`modprobe dummy_hcd libcomposite usb_f_fs` as root).
+    ///
+    /// - Parameter controller: The device controller, as `/sys/class/udc` names it; the first one when `nil`.
+    /// - Throws: `ViewfinderError/Code/notAvailable` naming what to load when configfs, FunctionFS or a device
+    ///   controller is missing, and `ViewfinderError/Code/permissionDenied` when not run as root.
+    public func startUSB(controller: String? = nil) throws {
+        let info = camera.deviceInfo
+        let name = "viewfinder-\(configuration.identity.rawValue)"
+        let ids = usbIDs
+        let gadget = try USBGadget.create(
+            name: name, vendorID: ids.vendor, productID: ids.product, manufacturer: info.manufacturer,
+            product: info.model, serial: info.serialNumber)
+        let function: SimulatorUSBFunction
+        do {
+            function = try SimulatorUSBFunction(
+                camera: camera, gadget: gadget,
+                log: { [configuration] in
+                    configuration.log?($0)
+                })
+            try function.start(controller: controller)
+        } catch {
+            gadget.remove()
+            throw error
+        }
+        usb.withLock { $0 = function }
+        configuration.log?("serving \(info.manufacturer) \(info.model) over USB as \(gadget.directory)")
+    }
+}

@@ -1,0 +1,182 @@
+import ViewfinderCore
+import ViewfinderPTP
+import ViewfinderPTPUSB
+import ViewfinderReactive
+import ViewfinderSystem
+import ViewfinderTestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Checks the simulated camera as a USB device (`viewfinder simulate --usb`, a FunctionFS gadget on dummy_hcd):
+/// gphoto2, an independent client, finds it, reads its summary, sets and reads ISO, captures and downloads a
+/// picture, lists its files and (Nikon) takes a live view frame; then the `viewfinder` tool does the same over its
+/// own USB transport.
+///
+/// - Parameters:
+///   - identity: The identity the simulator runs as: generic, nikon or canon.
+///   - tool: The `viewfinder` tool.
+///   - gphoto2: The gphoto2 program.
+func runUSBCameraChecks(_ runner: CheckRunner, identity: String, tool: String, gphoto2: String) async {
+    let vendor: UInt16 =
+        switch identity {
+        case "nikon": 0x04B0
+        case "canon": 0x04A9
+        default: 0x1D6B
+        }
+    let manufacturer =
+        switch identity {
+        case "nikon": "Nikon Corporation"
+        case "canon": "Canon Inc."
+        default: "Viewfinder"
+        }
+    var found: USBCameraDevice?
+    _ = await wait(upTo: .seconds(30)) {
+        found = USBCameraDevice.all().first { $0.vendorID == vendor }
+        return found != nil
+    }
+    await runner.run("usb-\(identity)-gphoto2") {
+        let device = try require(found, "the simulated \(identity) camera is not among \(USBCameraDevice.all())")
+        let port = "usb:\(String(format: "%03d", device.bus)),\(String(format: "%03d", device.address))"
+        func run(_ arguments: [String]) throws -> String {
+            let result = try ChildProcess.run(
+                gphoto2, ["--port", port] + arguments, environment: ["HOME": "/tmp"], mergingErrors: true,
+                timeout: .seconds(90))
+            try expect(result.status == 0, "gphoto2 \(arguments.joined(separator: " ")): \(result.standardOutput)")
+            return result.standardOutput
+        }
+        let detected = try ChildProcess.run(gphoto2, ["--auto-detect"], environment: ["HOME": "/tmp"])
+        try expect(detected.standardOutput.contains(port), "gphoto2 --auto-detect: \(detected.standardOutput)")
+        let summary = try run(["--summary"])
+        try expect(summary.contains(manufacturer), "the summary does not name \(manufacturer): \(summary)")
+        _ = try run(["--set-config", "iso=800"])
+        let iso = try run(["--get-config", "iso"])
+        try expect(iso.contains("Current: 800"), "after setting ISO 800: \(iso)")
+        let picture = "/tmp/usb-\(identity)-gphoto2.jpg"
+        _ = try run(["--capture-image-and-download", "--filename", picture, "--force-overwrite"])
+        try expect(isJPEG(picture), "the picture gphoto2 downloaded is not a JPEG")
+        let files = try run(["--list-files"])
+        try expect(files.contains(".JPG"), "the card's files: \(files)")
+        var extra = ""
+        if identity == "nikon" {
+            // gphoto2 names a preview file thumb_NAME, in its working folder.
+            let output = try run([
+                "--capture-preview", "--filename", "usb-\(identity)-preview.jpg", "--force-overwrite",
+            ])
+            let saved = output.split(separator: "\n").first { $0.hasPrefix("Saving file as ") }
+                .map { String($0.dropFirst("Saving file as ".count)) }
+            let preview = try require(saved, "gphoto2 saved no preview: \(output)")
+            try expect(isJPEG(preview), "the live view frame gphoto2 saved in \(preview) is not a JPEG")
+            extra = ", a live view frame"
+        }
+        return "\(port): --auto-detect, --summary (\(manufacturer)), ISO 800 set and read, a picture captured and "
+            + "downloaded, the files listed\(extra)"
+    }
+    await runner.run("usb-\(identity)-viewfinder") {
+        let device = try require(found, "no simulated \(identity) camera")
+        let listed = try ChildProcess.run(tool, ["discover", "--timeout", "0.5", "--json"], timeout: .seconds(60))
+        try expect(
+            listed.standardOutput.contains("\"usb \(device.location)\""),
+            "viewfinder discover does not list usb \(device.location): \(listed.standardOutput)")
+        func run(_ arguments: [String]) throws -> String {
+            let result = try ChildProcess.run(
+                tool, ["camera"] + arguments + ["--usb", "any"], mergingErrors: true, timeout: .seconds(90))
+            try expect(
+                result.status == 0, "viewfinder camera \(arguments.joined(separator: " ")): \(result.standardOutput)")
+            return result.standardOutput
+        }
+        let info = try run(["info"])
+        try expect(info.contains(manufacturer), "camera info: \(info)")
+        _ = try run(["set", "iso", "1600"])
+        let iso = try run(["get", "iso"])
+        try expect(iso.contains("1600"), "after setting ISO 1600: \(iso)")
+        let folder = "/tmp/usb-\(identity)-shots"
+        let shot = try run(["shoot", "--download", folder])
+        let saved = Directory.names(in: folder).filter { $0.uppercased().hasSuffix(".JPG") }
+        try expect(saved.count == 1 && isJPEG("\(folder)/\(saved[0])"), "camera shoot: \(shot); saved \(saved)")
+        var extra = ""
+        if identity != "generic" {
+            let frames = "/tmp/usb-\(identity)-frames"
+            _ = try run(["liveview", "--frames", "3", "--out", frames])
+            let saved = Directory.names(in: frames).filter { $0.hasSuffix(".jpg") }
+            try expect(saved.count == 3 && saved.allSatisfy { isJPEG("\(frames)/\($0)") }, "live view saved \(saved)")
+            extra = ", 3 live view frames"
+        }
+        return "discover lists it, info, ISO 1600 set and read, a picture shot and downloaded (\(saved[0]))\(extra)"
+    }
+    if identity == "nikon" {
+        await runUSBLiveViewUnplugCheck(runner, gadget: "/sys/kernel/config/usb_gadget/viewfinder-nikon")
+    }
+}
+
+/// Whether the file at `path` starts as a JPEG does.
+private func isJPEG(_ path: String) -> Bool {
+    guard let file = try? FileDescriptor.open(path, O_RDONLY), let bytes = try? file.readAll(limit: 64 << 20) else {
+        return false
+    }
+    return bytes.count > 100 && bytes[0] == 0xFF && bytes[1] == 0xD8
+}
+
+/// Unplugs the simulated Nikon (its gadget unbound from the controller) while live view runs: the live view ends
+/// with `disconnected` at once and the camera's descriptors and threads go; bound again, the camera is found at its
+/// new address and shows live view again.
+private func runUSBLiveViewUnplugCheck(_ runner: CheckRunner, gadget: String) async {
+    await runner.run("usb-nikon-unplug-mid-live-view") {
+        let controller = try require(Directory.names(in: "/sys/class/udc").first, "no USB device controller")
+        let device = try require(
+            USBCameraDevice.all().first { $0.vendorID == 0x04B0 }, "the simulated Nikon is not attached")
+        let baseline = ProcessResources()
+        var camera: PTPCamera? = PTPCamera(endpoint: PTPUSBEndpoint(device: device))
+        try await camera!.connect()
+        let frames = Locked(0)
+        let ended = Locked<(reason: Subscribers.Completion<LiveViewTerminationReason>, at: ContinuousClock.Instant)?>(
+            nil)
+        var watching: AnyCancellable? = camera!.liveViewPublisher(options: [.skipImageDecoding: true])
+            .sinkWithReadyHandler { completion in
+                ended.withLock { $0 = (completion, .now) }
+            } receiveValue: { _, ready in
+                frames.withLock { $0 += 1 }
+                ready()
+            }
+        _ = await wait(upTo: .seconds(30)) { frames.withLock { $0 } >= 3 }
+        let before = frames.withLock { $0 }
+        try expect(before >= 3, "live view gave \(before) frames before the unplug")
+        let unplugged = ContinuousClock.now
+        try PlatformThread.detach(name: "unplug") { writeAttribute("\(gadget)/UDC", "") }
+        _ = await wait(upTo: .seconds(15)) { ended.withLock { $0 } != nil }
+        let (reason, at) = try require(ended.withLock { $0 }, "live view did not end after the unplug")
+        guard case .failure(.failed(let error)) = reason, error.code == .disconnected else {
+            throw CheckFailure(description: "live view ended with \(reason)")
+        }
+        let after = unplugged.duration(to: at)
+        try expect(after < .seconds(5), "live view ended \(after) after the unplug")
+        watching?.cancel()
+        watching = nil
+        try? await camera?.disconnect()
+        camera = nil
+        try await baseline.expectReleased(after: "the camera was released")
+        writeAttribute("\(gadget)/UDC", controller)
+        var back: USBCameraDevice?
+        _ = await wait(upTo: .seconds(30)) {
+            back = USBCameraDevice.all().first { $0.vendorID == 0x04B0 }
+            return back != nil
+        }
+        let again = PTPCamera(endpoint: PTPUSBEndpoint(device: device))
+        try await again.connect()
+        let more = Locked(0)
+        let watchingAgain = again.liveViewPublisher(options: [.skipImageDecoding: true])
+            .sinkWithReadyHandler { _ in
+            } receiveValue: { _, ready in
+                more.withLock { $0 += 1 }
+                ready()
+            }
+        _ = await wait(upTo: .seconds(30)) { more.withLock { $0 } >= 2 }
+        watchingAgain.cancel()
+        try? await again.disconnect()
+        try expect(more.withLock { $0 } >= 2, "no live view after plugging the camera back in")
+        return "\(before) frames, then the unplug ended live view within \(after) with disconnected: "
+            + "\(error.message); back to \(baseline); plugged back in as "
+            + "\(back.map(\.description) ?? "?"), live view again"
+    }
+}
