@@ -8,7 +8,7 @@ FUZZ_TEST_SECONDS ?= 25
 SOAK_SECONDS ?= 600
 
 .PHONY: all build demo docs test test-browser test-vivid test-gphoto2 test-tsan test-fuzz test-soak soak fuzz fuzz-corpus \
-	bench-core bench-imaging bench-ptp bench-reactive bench-liveview bench-discovery bench-barcode bench-rig bench-webcam lint deps test-deps
+	bench-core bench-imaging bench-ptp bench-reactive bench-liveview bench-discovery bench-barcode bench-rig bench-webcam bench-usb lint deps test-deps
 
 all: build
 
@@ -89,6 +89,11 @@ test-vivid: test-deps
 ## in a qemu VM (a few minutes).
 bench-webcam: test-deps
 	SWIFT=$(SWIFT) Scripts/vivid-vm.sh bench-webcam
+
+## Measures a 200 MB download over USB (dummy_hcd, the simulated camera's gadget) against gphoto2 --get-file, in a
+## qemu VM.
+bench-usb: test-deps
+	SWIFT=$(SWIFT) Scripts/vivid-vm.sh bench-usb
 
 ## Measures the frame pipeline (release build) against Dispatch, AsyncStream and a condition-variable wake-up.
 bench-core: deps

@@ -21,15 +21,17 @@
 #
 # With `bench-webcam` it boots instead for one measurement: `viewfinder webcam` against the gphoto2 | ffmpeg recipe,
 # both writing the same simulated camera's live view to the v4l2loopback device, as in real use (gphoto2, ffmpeg and
-# their libraries are copied into the VM for it).
+# their libraries are copied into the VM for it). With `bench-usb`, a 200 MB download over USB from `viewfinder
+# simulate --usb`, by the PTP over USB transport and by `gphoto2 --get-file`.
 #
-# Usage: Scripts/vivid-vm.sh [bench-webcam]
-#        (environment: VIVID_VM_TIMEOUT=480, SWIFT=swift, VIVID_BENCH_FRAMES=100, WEBCAM_BENCH_SECONDS=20)
+# Usage: Scripts/vivid-vm.sh [bench-webcam|bench-usb]
+#        (environment: VIVID_VM_TIMEOUT=480, SWIFT=swift, VIVID_BENCH_FRAMES=100, WEBCAM_BENCH_SECONDS=20,
+#        USB_BENCH_MEGABYTES=200)
 set -euo pipefail
 mode=${1:-checks}
 case $mode in
-    checks | bench-webcam) ;;
-    *) echo "usage: $0 [bench-webcam]" >&2; exit 64 ;;
+    checks | bench-webcam | bench-usb) ;;
+    *) echo "usage: $0 [bench-webcam|bench-usb]" >&2; exit 64 ;;
 esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -84,7 +86,7 @@ rootfs="$cache/rootfs"
 rm -rf "$rootfs"
 mkdir -p "$rootfs"/{bin,dev,proc,sys,tmp,modules}
 cp /bin/busybox "$rootfs/bin/busybox"
-for applet in sh mount insmod rmmod ls cat echo poweroff sleep cut timeout test grep ip mkdir head kill seq sed; do
+for applet in sh mount insmod rmmod ls cat echo poweroff sleep cut timeout test grep ip mkdir head kill killall seq sed chmod ln; do
     ln -s busybox "$rootfs/bin/$applet"
 done
 # Copies modules into the initramfs, uncompressed, and lists them in load order in /modules/ORDER.
@@ -165,7 +167,48 @@ for program in "${programs[@]}"; do
         cp -L "$library" "$rootfs$library"
     done
 done
-if [ "$mode" = bench-webcam ]; then
+# The USB modules (dummy_hcd, FunctionFS) and configfs.
+cat >"$rootfs/bin/usb-setup" <<'SETUP'
+#!/bin/sh
+for module in $(cat /modules/usb-order); do
+    grep -q "^${module%.ko} " /proc/modules || insmod /modules/$module || echo "VIVID FAIL insmod $module"
+done
+mkdir -p /sys/kernel/config
+mount -t configfs none /sys/kernel/config
+SETUP
+# umtp-responder as a gadget serving /tmp/umtp-store, bound to dummy_hcd's device controller.
+cat >"$rootfs/bin/umtp-gadget" <<'GADGET'
+#!/bin/sh
+/bin/usb-setup
+mkdir -p /tmp/umtp-store /dev/ffs-mtp
+gadget=/sys/kernel/config/usb_gadget/umtp
+mkdir $gadget $gadget/configs/c.1 $gadget/functions/ffs.mtp $gadget/strings/0x409
+echo 0x1D6B >$gadget/idVendor
+echo 0x0100 >$gadget/idProduct
+echo "Viveris Technologies" >$gadget/strings/0x409/manufacturer
+echo "umtp-responder" >$gadget/strings/0x409/product
+echo "01234567" >$gadget/strings/0x409/serialnumber
+ln -s $gadget/functions/ffs.mtp $gadget/configs/c.1
+mount -t functionfs mtp /dev/ffs-mtp
+/bin/umtprd >/tmp/umtprd.log 2>&1 &
+for i in $(seq 1 100); do test -e /dev/ffs-mtp/ep1 && break; sleep 0.1; done
+ls /sys/class/udc >$gadget/UDC || echo "VIVID FAIL binding the umtp-responder gadget"
+GADGET
+chmod +x "$rootfs/bin/usb-setup" "$rootfs/bin/umtp-gadget"
+if [ "$mode" = bench-usb ]; then
+    cat >"$rootfs/init" <<INIT
+#!/bin/sh
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+/bin/usb-setup
+echo "VIVID-INFO \$(/bin/gphoto2 --version 2>&1 | grep -m1 gphoto2)"
+timeout 900 /bin/vivid-checks usb-benchmark /bin/viewfinder /bin/gphoto2 ${USB_BENCH_MEGABYTES:-200} \\
+    || echo "VIVID FAIL usb benchmark"
+echo "VIVID-END"
+poweroff -f
+INIT
+elif [ "$mode" = bench-webcam ]; then
     cat >"$rootfs/init" <<INIT
 #!/bin/sh
 mount -t proc proc /proc
@@ -228,32 +271,17 @@ timeout 180 /bin/vivid-checks webcam-loopback /bin/viewfinder /dev/video10
 status=\$?
 [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks webcam-loopback ended with status \$status"
 echo "VIVID-PHASE usb at \$(uptime)s"
-for module in \$(cat /modules/usb-order); do
-    grep -q "^\${module%.ko} " /proc/modules || insmod /modules/\$module || echo "VIVID FAIL insmod \$module"
-done
-mkdir -p /sys/kernel/config /tmp/umtp-store /dev/ffs-mtp
-mount -t configfs none /sys/kernel/config
+mkdir -p /tmp/umtp-store
 echo "Viewfinder over USB" >/tmp/umtp-store/small.txt
 head -c 3000017 /dev/urandom >/tmp/umtp-store/large.bin
 head -c 48000000 /dev/zero >/tmp/umtp-store/huge.bin
+/bin/umtp-gadget
 gadget=/sys/kernel/config/usb_gadget/umtp
-mkdir \$gadget \$gadget/configs/c.1 \$gadget/functions/ffs.mtp \$gadget/strings/0x409
-echo 0x1D6B >\$gadget/idVendor
-echo 0x0100 >\$gadget/idProduct
-echo "Viveris Technologies" >\$gadget/strings/0x409/manufacturer
-echo "umtp-responder" >\$gadget/strings/0x409/product
-echo "01234567" >\$gadget/strings/0x409/serialnumber
-ln -s \$gadget/functions/ffs.mtp \$gadget/configs/c.1
-mount -t functionfs mtp /dev/ffs-mtp
-/bin/umtprd >/tmp/umtprd.log 2>&1 &
-umtprd=\$!
-for i in \$(seq 1 100); do test -e /dev/ffs-mtp/ep1 && break; sleep 0.1; done
-ls /sys/class/udc >\$gadget/UDC || echo "VIVID FAIL binding the umtp-responder gadget"
 timeout 180 /bin/vivid-checks usb-mtp /tmp/umtp-store \$gadget
 status=\$?
 [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks usb-mtp ended with status \$status"
 echo "" >\$gadget/UDC
-kill \$umtprd
+killall umtprd
 # The simulated camera as a USB device, with each identity, for gphoto2 and the tool.
 for identity in generic nikon canon; do
     /bin/viewfinder simulate --identity \$identity --usb >/tmp/sim-usb.log 2>&1 &
@@ -279,7 +307,7 @@ step "booting $kernel_version under qemu (TCG), timeout ${timeout_seconds}s"
 log="$cache/serial.log"
 boot_started=$(date +%s)
 memory=1024
-[ "$mode" = bench-webcam ] && memory=3072
+[ "$mode" != checks ] && memory=3072
 timeout "$timeout_seconds" qemu-system-x86_64 -accel tcg -smp 1 -m "$memory" -nographic -no-reboot -monitor none \
     -kernel "$kernel_dir/boot/vmlinuz-$kernel_version" -initrd "$cache/initrd.gz" \
     -append "console=ttyS0 quiet panic=-1" >"$log" 2>&1 || true
@@ -287,7 +315,7 @@ step "VM ran for $(($(date +%s) - boot_started))s (serial log: $log)"
 
 # 5. Report.
 tr -d '\r' <"$log" | grep -E '^VIVID' | grep -v '^VIVID-END' || true
-if [ "$mode" = bench-webcam ]; then
+if [ "$mode" != checks ]; then
     ! tr -d '\r' <"$log" | grep -q '^VIVID FAIL' && grep -q '^VIVID-END' <(tr -d '\r' <"$log")
     exit
 fi

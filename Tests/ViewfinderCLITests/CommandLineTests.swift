@@ -81,6 +81,8 @@ import ViewfinderTestSupport
         (["demo", "--live-view", "1e300"], "--live-view takes"),
         (["camera", "shoot", "--timeout", "1e300"], "--timeout takes"),
         (["simulate", "--identity", "sony"], "--identity takes generic, nikon or canon, not 'sony'"),
+        (["simulate", "--generated-file", "BIG.BIN"], "--generated-file takes NAME:BYTES"),
+        (["simulate", "--usb", "--count", "2"], "--usb runs one camera; leave out --count"),
         (["discover", "--host", "127.0.0.1:0"], "the port is a number from 1 to 65535, not '0'"),
         (["discover", "--host", "camera:http"], "the port is a number from 1 to 65535, not 'http'"),
         (

@@ -16,6 +16,9 @@
 //                                          configfs gadget GADGET, which it unbinds and binds again
 //        vivid-checks usb-camera IDENTITY VIEWFINDER GPHOTO2
 //                                          gphoto2 and VIEWFINDER against `VIEWFINDER simulate --usb` as IDENTITY
+//        vivid-checks usb-benchmark VIEWFINDER GPHOTO2 MEGABYTES
+//                                          downloads a file of MEGABYTES from `VIEWFINDER simulate --usb`, and with
+//                                          GPHOTO2
 //        vivid-checks webcam-benchmark VIEWFINDER OUTPUT SECONDS
 //                                          measures `VIEWFINDER webcam` against gphoto2 | ffmpeg on a v4l2loopback device
 import ViewfinderCore
@@ -39,6 +42,8 @@ if arguments.count == 4 && arguments[1] == "hotplug" {
     await runWebcamLoopCheck(runner, tool: arguments[2])
 } else if arguments.count == 5 && arguments[1] == "usb-camera" {
     await runUSBCameraChecks(runner, identity: arguments[2], tool: arguments[3], gphoto2: arguments[4])
+} else if arguments.count == 5 && arguments[1] == "usb-benchmark", let megabytes = Int(arguments[4]) {
+    exit(await runUSBBenchmark(tool: arguments[2], gphoto2: arguments[3], megabytes: megabytes) ? 0 : 1)
 } else if arguments.count == 4 && arguments[1] == "usb-mtp" {
     await runUSBMTPChecks(runner, folder: arguments[2], gadget: arguments[3])
 } else if arguments.count == 4 && arguments[1] == "webcam-loopback" {

@@ -45,6 +45,9 @@ enum SimulateCommand: Command {
             .value(
                 "count", "N", help: "Run N cameras on consecutive ports from --port (free ones with port 0).",
                 default: "1"),
+            .value(
+                "generated-file", "NAME:BYTES",
+                help: "Also put a file of BYTES bytes on the card, made as it is sent, for trying large downloads."),
             .flag("usb", help: "Be a USB camera through a FunctionFS gadget instead of listening on TCP (as root)."),
             .value("usb-controller", "NAME", help: "The USB device controller for --usb; the first one by default."),
         ],
@@ -117,6 +120,15 @@ enum SimulateCommand: Command {
                 }
             }
             let simulator = try CameraSimulator(configuration: own)
+            if let generated = arguments.value("generated-file") {
+                let parts = generated.split(separator: ":")
+                guard parts.count == 2, let bytes = UInt64(parts[1]), bytes > 0 else {
+                    throw UsageError(
+                        "--generated-file takes NAME:BYTES, such as MVI_0001.MOV:200000000, not '\(generated)'",
+                        commandPath: arguments.commandPath)
+                }
+                _ = try simulator.addGeneratedObject(named: String(parts[0]), byteCount: bytes)
+            }
             if usb {
                 try simulator.startUSB(controller: arguments.value("usb-controller"))
             } else {
