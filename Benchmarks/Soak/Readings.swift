@@ -1,4 +1,5 @@
 import BenchmarkSupport
+import ViewfinderSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,8 @@ struct Reading {
     static func take(elapsed: Double) -> Reading {
         Reading(
             elapsed: elapsed, residentBytes: BenchmarkSupport.residentBytes(),
-            descriptors: entries(of: "/proc/self/fd").count, threads: entries(of: "/proc/self/task").count)
+            descriptors: Directory.names(in: "/proc/self/fd").count,
+            threads: Directory.names(in: "/proc/self/task").count)
     }
 
     var residentMegabytes: Double { Double(residentBytes) / 1_048_576 }
@@ -26,7 +28,7 @@ struct Reading {
     /// What each open descriptor refers to, by number, such as `socket:[81234]` or `anon_inode:[eventfd]`.
     static func descriptorTargets() -> [Int32: String] {
         var targets: [Int32: String] = [:]
-        for name in entries(of: "/proc/self/fd") {
+        for name in Directory.names(in: "/proc/self/fd") {
             var target = [CChar](repeating: 0, count: 256)
             let length = readlink("/proc/self/fd/\(name)", &target, target.count - 1)
             if let number = Int32(name), length > 0 {
@@ -34,21 +36,6 @@ struct Reading {
             }
         }
         return targets
-    }
-
-    /// The names in a directory other than `.` and `..`; reading `/proc/self/fd` sees its own descriptor, the same in
-    /// every reading.
-    private static func entries(of directory: String) -> [String] {
-        guard let stream = opendir(directory) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
     }
 }
 

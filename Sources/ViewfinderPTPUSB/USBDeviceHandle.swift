@@ -187,10 +187,12 @@ final class USBDeviceHandle: Sendable {
     /// next program; no call may follow.
     func close() {
         shutdown()
-        reaper.withLock { thread in
-            thread?.join()
-            thread = nil
+        // Joined outside the lock: the thread is taken out first.
+        let thread = reaper.withLock { thread in
+            defer { thread = nil }
+            return thread
         }
+        thread?.join()
         file.withLock { $0 = nil }
     }
 
