@@ -146,7 +146,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ViewfinderPTPUSBTests",
-            dependencies: ["ViewfinderCore", "ViewfinderPTPUSB"],
+            dependencies: [
+                "ViewfinderCore", "ViewfinderPTP", "ViewfinderPTPUSB", "ViewfinderSystem", "ViewfinderTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

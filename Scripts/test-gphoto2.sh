@@ -142,6 +142,8 @@ expect_ok movie-recording "$nikon" 'Current: Movie prohibit conditions: Already 
     --get-config movieprohibit
 expect_ok movie-stop "$nikon" '' --set-config movie=0
 expect_ok movie-stopped "$nikon" 'Current: No movie prohibit conditions' --get-config movieprohibit
+# The movie recorded is on the card, a QuickTime file.
+expect_ok movie-on-card "$nikon" '#[0-9]+ +DSC_[0-9]{4}\.MOV .*video/quicktime' --list-files
 
 # The Canon EOS dialect: gphoto2 takes its EOS code paths (event polling, remote release, viewfinder data).
 start_simulator canon --identity canon

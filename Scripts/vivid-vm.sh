@@ -289,6 +289,11 @@ for identity in generic nikon canon; do
     timeout 300 /bin/vivid-checks usb-camera \$identity /bin/viewfinder /bin/gphoto2
     status=\$?
     [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks usb-camera \$identity ended with status \$status"
+    if [ \$identity = generic ]; then
+        timeout 120 /bin/vivid-checks usb-permission /bin/viewfinder
+        status=\$?
+        [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks usb-permission ended with status \$status"
+    fi
     [ \$status -eq 0 ] || sed "s/^/VIVID-INFO simulate --usb: /" /tmp/sim-usb.log
     kill -INT \$simulator
     wait \$simulator
@@ -325,7 +330,7 @@ if ! grep -q '^VIVID-END' <(tr -d '\r' <"$log"); then
     echo "VIVID FAIL the VM did not finish within ${timeout_seconds}s; see $log"
     failed=$((failed + 1))
 fi
-expected=${VIVID_EXPECTED_CHECKS:-43}
+expected=${VIVID_EXPECTED_CHECKS:-47}
 if [ "$passed" -lt "$expected" ] && [ "$failed" -eq 0 ]; then
     echo "VIVID FAIL only $passed of $expected checks reported"
     failed=$((failed + 1))

@@ -12,8 +12,8 @@
 @_exported import ViewfinderV4L2
 
 extension CameraDiscovery {
-    /// Discovery through every transport Viewfinder has: PTP/IP for cameras on the network, with the gateways of
-    /// the kernel's routing table.
+    /// Discovery through every transport Viewfinder has: USB for attached cameras (addresses `usb:BUS:ADDRESS`), and
+    /// PTP/IP for cameras on the network, with the gateways of the kernel's routing table.
     ///
     /// ```swift
     /// let manualDiscovery = CameraDiscovery.shared.manualDiscovery
@@ -28,11 +28,13 @@ extension CameraDiscovery {
     /// ```
     ///
     /// Automatic discovery (`beginSearching()`) listens with every searcher Viewfinder has:
-    /// multicast DNS for `_ptp._tcp` services and SSDP for Canon's, Sony's and MTP cameras' services.
+    /// multicast DNS for `_ptp._tcp` services, SSDP for Canon's, Sony's and MTP cameras' services, and the kernel's
+    /// device events for cameras plugged in and out by USB.
     public static let shared: CameraDiscovery = {
-        let discovery = CameraDiscovery(connectors: [PTPIPCameraConnector()])
+        let discovery = CameraDiscovery(connectors: [PTPUSBCameraConnector(), PTPIPCameraConnector()])
         discovery.register(MulticastDNSSearcher())
         discovery.register(SSDPSearcher())
+        discovery.register(USBCameraSearcher())
         return discovery
     }()
 }

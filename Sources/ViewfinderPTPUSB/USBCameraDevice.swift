@@ -70,10 +70,15 @@ public struct USBCameraDevice: Hashable, Sendable, CustomStringConvertible {
     /// `BUS:ADDRESS`, as gphoto2's `usb:BUS,ADDRESS` and lsusb name a device, such as `1:4`.
     public var location: String { "\(bus):\(address)" }
 
-    /// The product and where it is, such as `Nikon DSC D750 (usb 1:4)`.
+    /// The maker and product, such as `Nikon DSC D750`; `USB camera` when the device names neither.
+    public var name: String {
+        let name = (product.hasPrefix(manufacturer) ? product : "\(manufacturer) \(product)").trimmingSpaces
+        return name.isEmpty ? "USB camera" : name
+    }
+
+    /// The name and where it is, such as `Nikon DSC D750 (usb 1:4)`.
     public var description: String {
-        let name = product.hasPrefix(manufacturer) ? product : "\(manufacturer) \(product)"
-        return "\(name.trimmingSpaces.isEmpty ? "USB camera" : name.trimmingSpaces) (usb \(location))"
+        "\(name) (usb \(location))"
     }
 
     /// The camera family its vendor ID names, for messages and discovery.

@@ -52,15 +52,18 @@ extension SimulatedCamera {
                 return SimulatorReply(code: .ok, events: Self.updateLiveViewProperties(&state))
             }
         default:
-            let events: [PTPEvent]? = state.withLock { state in
-                guard state.recordingSince != nil else { return nil }
+            let ended: (events: [PTPEvent], movie: UInt32)? = state.withLock { state in
+                guard let since = state.recordingSince else { return nil }
                 state.recordingSince = nil
-                return Self.updateLiveViewProperties(&state)
+                let movie = Self.writeMovie(recordedSince: since, until: now, in: &state)
+                return (Self.updateLiveViewProperties(&state), movie.handle)
             }
-            guard let events else { return SimulatorReply(code: .nikonInvalidStatus) }
-            // Writing the movie takes a moment; the camera says when it is done.
-            context.schedule(after: .milliseconds(100)) { [PTPEvent(code: .nikonMovieRecordComplete)] }
-            return SimulatorReply(code: .ok, events: events)
+            guard let ended else { return SimulatorReply(code: .nikonInvalidStatus) }
+            // Writing the movie takes a moment; the camera says when it is done, and that the file is on the card.
+            context.schedule(after: .milliseconds(100)) {
+                [PTPEvent(code: .nikonMovieRecordComplete), PTPEvent(code: .objectAdded, parameters: [ended.movie])]
+            }
+            return SimulatorReply(code: .ok, events: ended.events)
         }
     }
 
@@ -125,5 +128,23 @@ extension SimulatedCamera {
             events.append(changed(.nikonMovieRecordingProhibitCondition))
         }
         return events
+    }
+}
+
+extension SimulatedCamera {
+    /// Writes a movie recorded from `since` to `end` onto the card: about 12 MB a second of video, made as it is
+    /// read.
+    static func writeMovie(
+        recordedSince since: ContinuousClock.Instant, until end: ContinuousClock.Instant, in state: inout State
+    )
+        -> (handle: UInt32, name: String, content: ObjectBytes)
+    {
+        let seconds = max(since.duration(to: end).inSeconds, 0.1)
+        let name = state.storage.nextFilename(extension: "MOV")
+        let content = ObjectBytes(generatedCount: UInt64(seconds * 12_000_000))
+        let handle = state.storage.addFile(
+            named: name, format: .quickTime, content: content, thumbnail: nil, imageSize: nil,
+            date: CameraClock.format(CameraClock.now() + state.clockOffset))
+        return (handle, name, content)
     }
 }

@@ -38,7 +38,7 @@ public final class CaptureDeviceControls: CameraPropertyBackend {
     public let device: CaptureDevice
     private let properties: CameraPropertyStore
     private let monitor: ControlMonitor
-    private let eventThread = Locked<CaptureThread?>(nil)
+    private let eventThread = Locked<WakeableThread?>(nil)
     private let operations = DispatchQueue(label: "viewfinder.capture-device-controls")
 
     /// Opens a device's controls: lists them, reads their values and starts watching for changes.
@@ -73,7 +73,7 @@ public final class CaptureDeviceControls: CameraPropertyBackend {
             // A driver without control events still works: sets re-read the values themselves.
             try? opened.subscribeToChanges(ofControl: info.id)
         }
-        let created = try? CaptureThread(name: "v4l2-controls") { [monitor] wakeup in
+        let created = try? WakeableThread(name: "v4l2-controls") { [monitor] wakeup in
             monitor.run(wakeup: wakeup)
         }
         eventThread.withLock { $0 = created }

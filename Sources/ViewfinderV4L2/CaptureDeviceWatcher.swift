@@ -19,7 +19,7 @@ package final class CaptureDeviceWatcher: Sendable {
         case removed(CaptureDevice)
     }
 
-    private let thread: CaptureThread
+    private let thread: WakeableThread
     private let inotify: FileDescriptor
 
     /// Starts watching `directory`; devices already there count as known and are not announced.
@@ -41,7 +41,7 @@ package final class CaptureDeviceWatcher: Sendable {
             throw V4L2Error(operation: "inotify_add_watch", path: directory, code: error)
         }
         let known = CaptureDevice.all(in: directory, system: system)
-        thread = try CaptureThread(name: "v4l2-watcher") { wakeup in
+        thread = try WakeableThread.forV4L2(name: "v4l2-watcher") { wakeup in
             var tracker = Tracker(directory: directory, system: system, known: known)
             tracker.run(inotifyDescriptor: descriptor, wakeDescriptor: wakeup.descriptor, handler: handler)
         }

@@ -47,3 +47,16 @@ package struct V4L2Error: Error, Hashable, CustomStringConvertible {
         return text
     }
 }
+
+extension WakeableThread {
+    /// Starts a thread for a V4L2 loop, its failure told as a ``V4L2Error`` that names the thread.
+    static func forV4L2(name: String, body: @escaping @Sendable (_ wakeup: Wakeup) -> Void) throws(V4L2Error)
+        -> WakeableThread
+    {
+        do {
+            return try WakeableThread(name: name, body: body)
+        } catch {
+            throw V4L2Error(operation: "pthread_create", path: name, code: error)
+        }
+    }
+}

@@ -68,7 +68,7 @@ package final class V4L2Stream: Sendable {
     struct State {
         enum Phase {
             case idle
-            case streaming(CaptureThread)
+            case streaming(WakeableThread)
             case ended
         }
         var phase = Phase.idle
@@ -118,7 +118,7 @@ package final class V4L2Stream: Sendable {
             try state.withLock { (state) throws(V4L2Error) in
                 state.queued = buffers.count
                 state.phase = .streaming(
-                    try CaptureThread(name: "v4l2-capture") { [self] wakeup in
+                    try WakeableThread.forV4L2(name: "v4l2-capture") { [self] wakeup in
                         run(wakeDescriptor: wakeup.descriptor, handler: handler)
                     }
                 )
@@ -142,7 +142,7 @@ package final class V4L2Stream: Sendable {
     ///
     /// Returns whether this call ended it.
     func end() -> Bool {
-        let thread: CaptureThread? = state.withLock {
+        let thread: WakeableThread? = state.withLock {
             guard case .streaming(let thread) = $0.phase else { return nil }
             $0.phase = .ended
             return thread

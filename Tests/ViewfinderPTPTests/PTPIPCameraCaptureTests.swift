@@ -111,10 +111,16 @@ extension SimulatedCameraTests {
                 let again = await #expect(throws: ViewfinderError.self) { try await camera.startVideoRecording() }
                 #expect(again?.code == .alreadyRunning)
 
+                let files = Observed<CameraFileItem>()
+                let token = camera.addNewFileObserver { files.append($0) }
                 try await camera.stopVideoRecording()
                 #expect(camera.videoRecordingState == .notRecording)
                 #expect(states.all.first == .notRecording)
                 #expect(states.all.last == .notRecording)
+                // The movie is on the card once the camera has written it.
+                try await waitUntil("the movie to be reported") { !files.all.isEmpty }
+                #expect(files.all.map(\.kind) == [.video] && files.all.first?.name.hasSuffix(".MOV") == true)
+                withExtendedLifetime(token) {}
                 // Live view was on only for the recording, so it is off again.
                 #expect(try await harness.session.propertyValue(.nikonLiveViewStatus, of: .uint8) == .uint8(0))
                 let notRecording = await #expect(throws: ViewfinderError.self) { try await camera.stopVideoRecording() }

@@ -6,69 +6,21 @@ import ViewfinderCore
 
 /// Finding USB cameras in the kernel's sysfs listing, here a tree the test makes.
 @Suite struct USBCameraDeviceTests {
-    /// A sysfs tree in a temporary folder.
-    final class FakeSysfs {
-        let root: URL
-
-        init() throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("usb-sysfs-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        }
-
-        deinit {
-            try? FileManager.default.removeItem(at: root)
-        }
-
-        func write(_ path: String, _ attributes: [String: String]) throws {
-            let directory = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            for (name, value) in attributes {
-                try (value + "\n").write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
-            }
-        }
-
-        /// A device with one interface of class `triple` and the endpoints given as (address, attributes, size).
-        func device(
-            _ name: String, bus: Int, address: Int, vendor: String, product: String, serial: String?,
-            triple: (String, String, String), interfaceName: String? = nil, endpoints: [(String, String, String)]
-        ) throws {
-            var attributes = [
-                "busnum": "\(bus)", "devnum": "\(address)", "idVendor": vendor, "idProduct": product,
-                "manufacturer": "Maker", "product": "Camera \(name)",
-            ]
-            attributes["serial"] = serial
-            try write(name, attributes)
-            var interface = [
-                "bInterfaceClass": triple.0, "bInterfaceSubClass": triple.1, "bInterfaceProtocol": triple.2,
-                "bInterfaceNumber": "00",
-            ]
-            interface["interface"] = interfaceName
-            try write("\(name):1.0", interface)
-            for (endpoint, kind, size) in endpoints {
-                try write(
-                    "\(name):1.0/ep_\(endpoint)",
-                    ["bEndpointAddress": endpoint, "bmAttributes": kind, "wMaxPacketSize": size])
-            }
-        }
-    }
-
-    static let cameraEndpoints = [("81", "02", "0200"), ("02", "02", "0200"), ("83", "03", "0040")]
-
     @Test func stillImageAndMTPDevicesAreCamerasAndOthersAreNot() throws {
         let sysfs = try FakeSysfs()
         try sysfs.device(
             "1-2", bus: 1, address: 4, vendor: "04b0", product: "0437", serial: "3001234", triple: ("06", "01", "01"),
-            endpoints: Self.cameraEndpoints)
+            endpoints: FakeSysfs.cameraEndpoints)
         try sysfs.device(
             "2-1", bus: 2, address: 12, vendor: "18d1", product: "4ee1", serial: nil, triple: ("ff", "ff", "00"),
-            interfaceName: "MTP", endpoints: Self.cameraEndpoints)
+            interfaceName: "MTP", endpoints: FakeSysfs.cameraEndpoints)
         // A memory stick, and a still-image interface without its interrupt pipe.
         try sysfs.device(
             "1-3", bus: 1, address: 5, vendor: "0781", product: "5567", serial: "X", triple: ("08", "06", "50"),
-            endpoints: Array(Self.cameraEndpoints.prefix(2)))
+            endpoints: Array(FakeSysfs.cameraEndpoints.prefix(2)))
         try sysfs.device(
             "1-4", bus: 1, address: 6, vendor: "04a9", product: "3218", serial: nil, triple: ("06", "01", "01"),
-            endpoints: Array(Self.cameraEndpoints.prefix(2)))
+            endpoints: Array(FakeSysfs.cameraEndpoints.prefix(2)))
         let devices = USBCameraDevice.all(sysfs: sysfs.root.path)
         #expect(devices.map(\.location) == ["1:4", "2:12"])
         let nikon = try #require(devices.first)
@@ -86,14 +38,14 @@ import ViewfinderCore
         let sysfs = try FakeSysfs()
         try sysfs.device(
             "1-2", bus: 1, address: 4, vendor: "04b0", product: "0437", serial: "3001234", triple: ("06", "01", "01"),
-            endpoints: Self.cameraEndpoints)
+            endpoints: FakeSysfs.cameraEndpoints)
         #expect(try USBCameraDevice.find(nil, sysfs: sysfs.root.path).location == "1:4")
         #expect(try USBCameraDevice.find("1:4", sysfs: sysfs.root.path).location == "1:4")
         #expect(try USBCameraDevice.find("3001234", sysfs: sysfs.root.path).location == "1:4")
         #expect(throws: ViewfinderError.self) { try USBCameraDevice.find("9:9", sysfs: sysfs.root.path) }
         try sysfs.device(
             "1-3", bus: 1, address: 7, vendor: "04a9", product: "3218", serial: nil, triple: ("06", "01", "01"),
-            endpoints: Self.cameraEndpoints)
+            endpoints: FakeSysfs.cameraEndpoints)
         do {
             _ = try USBCameraDevice.find(nil, sysfs: sysfs.root.path)
             Issue.record("two cameras and no selector")
@@ -113,7 +65,7 @@ import ViewfinderCore
         let sysfs = try FakeSysfs()
         try sysfs.device(
             "1-2", bus: 1, address: 4, vendor: "04b0", product: "0437", serial: "3001234", triple: ("06", "01", "01"),
-            endpoints: Self.cameraEndpoints)
+            endpoints: FakeSysfs.cameraEndpoints)
         let before = try #require(USBCameraDevice.all(sysfs: sysfs.root.path).first)
         // Replugged: the same port and serial number at a new address.
         try sysfs.write("1-2", ["devnum": "9"])

@@ -11,8 +11,9 @@ import Glibc
 
 /// Checks the simulated camera as a USB device (`viewfinder simulate --usb`, a FunctionFS gadget on dummy_hcd):
 /// gphoto2, an independent client, finds it, reads its summary, sets and reads ISO, captures and downloads a
-/// picture, lists its files and (Nikon) takes a live view frame; then the `viewfinder` tool does the same over its
-/// own USB transport.
+/// picture, lists its files and (Nikon, Canon) takes a live view frame; then the `viewfinder` tool does the same over
+/// its own USB transport, the API records a movie (Nikon, Canon), and the generic camera is unplugged and plugged in
+/// again for the hotplug reports.
 ///
 /// - Parameters:
 ///   - identity: The identity the simulator runs as: generic, nikon or canon.
@@ -58,17 +59,25 @@ func runUSBCameraChecks(_ runner: CheckRunner, identity: String, tool: String, g
         try expect(isJPEG(picture), "the picture gphoto2 downloaded is not a JPEG")
         let files = try run(["--list-files"])
         try expect(files.contains(".JPG"), "the card's files: \(files)")
-        var extra = ""
-        if identity == "nikon" {
+        let previewArguments = ["--capture-preview", "--filename", "usb-\(identity)-preview.jpg", "--force-overwrite"]
+        let extra: String
+        if identity == "generic" {
+            // libgphoto2 has live view only in the vendors' dialects: for a plain PTP camera it says so.
+            let refused = try ChildProcess.run(
+                gphoto2, ["--port", port] + previewArguments, environment: ["HOME": "/tmp"], mergingErrors: true,
+                timeout: .seconds(90))
+            try expect(
+                refused.status != 0 && refused.standardOutput.contains("Unsupported operation"),
+                "gphoto2 --capture-preview on a plain PTP camera: \(refused.standardOutput)")
+            extra = ", --capture-preview refused as gphoto2 does for plain PTP cameras"
+        } else {
             // gphoto2 names a preview file thumb_NAME, in its working folder.
-            let output = try run([
-                "--capture-preview", "--filename", "usb-\(identity)-preview.jpg", "--force-overwrite",
-            ])
+            let output = try run(previewArguments)
             let saved = output.split(separator: "\n").first { $0.hasPrefix("Saving file as ") }
                 .map { String($0.dropFirst("Saving file as ".count)) }
             let preview = try require(saved, "gphoto2 saved no preview: \(output)")
             try expect(isJPEG(preview), "the live view frame gphoto2 saved in \(preview) is not a JPEG")
-            extra = ", a live view frame"
+            extra = ", a live view frame (--capture-preview)"
         }
         return "\(port): --auto-detect, --summary (\(manufacturer)), ISO 800 set and read, a picture captured and "
             + "downloaded, the files listed\(extra)"
@@ -77,8 +86,8 @@ func runUSBCameraChecks(_ runner: CheckRunner, identity: String, tool: String, g
         let device = try require(found, "no simulated \(identity) camera")
         let listed = try ChildProcess.run(tool, ["discover", "--timeout", "0.5", "--json"], timeout: .seconds(60))
         try expect(
-            listed.standardOutput.contains("\"usb \(device.location)\""),
-            "viewfinder discover does not list usb \(device.location): \(listed.standardOutput)")
+            listed.standardOutput.contains("\"usb:\(device.location)\""),
+            "viewfinder discover does not list usb:\(device.location): \(listed.standardOutput)")
         func run(_ arguments: [String]) throws -> String {
             let result = try ChildProcess.run(
                 tool, ["camera"] + arguments + ["--usb", "any"], mergingErrors: true, timeout: .seconds(90))
@@ -105,8 +114,43 @@ func runUSBCameraChecks(_ runner: CheckRunner, identity: String, tool: String, g
         }
         return "discover lists it, info, ISO 1600 set and read, a picture shot and downloaded (\(saved[0]))\(extra)"
     }
+    let gadget = "/sys/kernel/config/usb_gadget/viewfinder-\(identity)"
+    if identity != "generic" {
+        await runUSBRecordingCheck(runner, identity: identity, vendor: vendor)
+    }
+    if identity == "generic" {
+        await runUSBHotplugCheck(runner, identity: identity, vendor: vendor, tool: tool, gadget: gadget)
+    }
     if identity == "nikon" {
-        await runUSBLiveViewUnplugCheck(runner, gadget: "/sys/kernel/config/usb_gadget/viewfinder-nikon")
+        await runUSBLiveViewUnplugCheck(runner, gadget: gadget)
+    }
+}
+
+/// Records a movie over USB through the camera API: the recording state, the new file it leaves on the card, and
+/// its download.
+private func runUSBRecordingCheck(_ runner: CheckRunner, identity: String, vendor: UInt16) async {
+    await runner.run("usb-\(identity)-recording") {
+        let device = try require(
+            USBCameraDevice.all().first { $0.vendorID == vendor }, "the simulated \(identity) is not attached")
+        let camera = PTPCamera(endpoint: PTPUSBEndpoint(device: device))
+        try await camera.connect()
+        let files = Locked<[CameraFileItem]>([])
+        let token = camera.addNewFileObserver { item in files.withLock { $0.append(item) } }
+        try await camera.startVideoRecording()
+        guard case .recording = camera.videoRecordingState else {
+            throw CheckFailure(description: "not recording after the start: \(camera.videoRecordingState)")
+        }
+        try await Task.sleep(for: .seconds(1))
+        try await camera.stopVideoRecording()
+        try expect(camera.videoRecordingState == .notRecording, "still \(camera.videoRecordingState)")
+        _ = await wait(upTo: .seconds(20)) { !files.withLock { $0 }.isEmpty }
+        let movie = try require(files.withLock { $0 }.first, "no new file after the recording")
+        try expect(movie.kind == .video, "the new file \(movie.name) is a \(movie.kind)")
+        let bytes = try await camera.downloadData(of: movie)
+        try await camera.disconnect()
+        withExtendedLifetime(token) {}
+        try expect(!bytes.isEmpty, "the movie downloaded empty")
+        return "recorded for 1 s: \(movie.name) (\(movie.kind)) on the card, \(bytes.count) bytes downloaded"
     }
 }
 

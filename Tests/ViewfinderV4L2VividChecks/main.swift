@@ -16,6 +16,9 @@
 //                                          configfs gadget GADGET, which it unbinds and binds again
 //        vivid-checks usb-camera IDENTITY VIEWFINDER GPHOTO2
 //                                          gphoto2 and VIEWFINDER against `VIEWFINDER simulate --usb` as IDENTITY
+//        vivid-checks usb-permission VIEWFINDER
+//                                          as nobody, opening the USB camera fails naming the udev rule, in the API
+//                                          and in VIEWFINDER
 //        vivid-checks usb-benchmark VIEWFINDER GPHOTO2 MEGABYTES
 //                                          downloads a file of MEGABYTES from `VIEWFINDER simulate --usb`, and with
 //                                          GPHOTO2
@@ -42,6 +45,8 @@ if arguments.count == 4 && arguments[1] == "hotplug" {
     await runWebcamLoopCheck(runner, tool: arguments[2])
 } else if arguments.count == 5 && arguments[1] == "usb-camera" {
     await runUSBCameraChecks(runner, identity: arguments[2], tool: arguments[3], gphoto2: arguments[4])
+} else if arguments.count == 3 && arguments[1] == "usb-permission" {
+    await runUSBPermissionCheck(runner, tool: arguments[2])
 } else if arguments.count == 5 && arguments[1] == "usb-benchmark", let megabytes = Int(arguments[4]) {
     exit(await runUSBBenchmark(tool: arguments[2], gphoto2: arguments[3], megabytes: megabytes) ? 0 : 1)
 } else if arguments.count == 4 && arguments[1] == "usb-mtp" {

@@ -2,7 +2,8 @@
 #define VIEWFINDER_CUSB_H
 
 // What Swift cannot import from <linux/usbdevice_fs.h> and <linux/usb/functionfs.h> on its own: the ioctl request
-// codes (function-like macros) and the members of the URB's anonymous union.
+// codes (function-like macros) and the members of the URB's anonymous union; and the kernel's device-event socket,
+// whose address structure is in <linux/netlink.h>.
 
 #include <linux/usb/ch9.h>
 #include <linux/usb/functionfs.h>
@@ -29,5 +30,14 @@ void cusb_prepare_urb(struct usbdevfs_urb *urb, unsigned char type, unsigned cha
 
 extern const unsigned long cusb_FUNCTIONFS_CLEAR_HALT;
 extern const unsigned long cusb_FUNCTIONFS_FIFO_FLUSH;
+
+// MARK: - Kernel device events (a NETLINK_KOBJECT_UEVENT socket)
+
+/// Opens a non-blocking, close-on-exec netlink socket that receives the kernel's device events; `-errno` on failure.
+int cusb_open_uevent_socket(void);
+
+/// Receives one event into `buffer`: its length, 0 for a message that did not come from the kernel (ignored), or
+/// `-errno` (`-EAGAIN` when none waits, `-ENOBUFS` when events were lost to an overflow).
+long cusb_receive_uevent(int descriptor, void *buffer, unsigned long size);
 
 #endif

@@ -120,11 +120,11 @@ struct CameraTarget {
     func discover() async throws -> any Camera {
         if let usbSelector {
             do {
-                let device = try USBCameraDevice.find(usbSelector == "any" ? nil : usbSelector)
-                return PTPCamera(endpoint: PTPUSBEndpoint(device: device))
+                return try await CameraDiscovery.shared.manualDiscovery.discover(
+                    .cameraAttachedByUSB(usbSelector == "any" ? nil : usbSelector))
             } catch {
                 throw CommandFailure(
-                    "no USB camera: \(error.message)",
+                    (error as? ViewfinderError)?.message ?? "no USB camera: \(error)",
                     hint: "`viewfinder discover` lists the cameras attached by USB.",
                     exitStatus: ExitStatus.unavailable)
             }

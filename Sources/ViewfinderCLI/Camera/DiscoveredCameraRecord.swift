@@ -1,6 +1,6 @@
 import Viewfinder
 
-/// A camera found by searching the network, as `discover` prints it.
+/// A camera found by searching the network or attached by USB, as `discover` prints it.
 struct DiscoveredCameraRecord: Encodable {
     var id: String
     var name: String
@@ -24,30 +24,18 @@ struct DiscoveredCameraRecord: Encodable {
         foundBy = camera.foundBy.description.split(separator: "+").map(String.init)
     }
 
-    /// A camera attached by USB: its address is `usb BUS:ADDRESS`, found by `usb`.
-    init(_ device: USBCameraDevice) {
-        id = device.serialNumber.map { "usb-\($0)" } ?? "usb-\(device.sysfsName)"
-        name = device.description
-        manufacturer = device.manufacturer
-        model = device.product
-        family = device.family.rawValue
-        serialNumber = device.serialNumber
-        host = "usb \(device.location)"
-        port = nil
-        foundBy = ["usb"]
-    }
-
     /// The table row: name, model, family, address, how it was found, ID.
     var row: [String] {
         let address =
-            foundBy == ["usb"] ? host : (host.contains(":") ? "[\(host)]" : host) + (port.map { ":\($0)" } ?? "")
+            host.hasPrefix("usb:") ? host : (host.contains(":") ? "[\(host)]" : host) + (port.map { ":\($0)" } ?? "")
         return [name, model, family, address, foundBy.joined(separator: "+"), id]
     }
 
     static let header = ["NAME", "MODEL", "FAMILY", "ADDRESS", "FOUND BY", "ID"]
 }
 
-/// Searching the network for cameras that announce themselves, for `discover` and `--camera`.
+/// Searching the network for cameras that announce themselves, and USB for attached ones, for `discover` and
+/// `--camera`.
 enum NetworkSearch {
     /// The cameras found within `duration`, by name; `family` keeps only those of that family.
     static func cameras(within duration: Duration, family: CameraFamily?) async -> [DiscoveredCamera] {

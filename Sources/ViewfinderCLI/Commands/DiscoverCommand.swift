@@ -1,18 +1,21 @@
 import Viewfinder
 
-/// `viewfinder discover`: lists the cameras that announce themselves on the network, or finds one at a place.
+/// `viewfinder discover`: lists the cameras that announce themselves on the network and those attached by USB, or
+/// finds one at a place.
 enum DiscoverCommand: Command {
     static let spec = CommandSpec(
         name: "discover",
-        abstract: "List the network cameras that announce themselves, or find the camera at a given place.",
+        abstract: "List the cameras on the network and on USB, or find the camera at a given place.",
         discussion: """
-            Without a place, searches the network: listens for cameras that announce themselves over multicast DNS \
+            Without a place, searches: listens for cameras that announce themselves over multicast DNS \
             (_ptp._tcp, as Nikon cameras do) and SSDP (as Canon and Sony cameras do) for --timeout seconds and \
             lists each one once, however many ways it was heard, with its name, model, address and how it was \
-            found, and then the PTP and MTP cameras attached by USB (address usb BUS:ADDRESS, for --usb); --watch keeps listening and prints each camera found or lost until Ctrl-C. Finding none is not \
-            an error. With --gateway, --interface or --host it looks for a PTP/IP camera there instead (a camera \
-            that makes its own WiFi network is the gateway of the computers that join it), connects just long \
-            enough to read what the camera is, then disconnects; it exits with 69 when no camera answers there.
+            found, together with the PTP and MTP cameras attached by USB (address usb:BUS:ADDRESS; --usb \
+            BUS:ADDRESS names one). --watch keeps listening and prints each camera found or lost, such as a \
+            camera plugged in or out, until Ctrl-C. Finding none is not an error. With --gateway, --interface or \
+            --host it looks for a PTP/IP camera there instead (a camera that makes its own WiFi network is the \
+            gateway of the computers that join it), connects just long enough to read what the camera is, then \
+            disconnects; it exits with 69 when no camera answers there.
             """,
         options: CameraTarget.options + [
             .value("timeout", "SECONDS", help: "How long to listen when searching.", default: "3"),
@@ -51,8 +54,7 @@ enum DiscoverCommand: Command {
         }
         let seconds = try arguments.seconds("timeout", default: 3, in: 0.1...3600)
         let cameras = await NetworkSearch.cameras(within: .milliseconds(Int64(seconds * 1000)), family: family)
-        let attached = USBCameraDevice.all().filter { family == nil || $0.family == family }
-        let records = cameras.map(DiscoveredCameraRecord.init) + attached.map(DiscoveredCameraRecord.init)
+        let records = cameras.map(DiscoveredCameraRecord.init)
         if json {
             return try Console.printJSON(records)
         }

@@ -89,22 +89,24 @@ public final class ManualCameraDiscovery: Sendable {
             host = resolved
             return try await camera(of: descriptor.family, at: resolved, port: descriptor.port)
         } catch let error as ViewfinderError {
-            let place = host.map { " (\($0))" } ?? ""
+            // The address found, where the descriptor named a gateway rather than the address itself.
+            let place = host.map { if case .address = descriptor.location { "" } else { " (\($0))" } } ?? ""
             throw ViewfinderError(
                 error.code, "cannot find \(descriptor)\(place): \(error.message)", responseCode: error.responseCode,
                 errno: error.errno)
         }
     }
 
-    /// The camera the first connector that speaks to `family` makes; a connector that answers
-    /// ``ViewfinderError/Code/notAvailable`` leaves the camera to the next.
+    /// The camera the first connector that speaks to `family` at `host` makes; a connector that answers
+    /// ``ViewfinderError/Code/notAvailable`` leaves the camera to the next, and when all do, the last one's reason
+    /// is given (the most specific, as connectors for particular kinds of address come first).
     private func camera(of family: CameraFamily, at host: String, port: UInt16?) async throws -> any Camera {
         var refusal: ViewfinderError?
         for connector in connectors() {
             do {
                 return try await connector.camera(of: family, at: host, port: port)
             } catch let error as ViewfinderError where error.code == .notAvailable {
-                refusal = refusal ?? error
+                refusal = error
             }
         }
         throw refusal ?? ViewfinderError(.notAvailable, "no transport Viewfinder has reaches \(family) cameras")

@@ -12,14 +12,17 @@ public struct DiscoveryMethod: OptionSet, Hashable, Sendable, CustomStringConver
     public static let ssdp = DiscoveryMethod(rawValue: 1)
     /// Multicast DNS service discovery (`_ptp._tcp.local`).
     public static let multicastDNS = DiscoveryMethod(rawValue: 2)
+    /// Attached by USB, listed by the kernel; its address is `usb:BUS:ADDRESS`.
+    public static let usb = DiscoveryMethod(rawValue: 4)
 
     /// The methods' names, such as `ssdp+mdns`.
     public var description: String {
-        [(Self.ssdp, "ssdp"), (Self.multicastDNS, "mdns")].filter { contains($0.0) }.map(\.1).joined(separator: "+")
+        [(Self.ssdp, "ssdp"), (Self.multicastDNS, "mdns"), (Self.usb, "usb")].filter { contains($0.0) }.map(\.1)
+            .joined(separator: "+")
     }
 }
 
-/// A camera that announced itself on the network: who it is, where it is and how it was found.
+/// A camera that announced itself on the network, or is attached by USB: who it is, where it is and how it was found.
 ///
 /// ```swift
 /// for camera in CameraDiscovery.shared.availableCameras {
@@ -39,7 +42,7 @@ public struct DiscoveredCamera: Hashable, Sendable, Identifiable, CustomStringCo
     public var name: String
     /// Its serial number, where it gives one.
     public var serialNumber: String?
-    /// The address it announced from.
+    /// The address it announced from; for a camera attached by USB, `usb:BUS:ADDRESS`.
     public var host: String
     /// The port it serves PTP/IP on, where it says; the family's usual port otherwise.
     public var port: UInt16?

@@ -4,6 +4,7 @@
 /// manualDiscovery.discover(.cameraAtSuggestedGateway(.canon)) { result in … }
 /// manualDiscovery.discover(.cameraType(.nikon, atGatewayOfInterface: "wlan0")) { result in … }
 /// manualDiscovery.discover(.cameraType(.nikon, atAddress: "192.168.1.1", port: 15740)) { result in … }
+/// manualDiscovery.discover(.cameraAttachedByUSB("1:4")) { result in … }
 /// ```
 public struct ManualCameraDescriptor: Hashable, Sendable, CustomStringConvertible {
     /// Where the camera is.
@@ -51,8 +52,21 @@ public struct ManualCameraDescriptor: Hashable, Sendable, CustomStringConvertibl
         ManualCameraDescriptor(family: family, location: .address(host), port: port)
     }
 
+    /// The camera attached by USB that `selector` names: `BUS:ADDRESS` (such as `1:4`), a serial number, or `nil`
+    /// for the only one attached.
+    ///
+    /// Its address is `usb:` and the selector, which the USB transport's connector answers for; the camera's own
+    /// device information chooses its dialect, whatever the family.
+    public static func cameraAttachedByUSB(_ selector: String? = nil) -> ManualCameraDescriptor {
+        ManualCameraDescriptor(family: .genericPTPIP, location: .address("usb:\(selector ?? "")"))
+    }
+
     /// "a Canon camera at the default gateway", and the like, for messages.
     public var description: String {
+        if case .address(let host) = location, host.hasPrefix("usb:") {
+            let selector = host.dropFirst("usb:".count)
+            return selector.isEmpty ? "the camera attached by USB" : "the USB camera \(selector)"
+        }
         let place =
             switch location {
             case .suggestedGateway: "the default gateway"

@@ -136,13 +136,7 @@ extension SimulatedCamera {
         guard let since = state.recordingSince else { return .ok }
         state.recordingSince = nil
         updateCanonEOSLiveView(&state)
-        // About 12 MB a second of video, made as it is read.
-        let seconds = max(since.duration(to: .now).inSeconds, 0.1)
-        let name = state.storage.nextFilename(extension: "MOV")
-        let content = ObjectBytes(generatedCount: UInt64(seconds * 12_000_000))
-        let handle = state.storage.addFile(
-            named: name, format: .quickTime, content: content, thumbnail: nil, imageSize: nil,
-            date: CameraClock.format(CameraClock.now() + state.clockOffset))
+        let (handle, name, content) = Self.writeMovie(recordedSince: since, until: .now, in: &state)
         state.canon.pending.append(
             .objectAdded(
                 handle: handle, storageID: SimulatedStorage.storageID, format: .quickTime,
