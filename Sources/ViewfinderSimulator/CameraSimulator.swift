@@ -288,6 +288,11 @@ extension CameraSimulator {
         camera.state.withLock { ($0.canon.captureDestination, $0.canon.evfOutput) }
     }
 
+    /// Whether the simulated camera is recording a movie, for checks.
+    package var isRecordingMovie: Bool {
+        camera.state.withLock { $0.recordingSince != nil }
+    }
+
     /// When the simulated shutter last opened for a picture; `nil` before the first.
     ///
     /// Taken when the camera accepts the request, as a real camera's shutter opens: comparing it across cameras

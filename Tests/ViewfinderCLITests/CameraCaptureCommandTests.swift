@@ -4,8 +4,8 @@ import Viewfinder
 import ViewfinderTestSupport
 
 extension SimulatedCameraCommands {
-    /// `shoot`, `liveview`, `files` and `download` against a simulated Nikon: the files they write are checked as
-    /// JPEG images and against the camera's own bytes.
+    /// `shoot`, `record`, `liveview`, `files` and `download` against a simulated Nikon (and Canon): the files they
+    /// write are checked as JPEG images and against the camera's own bytes.
     @Suite struct CameraCaptureCommandTests {
         struct FileJSON: Decodable {
             var handle: UInt32
@@ -47,6 +47,57 @@ extension SimulatedCameraCommands {
                 }
                 let report = try decodeJSON(Report.self, from: json)
                 #expect(report.files.map(\.name) == ["DSC_0004.JPG"] && report.saved.isEmpty, "\(json)")
+            }
+        }
+
+        @Test func recordRecordsAMovieForTheTimeGivenAndDownloadsIt() async throws {
+            try await CameraUnderTest.with(identity: .canon) { camera in
+                let directory = try ScratchDirectory()
+                let result = try camera.run("camera", "record", "--seconds", "1", "--download", directory.path)
+                #expect(result.status == 0, "\(result)")
+                let lines = result.standardOutput.split(separator: "\n").map(String.init)
+                try #require(lines.count == 2, "\(result)")
+                #expect(lines[0].hasPrefix("Recorded IMG_0003.MOV (handle "), "\(result)")
+                #expect(lines[1] == "Saved \(directory.path)/IMG_0003.MOV", "\(result)")
+                // About 12 MB a second, as the simulated camera writes it, and the same bytes as on its card.
+                let movie = try directory.bytes(of: "IMG_0003.MOV")
+                #expect(movie.count > 10_000_000 && movie.count < 30_000_000, "\(movie.count) bytes")
+
+                let json = try camera.run("camera", "record", "--seconds", "0.3", "--json")
+                #expect(json.status == 0, "\(json)")
+                struct Report: Decodable {
+                    var seconds: Double
+                    var stoppedBy: String
+                    var files: [FileJSON]
+                    var saved: [String]
+                }
+                let report = try decodeJSON(Report.self, from: json)
+                #expect(report.stoppedBy == "time" && report.seconds >= 0.3 && report.saved.isEmpty, "\(json)")
+                #expect(report.files.map(\.name) == ["IMG_0004.MOV"] && report.files.first?.kind == "video", "\(json)")
+            }
+        }
+
+        @Test func recordStopsAtCtrlCAndSaysWhyItCannotRecord() async throws {
+            try await CameraUnderTest.with { camera in
+                let recording = try ChildProcess(
+                    Tool.path, ["camera", "record", "--json"] + camera.target, mergingErrors: true)
+                // The tool is recording once the simulated camera's movie status says so.
+                let started = recording.waitForOutput(timeout: .seconds(30)) { _ in
+                    camera.simulator.isRecordingMovie
+                }
+                #expect(started, "\(recording.standardOutput)")
+                recording.interrupt()
+                #expect(recording.wait(timeout: .seconds(30)) == 0, "\(recording.standardOutput)")
+                #expect(
+                    recording.standardOutput.contains("\"stoppedBy\" : \"interrupt\""), "\(recording.standardOutput)")
+                #expect(recording.standardOutput.contains("DSC_0003.MOV"), "\(recording.standardOutput)")
+                #expect(!camera.simulator.isRecordingMovie)
+            }
+            // A plain PTP camera records no movies on request.
+            try await CameraUnderTest.with(identity: .generic) { camera in
+                let refused = try camera.run("camera", "record", "--seconds", "1")
+                #expect(refused.status == 69, "\(refused)")
+                #expect(refused.standardError.contains("does not record movies on request"), "\(refused)")
             }
         }
 

@@ -8,7 +8,9 @@ import ViewfinderTestSupport
         "rig", "remote", "webcam", "demo", "simulate", "version",
     ]
 
-    static let cameraCommands = ["info", "props", "get", "set", "shoot", "liveview", "files", "download", "watch"]
+    static let cameraCommands = [
+        "info", "props", "get", "set", "shoot", "record", "liveview", "files", "download", "watch",
+    ]
 
     @Test(arguments: commands)
     func helpExplainsTheCommandWithExamples(_ command: String) async throws {
@@ -80,6 +82,7 @@ import ViewfinderTestSupport
         (["capture", "/dev/video0", "--format", "640x480@1e400"], "'1e400' is not a frame rate"),
         (["demo", "--live-view", "1e300"], "--live-view takes"),
         (["camera", "shoot", "--timeout", "1e300"], "--timeout takes"),
+        (["camera", "record", "--seconds", "0"], "--seconds takes"),
         (["simulate", "--identity", "sony"], "--identity takes generic, nikon or canon, not 'sony'"),
         (["simulate", "--generated-file", "BIG.BIN"], "--generated-file takes NAME:BYTES"),
         (["simulate", "--usb", "--count", "2"], "--usb runs one camera; leave out --count"),

@@ -110,7 +110,13 @@ func runUSBCameraChecks(_ runner: CheckRunner, identity: String, tool: String, g
             _ = try run(["liveview", "--frames", "3", "--out", frames])
             let saved = Directory.names(in: frames).filter { $0.hasSuffix(".jpg") }
             try expect(saved.count == 3 && saved.allSatisfy { isJPEG("\(frames)/\($0)") }, "live view saved \(saved)")
-            extra = ", 3 live view frames"
+            let movies = "/tmp/usb-\(identity)-movies"
+            _ = try run(["record", "--seconds", "1", "--download", movies])
+            let movie = Directory.names(in: movies).filter { $0.hasSuffix(".MOV") }
+            var info = stat()
+            let bytes = movie.count == 1 && stat("\(movies)/\(movie[0])", &info) == 0 ? Int(info.st_size) : 0
+            try expect(bytes > 1_000_000, "camera record saved \(movie) in \(movies), \(bytes) bytes")
+            extra = ", 3 live view frames, a movie recorded for 1 s and downloaded (\(movie[0]), \(bytes) bytes)"
         }
         return "discover lists it, info, ISO 1600 set and read, a picture shot and downloaded (\(saved[0]))\(extra)"
     }

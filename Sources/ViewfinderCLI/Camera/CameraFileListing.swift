@@ -54,7 +54,7 @@ struct CameraFileListing {
         guard let access = camera.fileAccess, camera.supportedFunctionality.contains(.fileAccess) else {
             let model = camera.deviceInfo?.model ?? "the camera"
             throw CommandFailure(
-                "\(model) does not give access to its files over the network", exitStatus: ExitStatus.unavailable)
+                "\(model) does not give access to its files", exitStatus: ExitStatus.unavailable)
         }
         return access
     }

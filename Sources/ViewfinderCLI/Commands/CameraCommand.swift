@@ -16,7 +16,8 @@ enum CameraCommand: Command {
         ],
         subcommands: [
             CameraInfoCommand.self, CameraPropsCommand.self, CameraGetCommand.self, CameraSetCommand.self,
-            CameraShootCommand.self, CameraLiveViewCommand.self, CameraFilesCommand.self, CameraDownloadCommand.self,
+            CameraShootCommand.self, CameraRecordCommand.self, CameraLiveViewCommand.self, CameraFilesCommand.self,
+            CameraDownloadCommand.self,
             CameraWatchCommand.self,
         ]
     )

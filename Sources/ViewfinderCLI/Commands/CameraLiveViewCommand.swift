@@ -58,11 +58,7 @@ enum CameraLiveViewCommand: Command {
         let json = arguments.flag("json")
         let maximumRate = try arguments.integer("max-fps", default: 30, in: 0...1000)
         let report = try await CameraTarget(arguments).withConnectedCamera { camera in
-            guard camera.supportedFunctionality.contains(.liveView) else {
-                let model = camera.deviceInfo?.model ?? "the camera"
-                throw CommandFailure(
-                    "\(model) does not offer live view over PTP/IP", exitStatus: ExitStatus.unavailable)
-            }
+            try require(.liveView, of: camera, else: "does not offer live view")
             camera.applyLiveViewOptions([
                 .skipImageDecoding: true, .maximumFramesPerSecond: .number(Double(maximumRate)),
             ])

@@ -1,6 +1,4 @@
-import Foundation
 import Viewfinder
-import ViewfinderSystem
 
 /// `viewfinder camera shoot`: takes a picture, and downloads it when asked.
 enum CameraShootCommand: Command {
@@ -23,9 +21,6 @@ enum CameraShootCommand: Command {
         ]
     )
 
-    /// The most new files one picture is taken to make.
-    static let maximumFilesPerPicture = 8
-
     private struct Report: Encodable {
         var files: [CameraFileRecord]
         var saved: [String]
@@ -36,25 +31,10 @@ enum CameraShootCommand: Command {
         let directory = try arguments.value("download").map { try OutputDirectory($0) }
         let json = arguments.flag("json")
         let report = try await CameraTarget(arguments).withConnectedCamera { camera in
-            guard camera.supportedFunctionality.contains(.stillCapture) else {
-                throw CommandFailure(
-                    "\(camera.deviceInfo?.model ?? "the camera") does not take pictures on request over PTP/IP",
-                    exitStatus: ExitStatus.unavailable)
-            }
-            let access = try CameraFileListing.fileAccess(of: camera)
-            // The new files, such as a JPEG and a raw file of one picture; a few at most, whatever the camera sends.
-            let arrived = Locked<[CameraFileItem]>([])
-            let token = access.addNewFileObserver { item in
-                guard !item.isFolder else { return }
-                arrived.withLock { if $0.count < Self.maximumFilesPerPicture { $0.append(item) } }
-            }
-            defer { token.cancel() }
+            try require(.stillCapture, of: camera, else: "does not take pictures on request")
+            let newFiles = try NewCameraFiles(of: camera)
             try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
-            let deadline = ContinuousClock.now + .seconds(timeout)
-            while arrived.withLock(\.isEmpty) && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            let files = arrived.withLock { $0 }
+            let files = try await newFiles.wait(timeout: timeout)
             guard !files.isEmpty else {
                 throw CommandFailure(
                     "the camera took the picture but reported no new file within \(Int(timeout)) s",
@@ -63,10 +43,7 @@ enum CameraShootCommand: Command {
             }
             var saved: [String] = []
             if let directory {
-                let download = CameraDownload(access: access, directory: directory, showsProgress: !json)
-                for file in files {
-                    saved.append(try await download.download(file))
-                }
+                saved = try await newFiles.save(files, to: directory, showsProgress: !json)
             }
             return Report(files: files.map { CameraFileRecord($0, folder: nil) }, saved: saved)
         }

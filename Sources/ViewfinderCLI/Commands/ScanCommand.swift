@@ -93,11 +93,7 @@ enum ScanCommand: Command {
         let named = try arguments.positional(0, named: "DEVICE")
         if named == "camera" {
             try await CameraTarget(arguments).withConnectedCamera { camera in
-                guard camera.supportedFunctionality.contains(.liveView) else {
-                    throw CommandFailure(
-                        "\(camera.deviceInfo?.model ?? "the camera") does not offer live view over PTP/IP",
-                        exitStatus: ExitStatus.unavailable)
-                }
+                try require(.liveView, of: camera, else: "does not offer live view")
                 let source = LiveViewFrameSource(camera: camera)
                 try await scanner.scan(source, timeout: timeout, what: camera.deviceInfo?.model ?? "the camera") {
                     guard await source.switch(toDesiredState: .on) else {

@@ -41,11 +41,11 @@ final class CameraPreviewSource: PreviewSource {
     func start() async throws -> String {
         let camera = try await target.connect()
         state.withLock { $0.camera = camera }
-        guard camera.supportedFunctionality.contains(.liveView) else {
+        do {
+            try require(.liveView, of: camera, else: "does not offer live view")
+        } catch {
             await stop()
-            throw CommandFailure(
-                "\(camera.deviceInfo?.model ?? "the camera") does not offer live view over PTP/IP",
-                exitStatus: ExitStatus.unavailable)
+            throw error
         }
         camera.applyLiveViewOptions([
             .skipImageDecoding: true, .maximumFramesPerSecond: .number(Double(Self.maximumFramesPerSecond)),
