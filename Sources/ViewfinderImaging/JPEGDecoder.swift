@@ -79,7 +79,8 @@ public final class JPEGDecoder: Sendable {
     /// Decodes a JPEG image into a buffer from `pool`, or returns `nil` when every buffer of the pool is in use.
     ///
     /// The pool's format is the output format and its size must be the image's size at `scale`
-    /// (``JPEGHeader/dimensions(scaledBy:)``).
+    /// (``JPEGHeader/dimensions(scaledBy:)``), or for a planar format that size rounded up to whole chroma samples
+    /// (``JPEGHeader/paddedDimensions(scaledBy:)``), which decodes without copying the luma plane.
     ///
     /// - Throws: As ``decode(_:to:scale:)-(Collection<UInt8>,_,_)``, and `ViewfinderError/Code/invalidArgument`
     ///   when the pool's size differs from the decoded image's.
@@ -134,7 +135,12 @@ public final class JPEGDecoder: Sendable {
                     .unsupportedPixelFormat,
                     "cannot decode a JPEG image in the \(header.colorSpace) colour space to \(output.format)")
             }
-            let size = header.dimensions(scaledBy: scale)
+            var size = header.dimensions(scaledBy: scale)
+            // A pool of planar buffers at the padded size takes the decoder's planes as they are written.
+            let padded = header.paddedDimensions(scaledBy: scale)
+            if layout.isYCbCr, case .pool(let pool) = output, pool.width == padded.width, pool.height == padded.height {
+                size = padded
+            }
             return try output.makeBuffer(width: size.width, height: size.height, operation: "JPEG decoding") {
                 destination in
                 if layout.isYCbCr {

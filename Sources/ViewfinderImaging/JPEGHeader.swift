@@ -84,6 +84,18 @@ public struct JPEGHeader: Hashable, Sendable {
     public func dimensions(scaledBy scale: JPEGDecoder.Scale) -> Dimensions {
         Dimensions(width: scale.apply(to: dimensions.width), height: scale.apply(to: dimensions.height))
     }
+
+    /// The size of the image decoded at `scale`, rounded up to whole chroma samples (even sides for 4:2:0).
+    ///
+    /// The decoder writes planar pictures at this size: decoding into a pool of NV12, NV21 or I420 buffers of this
+    /// size writes the planes in place, where a pool of the exact size costs a copy of the luma plane when a side is
+    /// odd. The extra row or column repeats the picture's edge as the JPEG image's padding holds it.
+    public func paddedDimensions(scaledBy scale: JPEGDecoder.Scale) -> Dimensions {
+        let size = dimensions(scaledBy: scale)
+        return Dimensions(
+            width: Int(tjPlaneWidth(0, Int32(size.width), chromaSubsampling.turboJPEG)),
+            height: Int(tjPlaneHeight(0, Int32(size.height), chromaSubsampling.turboJPEG)))
+    }
 }
 
 extension JPEGHeader.ColorSpace {

@@ -89,12 +89,26 @@ public final class VideoOutput: Sendable {
         let length: Int
     }
 
+    /// Where a buffer's black is: nowhere known yet, everywhere, or around a picture at a place and size.
+    enum Framing: Equatable {
+        case unknown
+        case black
+        case picture(x: Int, y: Int, width: Int, height: Int)
+
+        /// Whether a buffer framed so is black around a picture framed as `other`.
+        func isBlack(around other: Framing) -> Bool {
+            self == .black || self == other
+        }
+    }
+
     struct WriterState {
         var statistics = Statistics()
         var stopping = false
         var thread: PlatformThread?
         /// The generation of the frame in each buffer; -1 for none yet.
         var generations: [Int] = []
+        /// What each buffer holds around its picture.
+        var framing: [Framing] = []
         /// Which buffers are with the driver.
         var queued: [Bool] = []
         /// When each buffer was last queued, counted in writes; -1 for never.
@@ -180,6 +194,7 @@ public final class VideoOutput: Sendable {
             size: size, format: configuration.pixelFormat, enlarges: configuration.enlargesFrames)
         state.withLock { state in
             state.generations = Array(repeating: -1, count: buffers.count)
+            state.framing = Array(repeating: .unknown, count: buffers.count)
             state.queued = Array(repeating: false, count: buffers.count)
             state.queuedAt = Array(repeating: -1, count: buffers.count)
         }
@@ -287,14 +302,21 @@ public final class VideoOutput: Sendable {
     /// Puts the newest frame into buffer `index`, unless it holds it already, and queues the buffer.
     private func write(into index: Int) throws(ViewfinderError) {
         let (generation, frame) = frames.newest
-        let holds = state.withLock { $0.generations[index] == generation }
+        let (holds, framed) = state.withLock { ($0.generations[index] == generation, $0.framing[index]) }
         if !holds {
             let target = buffers[index]
+            // The black around a picture stays in the buffer: it is written again only when the picture moves.
+            let framing =
+                frame.map { Framing.picture(x: $0.x, y: $0.y, width: $0.picture.width, height: $0.picture.height) }
+                ?? .black
             if let frame {
-                frames.copy(frame, to: target.address, bytesPerRow: bytesPerRow, length: target.length)
+                frames.copy(
+                    frame, to: target.address, bytesPerRow: bytesPerRow, length: target.length,
+                    drawsBorders: !framed.isBlack(around: framing))
             } else {
                 frames.fillBlack(target.address, bytesPerRow: bytesPerRow, length: target.length)
             }
+            state.withLock { $0.framing[index] = framing }
         }
         var buffer = Self.makeBuffer(UInt32(index))
         buffer.bytesused = UInt32(frames.byteCount(bytesPerRow: bytesPerRow))

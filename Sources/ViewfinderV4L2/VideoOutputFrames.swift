@@ -167,10 +167,15 @@ final class VideoOutputFrames: @unchecked Sendable {
     }
 
     /// Copies `frame` into a driver buffer of `length` bytes at `address`, framed in black.
-    func copy(_ frame: Placed, to address: UnsafeMutableRawPointer, bytesPerRow: Int, length: Int) {
+    ///
+    /// - Parameter drawsBorders: Whether to write the black around the picture; a buffer that holds black there
+    ///   already (it last held a picture of the same size and place, or all black) is left alone there.
+    func copy(
+        _ frame: Placed, to address: UnsafeMutableRawPointer, bytesPerRow: Int, length: Int, drawsBorders: Bool = true
+    ) {
         guard byteCount(bytesPerRow: bytesPerRow) <= length else { return }
         guard frame.picture.format == format else {
-            return pack(frame, to: address, bytesPerRow: bytesPerRow)
+            return pack(frame, to: address, bytesPerRow: bytesPerRow, drawsBorders: drawsBorders)
         }
         frame.picture.withUnsafePlanes { planes in
             var offset = 0
@@ -187,35 +192,39 @@ final class VideoOutputFrames: @unchecked Sendable {
                 for row in 0..<plane.rows(height: size.height) {
                     let line = address + offset + row * stride
                     guard row >= top, row < top + rows else {
-                        line.copyMemory(from: black, byteCount: fullRow)
+                        if drawsBorders { line.copyMemory(from: black, byteCount: fullRow) }
                         continue
                     }
                     // Black to the left and right of the picture, the picture's row between.
-                    line.copyMemory(from: black, byteCount: left)
+                    if drawsBorders {
+                        line.copyMemory(from: black, byteCount: left)
+                        (line + left + rowBytes).copyMemory(from: black, byteCount: fullRow - left - rowBytes)
+                    }
                     (line + left).copyMemory(
                         from: source.baseAddress + (row - top) * source.bytesPerRow, byteCount: rowBytes)
-                    (line + left + rowBytes).copyMemory(from: black, byteCount: fullRow - left - rowBytes)
                 }
                 offset += stride * plane.rows(height: size.height)
             }
         }
     }
 
-    /// Packs a kept I420 frame into a YUYV driver buffer, framed in black.
-    private func pack(_ frame: Placed, to address: UnsafeMutableRawPointer, bytesPerRow: Int) {
+    /// Packs a kept I420 frame into a YUYV driver buffer, framed in black when `drawsBorders`.
+    private func pack(_ frame: Placed, to address: UnsafeMutableRawPointer, bytesPerRow: Int, drawsBorders: Bool) {
         let black = blackRow(plane: 0)
         let fullRow = min(bytesPerRow, 2 * size.width)
         let left = min(fullRow, 2 * frame.x)
         let rowBytes = min(fullRow - left, 2 * frame.picture.width)
         let rows = frame.y..<min(size.height, frame.y + frame.picture.height)
-        for row in 0..<size.height {
-            let line = address + row * bytesPerRow
-            guard rows.contains(row) else {
-                line.copyMemory(from: black, byteCount: fullRow)
-                continue
+        if drawsBorders {
+            for row in 0..<size.height {
+                let line = address + row * bytesPerRow
+                guard rows.contains(row) else {
+                    line.copyMemory(from: black, byteCount: fullRow)
+                    continue
+                }
+                line.copyMemory(from: black, byteCount: left)
+                (line + left + rowBytes).copyMemory(from: black, byteCount: fullRow - left - rowBytes)
             }
-            line.copyMemory(from: black, byteCount: left)
-            (line + left + rowBytes).copyMemory(from: black, byteCount: fullRow - left - rowBytes)
         }
         // The frame fits the output by construction; packing it cannot fail for an I420 picture.
         try? converter.convert(

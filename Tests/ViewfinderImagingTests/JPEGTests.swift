@@ -171,6 +171,38 @@ let jpegOutputFormats: [PixelFormat] = [
 @Suite struct JPEGPoolTests {
     let decoder = JPEGDecoder()
 
+    @Test func aPoolAtThePaddedSizeTakesTheDecodersPlanesAsTheyAre() throws {
+        // 4:2:0 with odd sides: the decoder writes planes a row and a column larger than the picture.
+        let jpeg = try JPEGEncoder().encode(try TestImage.bars(width: 33, height: 17, format: .bgra), quality: 90)
+        let header = try decoder.header(of: jpeg)
+        #expect(header.paddedDimensions(scaledBy: .full) == Dimensions(width: 34, height: 18))
+        #expect(header.paddedDimensions(scaledBy: .half) == Dimensions(width: 18, height: 10))
+        let exact = try #require(
+            try decoder.decode(jpeg, into: PixelBufferPool(width: 33, height: 17, format: .i420, capacity: 1)))
+        let padded = try #require(
+            try decoder.decode(jpeg, into: PixelBufferPool(width: 34, height: 18, format: .i420, capacity: 1)))
+        #expect(padded.width == 34 && padded.height == 18)
+        // The picture is the same; the extra row and column hold the image's padding.
+        func rows(_ buffer: PixelBuffer, plane: Int, width: Int, height: Int) -> [[UInt8]] {
+            buffer.withUnsafePlanes { planes in
+                (0..<height).map { row in
+                    Array(
+                        UnsafeRawBufferPointer(
+                            start: planes[plane].baseAddress + row * planes[plane].bytesPerRow, count: width))
+                }
+            }
+        }
+        for (plane, width, height) in [(0, 33, 17), (1, 17, 9), (2, 17, 9)] {
+            #expect(
+                rows(padded, plane: plane, width: width, height: height)
+                    == rows(exact, plane: plane, width: width, height: height), "plane \(plane)")
+        }
+        // Any other size is refused.
+        #expect(throws: ViewfinderError.self) {
+            try decoder.decode(jpeg, into: PixelBufferPool(width: 34, height: 17, format: .i420, capacity: 1))
+        }
+    }
+
     @Test func decodesIntoPoolBuffersAndReusesThem() throws {
         let jpeg = try JPEGEncoder().encode(try TestImage.bars(width: 64, height: 32, format: .bgra), quality: 90)
         let pool = try PixelBufferPool(width: 32, height: 16, format: .nv12FullRange, capacity: 2)

@@ -56,6 +56,31 @@ import ViewfinderImaging
         #expect(frames.counts == (1, 0))
     }
 
+    @Test func theBlackAroundAPictureIsLeftAloneWhenTheBufferHoldsItAlready() throws {
+        for format in [PixelFormat.yuyv, .i420] {
+            let frames = try VideoOutputFrames(size: Dimensions(width: 320, height: 180), format: format)
+            try frames.prepare(try Self.picture(width: 640, height: 480, blue: 0, green: 0, red: 255))
+            let placed = try #require(frames.newest.frame)
+            let row = format == .yuyv ? 320 * 2 : 320
+            let length = frames.byteCount(bytesPerRow: row)
+            let driver = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 16)
+            defer { driver.deallocate() }
+            driver.initializeMemory(as: UInt8.self, repeating: 7)
+            frames.copy(placed, to: driver.baseAddress!, bytesPerRow: row, length: length, drawsBorders: false)
+            // The picture is written, from its first luma byte at column 40, and nothing to its left or above.
+            let left = format == .yuyv ? 80 : 40
+            #expect(driver[left - 1] == 7 && driver[left] != 7, "\(format)")
+            #expect(driver[row * 179 + row - 1] == 7, "\(format): the right border is left alone")
+            frames.copy(placed, to: driver.baseAddress!, bytesPerRow: row, length: length)
+            #expect(driver[left - 1] == (format == .yuyv ? 128 : 16) && driver[row * 179 + row - 1] != 7, "\(format)")
+        }
+        typealias Framing = VideoOutput.Framing
+        let picture = Framing.picture(x: 40, y: 0, width: 240, height: 180)
+        #expect(Framing.black.isBlack(around: picture) && picture.isBlack(around: picture))
+        #expect(!Framing.unknown.isBlack(around: picture))
+        #expect(!Framing.picture(x: 30, y: 4, width: 260, height: 171).isBlack(around: picture))
+    }
+
     @Test func withoutEnlargingASmallerFrameKeepsItsExactSizeInTheMiddle() throws {
         let frames = try VideoOutputFrames(size: Dimensions(width: 320, height: 180), format: .yuyv, enlarges: false)
         try frames.prepare(try Self.picture(width: 260, height: 171, blue: 0, green: 0, red: 255))

@@ -80,10 +80,15 @@ private final class LiveViewDecoder: Sendable {
 
     /// The frame's picture, or `nil` when it does not decode or every buffer is in use.
     func decode(_ frame: LiveViewFrame) -> PixelBuffer? {
-        let frameSize = frame.pixelSize
+        guard let header = try? decoder.header(of: frame.jpegData) else { return nil }
         let current = pool.withLock { current -> (pool: PixelBufferPool, scale: JPEGDecoder.Scale)? in
-            let scale = JPEGDecoder.Scale.largest(for: frameSize, fittingIn: bounds)
-            let size = Dimensions(width: scale.apply(to: frameSize.width), height: scale.apply(to: frameSize.height))
+            let scale = JPEGDecoder.Scale.largest(for: header.dimensions, fittingIn: bounds)
+            // The size the decoder writes its planes at (a row or column more for an odd side of a 4:2:0 image),
+            // so they are decoded in place, when that still fits.
+            let padded = header.paddedDimensions(scaledBy: scale)
+            let size =
+                padded.width <= bounds.width && padded.height <= bounds.height
+                ? padded : header.dimensions(scaledBy: scale)
             if let current, current.pool.width == size.width, current.pool.height == size.height { return current }
             current = (try? PixelBufferPool(width: size.width, height: size.height, format: .i420, capacity: 3))
                 .map { ($0, scale) }
