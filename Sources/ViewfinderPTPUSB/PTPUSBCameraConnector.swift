@@ -38,10 +38,9 @@ public struct PTPUSBCameraConnector: CameraConnector {
     ///   `ViewfinderError/Code/notFound` when no attached camera matches, listing those there are;
     ///   `ViewfinderError/Code/invalidArgument` for `usb:` alone when several are attached.
     public func camera(of family: CameraFamily, at host: String, port: UInt16?) async throws -> any Camera {
-        guard host.hasPrefix(Self.scheme) else {
+        guard let selector = ManualCameraDescriptor.usbSelector(inAddress: host).map(String.init) else {
             throw ViewfinderError(.notAvailable, "\(host) is not a USB address (usb:BUS:ADDRESS or usb:SERIAL)")
         }
-        let selector = String(host.dropFirst(Self.scheme.count))
         let sysfs = sysfs
         let device = try await IOThread.run(name: "usb-find") {
             try USBCameraDevice.find(selector.isEmpty ? nil : selector, sysfs: sysfs)
@@ -50,7 +49,4 @@ public struct PTPUSBCameraConnector: CameraConnector {
             endpoint: PTPUSBEndpoint(device: device, configuration: transport, sysfs: sysfs),
             configuration: configuration)
     }
-
-    /// The start of the addresses the connector answers for.
-    static let scheme = "usb:"
 }

@@ -80,6 +80,7 @@ extension USBCameraDevice {
     public var discovered: DiscoveredCamera {
         DiscoveredCamera(
             id: serialNumber.map { "usb-\($0)" } ?? "usb-\(sysfsName)", family: family, manufacturer: manufacturer,
-            model: product, name: name, serialNumber: serialNumber, host: "usb:\(location)", foundBy: .usb)
+            model: product, name: name, serialNumber: serialNumber, host: ManualCameraDescriptor.usbAddress(location),
+            foundBy: .usb)
     }
 }

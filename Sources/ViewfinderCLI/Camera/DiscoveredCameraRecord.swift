@@ -27,7 +27,8 @@ struct DiscoveredCameraRecord: Encodable {
     /// The table row: name, model, family, address, how it was found, ID.
     var row: [String] {
         let address =
-            host.hasPrefix("usb:") ? host : (host.contains(":") ? "[\(host)]" : host) + (port.map { ":\($0)" } ?? "")
+            ManualCameraDescriptor.usbSelector(inAddress: host) != nil
+            ? host : (host.contains(":") ? "[\(host)]" : host) + (port.map { ":\($0)" } ?? "")
         return [name, model, family, address, foundBy.joined(separator: "+"), id]
     }
 

@@ -70,9 +70,16 @@ final class WebcamSource: Sendable {
 /// Decodes live view frames at the largest size that fits `bounds`, into a small pool of I420 buffers made anew
 /// when the frame size changes.
 private final class LiveViewDecoder: Sendable {
+    /// The pool for frames of one size, and the scale they are decoded at.
+    private struct Pool {
+        var frameSize: Dimensions
+        var buffers: PixelBufferPool
+        var scale: JPEGDecoder.Scale
+    }
+
     private let bounds: Dimensions
     private let decoder = JPEGDecoder(toleratesDamagedData: true)
-    private let pool = Locked<(pool: PixelBufferPool, scale: JPEGDecoder.Scale)?>(nil)
+    private let pool = Locked<Pool?>(nil)
 
     init(bounds: Dimensions) {
         self.bounds = bounds
@@ -80,21 +87,32 @@ private final class LiveViewDecoder: Sendable {
 
     /// The frame's picture, or `nil` when it does not decode or every buffer is in use.
     func decode(_ frame: LiveViewFrame) -> PixelBuffer? {
-        guard let header = try? decoder.header(of: frame.jpegData) else { return nil }
-        let current = pool.withLock { current -> (pool: PixelBufferPool, scale: JPEGDecoder.Scale)? in
-            let scale = JPEGDecoder.Scale.largest(for: header.dimensions, fittingIn: bounds)
-            // The size the decoder writes its planes at (a row or column more for an odd side of a 4:2:0 image),
-            // so they are decoded in place, when that still fits.
-            let padded = header.paddedDimensions(scaledBy: scale)
-            let size =
-                padded.width <= bounds.width && padded.height <= bounds.height
-                ? padded : header.dimensions(scaledBy: scale)
-            if let current, current.pool.width == size.width, current.pool.height == size.height { return current }
-            current = (try? PixelBufferPool(width: size.width, height: size.height, format: .i420, capacity: 3))
-                .map { ($0, scale) }
-            return current
+        guard let current = pool(for: frame) else { return nil }
+        do {
+            return try decoder.decode(frame.jpegData, scale: current.scale, into: current.buffers)
+        } catch let error as ViewfinderError where error.code == .invalidArgument {
+            // A frame the pool does not suit (its sampling changed) makes the next frame choose again.
+            pool.withLock { $0 = nil }
+            return nil
+        } catch {
+            return nil
         }
-        guard let current else { return nil }
-        return try? decoder.decode(frame.jpegData, scale: current.scale, into: current.pool)
+    }
+
+    /// The pool for frames like `frame`; its header is read only when the frame size changes.
+    private func pool(for frame: LiveViewFrame) -> Pool? {
+        if let current = pool.withLock({ $0 }), current.frameSize == frame.pixelSize { return current }
+        guard let header = try? decoder.header(of: frame.jpegData) else { return nil }
+        let scale = JPEGDecoder.Scale.largest(for: header.dimensions, fittingIn: bounds)
+        // The size the decoder writes its planes at (a row or column more for an odd side of a 4:2:0 image), so they
+        // are decoded in place, when that still fits.
+        let padded = header.paddedDimensions(scaledBy: scale)
+        let size =
+            padded.width <= bounds.width && padded.height <= bounds.height ? padded : header.dimensions(scaledBy: scale)
+        guard let buffers = try? PixelBufferPool(width: size.width, height: size.height, format: .i420, capacity: 3)
+        else { return nil }
+        let made = Pool(frameSize: frame.pixelSize, buffers: buffers, scale: scale)
+        pool.withLock { $0 = made }
+        return made
     }
 }

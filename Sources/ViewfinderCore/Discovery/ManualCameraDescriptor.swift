@@ -58,13 +58,24 @@ public struct ManualCameraDescriptor: Hashable, Sendable, CustomStringConvertibl
     /// Its address is `usb:` and the selector, which the USB transport's connector answers for; the camera's own
     /// device information chooses its dialect, whatever the family.
     public static func cameraAttachedByUSB(_ selector: String? = nil) -> ManualCameraDescriptor {
-        ManualCameraDescriptor(family: .genericPTPIP, location: .address("usb:\(selector ?? "")"))
+        ManualCameraDescriptor(family: .genericPTPIP, location: .address(usbAddress(selector ?? "")))
+    }
+
+    /// The address of the camera attached by USB that `selector` names: `usb:1:4`, `usb:SERIAL`, or `usb:` for the
+    /// only one.
+    public static func usbAddress(_ selector: String) -> String {
+        "usb:\(selector)"
+    }
+
+    /// What a USB address names after its `usb:` (`1:4`, a serial number, or empty for the only camera); `nil` for
+    /// any other address.
+    public static func usbSelector(inAddress host: String) -> Substring? {
+        host.hasPrefix("usb:") ? host.dropFirst("usb:".count) : nil
     }
 
     /// "a Canon camera at the default gateway", and the like, for messages.
     public var description: String {
-        if case .address(let host) = location, host.hasPrefix("usb:") {
-            let selector = host.dropFirst("usb:".count)
+        if case .address(let host) = location, let selector = Self.usbSelector(inAddress: host) {
             return selector.isEmpty ? "the camera attached by USB" : "the USB camera \(selector)"
         }
         let place =

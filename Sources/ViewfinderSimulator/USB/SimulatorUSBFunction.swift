@@ -217,6 +217,9 @@ final class SimulatorUSBFunction: Sendable {
         guard header.type == 1 else {
             throw ViewfinderError(.malformedData, "a container of type \(header.type) where a request belongs")
         }
+        guard header.length >= 12 else {
+            throw ViewfinderError(.malformedData, "a request container that says it is \(header.length) bytes long")
+        }
         let parameters = (0..<min(5, (min(Int(header.length), count) - 12) / 4)).map { index in
             buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 12 + 4 * index, as: UInt32.self).littleEndian }
         }
