@@ -120,7 +120,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ViewfinderSystemTests", dependencies: ["ViewfinderSystem"], swiftSettings: strict),
-        .testTarget(name: "ViewfinderImagingTests", dependencies: ["ViewfinderImaging"], swiftSettings: strict),
+        .testTarget(
+            name: "ViewfinderImagingTests", dependencies: ["ViewfinderImaging", "CTurboJPEG", "CLibYUV"],
+            swiftSettings: strict),
         .testTarget(
             name: "ViewfinderBarcodeTests",
             dependencies: [

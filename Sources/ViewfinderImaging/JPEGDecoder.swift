@@ -19,7 +19,7 @@ import ViewfinderSystem
 /// }
 /// ```
 ///
-/// Decoding produces NV12 (either range), NV21, I420, BGRA, RGBA, RGB24, BGR24 or GRAY8. Images whose header
+/// Decoding produces NV12 or I420 (either range), NV21, BGRA, RGBA, RGB24, BGR24 or GRAY8. Images whose header
 /// declares more than ``maximumPixelCount`` pixels are refused before any pixel memory is allocated.
 public final class JPEGDecoder: Sendable {
     /// The largest image a decoder accepts by default: 100 million pixels, above any current camera sensor.
@@ -65,7 +65,7 @@ public final class JPEGDecoder: Sendable {
     ///
     /// - Parameters:
     ///   - jpeg: The JPEG data.
-    ///   - format: NV12 (either range), NV21, I420, BGRA, RGBA, RGB24, BGR24 or GRAY8.
+    ///   - format: NV12 or I420 (either range), NV21, BGRA, RGBA, RGB24, BGR24 or GRAY8.
     ///   - scale: How much to reduce the image while decoding.
     /// - Throws: `ViewfinderError/Code/malformedData` for corrupt, truncated or oversized images, with
     ///   TurboJPEG's message, and `ViewfinderError/Code/unsupportedPixelFormat` for other formats.
@@ -144,7 +144,7 @@ public final class JPEGDecoder: Sendable {
             return try output.makeBuffer(width: size.width, height: size.height, operation: "JPEG decoding") {
                 destination in
                 if layout.isYCbCr {
-                    try decodePlanes(jpeg, header: header, into: destination, with: instance)
+                    try decodePlanes(jpeg, header: header, scale: scale, into: destination, with: instance)
                 } else {
                     try decodePixels(jpeg, into: destination, with: instance)
                 }
@@ -231,13 +231,20 @@ public final class JPEGDecoder: Sendable {
 
     /// Decodes into YCbCr planes: luma straight into the destination, chroma through scratch planes when the
     /// destination interleaves it or the image samples it other than 4:2:0.
+    ///
+    /// The destination is the picture's size at `scale`, or that size rounded up to whole chroma samples, whose
+    /// extra row or column repeats the picture's last one.
     private func decodePlanes(
-        _ jpeg: UnsafeRawBufferPointer, header: JPEGHeader, into destination: ImagePlanes,
+        _ jpeg: UnsafeRawBufferPointer, header: JPEGHeader, scale: Scale, into destination: ImagePlanes,
         with instance: TurboJPEGHandle
     ) throws {
         let (chromaWidth, chromaHeight) = (destination.chromaWidth, destination.chromaHeight)
+        // TurboJPEG decodes at the largest scale whose picture fits the size it is given: the picture's own size
+        // makes that `scale`, where a padded size could make it a larger one.
+        let picture = header.dimensions(scaledBy: scale)
+        let (width, height) = (Int32(picture.width), Int32(picture.height))
         if header.chromaSubsampling == .grayscale {
-            try decompress(jpeg, luma: destination.y, chroma: nil, into: destination, with: instance)
+            try decompress(jpeg, width: width, height: height, luma: destination.y, chroma: nil, with: instance)
             let (byteWidth, rows, _) = destination.extent(ofPlane: 1)
             SetPlane(destination.u.base, destination.u.stride, byteWidth, rows, 128)
             if destination.layout == .i420 {
@@ -246,20 +253,24 @@ public final class JPEGDecoder: Sendable {
         } else {
             let subsampling = header.chromaSubsampling.turboJPEG
             // TurboJPEG writes luma padded to whole chroma samples, which may not fit the destination's plane.
-            let paddedWidth = tjPlaneWidth(0, destination.width, subsampling)
-            let paddedHeight = tjPlaneHeight(0, destination.height, subsampling)
+            let paddedWidth = tjPlaneWidth(0, width, subsampling)
+            let paddedHeight = tjPlaneHeight(0, height, subsampling)
             let lumaFits = paddedWidth == destination.width && paddedHeight == destination.height
             let luma =
                 lumaFits ? destination.y : instance.lumaScratch.plane(bytesPerRow: paddedWidth, rows: paddedHeight)
-            let decodedWidth = tjPlaneWidth(1, destination.width, subsampling)
-            let decodedHeight = tjPlaneHeight(1, destination.height, subsampling)
+            let decodedWidth = tjPlaneWidth(1, width, subsampling)
+            let decodedHeight = tjPlaneHeight(1, height, subsampling)
             let isHalfSize = decodedWidth == chromaWidth && decodedHeight == chromaHeight
             var (cb, cr) =
                 destination.layout == .i420 && isHalfSize
                 ? (destination.u, destination.v)
                 : instance.chromaScratch.chromaPlanes(bytesPerRow: decodedWidth, rows: decodedHeight)
-            try decompress(jpeg, luma: luma, chroma: (cb, cr), into: destination, with: instance)
-            if !lumaFits {
+            try decompress(jpeg, width: width, height: height, luma: luma, chroma: (cb, cr), with: instance)
+            if lumaFits {
+                // The padding TurboJPEG writes past the picture's blocks is not the picture's.
+                luma.repeatEdges(
+                    width: width, height: height, paddedWidth: destination.width, paddedHeight: destination.height)
+            } else {
                 CopyPlane(
                     luma.base, luma.stride, destination.y.base, destination.y.stride, destination.width,
                     destination.height)
@@ -294,9 +305,10 @@ public final class JPEGDecoder: Sendable {
         destination.mapInPlace(from: .full)
     }
 
-    /// Runs TurboJPEG's planar decompression into a luma plane and, for colour images, two chroma planes.
+    /// Runs TurboJPEG's planar decompression of a picture of `width` by `height` into a luma plane and, for colour
+    /// images, two chroma planes.
     private func decompress(
-        _ jpeg: UnsafeRawBufferPointer, luma: PlaneRef, chroma: (PlaneRef, PlaneRef)?, into destination: ImagePlanes,
+        _ jpeg: UnsafeRawBufferPointer, width: Int32, height: Int32, luma: PlaneRef, chroma: (PlaneRef, PlaneRef)?,
         with instance: TurboJPEGHandle
     ) throws {
         var planes: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?) = (
@@ -307,8 +319,8 @@ public final class JPEGDecoder: Sendable {
             withUnsafeMutableBytes(of: &strides) { strides in
                 tjDecompressToYUVPlanes(
                     instance.handle, jpeg.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count),
-                    planes.baseAddress!.assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self), destination.width,
-                    strides.baseAddress!.assumingMemoryBound(to: Int32.self), destination.height, flags)
+                    planes.baseAddress!.assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self), width,
+                    strides.baseAddress!.assumingMemoryBound(to: Int32.self), height, flags)
             }
         }
         try check(status, instance)
