@@ -111,6 +111,11 @@ extension PixelFormat {
     /// 4:2:0 YCbCr in three planes, Y then Cb then Cr, values in the video range (V4L2's `YU12`).
     public static let i420 = PixelFormat(
         fourCC: "YU12", colorRange: .video, planes: [luma, halfChroma, halfChroma], name: "I420")
+    /// 4:2:0 YCbCr in three planes, Y then Cb then Cr, values in the full range, as JPEG images hold them.
+    ///
+    /// The planes a JPEG decodes to without changing its samples; for V4L2 devices, ``i420`` is the usual one.
+    public static let i420FullRange = PixelFormat(
+        fourCC: "YU12", colorRange: .full, planes: [luma, halfChroma, halfChroma], name: "I420 (full range)")
     /// 4:2:2 YCbCr packed as `Y0 Cb Y1 Cr`, values in the video range.
     public static let yuyv = PixelFormat(fourCC: "YUYV", colorRange: .video, planes: [packed422], name: "YUYV")
     /// 4:2:2 YCbCr packed as `Cb Y0 Cr Y1`, values in the video range.
@@ -152,7 +157,8 @@ extension PixelFormat {
 
     /// Every format this module names.
     public static let allNamed: [PixelFormat] = [
-        .nv12FullRange, .nv12VideoRange, .nv21, .i420, .yuyv, .uyvy, .rgb24, .bgr24, .bgra, .rgba, .argb, .abgr,
+        .nv12FullRange, .nv12VideoRange, .nv21, .i420, .i420FullRange, .yuyv, .uyvy, .rgb24, .bgr24, .bgra, .rgba,
+        .argb, .abgr,
         .bgrx, .rgbx, .xrgb, .xbgr, .gray8, .jpeg,
     ]
 }

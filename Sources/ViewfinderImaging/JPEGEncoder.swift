@@ -15,7 +15,7 @@ import ViewfinderSystem
 /// try encoder.encode(frame.pixelBuffer, quality: 75) { bytes in socket.send(bytes) }   // no copy
 /// ```
 ///
-/// It encodes NV12 (either range), NV21, I420, YUYV, UYVY, BGRA, RGBA, RGB24, BGR24 and GRAY8. YCbCr buffers keep
+/// It encodes NV12 or I420 (either range), NV21, YUYV, UYVY, BGRA, RGBA, RGB24, BGR24 and GRAY8. YCbCr buffers keep
 /// their chroma resolution (4:2:0, or 4:2:2 for YUYV and UYVY) and are brought to the full range JPEG uses;
 /// RGB buffers are subsampled as ``chromaSubsampling`` says.
 public final class JPEGEncoder: Sendable {

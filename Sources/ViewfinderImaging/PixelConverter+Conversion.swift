@@ -35,6 +35,12 @@ enum Conversion {
 
     /// Packs YCbCr as YUYV: through planar 4:2:0 in the destination's range, each chroma sample serving two rows.
     private static func toYUYV(_ source: ImagePlanes, _ destination: ImagePlanes, _ scratch: ConversionScratch) {
+        if source.layout == .i420, let luma = RangeMap.luma(from: source.range, to: destination.range),
+            let chroma = RangeMap.chroma(from: source.range, to: destination.range),
+            packMapped(source, into: destination, luma: luma, chroma: chroma)
+        {
+            return
+        }
         var planar = source
         if source.layout != .i420 || source.range != destination.range {
             planar = scratch.third.image(
@@ -45,6 +51,17 @@ enum Conversion {
         _ = I420ToYUY2(
             p.y.base, p.y.stride, p.u.base, p.u.stride, p.v.base, p.v.stride, d.y.base, d.y.stride, source.width,
             source.height)
+    }
+
+    /// Packs planar 4:2:0 as YUYV and maps its range in one pass; `false`, having written nothing, for maps that
+    /// widen the range, which go through planar samples in the destination's range instead.
+    private static func packMapped(
+        _ source: ImagePlanes, into destination: ImagePlanes, luma: RangeMap, chroma: RangeMap
+    ) -> Bool {
+        let (s, d) = (source, destination)
+        return viewfinder_pack_yuyv_mapped(
+            s.y.base, s.y.stride, s.u.base, s.u.stride, s.v.base, s.v.stride, d.y.base, d.y.stride, s.width, s.height,
+            luma.multiplier, luma.offset, chroma.multiplier, chroma.offset) != 0
     }
 
     // MARK: - To greyscale

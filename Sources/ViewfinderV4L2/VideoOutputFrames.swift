@@ -5,9 +5,9 @@ import ViewfinderSystem
 /// The frames of a ``VideoOutput``: each shown frame scaled to fit the output and converted to its pixel format,
 /// framed in black as it is copied into a driver buffer; and the newest of them.
 ///
-/// Frames for a YUYV output are kept as planar I420 and packed as they are copied, so packing and copying are one pass
-/// over the frame; and a frame that comes in the kept format at its fitted size, as the `webcam` command decodes
-/// live view, is kept as it is. The buffers come from small pools made once per source size, so a steady stream
+/// Frames for a YUYV output are kept as planar I420 and packed as they are copied, so packing, copying and a change of
+/// range are one pass over the frame; and a frame that comes in the kept format at its fitted size (for a YUYV output,
+/// I420 of either range, as the `webcam` command decodes live view), is kept as it is. The buffers come from small pools made once per source size, so a steady stream
 /// allocates nothing per frame.
 /// Unchecked `Sendable`: the rows of black are written once, in `init`, and only read after.
 final class VideoOutputFrames: @unchecked Sendable {
@@ -151,11 +151,17 @@ final class VideoOutputFrames: @unchecked Sendable {
             scaled: needsScaling
                 ? try PixelBufferPool(
                     width: fitted.width, height: fitted.height, format: scalableFormat, capacity: 2) : nil,
-            converted: !needsScaling && source.format == keptFormat
+            converted: !needsScaling && keepsAsItIs(source.format)
                 ? nil : try PixelBufferPool(width: fitted.width, height: fitted.height, format: keptFormat, capacity: 3)
         )
         state.withLock { $0.pools = pools }
         return pools
+    }
+
+    /// Whether a picture in `sourceFormat` at its fitted size is kept as it is: in the kept format, or for a YUYV
+    /// output in I420 of either range, as packing maps the range too.
+    private func keepsAsItIs(_ sourceFormat: PixelFormat) -> Bool {
+        sourceFormat == keptFormat || (format == .yuyv && sourceFormat.fourCC == keptFormat.fourCC)
     }
 
     /// The bytes of a whole frame in a driver buffer whose first plane has `bytesPerRow` bytes per row.

@@ -108,6 +108,62 @@ func expectedColor(_ color: RGB, through formats: PixelFormat...) -> RGB {
         }
     }
 
+    @Test(arguments: [(261, 4), (35, 7), (16, 2), (1, 1), (47, 33)])
+    func fullRangeI420PacksAsVideoRangeYUYVInOnePassAsInTwo(width: Int, height: Int) throws {
+        // Every level in luma and chroma, in whole vectors, row ends, odd columns and odd rows.
+        let image = try PixelBuffer(width: width, height: height, format: .i420FullRange) { planes in
+            for plane in 0..<3 {
+                for row in 0..<planes[plane].height {
+                    for column in 0..<planes[plane].width {
+                        planes[plane].bytes[row * planes[plane].bytesPerRow + column] = UInt8(
+                            (column * 7 + row * 31 + plane * 85) % 256)
+                    }
+                }
+            }
+        }
+        let packed = try converter.convert(image, to: .yuyv)
+        // Two passes: the range changed in planar form first, then packed.
+        let twoPasses = try converter.convert(try converter.convert(image, to: .i420), to: .yuyv)
+        func bytes(_ buffer: PixelBuffer) -> [[UInt8]] {
+            buffer.withUnsafePlanes { planes in
+                (0..<height).map { row in
+                    Array(
+                        planes[0].bytes[
+                            (row * planes[0].bytesPerRow)..<(row * planes[0].bytesPerRow + 4 * ((width + 1) / 2))])
+                }
+            }
+        }
+        // The same but for a last odd column's second luma, outside the picture: libyuv writes 0 there.
+        func outsideCleared(_ rows: [[UInt8]]) -> [[UInt8]] {
+            rows.map { row in
+                var row = row
+                if width % 2 == 1 { row[2 * width] = 0 }
+                return row
+            }
+        }
+        #expect(outsideCleared(bytes(packed)) == bytes(twoPasses))
+        // And each sample is the video-range value: luma 16 + y × 219/255, chroma 128 + (c - 128) × 224/255.
+        image.withUnsafePlanes { planes in
+            let rows = bytes(packed)
+            for row in 0..<height {
+                for column in 0..<width {
+                    let luma = Double(planes[0].bytes[row * planes[0].bytesPerRow + column])
+                    let chroma = (1...2).map {
+                        Double(planes[$0].bytes[(row / 2) * planes[$0].bytesPerRow + column / 2])
+                    }
+                    let pair = (column / 2) * 4
+                    #expect(abs(Int(rows[row][pair + (column % 2) * 2]) - Int((16 + luma * 219 / 255).rounded())) <= 1)
+                    #expect(abs(Int(rows[row][pair + 1]) - Int((128 + (chroma[0] - 128) * 224 / 255).rounded())) <= 1)
+                    #expect(abs(Int(rows[row][pair + 3]) - Int((128 + (chroma[1] - 128) * 224 / 255).rounded())) <= 1)
+                }
+                if width % 2 == 1 {
+                    // A last odd column repeats its luma, so the pair is that pixel twice.
+                    #expect(rows[row][2 * width] == rows[row][2 * width - 2])
+                }
+            }
+        }
+    }
+
     @Test(arguments: conversionOutputFormats)
     func roundTripsThroughEveryOutputKeepTheColours(_ format: PixelFormat) throws {
         let image = try TestImage.bars(width: 128, height: 4, format: format)

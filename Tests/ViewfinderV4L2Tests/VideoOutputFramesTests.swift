@@ -56,6 +56,26 @@ import ViewfinderImaging
         #expect(frames.counts == (1, 0))
     }
 
+    @Test func aFullRangeI420PictureOfTheFittedSizeIsKeptAsItIsAndMappedAsItIsPacked() throws {
+        let frames = try VideoOutputFrames(size: Dimensions(width: 64, height: 48), format: .yuyv)
+        // Full-range grey 200 with chroma 255, as a JPEG decodes: video range is luma 188, chroma 240.
+        let picture = try PixelBuffer(width: 64, height: 48, format: .i420FullRange) { planes in
+            planes[0].bytes.initializeMemory(as: UInt8.self, repeating: 200)
+            planes[1].bytes.initializeMemory(as: UInt8.self, repeating: 255)
+            planes[2].bytes.initializeMemory(as: UInt8.self, repeating: 255)
+        }
+        try frames.prepare(picture)
+        let placed = try #require(frames.newest.frame)
+        #expect(placed.picture.isSameBuffer(as: picture))
+        let row = 64 * 2
+        let driver = UnsafeMutableRawBufferPointer.allocate(byteCount: row * 48, alignment: 16)
+        defer { driver.deallocate() }
+        frames.copy(placed, to: driver.baseAddress!, bytesPerRow: row, length: driver.count)
+        for (x, y) in [(0, 0), (31, 24), (63, 47)] {
+            #expect(Self.sample(UnsafeRawBufferPointer(driver), bytesPerRow: row, x: x, y: y) == (188, 240, 240))
+        }
+    }
+
     @Test func theBlackAroundAPictureIsLeftAloneWhenTheBufferHoldsItAlready() throws {
         for format in [PixelFormat.yuyv, .i420] {
             let frames = try VideoOutputFrames(size: Dimensions(width: 320, height: 180), format: format)

@@ -25,8 +25,8 @@ final class WebcamSource: Sendable {
         }
         let target = try await TargetCamera.connect(try CameraTarget(arguments))
         // The frames are decoded here, at the largest size that fits the output (JPEG decoding enlarges in its own
-        // transform, for less than a separate scaling pass), to planar 4:2:0 (I420), which packs into the output's
-        // formats in one pass.
+        // transform, for less than a separate scaling pass), to planar 4:2:0 (I420) with the JPEG's own full-range
+        // samples, which pack into the output's formats, mapped to its range, in one pass.
         let decoder = LiveViewDecoder(bounds: size)
         let watching = target.camera.liveViewPublisher(
             options: [.maximumFramesPerSecond: .number(Double(rate)), .skipImageDecoding: true]
@@ -67,8 +67,8 @@ final class WebcamSource: Sendable {
     }
 }
 
-/// Decodes live view frames at the largest size that fits `bounds`, into a small pool of I420 buffers made anew
-/// when the frame size changes.
+/// Decodes live view frames at the largest size that fits `bounds`, into a small pool of full-range I420 buffers made
+/// anew when the frame size changes.
 private final class LiveViewDecoder: Sendable {
     /// The pool for frames of one size, and the scale they are decoded at.
     private struct Pool {
@@ -109,7 +109,9 @@ private final class LiveViewDecoder: Sendable {
         let padded = header.paddedDimensions(scaledBy: scale)
         let size =
             padded.width <= bounds.width && padded.height <= bounds.height ? padded : header.dimensions(scaledBy: scale)
-        guard let buffers = try? PixelBufferPool(width: size.width, height: size.height, format: .i420, capacity: 3)
+        guard
+            let buffers = try? PixelBufferPool(
+                width: size.width, height: size.height, format: .i420FullRange, capacity: 3)
         else { return nil }
         let made = Pool(frameSize: frame.pixelSize, buffers: buffers, scale: scale)
         pool.withLock { $0 = made }
