@@ -78,9 +78,10 @@ import Glibc
     }
 
     @Test func stoppingEndsASessionStillWaitingForItsEventConnection() async throws {
-        // The client would have a minute to open its event connection: stopping must not wait for that.
+        // The client would have ten minutes to open its event connection: stopping must not wait for that. (Long
+        // enough that the session's thread is still there when a starved test first looks for it.)
         var configuration = Self.configuration()
-        configuration.replyTimeout = .seconds(60)
+        configuration.replyTimeout = .seconds(600)
         let simulator = try CameraSimulator(configuration: configuration)
         try simulator.start()
         let port = simulator.port
@@ -91,7 +92,7 @@ import Glibc
             return client
         }
         let client = try #require(opened)
-        try await waitUntil("the session's thread to show") {
+        try await waitUntil("the session's thread to show: \(PortResources.held(for: port))") {
             PortResources.held(for: port).threads.contains { $0.hasSuffix("-conn") }
         }
         await offThePool { simulator.stop() }
