@@ -20,8 +20,8 @@
 # failure, or when the VM does not finish within VIVID_VM_TIMEOUT seconds.
 #
 # With `bench-webcam` it boots instead for one measurement: `viewfinder webcam` against the gphoto2 | ffmpeg recipe,
-# both writing the same simulated camera's live view to the v4l2loopback device, as in real use (gphoto2, ffmpeg and
-# their libraries are copied into the VM for it). With `bench-usb`, a 200 MB download over USB from `viewfinder
+# both writing the same simulated camera's live view to the v4l2loopback device, as in real use, taking turns three
+# times and compared by their medians (gphoto2, ffmpeg and their libraries are copied into the VM for it). With `bench-usb`, a 200 MB download over USB from `viewfinder
 # simulate --usb`, by the PTP over USB transport and by `gphoto2 --get-file`.
 #
 # Usage: Scripts/vivid-vm.sh [bench-webcam|bench-usb]
