@@ -53,6 +53,7 @@ static inline void viewfinder_map_plane(const uint8_t *src, int src_stride, uint
         }
     }
 }
+
 /// A narrowing affine map of bytes in the form SSE2 multiplies cheaply: `v' = add + (((v << 8) | bias) * multiplier
 /// >> 16)`, equal for every byte to `(v * m + o) >> 8` (see `viewfinder_prepare_narrowing`).
 typedef struct viewfinder_narrowing {

@@ -158,7 +158,6 @@ extension PixelFormat {
     /// Every format this module names.
     public static let allNamed: [PixelFormat] = [
         .nv12FullRange, .nv12VideoRange, .nv21, .i420, .i420FullRange, .yuyv, .uyvy, .rgb24, .bgr24, .bgra, .rgba,
-        .argb, .abgr,
-        .bgrx, .rgbx, .xrgb, .xbgr, .gray8, .jpeg,
+        .argb, .abgr, .bgrx, .rgbx, .xrgb, .xbgr, .gray8, .jpeg,
     ]
 }
