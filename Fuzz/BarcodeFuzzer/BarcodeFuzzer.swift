@@ -34,7 +34,11 @@ import ViewfinderImaging
             case 1: image = try raw(data, width: width & ~1, format: .nv12FullRange, bytesPerPixel: 1)
             case 2: image = try raw(data, width: width & ~1, format: .yuyv, bytesPerPixel: 2)
             case 3:
-                guard let header = try? JPEGDecoder().header(of: data) else { return }
+                // As for PNG, pictures up to 4 million pixels: a larger one is a legitimate photo whose gray copy
+                // alone outgrows the fuzzer's 64 MB allocation limit.
+                guard let header = try? JPEGDecoder().header(of: data),
+                    header.dimensions.width * header.dimensions.height <= 4_000_000
+                else { return }
                 image = try PixelBuffer(
                     compressed: data, width: header.dimensions.width, height: header.dimensions.height)
             default:
