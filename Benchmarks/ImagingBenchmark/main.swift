@@ -134,6 +134,25 @@ do {
         })
 }
 
+// I420 full range (a JPEG's own samples) to YUYV, video range, as a webcam output takes it: Viewfinder packs and maps
+// the range in one pass; the direct calls map the planes into video range, then pack them with libyuv.
+do {
+    let i420 = try converter.convert(nv12, to: .i420FullRange)
+    let source = planes(of: i420)
+    let output = try pool(.yuyv)
+    let mapped = destination(.i420)
+    let target = destination(.yuyv)
+    results.append(
+        try compare("I420 (full range) → YUYV") {
+            expectBuffer(try converter.convert(i420, into: output))
+        } direct: {
+            viewfinder_map_plane(source[0].0, source[0].1, mapped[0], w, w, h, 220, 16 * 256 + 128)
+            viewfinder_map_plane(source[1].0, source[1].1, mapped[1], w / 2, w / 2, h / 2, 225, 4096)
+            viewfinder_map_plane(source[2].0, source[2].1, mapped[2], w / 2, w / 2, h / 2, 225, 4096)
+            I420ToYUY2(mapped[0], w, mapped[1], w / 2, mapped[2], w / 2, target[0], 2 * w, w, h)
+        })
+}
+
 // JPEG decoding: planar YCbCr from TurboJPEG, chroma interleaved by libyuv; and BGRA straight from TurboJPEG.
 let decompressor = tjInitDecompress()
 
