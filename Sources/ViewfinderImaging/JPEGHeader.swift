@@ -89,7 +89,7 @@ public struct JPEGHeader: Hashable, Sendable {
     ///
     /// The decoder writes planar pictures at this size: decoding into a pool of NV12, NV21 or I420 buffers of this
     /// size writes the planes in place, where a pool of the exact size costs a copy of the luma plane when a side is
-    /// odd. The extra row or column repeats the picture's edge as the JPEG image's padding holds it.
+    /// odd. The extra row or column repeats the picture's last one.
     public func paddedDimensions(scaledBy scale: JPEGDecoder.Scale) -> Dimensions {
         let size = dimensions(scaledBy: scale)
         return Dimensions(

@@ -6,9 +6,9 @@ import ViewfinderSystem
 /// framed in black as it is copied into a driver buffer; and the newest of them.
 ///
 /// Frames for a YUYV output are kept as planar I420 and packed as they are copied, so packing, copying and a change of
-/// range are one pass over the frame; and a frame that comes in the kept format at its fitted size (for a YUYV output,
-/// I420 of either range, as the `webcam` command decodes live view), is kept as it is. The buffers come from small pools made once per source size, so a steady stream
-/// allocates nothing per frame.
+/// range are one pass over the frame; and a frame that comes in the kept format at its fitted size (for a YUYV output
+/// I420 of either range, as the `webcam` command decodes live view) is kept as it is. The buffers come from small
+/// pools made once per source size, so a steady stream allocates nothing per frame.
 /// Unchecked `Sendable`: the rows of black are written once, in `init`, and only read after.
 final class VideoOutputFrames: @unchecked Sendable {
     /// The output's size.
