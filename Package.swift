@@ -36,9 +36,13 @@ let package = Package(
         .systemLibrary(name: "CLibYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
+        // Pixel kernels libyuv does not offer: range maps, and packing YUYV with a range map and scaling in one pass.
+        .target(name: "CViewfinderPixels"),
         .target(
             name: "ViewfinderImaging",
-            dependencies: ["ViewfinderSystem", "ViewfinderCore", "CLibYUV", "CTurboJPEG", "CLibPNG"],
+            dependencies: [
+                "ViewfinderSystem", "ViewfinderCore", "CLibYUV", "CTurboJPEG", "CLibPNG", "CViewfinderPixels",
+            ],
             swiftSettings: strict
         ),
         // PTP over any transport: datasets and codes, the session, the camera and the vendor dialects.
@@ -192,7 +196,10 @@ let package = Package(
         // ViewfinderImaging against direct libyuv and libjpeg-turbo calls, ffmpeg and memcpy; `make bench-imaging`.
         .executableTarget(
             name: "imaging-benchmark",
-            dependencies: ["ViewfinderImaging", "CLibYUV", "CTurboJPEG", "AllocationCounter", "ViewfinderTestSupport"],
+            dependencies: [
+                "ViewfinderImaging", "CLibYUV", "CTurboJPEG", "CViewfinderPixels", "AllocationCounter",
+                "ViewfinderTestSupport",
+            ],
             path: "Benchmarks/ImagingBenchmark",
             swiftSettings: strict
         ),

@@ -5,6 +5,7 @@
 import AllocationCounter
 import CLibYUV
 import CTurboJPEG
+import CViewfinderPixels
 import ViewfinderCore
 import ViewfinderImaging
 
@@ -153,6 +154,30 @@ do {
         })
 }
 
+// I420 full range at 1280x720, enlarged to 1920x1080 YUYV in video range, as a webcam output fits a camera's live view:
+// Viewfinder scales, maps and packs in one pass; the direct calls scale with libyuv (bilinear), then map and pack the
+// scaled planes in one pass.
+do {
+    let small = try converter.convert(
+        try converter.scale(nv12, to: Dimensions(width: 1280, height: 720)), to: .i420FullRange)
+    let source = planes(of: small)
+    let scaled = destination(.i420)
+    let target = destination(.yuyv)
+    results.append(
+        try compare("I420 720p → YUYV 1080p, scaled") {
+            try converter.scaleAndPack(
+                small, to: Dimensions(width: width, height: height), into: target[0], bytesPerRow: 2 * width,
+                format: .yuyv)
+        } direct: {
+            I420Scale(
+                source[0].0, source[0].1, source[1].0, source[1].1, source[2].0, source[2].1, 1280, 720, scaled[0], w,
+                scaled[1], w / 2, scaled[2], w / 2, w, h, kFilterBilinear)
+            _ = viewfinder_pack_yuyv_mapped(
+                scaled[0], w, scaled[1], w / 2, scaled[2], w / 2, target[0], 2 * w, w, h, 220, 16 * 256 + 128, 225, 4096
+            )
+        })
+}
+
 // JPEG decoding: planar YCbCr from TurboJPEG, chroma interleaved by libyuv; and BGRA straight from TurboJPEG.
 let decompressor = tjInitDecompress()
 
@@ -201,6 +226,43 @@ do {
                     decodeFlags)
             }
             precondition(status == 0)
+        })
+}
+
+// A 640x424 live view frame into a 1280x720 YUYV webcam output, the two ways a video output can take: Viewfinder's
+// column decodes at full size and scales the picture to fit as it packs it (1086x720); the direct column decodes at
+// 13/8 in the JPEG transform (1040x689) and packs that.
+do {
+    let small = try converter.scale(nv12, to: Dimensions(width: 640, height: 424))
+    let liveView = try encoder.encode(small, quality: 80)
+    let decoded = try PixelBufferPool(width: 640, height: 424, format: .i420FullRange, capacity: 2)
+    let fitted = Dimensions(width: 1086, height: 720)
+    let target = destination(.yuyv)
+    let enlarged = UnsafeMutablePointer<UInt8>.allocate(capacity: 1040 * 689 * 3 / 2 + 1040)
+    let enlargedPlanes = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>.allocate(capacity: 3)
+    enlargedPlanes.initialize(from: [enlarged, enlarged + 1040 * 689, enlarged + 1040 * 689 + 520 * 345], count: 3)
+    let enlargedStrides = UnsafeMutablePointer<Int32>.allocate(capacity: 3)
+    enlargedStrides.initialize(from: [1040, 520, 520], count: 3)
+    results.append(
+        try compare("live view JPEG → YUYV 720p") {
+            let picture = try decoder.decode(liveView, into: decoded)
+            expectBuffer(picture)
+            try converter.scaleAndPack(
+                picture!, to: fitted, into: target[0] + 2 * 96, bytesPerRow: 2 * width, format: .yuyv)
+        } direct: {
+            var (imageWidth, imageHeight, subsampling, colorSpace): (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
+            let status = liveView.withUnsafeBufferPointer {
+                tjDecompressHeader3(
+                    decompressor, $0.baseAddress, UInt($0.count), &imageWidth, &imageHeight, &subsampling,
+                    &colorSpace) == 0 && imageWidth == 640
+                    ? tjDecompressToYUVPlanes(
+                        decompressor, $0.baseAddress, UInt($0.count), enlargedPlanes, 1040, enlargedStrides, 689,
+                        decodeFlags) : -1
+            }
+            precondition(status == 0)
+            _ = viewfinder_pack_yuyv_mapped(
+                enlarged, 1040, enlargedPlanes[1], 520, enlargedPlanes[2], 520, target[0] + 2 * 120, 2 * w, 1040,
+                689, 220, 16 * 256 + 128, 225, 4096)
         })
 }
 

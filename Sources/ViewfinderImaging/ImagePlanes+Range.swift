@@ -1,4 +1,5 @@
 import CLibYUV
+import CViewfinderPixels
 
 /// The affine map between full-range and video-range samples, in the 8.8 fixed point of `viewfinder_map_plane`.
 ///
@@ -15,6 +16,8 @@ struct RangeMap {
     static let chromaToFull = RangeMap(multiplier: 291, offset: 128 * 256 - 128 * 291 + 128)
     /// Full-range chroma to video range: `128 + (c - 128) × 224 / 255`.
     static let chromaToVideo = RangeMap(multiplier: 225, offset: 128 * 256 - 128 * 225 + 128)
+    /// Every sample as it is, for code that maps in any case.
+    static let identity = RangeMap(multiplier: 256, offset: 0)
 
     /// The map for luma between two ranges, or `nil` when they are the same.
     static func luma(from source: SampleRange, to destination: SampleRange) -> RangeMap? {

@@ -1,4 +1,5 @@
 import CLibYUV
+import CViewfinderPixels
 
 /// The libyuv calls behind each conversion, chosen by layout, byte order and sample range.
 ///
