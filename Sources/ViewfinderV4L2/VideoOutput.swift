@@ -19,10 +19,11 @@ import Glibc
 /// ```swift
 /// let output = try VideoOutput(path: "/dev/video10", configuration: .init(size: .init(width: 1280, height: 720)))
 /// try output.start()
-/// let watching = camera.liveViewPublisher.sinkWithReadyHandler { _ in } receiveValue: { frame, ready in
-///     if let image = frame.pixelBuffer { try? output.show(image) }
-///     ready()
-/// }
+/// let watching = camera.liveViewPublisher(options: [.skipImageDecoding: true])
+///     .sinkWithReadyHandler { _ in } receiveValue: { frame, ready in
+///         try? output.show(jpeg: frame.jpegData)
+///         ready()
+///     }
 /// // … later
 /// output.stop()
 /// ```
@@ -38,19 +39,25 @@ public final class VideoOutput: Sendable {
         /// How many driver buffers are used, from 2 to 8.
         public var bufferCount: Int
         /// Whether frames smaller than the output are scaled up to fill it; when off, they keep their size, framed in
-        /// black (for sources that decode at the output's size themselves, as a JPEG decoder can).
+        /// black, shown pixel for pixel.
         public var enlargesFrames: Bool
+        /// How ``VideoOutput/show(jpeg:)`` decodes JPEG images, or `nil` (the default) for the cheaper way.
+        ///
+        /// Without a way, both are timed on the first images of each size and the one that costs less is kept.
+        /// Scaling while packing needs a YUYV output; other outputs decode in the transform.
+        public var jpegDecoding: JPEGDecoding?
 
         /// A configuration; 30 frames a second of YUYV by default.
         public init(
             size: Dimensions, framesPerSecond: Int = 30, pixelFormat: PixelFormat = .yuyv, bufferCount: Int = 3,
-            enlargesFrames: Bool = true
+            enlargesFrames: Bool = true, jpegDecoding: JPEGDecoding? = nil
         ) {
             self.size = size
             self.framesPerSecond = framesPerSecond
             self.pixelFormat = pixelFormat
             self.bufferCount = bufferCount
             self.enlargesFrames = enlargesFrames
+            self.jpegDecoding = jpegDecoding
         }
     }
 
@@ -68,6 +75,17 @@ public final class VideoOutput: Sendable {
         public var framesDropped = 0
         /// Why the writing thread stopped, when a device error stopped it.
         public var failure: String?
+        /// How ``VideoOutput/show(jpeg:)`` decodes images of the newest size, once it has measured; `nil` before.
+        public var jpegDecoding: JPEGDecoding?
+    }
+
+    /// How JPEG images are decoded and fitted to the output.
+    public enum JPEGDecoding: String, Sendable, Hashable {
+        /// At the largest JPEG scale that fits, which libjpeg-turbo enlarges in its inverse DCT, and shown at that
+        /// size framed in black.
+        case inTheTransform
+        /// At full size, or the smallest reduction that fits, and scaled to fit as it is packed.
+        case whilePacking
     }
 
     /// The device's path, such as `/dev/video10`.
@@ -80,6 +98,7 @@ public final class VideoOutput: Sendable {
     let bytesPerRow: Int
     let device: V4L2Device
     let frames: VideoOutputFrames
+    private let jpegFrames: VideoOutputJPEGFrames
     private let buffers: [MappedBuffer]
     private let state = Locked(WriterState())
 
@@ -192,6 +211,7 @@ public final class VideoOutput: Sendable {
         buffers = try Self.mapBuffers(configuration.bufferCount, of: device)
         frames = try VideoOutputFrames(
             size: size, format: configuration.pixelFormat, enlarges: configuration.enlargesFrames)
+        jpegFrames = VideoOutputJPEGFrames(frames: frames, way: configuration.jpegDecoding)
         state.withLock { state in
             state.generations = Array(repeating: -1, count: buffers.count)
             state.framing = Array(repeating: .unknown, count: buffers.count)
@@ -209,6 +229,7 @@ public final class VideoOutput: Sendable {
     public var statistics: Statistics {
         var statistics = state.withLock { $0.statistics }
         (statistics.framesShown, statistics.framesDropped) = frames.counts
+        statistics.jpegDecoding = jpegFrames.chosenWay
         return statistics
     }
 
@@ -218,9 +239,21 @@ public final class VideoOutput: Sendable {
     /// output busy copying the others) is dropped.
     ///
     /// - Throws: `ViewfinderError` with code `unsupportedPixelFormat` for a format that cannot be converted, such as
-    ///   JPEG data (decode it first).
+    ///   JPEG data (``show(jpeg:)`` takes it).
     public func show(_ buffer: PixelBuffer) throws {
         try frames.prepare(buffer)
+    }
+
+    /// Shows a JPEG image, such as a network camera's live view frame, from the next write on: decoded, fitted and
+    /// converted as ``show(_:)`` does, the way that costs this machine less CPU.
+    ///
+    /// For a YUYV output the first images of a size are decoded two ways in turn and timed: at the largest JPEG scale
+    /// that fits (shown at that size, framed in black), and at full size scaled to fit as it is packed; the cheaper is
+    /// kept. Call it from the source's own thread, one image at a time.
+    ///
+    /// - Throws: `ViewfinderError` with code `malformedData` for data that is not a JPEG image.
+    public func show(jpeg: some Collection<UInt8>) throws {
+        try jpegFrames.show(jpeg)
     }
 
     /// Starts writing frames on a thread of its own: black until the first ``show(_:)``.
@@ -307,7 +340,7 @@ public final class VideoOutput: Sendable {
             let target = buffers[index]
             // The black around a picture stays in the buffer: it is written again only when the picture moves.
             let framing =
-                frame.map { Framing.picture(x: $0.x, y: $0.y, width: $0.picture.width, height: $0.picture.height) }
+                frame.map { Framing.picture(x: $0.x, y: $0.y, width: $0.size.width, height: $0.size.height) }
                 ?? .black
             if let frame {
                 frames.copy(

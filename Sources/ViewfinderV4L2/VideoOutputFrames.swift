@@ -7,8 +7,10 @@ import ViewfinderSystem
 ///
 /// Frames for a YUYV output are kept as planar I420 and packed as they are copied, so packing, copying and a change of
 /// range are one pass over the frame; and a frame that comes in the kept format at its fitted size (for a YUYV output
-/// I420 of either range, as the `webcam` command decodes live view) is kept as it is. The buffers come from small
-/// pools made once per source size, so a steady stream allocates nothing per frame.
+/// I420 of either range, as the `webcam` command decodes live view) is kept as it is. An I420 frame of another size
+/// for a YUYV output is kept as it is too, and scaled as it is packed: from half the fitted size up, bilinear, in the
+/// same one pass. The buffers come from small pools made once per source size, so a steady stream allocates nothing
+/// per frame.
 /// Unchecked `Sendable`: the rows of black are written once, in `init`, and only read after.
 final class VideoOutputFrames: @unchecked Sendable {
     /// The output's size.
@@ -32,10 +34,11 @@ final class VideoOutputFrames: @unchecked Sendable {
         var pools: Pools?
     }
 
-    /// The pools for one source size and format.
+    /// The pools for one source size and format, enlarged to fit or not.
     private struct Pools {
         let sourceSize: Dimensions
         let sourceFormat: PixelFormat
+        let enlarges: Bool
         /// Where the picture goes in the output, an even number of pixels from the top left corner.
         let placement: (x: Int, y: Int, size: Dimensions)
         /// The source in a format that scales, when it comes in one that does not.
@@ -43,9 +46,11 @@ final class VideoOutputFrames: @unchecked Sendable {
         let scaled: PixelBufferPool?
         /// The picture in the kept format, unless the source comes in it at its fitted size.
         let converted: PixelBufferPool?
+        /// Whether the source is kept as it is and scaled to its place as it is packed.
+        let scalesWhilePacking: Bool
     }
 
-    /// Whether frames smaller than the output are scaled up.
+    /// Whether frames smaller than the output are scaled up, unless ``prepare(_:enlarging:)`` says otherwise.
     let enlarges: Bool
 
     init(size: Dimensions, format: PixelFormat, enlarges: Bool = true) throws {
@@ -74,11 +79,14 @@ final class VideoOutputFrames: @unchecked Sendable {
 
     /// A picture in the output's format and where it goes in the output.
     struct Placed: Sendable {
-        /// The picture, as large as fits the output.
+        /// The picture: as large as fits the output, or of another size when it is scaled to `size` as it is packed.
         let picture: PixelBuffer
         /// How far from the output's left and top edges it goes, in pixels (even).
         let x: Int
         let y: Int
+        /// The size it takes in the output: the largest of its shape that fits, or its own when it fits and is not
+        /// enlarged.
+        let size: Dimensions
     }
 
     /// The newest frame and its generation, which rises with each; `nil` before the first.
@@ -91,9 +99,13 @@ final class VideoOutputFrames: @unchecked Sendable {
         state.withLock { ($0.shown, $0.dropped) }
     }
 
-    /// Makes `source` the newest frame.
-    func prepare(_ source: PixelBuffer) throws {
-        let pools = try self.pools(for: source)
+    /// Makes `source` the newest frame, enlarged to fit when `enlarging` (by default when ``enlarges``).
+    func prepare(_ source: PixelBuffer, enlarging: Bool? = nil) throws {
+        let pools = try self.pools(for: source, enlarging: enlarging ?? enlarges)
+        let place = pools.placement
+        if pools.scalesWhilePacking {
+            return show(Placed(picture: source, x: place.x, y: place.y, size: place.size))
+        }
         var picture = source
         if let scalable = pools.scalable {
             guard let converted = try converter.convert(picture, into: scalable) else { return drop() }
@@ -109,9 +121,13 @@ final class VideoOutputFrames: @unchecked Sendable {
             guard let kept = try converter.convert(picture, into: converted) else { return drop() }
             frame = kept
         }
+        show(Placed(picture: frame, x: place.x, y: place.y, size: place.size))
+    }
+
+    private func show(_ frame: Placed) {
         state.withLock { state in
             state.generation += 1
-            state.newest = Placed(picture: frame, x: pools.placement.x, y: pools.placement.y)
+            state.newest = frame
             state.shown += 1
         }
     }
@@ -120,30 +136,44 @@ final class VideoOutputFrames: @unchecked Sendable {
         state.withLock { $0.dropped += 1 }
     }
 
+    /// The size a picture of `source` size takes in the output: the largest of its shape that fits, in even pixels,
+    /// or its own when it fits and `enlarging` is off.
+    private func fittedSize(of source: Dimensions, enlarging: Bool) -> Dimensions {
+        let fill = min(Double(size.width) / Double(source.width), Double(size.height) / Double(source.height))
+        let scale = enlarging ? fill : min(1, fill)
+        // A frame kept at its size keeps its exact size; a scaled one gets even sides.
+        guard scale != 1 else { return source }
+        return Dimensions(
+            width: min(size.width, max(2, Int(Double(source.width) * scale / 2) * 2)),
+            height: min(size.height, max(2, Int(Double(source.height) * scale / 2) * 2)))
+    }
+
     /// The pools for frames like `source`, made anew when its size or format changes.
-    private func pools(for source: PixelBuffer) throws -> Pools {
+    private func pools(for source: PixelBuffer, enlarging: Bool) throws -> Pools {
         let sourceSize = Dimensions(width: source.width, height: source.height)
         if let pools = state.withLock({ $0.pools }), pools.sourceSize == sourceSize,
-            pools.sourceFormat == source.format
+            pools.sourceFormat == source.format, pools.enlarges == enlarging
         {
             return pools
         }
-        // The largest picture of the source's shape that fits, in even pixels, centred.
-        let fill = min(Double(size.width) / Double(source.width), Double(size.height) / Double(source.height))
-        let scale = enlarges ? fill : min(1, fill)
-        // A frame kept at its size keeps its exact size; a scaled one gets even sides.
-        let fitted =
-            scale == 1
-            ? sourceSize
-            : Dimensions(
-                width: min(size.width, max(2, Int(Double(source.width) * scale / 2) * 2)),
-                height: min(size.height, max(2, Int(Double(source.height) * scale / 2) * 2)))
+        // The largest picture of the source's shape that fits, centred.
+        let fitted = fittedSize(of: sourceSize, enlarging: enlarging)
         let placement = ((size.width - fitted.width) / 4 * 2, (size.height - fitted.height) / 4 * 2, fitted)
+        let needsScaling = fitted != sourceSize
+        // Bilinear scaling while packing reads at most two source rows and columns per output one: from half size up.
+        if needsScaling, PixelConverter.canScaleWhilePacking(source.format, into: format),
+            2 * fitted.width >= source.width, 2 * fitted.height >= source.height
+        {
+            let pools = Pools(
+                sourceSize: sourceSize, sourceFormat: source.format, enlarges: enlarging, placement: placement,
+                scalable: nil, scaled: nil, converted: nil, scalesWhilePacking: true)
+            state.withLock { $0.pools = pools }
+            return pools
+        }
         let scalesAsIs = PixelConverter.canScale(source.format)
         let scalableFormat = scalesAsIs ? source.format : PixelFormat.nv12FullRange
-        let needsScaling = fitted != sourceSize
         let pools = Pools(
-            sourceSize: sourceSize, sourceFormat: source.format, placement: placement,
+            sourceSize: sourceSize, sourceFormat: source.format, enlarges: enlarging, placement: placement,
             scalable: scalesAsIs || !needsScaling
                 ? nil
                 : try PixelBufferPool(
@@ -152,7 +182,9 @@ final class VideoOutputFrames: @unchecked Sendable {
                 ? try PixelBufferPool(
                     width: fitted.width, height: fitted.height, format: scalableFormat, capacity: 2) : nil,
             converted: !needsScaling && keepsAsItIs(source.format)
-                ? nil : try PixelBufferPool(width: fitted.width, height: fitted.height, format: keptFormat, capacity: 3)
+                ? nil
+                : try PixelBufferPool(width: fitted.width, height: fitted.height, format: keptFormat, capacity: 3),
+            scalesWhilePacking: false
         )
         state.withLock { $0.pools = pools }
         return pools
@@ -214,13 +246,14 @@ final class VideoOutputFrames: @unchecked Sendable {
         }
     }
 
-    /// Packs a kept I420 frame into a YUYV driver buffer, framed in black when `drawsBorders`.
+    /// Packs a kept I420 frame into a YUYV driver buffer, scaled to its place when it has another size, framed in
+    /// black when `drawsBorders`.
     private func pack(_ frame: Placed, to address: UnsafeMutableRawPointer, bytesPerRow: Int, drawsBorders: Bool) {
         let black = blackRow(plane: 0)
         let fullRow = min(bytesPerRow, 2 * size.width)
         let left = min(fullRow, 2 * frame.x)
-        let rowBytes = min(fullRow - left, 2 * frame.picture.width)
-        let rows = frame.y..<min(size.height, frame.y + frame.picture.height)
+        let rowBytes = min(fullRow - left, 2 * frame.size.width)
+        let rows = frame.y..<min(size.height, frame.y + frame.size.height)
         if drawsBorders {
             for row in 0..<size.height {
                 let line = address + row * bytesPerRow
@@ -233,8 +266,13 @@ final class VideoOutputFrames: @unchecked Sendable {
             }
         }
         // The frame fits the output by construction; packing it cannot fail for an I420 picture.
-        try? converter.convert(
-            frame.picture, into: [(address + frame.y * bytesPerRow + left, bytesPerRow)], format: format)
+        let start = address + frame.y * bytesPerRow + left
+        if frame.size == Dimensions(width: frame.picture.width, height: frame.picture.height) {
+            try? converter.convert(frame.picture, into: [(start, bytesPerRow)], format: format)
+        } else {
+            try? converter.scaleAndPack(
+                frame.picture, to: frame.size, into: start, bytesPerRow: bytesPerRow, format: format)
+        }
     }
 
     /// Fills a driver buffer with a black frame.

@@ -10,6 +10,7 @@ import ViewfinderTestSupport
             ["webcam"], ["webcam", "/dev/video10", "--format", "1280x720"],
             ["webcam", "/dev/video10", "--format", "1280x720@29.97"],
             ["webcam", "/dev/video10", "--pixel-format", "mjpeg"], ["webcam", "/dev/video10", "--duration", "-1"],
+            ["webcam", "/dev/video10", "--jpeg-decoding", "fastest"],
         ] {
             let result = try Tool.run(arguments)
             #expect(result.status == 64, "\(arguments): \(result)")

@@ -76,6 +76,47 @@ import ViewfinderImaging
         }
     }
 
+    @Test func anI420PictureOfAnotherSizeIsKeptAsItIsAndScaledAsItIsPacked() throws {
+        let frames = try VideoOutputFrames(size: Dimensions(width: 128, height: 72), format: .yuyv)
+        // A 40x30 full-range picture, its left half grey 200 and its right half grey 50: fitted as 96x72, 16 black
+        // columns on each side.
+        let picture = try PixelBuffer(width: 40, height: 30, format: .i420FullRange) { planes in
+            for plane in 0..<3 {
+                for row in 0..<planes[plane].height {
+                    for column in 0..<planes[plane].width {
+                        planes[plane].bytes[row * planes[plane].bytesPerRow + column] =
+                            plane > 0 ? 128 : column < 20 ? 200 : 50
+                    }
+                }
+            }
+        }
+        try frames.prepare(picture)
+        let placed = try #require(frames.newest.frame)
+        #expect(placed.picture.isSameBuffer(as: picture))
+        #expect(placed.x == 16 && placed.y == 0 && placed.size == Dimensions(width: 96, height: 72))
+        let row = 128 * 2 + 16
+        let driver = UnsafeMutableRawBufferPointer.allocate(byteCount: row * 72, alignment: 16)
+        defer { driver.deallocate() }
+        driver.initializeMemory(as: UInt8.self, repeating: 7)
+        frames.copy(placed, to: driver.baseAddress!, bytesPerRow: row, length: driver.count)
+        let bytes = UnsafeRawBufferPointer(driver)
+        for y in [0, 35, 71] {
+            for x in [0, 15, 112, 127] {
+                #expect(Self.sample(bytes, bytesPerRow: row, x: x, y: y) == (16, 128, 128), "black at \(x), \(y)")
+            }
+            // Video-range 188 and 59 on either side, a blend only about the middle of the picture (column 64).
+            for x in 16..<112 {
+                let (luma, cb, cr) = Self.sample(bytes, bytesPerRow: row, x: x, y: y)
+                #expect(cb == 128 && cr == 128)
+                if x < 60 { #expect(luma == 188, "at \(x), \(y)") }
+                if x > 67 { #expect(luma == 59, "at \(x), \(y)") }
+                if x >= 60, x <= 67 { #expect(luma <= 188 && luma >= 59, "at \(x), \(y)") }
+            }
+            #expect(driver[y * row + 256] == 7, "the padding after each row is left alone")
+        }
+        #expect(frames.counts == (1, 0))
+    }
+
     @Test func theBlackAroundAPictureIsLeftAloneWhenTheBufferHoldsItAlready() throws {
         for format in [PixelFormat.yuyv, .i420] {
             let frames = try VideoOutputFrames(size: Dimensions(width: 320, height: 180), format: format)

@@ -91,7 +91,8 @@ struct WebcamRun: CustomStringConvertible {
         }
         return WebcamRun(
             frames: written, wallSeconds: webcam.wallSeconds, cpuPerFrame: webcam.cpuSeconds / Double(written),
-            detail: ", \(summary?["framesFromSource"] ?? 0) from the camera")
+            detail: ", \(summary?["framesFromSource"] ?? 0) from the camera, JPEG decoded "
+                + "\(summary?["jpegDecoding"] ?? "neither way")")
     }
 
     /// `gphoto2 --capture-movie --stdout | ffmpeg` for `seconds`, fitted and padded to the size as the tool does.

@@ -23,6 +23,11 @@ enum WebcamCommand: Command {
                 default: "1280x720@30"),
             .value("pixel-format", "yuyv|nv12|i420", help: "The pixel format written.", default: "yuyv"),
             .value("device", "DEVICE", help: "Take frames from this capture device instead of a network camera."),
+            .value(
+                "jpeg-decoding", "auto|transform|packing",
+                help: "How a network camera's JPEG frames are fitted: enlarged in the JPEG transform, scaled while "
+                    + "packed (YUYV), or auto, the one the first frames show to cost less CPU.",
+                default: "auto"),
             .value("duration", "SECONDS", help: "Stop after this many seconds."),
             .flag("json", help: "Print the summary as JSON."),
         ] + CameraTarget.options,
@@ -52,6 +57,8 @@ enum WebcamCommand: Command {
         var framesFromSource: Int
         var framesDropped: Int
         var writtenPerSecond: Double
+        /// How the camera's JPEG frames were decoded, the way that cost less: `inTheTransform` or `whilePacking`.
+        var jpegDecoding: String?
     }
 
     static func run(_ arguments: ParsedArguments) async throws {
@@ -75,22 +82,26 @@ enum WebcamCommand: Command {
             }
             return seconds
         }
+        let decodings: [String: VideoOutput.JPEGDecoding?] = [
+            "auto": nil, "transform": .inTheTransform, "packing": .whilePacking,
+        ]
+        let decodingName = (arguments.value("jpeg-decoding") ?? "auto").lowercased()
+        guard let jpegDecoding = decodings[decodingName] else {
+            throw UsageError(
+                "--jpeg-decoding takes auto, transform or packing, not '\(decodingName)'", commandPath: commandPath)
+        }
         let named = arguments.positionals[0]
         let path = Int(named).map { "/dev/video\($0)" } ?? named
         let output: VideoOutput
         do {
-            // Network cameras' frames arrive decoded at the output's size; capture devices' are scaled to it.
             output = try VideoOutput(
                 path: path,
                 configuration: .init(
-                    size: size, framesPerSecond: Int(rate), pixelFormat: pixelFormat,
-                    enlargesFrames: arguments.value("device") != nil))
+                    size: size, framesPerSecond: Int(rate), pixelFormat: pixelFormat, jpegDecoding: jpegDecoding))
         } catch let error as ViewfinderError {
             throw CommandFailure(error.message, exitStatus: ExitStatus.of(error))
         }
-        let source = try await WebcamSource.start(arguments, rate: Int(rate), size: output.size) { image in
-            try? output.show(image)
-        }
+        let source = try await WebcamSource.start(arguments, rate: Int(rate), output: output)
         do {
             try output.start()
         } catch {
@@ -133,7 +144,8 @@ enum WebcamCommand: Command {
             framesPerSecond: Int(rate), seconds: seconds, framesWritten: figures.framesWritten,
             framesRepeated: figures.framesRepeated, writesSkipped: figures.writesSkipped,
             framesFromSource: figures.framesShown, framesDropped: figures.framesDropped,
-            writtenPerSecond: Double(figures.framesWritten) / max(seconds, 0.001))
+            writtenPerSecond: Double(figures.framesWritten) / max(seconds, 0.001),
+            jpegDecoding: figures.jpegDecoding?.rawValue)
         if json {
             try Console.printJSON(summary)
         } else {
