@@ -20,6 +20,8 @@ final class VideoOutputJPEGFrames: Sendable {
 
     /// Timed images per way, after one that warms its pools up.
     static let samplesPerWay = 3
+    /// The largest side an image may keep, decoded, for outputs too small to set the limit: twice the output's own.
+    static let smallestLimit = 1024
 
     private let frames: VideoOutputFrames
     private let decoder = JPEGDecoder(toleratesDamagedData: true)
@@ -52,6 +54,9 @@ final class VideoOutputJPEGFrames: Sendable {
     }
 
     /// Decodes `jpeg` and makes it the output's newest frame; an image that finds every buffer in use is dropped.
+    ///
+    /// - Throws: `ViewfinderError` with code `malformedData` for data that is not a JPEG image, and `invalidArgument`
+    ///   for an image more than twice the output's size (and over 1024 pixels) even at 1/8.
     func show(_ jpeg: some Collection<UInt8>) throws {
         let header = try decoder.header(of: jpeg)
         var current: Plan
@@ -109,6 +114,17 @@ final class VideoOutputJPEGFrames: Sendable {
             let size =
                 padded.width <= frames.size.width && padded.height <= frames.size.height
                 ? padded : header.dimensions(scaledBy: scale)
+            // An image that stays far larger than the output even at 1/8 (a damaged or hostile header, up to
+            // 65535x65535) is refused before any memory is set aside for it.
+            let limit = Dimensions(
+                width: max(2 * frames.size.width, Self.smallestLimit),
+                height: max(2 * frames.size.height, Self.smallestLimit))
+            guard size.width <= limit.width, size.height <= limit.height else {
+                throw ViewfinderError(
+                    .invalidArgument,
+                    "a \(header.dimensions) JPEG image is too large for a \(frames.size) output, even decoded at "
+                        + "\(scale): at most \(limit) after scaling")
+            }
             // Room for the newest frame, the one measured, and one being decoded.
             let pool = try PixelBufferPool(width: size.width, height: size.height, format: .i420FullRange, capacity: 4)
             decoding[way] = (scale, pool)

@@ -96,6 +96,18 @@ import ViewfinderImaging
         for bad in [[UInt8](), [0xFF, 0xD8, 0xFF], Array("not a picture".utf8)] {
             #expect(throws: ViewfinderError.self) { try jpegFrames.show(bad) }
         }
+        // A header claiming 60000x40000 pixels, which even at 1/8 is far larger than the output, is refused before
+        // anything is allocated for it.
+        var huge = try Self.jpeg(width: 200, height: 100)
+        let frame = try #require(huge.indices.first { huge[$0] == 0xFF && huge[$0 + 1] == 0xC0 })
+        huge.replaceSubrange((frame + 5)..<(frame + 9), with: [0x9C, 0x40, 0xEA, 0x60])
+        #expect(try JPEGDecoder().header(of: huge).dimensions == Dimensions(width: 60000, height: 40000))
+        do {
+            try jpegFrames.show(huge)
+            Issue.record("a 60000x40000 image was taken")
+        } catch let error as ViewfinderError {
+            #expect(error.code == .invalidArgument && error.message.contains("60000x40000"), "\(error)")
+        }
         #expect(frames.newest.frame == nil)
         // A good image after them is shown.
         try jpegFrames.show(try Self.jpeg(width: 200, height: 100))
