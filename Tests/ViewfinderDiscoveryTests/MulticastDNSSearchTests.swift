@@ -75,6 +75,8 @@ import Glibc
 
             try peer.write("unregister\n")
             try await waitUntil("the camera to be lost") { discovery.availableCameras.isEmpty }
+            // Observers hear of a change after the list shows it, outside the discovery's lock.
+            try await waitUntil("the loss to be reported") { changes.withLock { $0.count } >= 2 }
             #expect(changes.withLock { $0 } == [.discovered(camera), .lost(camera)])
             discovery.stopSearching()
             _ = await peer.finish(timeout: .seconds(30))
