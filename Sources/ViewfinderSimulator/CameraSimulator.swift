@@ -4,6 +4,10 @@ import ViewfinderPTP
 import ViewfinderPTPIP
 import ViewfinderSystem
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A simulated PTP/IP camera: a responder that real clients, such as gphoto2 or `PTPIPSession`,
 /// accept as a camera.
 ///
@@ -21,7 +25,8 @@ import ViewfinderSystem
 /// simulator.stop()
 /// ```
 ///
-/// It serves one session at a time; a second client gets an InitFail packet that says the camera is busy. It listens
+/// It serves one session at a time; a second client gets an InitFail packet that says the camera is busy, after a
+/// moment's wait for the session to end (a client that reconnects at once after closing). It listens
 /// on loopback unless configured otherwise. Every wait for a client has a timeout, and replies go out at once: slow
 /// work (rendering a capture, writing a movie) finishes later and is reported on the event connection.
 public final class CameraSimulator: Sendable {
@@ -32,7 +37,13 @@ public final class CameraSimulator: Sendable {
         var nextConnectionNumber: UInt32 = 1
         /// Connections whose first packet has not arrived yet.
         var opening = 0
+        /// Whether a client is waiting for the active session to end.
+        var waiting = false
     }
+
+    /// How long one client may wait for the active session to end before it is refused as busy: a client that closed
+    /// its connections and opens new ones at once may find its old session still ending.
+    static let sessionEndingGrace = Duration.seconds(2)
 
     /// How the simulator presents itself and behaves.
     public let configuration: Configuration
@@ -226,14 +237,32 @@ public final class CameraSimulator: Sendable {
             try connection.send(.initFail(reason: PTPIPInitFailReason.busy.rawValue), while: "refusing \(endpoint)")
             return
         }
-        let admitted: SimulatorSession? = server.withLock { server in
-            guard server.active == nil else { return nil }
-            let session = SimulatorSession(
-                number: server.nextConnectionNumber, clientName: clientName, command: connection, camera: camera,
-                pump: pump, silence: silence)
-            server.nextConnectionNumber += 1
-            server.active = session
-            return session
+        let admit = { [server, camera, silence] () -> SimulatorSession? in
+            server.withLock { server in
+                guard server.active == nil else { return nil }
+                let session = SimulatorSession(
+                    number: server.nextConnectionNumber, clientName: clientName, command: connection, camera: camera,
+                    pump: pump, silence: silence)
+                server.nextConnectionNumber += 1
+                server.active = session
+                return session
+            }
+        }
+        var admitted = admit()
+        // One client at a time waits a moment for the active session to end; any other is refused at once.
+        let waits =
+            admitted == nil
+            && server.withLock { server in
+                defer { server.waiting = true }
+                return !server.waiting
+            }
+        if waits {
+            let deadline = ContinuousClock.now + Self.sessionEndingGrace
+            while admitted == nil, ContinuousClock.now < deadline {
+                usleep(10_000)
+                admitted = admit()
+            }
+            server.withLock { $0.waiting = false }
         }
         guard let session = admitted else {
             pump.stop()

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import Testing
 import ViewfinderCore
@@ -163,6 +164,23 @@ import Glibc
             #expect(answers.allSatisfy { $0 == "busy" || $0 == "disconnected" }, "\(answers)")
             #expect(answers.contains("busy"))
             #expect(mostThreads <= 4, "at most 4 connections may be opening at once")
+            try await expectServed(simulator)
+        }
+    }
+
+    @Test func aClientArrivingAsTheSessionEndsIsAdmittedOnceItHasEnded() async throws {
+        try await withSimulator { simulator in
+            let port = simulator.port
+            let admitted = await offThePool { () -> Bool in
+                guard let first = try? RawClient(port: port), (try? first.openSession()) != nil else { return false }
+                // The first client leaves half a second after the second one asks, as a client that reconnects at
+                // once may find its old session still ending.
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(500)) { first.close() }
+                guard let second = try? RawClient(port: port) else { return false }
+                defer { second.close() }
+                return (try? second.openCommandConnection()) != nil
+            }
+            #expect(admitted, "the second client was refused instead of waiting for the first session to end")
             try await expectServed(simulator)
         }
     }
