@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 import ViewfinderSystem
 
@@ -53,9 +54,14 @@ import ViewfinderSystem
     @Test func aStoppedThreadStillLetsItsTimersAndTasksFinishElsewhere() async throws {
         let thread = try IOThread(name: "test-stopping")
         let deadline = ContinuousClock.now + .milliseconds(50)
+        // The thread is held in a job queued first until the timer has been handed over, so the timer cannot run on
+        // it however late this task gets to stop it.
+        let release = DispatchSemaphore(value: 0)
+        #expect(thread.submit { release.wait() })
         let ranOnThread = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             thread.schedule(at: deadline) { continuation.resume(returning: thread.isCurrent) }
             thread.stop()
+            release.signal()
         }
         #expect(!ranOnThread)
         #expect(ContinuousClock.now >= deadline)
