@@ -15,8 +15,8 @@ extension PixelConverter {
     /// Scales an I420 buffer to `size` and packs it as YUYV into memory the caller owns, such as a driver's buffer,
     /// mapping its samples to the format's range, in one pass over the output.
     ///
-    /// Bilinear: each source row is scaled across once, and each output row blends the two source rows about it in
-    /// eighths. Meant for enlarging and for reductions down to half the size, as a video output fits frames to its
+    /// Bilinear, positions in 128ths of a sample: each source row is scaled across once, and each output row blends
+    /// the two source rows about it. Meant for enlarging and for reductions down to half the size, as a video output fits frames to its
     /// own size; larger reductions skip source pixels (scale with ``ScalingFilter/box`` first).
     ///
     /// - Throws: `ViewfinderError` with code `unsupportedPixelFormat` when ``canScaleWhilePacking(_:into:)`` says
