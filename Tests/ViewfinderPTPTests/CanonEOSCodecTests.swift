@@ -123,6 +123,30 @@ import ViewfinderCore
         #expect(Values.exposureCompensation(0x08).commonValue == ExposureCompensationValue(thousandthsOfAStop: 1000))
         #expect(Values.batteryLevel(4).commonValue == .percent(75))
         #expect(Values.exposureMode(22).localizedDisplayValue == "Scene Intelligent Auto")
-        #expect(Values.whiteBalance(0x77).localizedDisplayValue == "0x77")
+        #expect(Values.whiteBalance(0x77).localizedDisplayValue == "Unknown (0x0077)")
+    }
+
+    /// Codes outside libgphoto2's tables mean nothing Viewfinder can vouch for: a body in a scene mode reports its
+    /// aperture as 0xB0, which is automatic, not f/1448; other codes outside the range, and modes no table names, are
+    /// unknown and never offered as settable.
+    @Test func codesOutsideTheTablesAreUnknownAndNotSettable() {
+        typealias Values = CanonEOSPropertyValues
+        #expect(Values.aperture(0xB0).commonValue == .automatic)
+        #expect(Values.aperture(0x70).commonValue != nil && !Values.aperture(0x70).isUnknown)
+        for code: Int64 in [0x07, 0x71, 0x98, 0xAF, 0xB1, 0x1CE] {
+            #expect(Values.aperture(code).isUnknown, "aperture \(code)")
+        }
+        #expect(Values.shutterSpeed(0xA8).localizedDisplayValue == "1/16000")
+        #expect(Values.shutterSpeed(0xA9).isUnknown && Values.shutterSpeed(0x0F).isUnknown)
+        #expect(Values.iso(1).commonValue == .automatic)
+        #expect(Values.iso(0xB0).commonValue == ISOValue(819_200))
+        #expect(Values.iso(0xB8).isUnknown && Values.iso(0x27).isUnknown)
+        #expect(Values.focusMode(0x1CE).localizedDisplayValue == "Unknown (0x01CE)")
+        #expect(Values.driveMode(0x13).localizedDisplayValue == "Single Silent")
+        #expect(Values.driveMode(0x13).isUnknown == false && Values.driveMode(0x17).isUnknown)
+        let offered = CameraPropertySettableValues([0x28, 0x30, 0x98, 0xB0].map(Values.aperture))
+        #expect(offered.map(\.rawValue) == [.integer(0x28), .integer(0x30), .integer(0xB0)])
+        let modes = CameraPropertySettableValues([3, 0x1CE].map(Values.focusMode))
+        #expect(modes.map(\.localizedDisplayValue) == ["MF"])
     }
 }

@@ -201,7 +201,8 @@ extension SimulatedCameraTests {
 
         @Test func valuesMapBothWaysForEveryKnownCode() {
             #expect(StandardPropertyValues.iso(0xFFFF).commonValue == .automatic)
-            #expect(StandardPropertyValues.iso(0).localizedDisplayValue == "ISO 0x0000")
+            #expect(StandardPropertyValues.iso(0).localizedDisplayValue == "Unknown (0x0000)")
+            #expect(StandardPropertyValues.iso(0).isUnknown)
             #expect(StandardPropertyValues.shutterSpeed(0xFFFF_FFFF).commonValue == .bulb)
             #expect(
                 StandardPropertyValues.shutterSpeed(0xFFFF_FFFD, names: NikonPropertyValues.shutterSpeedNames)
@@ -227,7 +228,7 @@ extension SimulatedCameraTests {
                 StandardPropertyValues.exposureProgram(0x8014, vendor: NikonPropertyValues.exposureProgram)
                     .localizedDisplayValue == "Sports")
             #expect(
-                StandardPropertyValues.exposureProgram(0x8014).localizedDisplayValue == "Exposure Mode 0x8014")
+                StandardPropertyValues.exposureProgram(0x8014).localizedDisplayValue == "Unknown (0x8014)")
             #expect(StandardPropertyValues.batteryLevel(250).commonValue == .percent(100))
             #expect(StandardPropertyValues.driveMode(2).commonValue == .continuous)
             #expect(

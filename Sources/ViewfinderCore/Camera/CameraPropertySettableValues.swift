@@ -43,9 +43,10 @@ public struct CameraPropertySettableValues<Value: CameraPropertyValue>: RandomAc
 
     private let storage: Storage
 
-    /// Creates a list of values.
+    /// Creates a list of values, leaving out those that are ``TypedCameraPropertyValue/isUnknown``: a code that
+    /// nobody knows the meaning of is never offered as a value to set.
     public init(_ values: [TypedCameraPropertyValue<Value>]) {
-        storage = .list(values)
+        storage = .list(values.filter { !$0.isUnknown })
     }
 
     /// Creates a list of values.

@@ -16,6 +16,7 @@
 /// let value = TypedCameraPropertyValue(ISOValue(800)!, rawValue: .integer(800))
 /// let vendorOnly = TypedCameraPropertyValue<ISOValue>(
 ///     unrecognizedRawValue: .integer(0x8012), localizedDisplayValue: "Hi 1")
+/// let outsideTheTable = TypedCameraPropertyValue<ApertureValue>.unknown(.integer(0x1CE))
 /// ```
 public struct TypedCameraPropertyValue<Value: CameraPropertyValue>: Hashable, Sendable, CustomStringConvertible {
     /// What the value means in terms every camera shares, or `nil` when Viewfinder does not know the camera's code.
@@ -24,6 +25,9 @@ public struct TypedCameraPropertyValue<Value: CameraPropertyValue>: Hashable, Se
     public let rawValue: CameraPropertyRawValue
     /// The value as a camera shows it to people, such as "ISO 800".
     public let localizedDisplayValue: String
+    /// Whether the camera sent a code that Viewfinder knows neither a meaning nor a name for, such as a value
+    /// outside its dialect's table: it is shown as unknown with its code, and never offered as a settable value.
+    public let isUnknown: Bool
 
     /// Creates a value the camera encodes as `rawValue` and that means `commonValue`.
     ///
@@ -36,6 +40,7 @@ public struct TypedCameraPropertyValue<Value: CameraPropertyValue>: Hashable, Se
         self.commonValue = commonValue
         self.rawValue = rawValue
         self.localizedDisplayValue = localizedDisplayValue ?? commonValue.localizedDisplayValue
+        isUnknown = false
     }
 
     /// Creates a value whose meaning Viewfinder does not know, such as a vendor's own mode.
@@ -47,6 +52,29 @@ public struct TypedCameraPropertyValue<Value: CameraPropertyValue>: Hashable, Se
         self.commonValue = nil
         self.rawValue = rawValue
         self.localizedDisplayValue = localizedDisplayValue ?? rawValue.description
+        isUnknown = false
+    }
+
+    private init(unknown rawValue: CameraPropertyRawValue) {
+        commonValue = nil
+        self.rawValue = rawValue
+        switch rawValue {
+        case .integer(let value) where value >= 0:
+            let hex = String(value, radix: 16, uppercase: true)
+            localizedDisplayValue = "Unknown (0x\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex))"
+        default:
+            localizedDisplayValue = "Unknown (\(rawValue))"
+        }
+        isUnknown = true
+    }
+
+    /// A value the camera sent whose code Viewfinder knows neither a meaning nor a name for, shown as
+    /// `Unknown (0x01CE)`: it can be shown, and ``CameraPropertySettableValues`` never offers it as settable, so that
+    /// a code nobody understands is never sent back as if it meant something.
+    ///
+    /// - Parameter rawValue: The camera's encoding of the value.
+    public static func unknown(_ rawValue: CameraPropertyRawValue) -> TypedCameraPropertyValue {
+        TypedCameraPropertyValue(unknown: rawValue)
     }
 
     /// The value as a camera shows it, followed by its raw value, for logs.

@@ -18,6 +18,23 @@ import ViewfinderCore
         #expect(CameraPropertySettableValues<WhiteBalanceValue>([]).valueSetType == .none)
     }
 
+    @Test func unknownValuesAreShownButNeverOfferedAsSettable() {
+        let unknown = TypedCameraPropertyValue<WhiteBalanceValue>.unknown(.integer(0x1CE))
+        #expect(unknown.isUnknown && unknown.commonValue == nil)
+        #expect(unknown.localizedDisplayValue == "Unknown (0x01CE)")
+        #expect(
+            TypedCameraPropertyValue<WhiteBalanceValue>.unknown(.string("x")).localizedDisplayValue == "Unknown (\"x\")"
+        )
+        let named = TypedCameraPropertyValue<WhiteBalanceValue>(
+            unrecognizedRawValue: .integer(0x8012), localizedDisplayValue: "Underwater")
+        #expect(!named.isUnknown)
+        let values = CameraPropertySettableValues([
+            TypedCameraPropertyValue(.automatic, rawValue: .integer(2)), unknown, named,
+        ])
+        #expect(values.map(\.localizedDisplayValue) == ["Auto", "Underwater"])
+        #expect(values.position(of: unknown) == nil)
+    }
+
     @Test func numericRangeMakesValuesAsTheyAreRead() throws {
         let values = try CameraPropertySettableValues<CameraControlValue>.numericRange(from: -64, through: 64, step: 4)
         {

@@ -4,7 +4,9 @@ import ViewfinderCore
 ///
 /// EOS cameras count exposure in eighths of a stop from a fixed point (f/1 at 8, one second at 0x38, ISO 100 at
 /// 0x48), with thirds at 3 and 5 eighths past a whole stop and halves at 4. The typed values keep the camera's code
-/// as their raw value, so setting one sends that code back.
+/// as their raw value, so setting one sends that code back. The codes have meanings only within the ranges
+/// libgphoto2's tables give (f/1 to f/91, 30 s to 1/16000, ISO 6 to 819200); a code outside them, or a mode no table
+/// names, is ``TypedCameraPropertyValue/unknown(_:)``.
 package enum CanonEOSPropertyValues {
     package typealias Value<T: CameraPropertyValue> = TypedCameraPropertyValue<T>
 
@@ -42,9 +44,10 @@ package enum CanonEOSPropertyValues {
         return eighths.map { whole * 8 + $0 }
     }
 
-    /// ISO: eighths from ISO 100 at 0x48; 0 is automatic.
+    /// ISO: eighths from ISO 100 at 0x48, from ISO 6 (0x28) to ISO 819200 (0xB0); 0 and 1 are automatic.
     static func iso(_ raw: Int64) -> Value<ISOValue> {
-        if raw == 0 { return Value(.automatic, rawValue: .integer(raw)) }
+        if raw == 0 || raw == 1 { return Value(.automatic, rawValue: .integer(raw)) }
+        guard (0x28...0xB0).contains(raw) else { return .unknown(.integer(raw)) }
         return Value(ISOValue(stopsFromISO100: stops(eighths: Int(raw) - 0x48)), rawValue: .integer(raw))
     }
 
@@ -54,17 +57,21 @@ package enum CanonEOSPropertyValues {
         return iso.stopsFromISO100.flatMap(eighths).map { Int64($0 + 0x48) }
     }
 
-    /// Aperture: eighths from f/1 at 8; 0 and `0xFFFF` are automatic.
+    /// Aperture: eighths from f/1 at 8 to f/91 at 0x70; 0, 0xB0 (as a body in a scene mode reports it) and `0xFFFF`
+    /// are automatic.
     static func aperture(_ raw: Int64) -> Value<ApertureValue> {
-        if raw == 0 || raw == 0xFFFF { return Value(.automatic, rawValue: .integer(raw)) }
+        if raw == 0 || raw == 0xB0 || raw == 0xFFFF { return Value(.automatic, rawValue: .integer(raw)) }
+        guard (0x08...0x70).contains(raw) else { return .unknown(.integer(raw)) }
         return Value(ApertureValue(stopsFromF1: stops(eighths: Int(raw) - 0x08)), rawValue: .integer(raw))
     }
 
-    /// Shutter speed: eighths faster than one second at 0x38; 0x0C and 4 are bulb, 0 automatic.
+    /// Shutter speed: eighths faster than one second at 0x38, from 30 s (0x10) to 1/16000 (0xA8); 0x0C and 4 are
+    /// bulb, 0 automatic.
     static func shutterSpeed(_ raw: Int64) -> Value<ShutterSpeedValue> {
         switch raw {
         case 0x0C, 0x04: return Value(.bulb, rawValue: .integer(raw))
         case 0: return Value(unrecognizedRawValue: .integer(raw), localizedDisplayValue: "Auto")
+        case ..<0x10, 0xA9...: return .unknown(.integer(raw))
         default:
             let stops = stops(eighths: 0x38 - Int(raw))
             return Value(ShutterSpeedValue(stopsFromOneSecond: stops), rawValue: .integer(raw))
@@ -77,14 +84,13 @@ package enum CanonEOSPropertyValues {
         return Value(ExposureCompensationValue(stops: stops(eighths: eighths)), rawValue: .integer(raw))
     }
 
-    /// A value with a meaning from `meanings`, else a named one from `names`, else its code.
+    /// A value with a meaning from `meanings`, else a named one from `names`, else an unknown one.
     static func table<Meaning: CameraPropertyValue>(
         _ raw: Int64, _ meanings: [Int64: Meaning], names: [Int64: String] = [:]
     ) -> Value<Meaning> {
         if let meaning = meanings[raw] { return Value(meaning, rawValue: .integer(raw)) }
-        return Value(
-            unrecognizedRawValue: .integer(raw),
-            localizedDisplayValue: names[raw] ?? "0x" + String(raw, radix: 16, uppercase: true))
+        guard let name = names[raw] else { return .unknown(.integer(raw)) }
+        return Value(unrecognizedRawValue: .integer(raw), localizedDisplayValue: name)
     }
 
     /// Exposure modes: P, Tv, Av, M, bulb, and the automatic and scene modes.
@@ -108,11 +114,15 @@ package enum CanonEOSPropertyValues {
             ], names: [23: "Auto (White Priority)"])
     }
 
-    /// Drive modes.
+    /// Drive modes, with libgphoto2's names for those without a common meaning.
     static func driveMode(_ raw: Int64) -> Value<DriveModeValue> {
         table(
             raw, [0: .single, 1: .continuous, 4: .continuousHigh, 5: .continuousLow, 0x10: .selfTimer],
-            names: [0x11: "Self-Timer 2 s", 0x07: "Self-Timer Continuous", 0x06: "Silent Single"])
+            names: [
+                0x02: "Video", 0x06: "Silent Single", 0x07: "Self-Timer Continuous", 0x11: "Self-Timer 2 s",
+                0x12: "Super High Speed Continuous", 0x13: "Single Silent", 0x14: "Continuous Silent",
+                0x15: "Silent High Speed Continuous", 0x16: "Silent Low Speed Continuous",
+            ])
     }
 
     /// Focus modes: one shot, AI servo, AI focus and manual.

@@ -20,15 +20,16 @@ struct VendorValues<Meaning>: Sendable where Meaning: Sendable {
 /// The meanings of standard PTP property values, ISO 15740's codes, as typed values that keep the camera's integer
 /// as their raw value; a dialect passes its vendor's additions.
 ///
-/// A value Viewfinder does not know becomes a value without a common value that shows its name or code, so that it
-/// can still be shown and set.
+/// A value with a name but no common meaning (a vendor's mode) can be shown and set; a code Viewfinder knows neither
+/// a meaning nor a name for is ``TypedCameraPropertyValue/unknown(_:)``: shown with its code and never offered as
+/// settable.
 enum StandardPropertyValues {
     typealias Value<T: CameraPropertyValue> = TypedCameraPropertyValue<T>
 
     /// ExposureIndex: the ISO speed; `0xFFFF` is automatic.
     static func iso(_ raw: Int64) -> Value<ISOValue> {
         if raw == 0xFFFF { return Value(.automatic, rawValue: .integer(raw)) }
-        return known(ISOValue(Int(raw)), raw, "ISO")
+        return known(ISOValue(Int(raw)), raw)
     }
 
     /// ExposureTime: seconds × 10 000; `0xFFFFFFFF` is bulb; a vendor may name other codes.
@@ -40,12 +41,12 @@ enum StandardPropertyValues {
     static func shutterSpeed(_ raw: Int64, names: [Int64: String]) -> Value<ShutterSpeedValue> {
         if raw == 0xFFFF_FFFF { return Value(.bulb, rawValue: .integer(raw)) }
         if let name = names[raw] { return Value(unrecognizedRawValue: .integer(raw), localizedDisplayValue: name) }
-        return known(ShutterSpeedValue(tenThousandthsOfASecond: raw), raw, "Shutter")
+        return known(ShutterSpeedValue(tenThousandthsOfASecond: raw), raw)
     }
 
     /// FNumber: the f-number × 100.
     static func aperture(_ raw: Int64) -> Value<ApertureValue> {
-        known(ApertureValue(hundredthsOfFNumber: Int(raw)), raw, "Aperture")
+        known(ApertureValue(hundredthsOfFNumber: Int(raw)), raw)
     }
 
     /// ExposureBiasCompensation: EV × 1000.
@@ -60,12 +61,12 @@ enum StandardPropertyValues {
         let standard: [Int64: WhiteBalanceValue] = [
             1: .custom, 2: .automatic, 4: .daylight, 5: .fluorescent, 6: .tungsten, 7: .flash,
         ]
-        return lookup(raw, standard, vendor, standardNames: [3: "One-Push Auto"], "White Balance")
+        return lookup(raw, standard, vendor, standardNames: [3: "One-Push Auto"])
     }
 
     /// FocusMode: 1 manual, 2 automatic, 3 automatic macro.
     static func focusMode(_ raw: Int64, vendor: VendorValues<FocusModeValue> = .none) -> Value<FocusModeValue> {
-        lookup(raw, [1: .manual, 2: .autoFocus, 3: .macro], vendor, standardNames: [:], "Focus Mode")
+        lookup(raw, [1: .manual, 2: .autoFocus, 3: .macro], vendor, standardNames: [:])
     }
 
     /// ExposureProgramMode: 1 manual, 2 program, 3 aperture priority, 4 shutter priority, then scene programs.
@@ -76,7 +77,7 @@ enum StandardPropertyValues {
             1: .manual, 2: .program, 3: .aperturePriority, 4: .shutterPriority,
         ]
         return lookup(
-            raw, standard, vendor, standardNames: [5: "Creative", 6: "Action", 7: "Portrait"], "Exposure Mode")
+            raw, standard, vendor, standardNames: [5: "Creative", 6: "Action", 7: "Portrait"])
     }
 
     /// BatteryLevel: percent.
@@ -86,20 +87,19 @@ enum StandardPropertyValues {
 
     /// StillCaptureMode: 1 single, 2 burst, 3 time-lapse.
     static func driveMode(_ raw: Int64, vendor: VendorValues<DriveModeValue> = .none) -> Value<DriveModeValue> {
-        lookup(raw, [1: .single, 2: .continuous, 3: .timeLapse], vendor, standardNames: [:], "Drive Mode")
+        lookup(raw, [1: .single, 2: .continuous, 3: .timeLapse], vendor, standardNames: [:])
     }
 
-    /// The value for `meaning`, or an unrecognised value named after the property and the raw code.
-    static func known<T>(_ meaning: T?, _ raw: Int64, _ property: String) -> Value<T> {
-        guard let meaning else { return unrecognized(raw, property) }
+    /// The value for `meaning`, or an unknown value with the raw code.
+    static func known<T>(_ meaning: T?, _ raw: Int64) -> Value<T> {
+        guard let meaning else { return .unknown(.integer(raw)) }
         return Value(meaning, rawValue: .integer(raw))
     }
 
     /// Looks a raw value up among the vendor's meanings, then the standard ones, then names for values without a
     /// meaning.
     private static func lookup<T>(
-        _ raw: Int64, _ standard: [Int64: T], _ vendor: VendorValues<T>, standardNames: [Int64: String],
-        _ property: String
+        _ raw: Int64, _ standard: [Int64: T], _ vendor: VendorValues<T>, standardNames: [Int64: String]
     ) -> Value<T> {
         if let meaning = vendor.meanings[raw] ?? standard[raw] {
             return Value(meaning, rawValue: .integer(raw))
@@ -107,14 +107,6 @@ enum StandardPropertyValues {
         if let name = vendor.names[raw] ?? standardNames[raw] {
             return Value(unrecognizedRawValue: .integer(raw), localizedDisplayValue: name)
         }
-        return unrecognized(raw, property)
-    }
-
-    /// A value Viewfinder does not know, shown as the property's name and the code, such as "Focus Mode 0x8014".
-    static func unrecognized<T>(_ raw: Int64, _ property: String) -> Value<T> {
-        let hex = String(raw, radix: 16, uppercase: true)
-        return Value(
-            unrecognizedRawValue: .integer(raw),
-            localizedDisplayValue: "\(property) 0x\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex)")
+        return .unknown(.integer(raw))
     }
 }
