@@ -11,6 +11,11 @@ import ViewfinderCore
         eventsSupported: [.objectAdded, .captureComplete], devicePropertiesSupported: [.exposureIndex, .fNumber],
         captureFormats: [.exifJPEG], imageFormats: [.exifJPEG, .association], manufacturer: "Nikon Corporation",
         model: "D7500", deviceVersion: "V1.00", serialNumber: "0000123456")
+    static let deviceInfoWithoutStrings = {
+        var info = deviceInfo
+        (info.manufacturer, info.model, info.deviceVersion, info.serialNumber) = ("", "", "", "")
+        return info
+    }()
 
     @Test func deviceInfoRoundTrips() throws {
         let bytes = try Self.deviceInfo.encoded()
@@ -21,9 +26,33 @@ import ViewfinderCore
         #expect(decoded.supports(.fNumber))
     }
 
-    @Test func deviceInfoTruncationsAreMalformed() throws {
+    @Test func deviceInfoCutInItsFixedPartIsMalformed() throws {
         let bytes = try Self.deviceInfo.encoded()
-        expectEveryTruncationIsMalformed(bytes) { try PTPDeviceInfo(decoding: $0) }
+        let stringsStart = try Self.deviceInfoWithoutStrings.encoded().count - 4
+        expectEveryTruncationIsMalformed(Array(bytes[..<stringsStart])) { try PTPDeviceInfo(decoding: $0) }
+    }
+
+    /// Cameras leave DeviceInfo's last strings out or cut them short, and libgphoto2 reads it without them: each
+    /// string before the cut is kept, the one cut and the rest are empty.
+    @Test func deviceInfoWithoutItsTrailingStringsDecodes() throws {
+        let bytes = try Self.deviceInfo.encoded()
+        let stringsStart = try Self.deviceInfoWithoutStrings.encoded().count - 4
+        let strings = { (info: PTPDeviceInfo) in [info.manufacturer, info.model, info.deviceVersion, info.serialNumber]
+        }
+        let whole = strings(Self.deviceInfo)
+        var ends: [Int] = []
+        var end = stringsStart
+        for text in whole {
+            end += 1 + (text.isEmpty ? 0 : 2 * (text.utf16.count + 1))
+            ends.append(end)
+        }
+        for cut in stringsStart..<bytes.count {
+            let decoded = try PTPDeviceInfo(decoding: Array(bytes[..<cut]))
+            #expect(decoded.operationsSupported == Self.deviceInfo.operationsSupported, "cut at \(cut)")
+            let kept = ends.filter { $0 <= cut }.count
+            #expect(
+                strings(decoded) == Array(whole.prefix(kept)) + Array(repeating: "", count: 4 - kept), "cut at \(cut)")
+        }
     }
 
     @Test func stringsRoundTripIncludingEmptyAndNonASCII() throws {
@@ -161,7 +190,13 @@ import ViewfinderCore
         let decoded = try PTPObjectInfo(decoding: bytes)
         #expect(decoded == info)
         #expect(!decoded.isFolder)
-        expectEveryTruncationIsMalformed(bytes) { try PTPObjectInfo(decoding: $0) }
+        let fixedLength = 52
+        expectEveryTruncationIsMalformed(Array(bytes[..<fixedLength])) { try PTPObjectInfo(decoding: $0) }
+        // The strings may be left out, as some cameras do: the fields before them still decode.
+        let withoutStrings = try PTPObjectInfo(decoding: Array(bytes[..<fixedLength]))
+        #expect(withoutStrings.compressedSize == info.compressedSize && withoutStrings.filename.isEmpty)
+        let withName = try PTPObjectInfo(decoding: Array(bytes[..<(fixedLength + 1 + 2 * 13)]))
+        #expect(withName.filename == "DSC_0001.JPG" && withName.captureDate.isEmpty)
     }
 
     @Test func codesDescribeThemselves() {

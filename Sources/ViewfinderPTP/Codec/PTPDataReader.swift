@@ -89,6 +89,19 @@ public struct PTPDataReader: Sendable {
         return String(decoding: units, as: UTF16.self)
     }
 
+    /// Reads a string that a dataset may leave out at its end, as cameras do with the last strings of DeviceInfo and
+    /// ObjectInfo: the empty string when no bytes are left, or when the string is cut short (whatever is left is then
+    /// skipped), as libgphoto2 reads them.
+    public mutating func readTrailingString() -> String {
+        guard !isAtEnd else { return "" }
+        do {
+            return try readString()
+        } catch {
+            offset = bytes.count
+            return ""
+        }
+    }
+
     /// Reads an array: a 32-bit element count and the elements.
     ///
     /// - Parameters:

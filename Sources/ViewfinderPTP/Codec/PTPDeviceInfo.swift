@@ -61,6 +61,9 @@ public struct PTPDeviceInfo: Hashable, Sendable {
 
     /// Decodes the dataset.
     ///
+    /// The manufacturer's, model's, version's and serial number's strings may be missing at the end, as some cameras
+    /// send them; they are then empty.
+    ///
     /// - Throws: `ViewfinderError/Code/malformedData` when the bytes are not a DeviceInfo dataset.
     public init(decoding bytes: [UInt8]) throws(ViewfinderError) {
         var reader = PTPDataReader(bytes, reading: "DeviceInfo")
@@ -74,10 +77,11 @@ public struct PTPDeviceInfo: Hashable, Sendable {
         devicePropertiesSupported = try reader.readArray(of: UInt16.self).map(PTPDevicePropertyCode.init(rawValue:))
         captureFormats = try reader.readArray(of: UInt16.self).map(PTPObjectFormatCode.init(rawValue:))
         imageFormats = try reader.readArray(of: UInt16.self).map(PTPObjectFormatCode.init(rawValue:))
-        manufacturer = try reader.readString()
-        model = try reader.readString()
-        deviceVersion = try reader.readString()
-        serialNumber = try reader.readString()
+        // Cameras leave the strings out, or cut them short; libgphoto2 reads DeviceInfo without them.
+        manufacturer = reader.readTrailingString()
+        model = reader.readTrailingString()
+        deviceVersion = reader.readTrailingString()
+        serialNumber = reader.readTrailingString()
     }
 
     /// The dataset's wire form.

@@ -78,6 +78,9 @@ public struct PTPObjectInfo: Hashable, Sendable {
 
     /// Decodes the dataset.
     ///
+    /// The file name, the dates and the keywords may be missing at the end, as some cameras send them; they are then
+    /// empty.
+    ///
     /// - Throws: `ViewfinderError/Code/malformedData` when the bytes are not an ObjectInfo dataset.
     public init(decoding bytes: [UInt8]) throws(ViewfinderError) {
         var reader = PTPDataReader(bytes, reading: "ObjectInfo")
@@ -96,10 +99,11 @@ public struct PTPObjectInfo: Hashable, Sendable {
         associationType = try reader.read(UInt16.self)
         associationDescription = try reader.read(UInt32.self)
         sequenceNumber = try reader.read(UInt32.self)
-        filename = try reader.readString()
-        captureDate = try reader.readString()
-        modificationDate = try reader.readString()
-        keywords = try reader.readString()
+        // Cameras leave the strings out, or cut them short; libgphoto2 reads ObjectInfo without them.
+        filename = reader.readTrailingString()
+        captureDate = reader.readTrailingString()
+        modificationDate = reader.readTrailingString()
+        keywords = reader.readTrailingString()
     }
 
     /// The dataset's wire form.
