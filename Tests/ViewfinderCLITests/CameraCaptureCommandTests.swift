@@ -96,7 +96,7 @@ extension SimulatedCameraCommands {
             // A plain PTP camera records no movies on request.
             try await CameraUnderTest.with(identity: .generic) { camera in
                 let refused = try camera.run("camera", "record", "--seconds", "1")
-                #expect(refused.status == 69, "\(refused)")
+                #expect(refused.status == 76, "\(refused)")
                 #expect(refused.standardError.contains("does not record movies on request"), "\(refused)")
             }
         }
@@ -173,7 +173,7 @@ extension SimulatedCameraCommands {
             try await CameraUnderTest.with(identity: .generic) { camera in
                 let directory = try ScratchDirectory()
                 let result = try camera.run("camera", "liveview", "--out", directory.path)
-                #expect(result.status == 69, "\(result)")
+                #expect(result.status == 76, "\(result)")
                 #expect(result.standardError.contains("Simulated Camera does not offer live view"), "\(result)")
                 #expect(try directory.files().isEmpty)
             }

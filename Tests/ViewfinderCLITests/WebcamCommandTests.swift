@@ -23,7 +23,7 @@ import ViewfinderTestSupport
         #expect(missing.status == 66, "\(missing)")
         #expect(missing.standardError.contains("/dev/no-such-video-device"), "\(missing.standardError)")
         let notVideo = try Tool.run("webcam", "/dev/null")
-        #expect(notVideo.status == 69, "\(notVideo)")
+        #expect(notVideo.status == 76, "\(notVideo)")
         #expect(notVideo.standardError.contains("/dev/null"), "\(notVideo.standardError)")
     }
 }

@@ -20,7 +20,7 @@ struct CameraFileListing {
 
     /// Walks the folders of every storage of `camera`.
     ///
-    /// - Throws: ``CommandFailure`` with exit status 69 when the camera does not give access to its files, or what the
+    /// - Throws: ``CommandFailure`` with exit status 76 when the camera does not give access to its files, or what the
     ///   camera answered.
     init(of camera: any Camera) async throws {
         let access = try Self.fileAccess(of: camera)
@@ -54,7 +54,7 @@ struct CameraFileListing {
         guard let access = camera.fileAccess, camera.supportedFunctionality.contains(.fileAccess) else {
             let model = camera.deviceInfo?.model ?? "the camera"
             throw CommandFailure(
-                "\(model) does not give access to its files", exitStatus: ExitStatus.unavailable)
+                "\(model) does not give access to its files", exitStatus: ExitStatus.unsupported)
         }
         return access
     }

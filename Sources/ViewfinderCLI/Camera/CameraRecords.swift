@@ -80,16 +80,19 @@ struct CameraFileRecord: Encodable {
         case .rawImage: "raw"
         case .video: "video"
         case .other: "other"
+        case .undescribed: "undescribed"
         }
     }
 
     /// The size for people, such as `2.4 MB`, or `4 GB or more` when the camera does not say.
     var size: String {
-        bytes.map { ProgressBar.bytes(Int64(clamping: $0)) } ?? "4 GB or more"
+        guard kind != "undescribed" else { return "-" }
+        return bytes.map { ProgressBar.bytes(Int64(clamping: $0)) } ?? "4 GB or more"
     }
 
     /// The file's path on the card, such as `/DCIM/100NIKON/DSC_0001.JPG`, or its name when the folder is unknown.
     var path: String {
+        guard kind != "undescribed" else { return "(the camera would not describe this object)" }
         guard let folder else { return name }
         return (folder == "/" ? "" : folder) + "/" + name
     }

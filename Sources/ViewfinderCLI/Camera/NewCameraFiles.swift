@@ -16,7 +16,7 @@ final class NewCameraFiles: Sendable {
 
     /// Starts watching the camera's new files.
     ///
-    /// - Throws: ``CommandFailure`` with exit status 69 when the camera gives no access to its files.
+    /// - Throws: ``CommandFailure`` with exit status 76 when the camera gives no access to its files.
     init(of camera: any Camera) throws {
         access = try CameraFileListing.fileAccess(of: camera)
         token = access.addNewFileObserver { [arrived] item in

@@ -49,10 +49,10 @@ struct TargetCamera: Sendable {
 /// Checks that `camera` offers `functionality` before a command uses it.
 ///
 /// - Parameter doesNot: What the camera cannot do, as the message says it after its model: `does not offer live view`.
-/// - Throws: ``CommandFailure`` with exit status 69 when it does not.
+/// - Throws: ``CommandFailure`` with exit status 76 when it does not.
 func require(_ functionality: CameraFunctionality, of camera: any Camera, else doesNot: String) throws {
     guard camera.supportedFunctionality.contains(functionality) else {
         throw CommandFailure(
-            "\(camera.deviceInfo?.model ?? "the camera") \(doesNot)", exitStatus: ExitStatus.unavailable)
+            "\(camera.deviceInfo?.model ?? "the camera") \(doesNot)", exitStatus: ExitStatus.unsupported)
     }
 }

@@ -46,6 +46,8 @@ enum ExitStatus {
     static let notFound: Int32 = 66
     /// A camera or device could not be reached or went away (EX_UNAVAILABLE).
     static let unavailable: Int32 = 69
+    /// The camera cannot do what was asked: it lacks the ability, or refused the request (EX_PROTOCOL).
+    static let unsupported: Int32 = 76
     /// An output file or directory could not be created (EX_CANTCREAT).
     static let cannotCreate: Int32 = 73
     /// Reading or writing failed (EX_IOERR).
@@ -65,8 +67,8 @@ enum ExitStatus {
         switch error.code {
         case .invalidArgument, .invalidPropertyValue, .unsupportedPixelFormat, .noValidFormat: return badValue
         case .notFound: return notFound
-        case .notConnected, .connectionFailed, .disconnected, .deviceRemoved, .deviceBusy, .notAvailable:
-            return unavailable
+        case .notConnected, .connectionFailed, .disconnected, .deviceRemoved, .deviceBusy: return unavailable
+        case .notAvailable, .protocolFailure: return unsupported
         case .timeout: return timeout
         case .permissionDenied: return permissionDenied
         case .io: return ioError

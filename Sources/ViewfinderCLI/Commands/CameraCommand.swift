@@ -8,7 +8,8 @@ enum CameraCommand: Command {
             --host says otherwise), connects, does its work and disconnects. Exit codes: 64 a wrong command line, \
             65 a value the camera does not take, 66 no such file or property on the camera, 69 no camera found or \
             reachable, or the camera went away, 73 an output file that cannot be created, 75 the camera did not \
-            answer in time, 130 stopped with Ctrl-C.
+            answer in time, 76 the camera cannot do what was asked (it lacks the ability, or refused the request), \
+            130 stopped with Ctrl-C.
             """,
         examples: [
             Example(commandLine: "camera info --host 192.168.1.1", comment: "What the camera is and can do."),

@@ -44,17 +44,26 @@ enum CameraInfoCommand: Command {
         var camera: CameraRecord
         var battery: String?
         var storages: [StorageRecord]
+        /// Why the storages could not be read, when the camera refused to list them.
+        var storagesUnavailable: String?
     }
 
     static func run(_ arguments: ParsedArguments) async throws {
         let report = try await CameraTarget(arguments).withConnectedCamera { camera in
-            let storages =
-                camera.supportedFunctionality.contains(.fileAccess)
-                ? try await camera.fileAccess?.storages() ?? [] : []
+            var storages: [CameraStorage] = []
+            var unavailable: String?
+            if camera.supportedFunctionality.contains(.fileAccess) {
+                do {
+                    storages = try await camera.fileAccess?.storages() ?? []
+                } catch let error as ViewfinderError where error.code == .protocolFailure {
+                    // A camera that refuses to list its storages still has the rest to show, as gphoto2 shows it.
+                    unavailable = error.message
+                }
+            }
             return Report(
                 camera: CameraRecord(camera),
                 battery: camera.property(for: .batteryLevel).currentValue?.localizedDisplayValue,
-                storages: storages.map(StorageRecord.init))
+                storages: storages.map(StorageRecord.init), storagesUnavailable: unavailable)
         }
         if arguments.flag("json") {
             try Console.printJSON(report)
@@ -68,6 +77,9 @@ enum CameraInfoCommand: Command {
         }
         for storage in report.storages {
             Console.print("  storage        \(storage.line)")
+        }
+        if let unavailable = report.storagesUnavailable {
+            Console.print("  storage        not listed: \(unavailable)")
         }
     }
 }

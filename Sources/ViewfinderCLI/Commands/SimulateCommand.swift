@@ -27,7 +27,10 @@ enum SimulateCommand: Command {
             camera is a USB device instead, a gadget through configfs and FunctionFS on a USB device controller \
             (as root; dummy_hcd gives a machine a virtual one whose host side is its own USB bus, where gphoto2 \
             and `viewfinder camera --usb` find it). Press Ctrl-C to stop it, which sends the announcements' \
-            goodbyes and unplugs the USB camera.
+            goodbyes and unplugs the USB camera. With --replay LOG it plays back a real camera from a gphoto2 \
+            debug log (such as those in libgphoto2's camlibs/ptp2/cameras): its DeviceInfo, and the recorded answer \
+            to every request the log shows (Canon's and Nikon's event polls in order, then empty); anything else is \
+            refused as not supported.
             """,
         options: [
             .value("bind", "ADDRESS", help: "The address to listen on.", default: "127.0.0.1"),
@@ -48,6 +51,9 @@ enum SimulateCommand: Command {
             .value(
                 "generated-file", "NAME:BYTES",
                 help: "Also put a file of BYTES bytes on the card, made as it is sent, for trying large downloads."),
+            .value(
+                "replay", "LOG",
+                help: "Answer as the real camera of a gphoto2 --debug log did, instead of simulating one."),
             .flag("usb", help: "Be a USB camera through a FunctionFS gadget instead of listening on TCP (as root)."),
             .value("usb-controller", "NAME", help: "The USB device controller for --usb; the first one by default."),
         ],
@@ -65,6 +71,9 @@ enum SimulateCommand: Command {
             Example(
                 commandLine: "simulate --count 4 --port 15740",
                 comment: "Four cameras on ports 15740 to 15743; try viewfinder rig shoot --hosts 127.0.0.1:15740+4."),
+            Example(
+                commandLine: "simulate --replay canon-eos-60d.debug.log --port 15743",
+                comment: "A Canon EOS 60D as its log shows it; try viewfinder camera info --host 127.0.0.1:15743."),
             Example(
                 commandLine: "simulate --identity nikon --usb",
                 comment:
@@ -104,6 +113,15 @@ enum SimulateCommand: Command {
         guard !usb || count == 1 else {
             throw UsageError("--usb runs one camera; leave out --count", commandPath: arguments.commandPath)
         }
+        let replay = try arguments.value("replay").map { path in
+            let recording = try RecordedCamera(gphotoDebugLogAtPath: path)
+            Console.print(
+                "replaying \(recording.deviceInfo.manufacturer) \(recording.deviceInfo.model): "
+                    + "\(recording.transactions.count) transactions from \(path)"
+                    + (recording.deviceInfoIsFromListing ? " (DeviceInfo from gphoto2's listing)" : ""))
+            for note in recording.notes { Console.print("  \(note)") }
+            return recording
+        }
         var simulators: [CameraSimulator] = []
         Interrupt.beginHandling()
         defer {
@@ -119,7 +137,9 @@ enum SimulateCommand: Command {
                     try OutputDirectory($0 + "/cam\(index)").path
                 }
             }
-            let simulator = try CameraSimulator(configuration: own)
+            let simulator =
+                try replay.map { try CameraSimulator(replaying: $0, configuration: own) }
+                ?? CameraSimulator(configuration: own)
             if let generated = arguments.value("generated-file") {
                 let parts = generated.split(separator: ":")
                 guard parts.count == 2, let bytes = UInt64(parts[1]), bytes > 0 else {

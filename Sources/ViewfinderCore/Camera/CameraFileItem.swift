@@ -12,6 +12,9 @@ public struct CameraFileItem: Hashable, Sendable, Identifiable {
         case video
         /// Anything else.
         case other
+        /// An object the camera lists but would not describe (it refused its information): its name, size and kind
+        /// are not known.
+        case undescribed
     }
 
     /// The camera's identifier for the file, unique on the camera while the connection lasts.

@@ -22,6 +22,9 @@ extension PTPCamera {
     }
 
     /// The files and folders in a folder of a storage, or at its top when `folder` is `nil`, in the camera's order.
+    ///
+    /// An object whose information the camera refuses is listed as ``CameraFileItem/Kind/undescribed``, without a
+    /// name or size; the rest of the listing goes on.
     public func contents(of folder: CameraFileItem?, in storage: CameraStorage) async throws -> [CameraFileItem] {
         let link = try requireFileAccess(for: "list files")
         let place = folder.map { "folder \($0.name)" } ?? "the top of storage \(Self.hex(storage.id))"
@@ -31,8 +34,18 @@ extension PTPCamera {
         var items: [CameraFileItem] = []
         items.reserveCapacity(handles.count)
         for handle in handles {
-            let info = try await fileOperation("read object \(Self.hex(handle))", on: link) {
-                try await link.session.objectInfo(handle)
+            let info: PTPObjectInfo
+            do {
+                info = try await fileOperation("read object \(Self.hex(handle))", on: link) {
+                    try await link.session.objectInfo(handle)
+                }
+            } catch let error as ViewfinderError where error.code == .protocolFailure {
+                // The camera lists the object but will not describe it: the listing goes on, as gphoto2's does.
+                items.append(
+                    CameraFileItem(
+                        id: handle, storageID: storage.id, parentID: folder?.id, name: "", kind: .undescribed,
+                        byteCount: CameraFileItem.sizeOf4GiBOrMore))
+                continue
             }
             var item = CameraFileItem(handle: handle, info: info)
             if !item.isByteCountKnown, let size = await largeObjectSize(handle, on: link) {

@@ -127,18 +127,15 @@ final class PTPSessionCore: PTPEventSink {
         try transport.startEvents(self)
         do {
             _ = try runner.run(.openSession, parameters: [configuration.sessionID], transactionID: 0)
-        } catch
-            where error.responseCode == PTPResponseCode.sessionAlreadyOpen.rawValue
-            && transport.sessionsOutliveConnections
-        {
-            // A previous program's session, left open when it exited: closed, and this one opened in its place.
-            _ = try runner.run(.closeSession)
-            _ = try runner.run(.openSession, parameters: [configuration.sessionID], transactionID: 0)
         } catch  where error.responseCode == PTPResponseCode.sessionAlreadyOpen.rawValue {
-            throw ViewfinderError(
-                .deviceBusy,
-                "\(transport.endpoint) has a PTP session open already; close the other program that uses the camera",
-                responseCode: error.responseCode)
+            // Over USB, a previous program's session, left open when it exited: closed, and this one opened in its
+            // place. A camera that will not close it, or says so over another transport, keeps its session, and the
+            // transactions go on in it, as libgphoto2 does.
+            if transport.sessionsOutliveConnections, (try? runner.run(.closeSession)) != nil {
+                do {
+                    _ = try runner.run(.openSession, parameters: [configuration.sessionID], transactionID: 0)
+                } catch  where error.responseCode == PTPResponseCode.sessionAlreadyOpen.rawValue {}
+            }
         }
         let collector = PTPDatasetCollector(
             limit: configuration.maximumDatasetLength, subject: "the camera's answer to GetDeviceInfo")
