@@ -28,6 +28,10 @@ extension PTPOperationCode {
     public static let canonEOSRemoteReleaseOn = PTPOperationCode(0x9128, vendorName: "EOS RemoteReleaseOn")
     /// EOS RemoteReleaseOff(button): lets the shutter button go from fully (2) or half (1) pressed.
     public static let canonEOSRemoteReleaseOff = PTPOperationCode(0x9129, vendorName: "EOS RemoteReleaseOff")
+    /// EOS SetRequestOLCInfoGroup(mask): asks the camera to report the groups of its OLC records (shutter speed,
+    /// aperture, ISO, focus and more), as bodies that report those only in OLC records need.
+    public static let canonEOSSetRequestOLCInfoGroup = PTPOperationCode(
+        0x913D, vendorName: "EOS SetRequestOLCInfoGroup")
     /// EOS GetViewFinderData(0x00200000, 0, 0): the live view frame, as blobs of `[length][type][data]`.
     public static let canonEOSGetViewFinderData = PTPOperationCode(0x9153, vendorName: "EOS GetViewFinderData")
 }

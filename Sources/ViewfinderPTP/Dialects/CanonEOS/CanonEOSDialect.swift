@@ -24,6 +24,8 @@ final class CanonEOSDialect: PTPDialect {
         var ended: ViewfinderError?
         /// Pictures the camera holds in its memory until the computer has read them.
         var heldForTransfer: Set<UInt32> = []
+        /// Whether the camera refused remote mode, so that it cannot be shot from the computer.
+        var remoteModeRefused = false
     }
 
     /// How often the camera's events are read while nothing waits for them.
@@ -57,27 +59,83 @@ final class CanonEOSDialect: PTPDialect {
         return isCanon && deviceInfo.supports(.canonEOSSetRemoteMode) && deviceInfo.supports(.canonEOSGetEvent)
     }
 
+    /// Opens the connection as libgphoto2 prepares an EOS camera: remote mode in the value its model family takes,
+    /// event mode, every OLC info group where the camera offers them, then its events until it has said everything.
+    ///
+    /// A camera that refuses remote mode, event mode or the OLC groups still connects: its properties and files are
+    /// there, and what needs remote mode (pictures, live view, movies) is not offered.
     static func open(_ connection: PTPConnection) async throws -> CanonEOSDialect {
         let dialect = CanonEOSDialect(connection: connection)
         let session = connection.session
-        _ = try await session.transaction(.canonEOSSetRemoteMode, parameters: [1])
-        _ = try await session.transaction(.canonEOSSetEventMode, parameters: [1])
+        if let mode = remoteMode(of: connection.deviceInfo) {
+            let accepted = try await refusalIsNotFatal {
+                try await session.transaction(.canonEOSSetRemoteMode, parameters: [mode])
+            }
+            dialect.state.withLock { $0.remoteModeRefused = !accepted }
+        }
+        try await refusalIsNotFatal { try await session.transaction(.canonEOSSetEventMode, parameters: [1]) }
+        if connection.deviceInfo.supports(.canonEOSSetRequestOLCInfoGroup) {
+            try await refusalIsNotFatal {
+                try await session.transaction(.canonEOSSetRequestOLCInfoGroup, parameters: [0x1FFF])
+            }
+        }
         for _ in 0..<openingPolls {
             guard try await dialect.poll() > 0 else { break }
         }
-        try await dialect.sendPicturesToTheCard()
+        try await refusalIsNotFatal { try await dialect.sendPicturesToTheCard() }
         dialect.startPolling()
         return dialect
+    }
+
+    /// Runs a step the connection can do without: a camera's refusal is noted by the result, any other error
+    /// fails the connection.
+    ///
+    /// - Returns: Whether the camera did the step.
+    @discardableResult
+    private static func refusalIsNotFatal(_ step: () async throws -> some Any) async throws -> Bool {
+        do {
+            _ = try await step()
+            return true
+        } catch let error as ViewfinderError where error.code == .protocolFailure {
+            return false
+        }
+    }
+
+    /// The remote mode a model takes, as libgphoto2 knows them: 1 for EOS DSLRs, 0x15 for EOS M bodies and the
+    /// PowerShots with EOS M-like firmware (0x11 for the G5 X and SX540 HS, 1 for the M6 Mark II), and none for the
+    /// SX600 HS, which must not be sent it.
+    static func remoteMode(of deviceInfo: PTPDeviceInfo) -> UInt32? {
+        let model = deviceInfo.model
+        guard isEOSMFamily(deviceInfo) else { return 1 }
+        switch model {
+        case "Canon PowerShot SX600 HS": return nil
+        case "Canon PowerShot G5 X", "Canon PowerShot SX540 HS": return 0x11
+        case "Canon EOS M6 Mark II": return 1
+        default: return 0x15
+        }
+    }
+
+    /// Whether the camera is an EOS M, or a PowerShot or IXUS whose firmware is like an EOS M's (it has
+    /// RemoteReleaseOn), which libgphoto2 drives differently from EOS DSLRs.
+    static func isEOSMFamily(_ deviceInfo: PTPDeviceInfo) -> Bool {
+        let model = deviceInfo.model
+        if model.hasPrefix("Canon EOS M") { return true }
+        let powerShotLike = ["Canon PowerShot SX", "Canon PowerShot G", "Canon Digital IXUS"].contains {
+            model.hasPrefix($0)
+        }
+        return powerShotLike && deviceInfo.supports(.canonEOSRemoteReleaseOn)
     }
 
     var functionality: CameraFunctionality {
         let info = connection.deviceInfo
         var functionality = StandardDialect.standardFunctionality(of: info).intersection([.fileAccess, .fileDeletion])
-        if info.supports(.canonEOSRemoteRelease) || info.supports(.canonEOSRemoteReleaseOn) {
-            functionality.insert(.stillCapture)
-        }
         if info.supports(.canonEOSSetDevicePropValueEx) {
             functionality.insert(.propertyControl)
+        }
+        // Shooting from the computer needs the remote mode the camera refused.
+        guard !state.withLock({ $0.remoteModeRefused }) else { return functionality }
+        if info.supports(.canonEOSRemoteRelease) || info.supports(.canonEOSRemoteReleaseOn) {
+            functionality.insert(.stillCapture)
         }
         if info.supports(.canonEOSGetViewFinderData) {
             functionality.insert(.liveView)
@@ -416,7 +474,9 @@ final class CanonEOSDialect: PTPDialect {
         await poller?.value
         await endLiveView()
         _ = try? await connection.session.transaction(.canonEOSSetEventMode, parameters: [0])
-        _ = try? await connection.session.transaction(.canonEOSSetRemoteMode, parameters: [0])
+        if Self.remoteMode(of: connection.deviceInfo) != nil {
+            _ = try? await connection.session.transaction(.canonEOSSetRemoteMode, parameters: [0])
+        }
     }
 
     func connectionEnded(with error: ViewfinderError) {

@@ -2,6 +2,9 @@
 extension PTPOperationCode {
     /// Nikon AfDrive: focuses once; DeviceReady then answers DeviceBusy until the camera has focused.
     public static let nikonAfDrive = PTPOperationCode(0x90C1, vendorName: "Nikon AfDrive")
+    /// Nikon CheckEvent: the events the camera holds for the computer, as a u16 count of records of a u16 event
+    /// code and one u32 parameter; Nikon bodies over USB and some over WiFi report events only this way.
+    public static let nikonCheckEvent = PTPOperationCode(0x90C7, vendorName: "Nikon CheckEvent")
     /// Nikon DeviceReady: OK when the camera is ready, DeviceBusy while it is not.
     public static let nikonDeviceReady = PTPOperationCode(0x90C8, vendorName: "Nikon DeviceReady")
     /// Nikon StartLiveView.
