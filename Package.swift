@@ -140,6 +140,7 @@ let package = Package(
                 "ViewfinderTestSupport",
                 "ViewfinderSystem", "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderSimulator", "ViewfinderImaging",
             ],
+            exclude: ["Traces"],
             swiftSettings: strict
         ),
         .testTarget(

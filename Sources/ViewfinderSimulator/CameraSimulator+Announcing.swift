@@ -24,7 +24,7 @@ extension CameraSimulator {
         let wanted = configuration.announcements
         guard !wanted.isEmpty else { return }
         let address = try announcementAddress()
-        let info = camera.deviceInfo
+        let info = responder.deviceInfo
         let identity = configuration.identity
         var stops: [@Sendable () -> Void] = []
         do throws(ViewfinderError) {

@@ -17,14 +17,14 @@ extension CameraSimulator {
     /// - Throws: `ViewfinderError/Code/invalidArgument` when the camera has no such property or does not take the
     ///   value, naming what it takes.
     public func turnDial(_ code: PTPDevicePropertyCode, to rawValue: Int64) throws(ViewfinderError) {
-        let events = try camera.turnDial(code, to: rawValue)
+        let events = try simulatedCamera(for: "turn a dial").turnDial(code, to: rawValue)
         report(events)
     }
 
     /// A property's raw value as the camera itself holds it, as ``turnDial(_:to:)`` takes it; `nil` when the camera
     /// has no such property or it holds no number.
     public func dialValue(_ code: PTPDevicePropertyCode) -> Int64? {
-        camera.state.withLock { $0.properties[code]?.value.integerValue }
+        camera?.state.withLock { $0.properties[code]?.value.integerValue }
     }
 }
 

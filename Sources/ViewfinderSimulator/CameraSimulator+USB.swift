@@ -22,7 +22,7 @@ extension CameraSimulator {
     /// - Throws: `ViewfinderError/Code/notAvailable` naming what to load when configfs, FunctionFS or a device
     ///   controller is missing, and `ViewfinderError/Code/permissionDenied` when not run as root.
     public func startUSB(controller: String? = nil) throws {
-        let info = camera.deviceInfo
+        let info = responder.deviceInfo
         let name = "viewfinder-\(configuration.identity.rawValue)"
         let ids = usbIDs
         let gadget = try USBGadget.create(
@@ -31,7 +31,7 @@ extension CameraSimulator {
         let function: SimulatorUSBFunction
         do {
             function = try SimulatorUSBFunction(
-                camera: camera, gadget: gadget,
+                camera: responder, gadget: gadget,
                 log: { [configuration] in
                     configuration.log?($0)
                 })

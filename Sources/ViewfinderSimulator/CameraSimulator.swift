@@ -47,7 +47,10 @@ public final class CameraSimulator: Sendable {
 
     /// How the simulator presents itself and behaves.
     public let configuration: Configuration
-    let camera: SimulatedCamera
+    /// The simulated camera; `nil` when the simulator plays a recording.
+    let camera: SimulatedCamera?
+    /// What answers the clients: the simulated camera, or the recording it plays.
+    let responder: any SimulatorResponder
     private let server = Locked(Server())
     private let sockets = SimulatorSockets()
     /// Stops the announcements the camera makes of itself, while it makes them.
@@ -64,7 +67,21 @@ public final class CameraSimulator: Sendable {
     /// - Throws: a `ViewfinderError` when the sample images cannot be rendered.
     public init(configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
-        camera = try SimulatedCamera(configuration: configuration)
+        let camera = try SimulatedCamera(configuration: configuration)
+        self.camera = camera
+        responder = camera
+    }
+
+    /// Creates a camera that answers as a real camera did, from a recording of it (see ``RecordedCamera``); it
+    /// does not listen until ``start()``.
+    ///
+    /// The configuration's identity and camera settings do not apply; how it listens, its timeouts and its log do.
+    ///
+    /// - Throws: `ViewfinderError/Code/malformedData` when the recording's DeviceInfo cannot be encoded.
+    public init(replaying recording: RecordedCamera, configuration: Configuration = Configuration()) throws {
+        self.configuration = configuration
+        camera = nil
+        responder = try ReplayResponder(recording: recording)
     }
 
     /// The port the simulator listens on, once started.
@@ -83,8 +100,9 @@ public final class CameraSimulator: Sendable {
             server.listener = listener
             server.port = listener.localPort
         }
-        let identity = "\(configuration.identity.manufacturer) \(camera.deviceInfo.model)"
-        configuration.log?("listening on \(listener.endpoint) as \(identity) (\(configuration.identity.rawValue))")
+        let identity = "\(responder.deviceInfo.manufacturer) \(responder.deviceInfo.model)"
+        let kind = camera == nil ? "a recording" : configuration.identity.rawValue
+        configuration.log?("listening on \(listener.endpoint) as \(identity) (\(kind))")
         do {
             try announce(port: listener.localPort)
         } catch {
@@ -237,11 +255,11 @@ public final class CameraSimulator: Sendable {
             try connection.send(.initFail(reason: PTPIPInitFailReason.busy.rawValue), while: "refusing \(endpoint)")
             return
         }
-        let admit = { [server, camera, silence] () -> SimulatorSession? in
+        let admit = { [server, responder, silence] () -> SimulatorSession? in
             server.withLock { server in
                 guard server.active == nil else { return nil }
                 let session = SimulatorSession(
-                    number: server.nextConnectionNumber, clientName: clientName, command: connection, camera: camera,
+                    number: server.nextConnectionNumber, clientName: clientName, command: connection, camera: responder,
                     pump: pump, silence: silence)
                 server.nextConnectionNumber += 1
                 server.active = session
@@ -275,7 +293,7 @@ public final class CameraSimulator: Sendable {
         }
         try connection.send(
             .initCommandAck(
-                connectionNumber: session.number, guid: guid, name: camera.deviceInfo.model,
+                connectionNumber: session.number, guid: guid, name: responder.deviceInfo.model,
                 version: PTPIPPacket.protocolVersion),
             while: "accepting \(endpoint)")
         configuration.log?("\(clientName) connected from \(endpoint) (connection \(session.number))")
@@ -308,18 +326,18 @@ public final class CameraSimulator: Sendable {
 extension CameraSimulator {
     /// The current value of a property of the camera's model, whatever the identity shows of it, for checks.
     package func modelValue(of code: PTPDevicePropertyCode) -> PTPValue? {
-        camera.state.withLock { $0.properties[code]?.value }
+        camera?.state.withLock { $0.properties[code]?.value }
     }
 
     /// Where a simulated Canon sends pictures (2 the card, 4 the computer) and live view (a mask: 1 the camera's
     /// screen, 2 the computer), for checks.
     package var canonEOSDestinations: (pictures: UInt32, liveView: UInt32) {
-        camera.state.withLock { ($0.canon.captureDestination, $0.canon.evfOutput) }
+        camera?.state.withLock { ($0.canon.captureDestination, $0.canon.evfOutput) } ?? (0, 0)
     }
 
     /// Whether the simulated camera is recording a movie, for checks.
     package var isRecordingMovie: Bool {
-        camera.state.withLock { $0.recordingSince != nil }
+        camera?.state.withLock { $0.recordingSince != nil } ?? false
     }
 
     /// When the simulated shutter last opened for a picture; `nil` before the first.
@@ -327,17 +345,17 @@ extension CameraSimulator {
     /// Taken when the camera accepts the request, as a real camera's shutter opens: comparing it across cameras
     /// shows how far apart a rig's pictures were taken.
     public var lastShutterRelease: ContinuousClock.Instant? {
-        camera.state.withLock { $0.lastShutterRelease }
+        camera?.state.withLock { $0.lastShutterRelease }
     }
 
     /// The handles of the files and folders on the simulated card, in the order they were made.
     public var objectHandles: [UInt32] {
-        camera.state.withLock { $0.storage.objects.keys.sorted() }
+        camera?.state.withLock { $0.storage.objects.keys.sorted() } ?? []
     }
 
     /// The bytes of a file on the simulated card, or `nil` when there is no such file or its content is generated.
     public func objectData(_ handle: UInt32) -> [UInt8]? {
-        camera.state.withLock { $0.storage.objects[handle]?.data?.stored }
+        camera?.state.withLock { $0.storage.objects[handle]?.data?.stored }
     }
 
     /// Puts a file of `byteCount` bytes whose content is made as it is sent in the card's camera folder, and
@@ -384,6 +402,7 @@ extension CameraSimulator {
         guard filename.utf16.count < 255, !filename.isEmpty else {
             throw ViewfinderError(.invalidArgument, "a file on the card needs a name of 1 to 254 characters")
         }
+        let camera = try simulatedCamera(for: "put a file on the card")
         let date = camera.currentDate()
         let thumbnail = try camera.makeThumbnail(lighting: camera.lighting())
         let handle = camera.state.withLock { state in
@@ -393,6 +412,23 @@ extension CameraSimulator {
         }
         report([PTPEvent(code: .objectAdded, parameters: [handle])])
         return handle
+    }
+
+    /// The simulated camera, for what only it can do.
+    ///
+    /// - Throws: `ViewfinderError/Code/notAvailable` when the simulator plays a recording.
+    func simulatedCamera(for activity: String) throws(ViewfinderError) -> SimulatedCamera {
+        guard let camera else {
+            throw ViewfinderError(
+                .notAvailable, "cannot \(activity): a replayed camera has only what its recording shows")
+        }
+        return camera
+    }
+
+    /// How many requests of each operation a replayed camera answered from its recording, and how many it refused
+    /// with OperationNotSupported; empty for the simulated camera.
+    package var replayCounts: (answered: [PTPOperationCode: Int], refused: [PTPOperationCode: Int]) {
+        (responder as? ReplayResponder)?.played.withLock { $0 } ?? ([:], [:])
     }
 
     /// Sends events to the connected client, if there is one.

@@ -59,7 +59,7 @@ protocol SimulatorSessionContext: Sendable {
 /// operation it supports.
 ///
 /// Its state lives behind a lock; anything slow (rendering and encoding images) happens outside it.
-final class SimulatedCamera: Sendable {
+final class SimulatedCamera: SimulatorResponder {
     struct LiveView {
         var startedAt: ContinuousClock.Instant
         var frame: (index: Int, bytes: [UInt8])?
@@ -136,7 +136,15 @@ final class SimulatedCamera: Sendable {
     }
 
     /// Answers a request.
-    func respond(to request: SimulatorRequest, in context: SimulatorSessionContext) -> SimulatorReply {
+    func expectsDataOut(_ code: UInt16) -> Bool {
+        SimulatorUSBFunction.dataOutOperations.contains(code)
+    }
+
+    func sessionBegan(in pump: SimulatorEventPump) {
+        pump.repeatEvery(configuration.batteryDrainInterval) { [self] in drainBattery() }
+    }
+
+    func respond(to request: SimulatorRequest, in context: any SimulatorSessionContext) -> SimulatorReply {
         guard deviceInfo.supports(request.code) else { return SimulatorReply(code: .operationNotSupported) }
         switch request.code {
         case .getDeviceInfo:

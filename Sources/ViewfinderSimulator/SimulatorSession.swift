@@ -17,7 +17,7 @@ final class SimulatorSession: Sendable {
     let number: UInt32
     let clientName: String
     private let command: PTPIPConnection
-    private let camera: SimulatedCamera
+    private let camera: any SimulatorResponder
     private let pump: SimulatorEventPump
     /// While `true`, requests are read and left unanswered.
     private let silence: Locked<Bool>
@@ -30,7 +30,8 @@ final class SimulatorSession: Sendable {
     private static let maximumDataOut = 1 << 20
 
     init(
-        number: UInt32, clientName: String, command: PTPIPConnection, camera: SimulatedCamera, pump: SimulatorEventPump,
+        number: UInt32, clientName: String, command: PTPIPConnection, camera: any SimulatorResponder,
+        pump: SimulatorEventPump,
         silence: Locked<Bool>
     ) {
         self.number = number
@@ -84,8 +85,7 @@ final class SimulatorSession: Sendable {
             return "the client did not open its event connection"
         }
         guard !ended.withLock({ $0 }) else { return "the simulator stopped" }
-        let camera = camera
-        pump.repeatEvery(configuration.batteryDrainInterval) { camera.drainBattery() }
+        camera.sessionBegan(in: pump)
         var lastTransaction: UInt32?
         do throws(ViewfinderError) {
             while true {

@@ -14,7 +14,7 @@ import Glibc
 /// pipes while the host has the function enabled; the event pump writes events to the interrupt pipe. A host that
 /// goes away (the gadget disabled or unbound) ends the camera's session, as unplugging a camera does.
 final class SimulatorUSBFunction: Sendable {
-    private let camera: SimulatedCamera
+    private let camera: any SimulatorResponder
     private let gadget: USBGadget
     private let control: FileDescriptor
     private let bulkIn: FileDescriptor
@@ -34,8 +34,8 @@ final class SimulatorUSBFunction: Sendable {
 
     /// The largest data-out phase the simulator accepts, as over PTP/IP.
     private static let maximumDataOut = 1 << 20
-    /// Operations whose request a data-out phase follows.
-    private static let dataOutOperations: Set<UInt16> = [
+    /// Operations whose request a data-out phase follows, on the simulated camera.
+    static let dataOutOperations: Set<UInt16> = [
         PTPOperationCode.setDevicePropValue.rawValue, 0x100C, 0x100D, 0x9110,
     ]
     /// The bytes of one write to the bulk-in pipe: whole high-speed packets.
@@ -44,7 +44,7 @@ final class SimulatorUSBFunction: Sendable {
     /// Writes the function's descriptors and opens its endpoints; ``start(controller:)`` plugs it in.
     ///
     /// - Throws: `ViewfinderError` when FunctionFS refuses the descriptors or an endpoint cannot be opened.
-    init(camera: SimulatedCamera, gadget: USBGadget, log: @escaping @Sendable (String) -> Void) throws {
+    init(camera: any SimulatorResponder, gadget: USBGadget, log: @escaping @Sendable (String) -> Void) throws {
         self.camera = camera
         self.gadget = gadget
         self.log = log
@@ -224,7 +224,7 @@ final class SimulatorUSBFunction: Sendable {
             buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 12 + 4 * index, as: UInt32.self).littleEndian }
         }
         var data: [UInt8]?
-        if Self.dataOutOperations.contains(header.code) {
+        if camera.expectsDataOut(header.code) {
             data = try receiveData(into: &buffer, transactionID: header.transactionID)
         }
         let request = SimulatorRequest(

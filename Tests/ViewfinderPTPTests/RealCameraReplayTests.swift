@@ -1,0 +1,134 @@
+import Testing
+import ViewfinderCore
+import ViewfinderSimulator
+import ViewfinderTestSupport
+
+@testable import ViewfinderPTP
+
+/// Real cameras' gphoto2 debug logs (in `Traces/`, each with its source) played back over PTP/IP: the client connects
+/// to each, picks the dialect its maker needs, shows the values the log shows, and never shows a code outside its
+/// tables as a meaning, nor offers it as settable.
+extension SimulatedCameraTests {
+    @Suite struct RealCameraReplayTests {
+        /// What each trace's camera says it is.
+        @Test(
+            arguments: [
+                ("canon-eos60d-libgphoto2-cameras.log", "Canon EOS 60D", "usb", false),
+                ("canon-eos5dmark3-libgphoto2-cameras.log", "Canon EOS 5D Mark III", "usb", true),
+                ("canon-eos-m50-libgphoto2-cameras.log", "Canon EOS M50", "usb", true),
+                ("canon-powershot-g5x-libgphoto2-cameras.log", "Canon PowerShot G5 X", "usb", false),
+                ("nikon-z8-ptpip-libgphoto2-1135.log", "Z 8", "ptpip", true),
+                ("samsung-nx01-libgphoto2-cameras.log", "SAMSUNG NX1", "usb", false),
+                ("sony-a7sm3-libgphoto2-cameras.log", "ILCE-7SM3", "usb", true),
+            ])
+        func everyTraceIsRead(_ trace: String, _ model: String, _ transport: String, _ fromListing: Bool) throws {
+            let recording = try ReplayHarness.recording(trace)
+            #expect(recording.deviceInfo.model == model)
+            #expect(recording.transport == transport)
+            #expect(recording.deviceInfoIsFromListing == fromListing)
+            #expect(recording.source?.hasPrefix("https://github.com/gphoto/libgphoto2") == true)
+            #expect(!recording.deviceInfo.operationsSupported.isEmpty)
+        }
+
+        @Test func aCanonDSLRShowsItsSettingsAndOffersOnlyKnownValues() async throws {
+            try await ReplayHarness.run("canon-eos60d-libgphoto2-cameras.log") { replay in
+                #expect(replay.camera.deviceInfo?.manufacturer == "Canon Inc.")
+                #expect(replay.camera.supportedFunctionality.isSuperset(of: [.stillCapture, .propertyControl]))
+                #expect(replay.shown(.iso) == "ISO 1600")
+                #expect(replay.shown(.aperture) == "f/4")
+                #expect(replay.shown(.batteryLevel) == "50%")
+                #expect(replay.camera.property(for: .shotsAvailable).commonValue == ShotsAvailableValue(3938))
+                #expect(replay.camera.property(for: .iso).validSettableValues.count == 20)
+                expectNothingUnknownIsSettable(replay.camera)
+                #expect(replay.simulator.replayCounts.answered[.canonEOSGetEvent, default: 0] > 0)
+            }
+        }
+
+        @Test func aCanonInSceneAutoShowsAnAutomaticApertureNotF1448() async throws {
+            try await ReplayHarness.run("canon-eos-m50-libgphoto2-cameras.log") { replay in
+                #expect(replay.camera.property(for: .aperture).commonValue == .automatic)
+                #expect(replay.shown(.autoExposureMode) == "Scene Intelligent Auto")
+                #expect(replay.shown(.shutterSpeed) == "1\"")
+                #expect(replay.camera.property(for: .shotsAvailable).commonValue == ShotsAvailableValue(1284))
+                // The log does not show remote mode, so the replay refuses it: the camera connects without
+                // offering to shoot, with its properties all there.
+                #expect(!replay.camera.supportedFunctionality.contains(.stillCapture))
+                #expect(replay.simulator.replayCounts.refused[.canonEOSSetRemoteMode] == 1)
+                expectNothingUnknownIsSettable(replay.camera)
+            }
+        }
+
+        @Test func aCanonDSLRWhoseLogStartsMidSessionShowsItsSettings() async throws {
+            try await ReplayHarness.run("canon-eos5dmark3-libgphoto2-cameras.log") { replay in
+                #expect(replay.camera.property(for: .iso).commonValue == .automatic)
+                #expect(replay.shown(.shutterSpeed) == "1/200")
+                #expect(replay.shown(.aperture) == "f/5.6")
+                #expect(replay.camera.property(for: .shotsAvailable).commonValue == ShotsAvailableValue(1561))
+                let drives = replay.camera.property(for: .driveMode).validSettableValues.map(\.localizedDisplayValue)
+                #expect(drives.contains("Single Silent"), "\(drives)")
+                expectNothingUnknownIsSettable(replay.camera)
+            }
+        }
+
+        @Test func aFocusModeOutsideTheTableIsUnknownWithItsCode() async throws {
+            try await ReplayHarness.run("canon-powershot-g5x-libgphoto2-cameras.log") { replay in
+                let focus = replay.camera.property(for: .focusMode)
+                #expect(focus.currentValue?.isUnknown == true)
+                #expect(focus.currentValue?.localizedDisplayValue == "Unknown (0x01CE)")
+                #expect(focus.currentValue?.rawValue == .integer(0x1CE))
+                #expect(replay.shown(.aperture) == "f/2")
+                #expect(replay.shown(.shutterSpeed) == "1/40")
+                expectNothingUnknownIsSettable(replay.camera)
+            }
+        }
+
+        @Test func aNikonOverWiFiWithoutFileAccessConnectsAndSaysWhatItOffers() async throws {
+            try await ReplayHarness.run("nikon-z8-ptpip-libgphoto2-1135.log") { replay in
+                #expect(replay.camera.deviceInfo?.manufacturer == "Nikon Corporation")
+                #expect(replay.camera.deviceInfo?.version == "V3.00")
+                #expect(replay.camera.supportedFunctionality.isEmpty)
+                await #expect(throws: ViewfinderError.self) { try await replay.camera.storages() }
+            }
+        }
+
+        @Test func aCameraWithASessionOpenAlreadyConnectsAndListsWhatItCan() async throws {
+            try await ReplayHarness.run("samsung-nx01-libgphoto2-cameras.log") { replay in
+                // The camera answers OpenSession with SessionAlreadyOpen, and libgphoto2 goes on in that session.
+                let storages = try await replay.camera.storages()
+                #expect(storages.map(\.volumeLabel) == ["-20001"])
+                #expect(storages.first?.freeByteCount == 15_464_103_936)
+                // The log shows the handles but not one ObjectInfo: the listing goes on past each refusal.
+                let files = try await replay.camera.contents(of: nil, in: try #require(storages.first))
+                #expect(files.map(\.id) == [7, 8])
+                #expect(files.allSatisfy { $0.kind == .undescribed && !$0.isByteCountKnown })
+            }
+        }
+
+        @Test func aSonyConnects() async throws {
+            try await ReplayHarness.run("sony-a7sm3-libgphoto2-cameras.log") { replay in
+                #expect(replay.camera.deviceInfo?.manufacturer == "Sony Corporation")
+                #expect(replay.camera.deviceInfo?.version == "3.00")
+                #expect(replay.camera.supportedFunctionality.contains(.fileAccess))
+                let storages = try await replay.camera.storages()
+                #expect(storages.isEmpty)
+            }
+        }
+
+        private func expectNothingUnknownIsSettable(
+            _ camera: PTPCamera, sourceLocation: SourceLocation = #_sourceLocation
+        ) {
+            func check<Value>(_ identifier: CameraPropertyIdentifier<Value>) {
+                let values = camera.property(for: identifier).validSettableValues
+                #expect(!values.contains { $0.isUnknown }, "\(identifier.name)", sourceLocation: sourceLocation)
+            }
+            check(.iso)
+            check(.aperture)
+            check(.shutterSpeed)
+            check(.exposureCompensation)
+            check(.autoExposureMode)
+            check(.whiteBalance)
+            check(.focusMode)
+            check(.driveMode)
+        }
+    }
+}
