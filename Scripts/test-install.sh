@@ -93,7 +93,7 @@ zsh_completion() {
 fish_completion() {
     local script=$1 tools=$2 output
     fish -n "$script" || fail "fish -n failed"
-    output=$(fish -c 'set -p fish_complete_path $argv[1]; set -p PATH $argv[2]; complete -C "viewfinder camera "' \
+    output=$(fish --no-config -c 'set -p fish_complete_path $argv[1]; set -p PATH $argv[2]; complete -C "viewfinder camera "' \
         "$(dirname "$script")" "$tools")
     grep -q "^info	" <<<"$output" || fail "'viewfinder camera ' offered: $output"
 }

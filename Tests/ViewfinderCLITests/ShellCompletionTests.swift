@@ -117,8 +117,11 @@ private struct Completer {
     func complete(_ lines: [String]) throws -> [String: [String]] {
         let driver = directory.path + "/driver." + shell
         try Self.drivers[shell]!.write(toFile: driver, atomically: true, encoding: .utf8)
+        // fish reads the user's configuration even for a script, unless told not to.
+        let options = shell == "fish" ? ["--no-config"] : []
         let result = try ChildProcess.run(
-            try Self.executable(shell), [driver, script, directory.path + "/work"] + lines, timeout: .seconds(300))
+            try Self.executable(shell), options + [driver, script, directory.path + "/work"] + lines,
+            timeout: .seconds(300))
         guard result.status == 0 else { throw TestFailure("\(shell) completing: \(result)") }
         var offered: [String: [String]] = [:]
         var line: String?
