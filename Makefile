@@ -6,8 +6,27 @@ FUZZ_SECONDS ?= 600
 FUZZ_TEST_SECONDS ?= 25
 ## Seconds `make soak` runs.
 SOAK_SECONDS ?= 600
+## Where `make install` puts the tool, under DESTDIR when set (as packagers stage it).
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR := $(PREFIX)/bin
+MANDIR := $(PREFIX)/share/man/man1
+UDEVRULESDIR := $(PREFIX)/lib/udev/rules.d
+BASHCOMPLETIONDIR := $(PREFIX)/share/bash-completion/completions
+## Debian's zsh looks in /usr/share/zsh/vendor-completions for packages, and in PREFIX/share/zsh/site-functions.
+ZSHCOMPLETIONDIR := $(PREFIX)/share/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)
+FISHCOMPLETIONDIR := $(PREFIX)/share/fish/vendor_completions.d
+## Everything `make install` installs, which `make uninstall` removes.
+INSTALLED := $(BINDIR)/viewfinder $(MANDIR)/viewfinder.1 $(UDEVRULESDIR)/60-viewfinder.rules \
+	$(BASHCOMPLETIONDIR)/viewfinder $(ZSHCOMPLETIONDIR)/_viewfinder $(FISHCOMPLETIONDIR)/viewfinder.fish
+## The tool as it is installed (release, Swift runtime linked in), and its manual page and completions.
+RELEASE_TOOL := .build-static/release/viewfinder
+GENERATED := .build-static/share
+RELEASE_FILES := $(RELEASE_TOOL) $(GENERATED)/viewfinder.1 $(GENERATED)/viewfinder.bash $(GENERATED)/_viewfinder \
+	$(GENERATED)/viewfinder.fish
 
 .PHONY: all build demo docs test test-browser test-vivid test-gphoto2 test-tsan test-fuzz test-soak soak fuzz fuzz-corpus \
+	release install uninstall deb test-install \
 	bench-core bench-imaging bench-ptp bench-reactive bench-liveview bench-discovery bench-barcode bench-rig bench-webcam bench-usb lint deps test-deps
 
 all: build
@@ -26,13 +45,68 @@ demo: deps
 	$(SWIFT) build -c release --product viewfinder
 	.build/release/viewfinder demo
 
+## Builds the tool as `make install` installs it: release, with the Swift runtime linked in (.build-static/release,
+## shared with test-vivid), and its manual page and shell completions, made by the tool from its own commands.
+release: $(RELEASE_FILES)
+
+## Installs the tool, its manual page, its bash, zsh and fish completions, and the udev rule that lets the user
+## logged in at the machine open USB cameras, under PREFIX (/usr/local unless told otherwise); builds first what
+## `make release` builds, so `make release && sudo make install` builds as the user.
+install: $(RELEASE_FILES)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(BASHCOMPLETIONDIR) \
+		$(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR)
+	install -m 0755 $(RELEASE_TOOL) $(DESTDIR)$(BINDIR)/viewfinder
+	install -m 0644 $(GENERATED)/viewfinder.1 $(DESTDIR)$(MANDIR)/viewfinder.1
+	install -m 0644 Packaging/60-viewfinder.rules $(DESTDIR)$(UDEVRULESDIR)/60-viewfinder.rules
+	install -m 0644 $(GENERATED)/viewfinder.bash $(DESTDIR)$(BASHCOMPLETIONDIR)/viewfinder
+	install -m 0644 $(GENERATED)/_viewfinder $(DESTDIR)$(ZSHCOMPLETIONDIR)/_viewfinder
+	install -m 0644 $(GENERATED)/viewfinder.fish $(DESTDIR)$(FISHCOMPLETIONDIR)/viewfinder.fish
+	@[ -n "$(DESTDIR)" ] || echo "Run 'sudo udevadm control --reload' so that udev reads the camera rule."
+
+## Removes what `make install` installed with the same PREFIX and DESTDIR.
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+
+## Builds a Debian package of what `make install` installs, under /usr (.build-static/viewfinder_VERSION_ARCH.deb),
+## with its Depends read from the libraries the tool links.
+deb: $(RELEASE_FILES)
+	rm -rf .build-static/deb
+	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/.build-static/deb PREFIX=/usr
+	Scripts/build-deb.sh .build-static/deb .build-static
+
+## Checks `make install` into a scratch directory (the tool runs from there, the udev rule, completions that load in
+## bash, zsh and fish, a manual page man renders), `make uninstall`, and `make deb` (contents, lintian, and an install
+## into a scratch root that runs the tool, then a purge).
+test-install: test-deps
+	SWIFT=$(SWIFT) Scripts/test-install.sh
+
+$(RELEASE_TOOL): Package.swift $(shell find Sources -type f)
+	@Scripts/install-dependencies.sh build
+	SWIFT=$(SWIFT) Scripts/build-static.sh viewfinder
+	touch $@
+
+## The manual page and the completions, written by the tool (a failed one is deleted, not left half written).
+.DELETE_ON_ERROR:
+$(GENERATED)/viewfinder.1: $(RELEASE_TOOL)
+	@mkdir -p $(@D)
+	$< manual >$@
+$(GENERATED)/viewfinder.bash: $(RELEASE_TOOL)
+	@mkdir -p $(@D)
+	$< completions bash >$@
+$(GENERATED)/_viewfinder: $(RELEASE_TOOL)
+	@mkdir -p $(@D)
+	$< completions zsh >$@
+$(GENERATED)/viewfinder.fish: $(RELEASE_TOOL)
+	@mkdir -p $(@D)
+	$< completions fish >$@
+
 ## Builds the documentation of every public module (.build/docs/MODULE), failing on any broken link or warning.
 docs: deps
 	SWIFT=$(SWIFT) Scripts/docs.sh
 
 ## Runs every check: formatting, the documentation, the build, all tests, the tests again under the thread sanitizer,
-## gphoto2, the preview and the camera remote in a browser, vivid, each fuzz target for a short while, and a one-minute
-## soak.
+## gphoto2, the preview and the camera remote in a browser, vivid, installing and packaging, each fuzz target for a
+## short while, and a one-minute soak.
 test: test-deps lint docs
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
@@ -40,6 +114,7 @@ test: test-deps lint docs
 	$(MAKE) test-gphoto2
 	$(MAKE) test-browser
 	$(MAKE) test-vivid
+	$(MAKE) test-install
 	$(MAKE) test-fuzz
 	$(MAKE) test-soak
 

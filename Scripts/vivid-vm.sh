@@ -74,10 +74,7 @@ done | awk '$1 == "insmod" && !seen[$2]++ {print $2}')
 step "building vivid-checks, v4l2-benchmark and viewfinder (release, Swift runtime linked in)"
 # The Swift runtime is linked into each program; the system libraries (zxing-cpp has no static library in Debian)
 # are copied into the VM beside them.
-for product in vivid-checks v4l2-benchmark viewfinder; do
-    (cd "$root" && "$swift" build -c release -Xswiftc -static-stdlib --product "$product" \
-        --scratch-path .build-static 2>&1 | grep -vE 'Using .dlopen' | tail -3)
-done
+SWIFT=$swift "$root/Scripts/build-static.sh" vivid-checks v4l2-benchmark viewfinder
 binaries="$root/.build-static/release"
 
 # 3. The initramfs.

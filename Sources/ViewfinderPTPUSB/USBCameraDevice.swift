@@ -94,14 +94,17 @@ public struct USBCameraDevice: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// What to do when the device file may not be opened: the udev rule that lets the user's group open it.
+    /// What to do when the device file may not be opened: install viewfinder's udev rule, which opens cameras with a
+    /// still-image interface to the user at the machine, or add a rule for this device.
     public var udevRuleHint: String {
         let vendor = String(vendorID, radix: 16, uppercase: false).leftPadded(to: 4)
         let product = String(productID, radix: 16, uppercase: false).leftPadded(to: 4)
-        return "add a udev rule such as SUBSYSTEM==\"usb\", ATTR{idVendor}==\"\(vendor)\", "
-            + "ATTR{idProduct}==\"\(product)\", MODE=\"0660\", GROUP=\"plugdev\" to "
-            + "/etc/udev/rules.d/60-viewfinder.rules (libgphoto2's rules file does this for known cameras), then "
-            + "replug the camera"
+        return "install viewfinder's udev rule, 60-viewfinder.rules ('make install' and the Debian package put it in "
+            + "lib/udev/rules.d; it gives the user logged in at the machine every camera with a still-image "
+            + "interface), run 'sudo udevadm control --reload' and plug the camera in again; for a camera without "
+            + "that interface, or a user logged in over the network, add a rule such as SUBSYSTEM==\"usb\", "
+            + "ATTR{idVendor}==\"\(vendor)\", ATTR{idProduct}==\"\(product)\", MODE=\"0660\", GROUP=\"plugdev\" "
+            + "to /etc/udev/rules.d/60-viewfinder-local.rules"
     }
 
     /// Creates a description; ``all(sysfs:deviceFiles:)`` finds the attached ones.

@@ -5,7 +5,7 @@ import ViewfinderTestSupport
 @Suite struct CommandLineTests {
     static let commands = [
         "discover", "camera", "devices", "formats", "controls", "set-control", "capture", "preview", "scan",
-        "rig", "remote", "webcam", "demo", "simulate", "version",
+        "rig", "remote", "webcam", "demo", "simulate", "completions", "manual", "version",
     ]
 
     static let cameraCommands = [

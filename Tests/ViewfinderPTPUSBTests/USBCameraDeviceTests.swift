@@ -32,6 +32,7 @@ import ViewfinderCore
                     bulkOutPacketSize: 512, interruptPacketSize: 64))
         #expect(nikon.description == "Maker Camera 1-2 (usb 1:4)")
         #expect(nikon.udevRuleHint.contains("ATTR{idVendor}==\"04b0\", ATTR{idProduct}==\"0437\""))
+        #expect(nikon.udevRuleHint.hasPrefix("install viewfinder's udev rule, 60-viewfinder.rules"))
     }
 
     @Test func aCameraIsFoundByLocationSerialOrAsTheOnlyOne() throws {

@@ -64,6 +64,9 @@ struct OptionSpec: Sendable {
 
     /// The `--json` flag of commands whose output is data.
     static let json = OptionSpec.flag("json", help: "Print the output as JSON.")
+
+    /// The `--help` flag every command takes, which the parser answers itself.
+    static let help = OptionSpec.flag("help", short: "h", help: "Show this help.")
 }
 
 /// A positional argument.

@@ -59,6 +59,21 @@ enum ExitStatus {
     /// The user stopped the command with Ctrl-C before it finished (128 + SIGINT, as shells report it).
     static let interrupted: Int32 = 130
 
+    /// Each status with what it means, for the manual page.
+    static let meanings: [(status: Int32, meaning: String)] = [
+        (success, "The command did what was asked."),
+        (failure, "The command failed for a reason none of the others describes."),
+        (usage, "The command line was wrong; the message says what, and --help how to call the command."),
+        (badValue, "A value given was not acceptable, such as a property value the camera does not take."),
+        (notFound, "Something named on the command line does not exist: a device, a camera, a file."),
+        (unavailable, "A camera or device could not be reached, was busy, or went away."),
+        (cannotCreate, "An output file or directory could not be created."),
+        (ioError, "Reading or writing failed."),
+        (timeout, "A wait timed out; trying again may work."),
+        (permissionDenied, "The system refused access, such as to a device file without a udev rule for the user."),
+        (interrupted, "The command was stopped with Ctrl-C before it finished."),
+    ]
+
     /// The status for a failure.
     static func of(_ error: any Error) -> Int32 {
         if error is UsageError { return usage }

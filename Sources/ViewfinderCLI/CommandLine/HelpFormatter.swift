@@ -6,15 +6,9 @@ struct HelpFormatter {
     func render() -> String {
         let spec = command.spec
         let commandPath = path.joined(separator: " ")
-        var lines = ["\(commandPath): \(spec.abstract)", ""]
-        var usage = "Usage: \(commandPath)"
-        if !spec.subcommands.isEmpty { usage += " <command>" }
-        if !spec.options.isEmpty { usage += " [options]" }
-        for argument in spec.arguments {
-            let name = argument.isRepeating ? "\(argument.name)..." : argument.name
-            usage += argument.isOptional ? " [\(name)]" : " \(name)"
-        }
-        lines.append(usage)
+        var lines = [
+            "\(commandPath): \(spec.abstract)", "", "Usage: " + Self.usage(of: spec, commandPath: commandPath),
+        ]
         if !spec.discussion.isEmpty {
             lines += [""] + Self.wrap(spec.discussion)
         }
@@ -27,16 +21,7 @@ struct HelpFormatter {
             lines += table(spec.arguments.map { ($0.name, $0.help) })
         }
         lines += ["", "Options:"]
-        var options = spec.options.map { option -> (String, String) in
-            var name = option.short.map { "-\($0), " } ?? ""
-            name += "--\(option.name)"
-            if let valueName = option.valueName { name += " \(valueName)" }
-            var help = option.help
-            if let defaultValue = option.defaultValue { help += " (default: \(defaultValue))" }
-            return (name, help)
-        }
-        options.append(("-h, --help", "Show this help."))
-        lines += table(options)
+        lines += table((spec.options + [.help]).map { (Self.label(of: $0), Self.help(of: $0)) })
         if !spec.examples.isEmpty {
             lines += ["", "Examples:"]
             for example in spec.examples {
@@ -48,6 +33,32 @@ struct HelpFormatter {
             lines += ["", "Run '\(commandPath) <command> --help' for a command's options."]
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// How to call a command, such as `viewfinder capture [options] DEVICE`.
+    static func usage(of spec: CommandSpec, commandPath: String) -> String {
+        var usage = commandPath
+        if !spec.subcommands.isEmpty { usage += " <command>" }
+        if !spec.options.isEmpty { usage += " [options]" }
+        for argument in spec.arguments {
+            let name = argument.isRepeating ? "\(argument.name)..." : argument.name
+            usage += argument.isOptional ? " [\(name)]" : " \(name)"
+        }
+        return usage
+    }
+
+    /// How an option is written, such as `-p, --port PORT`.
+    static func label(of option: OptionSpec) -> String {
+        var label = option.short.map { "-\($0), " } ?? ""
+        label += "--\(option.name)"
+        if let valueName = option.valueName { label += " \(valueName)" }
+        return label
+    }
+
+    /// What an option does, with its default value when it has one.
+    static func help(of option: OptionSpec) -> String {
+        guard let defaultValue = option.defaultValue else { return option.help }
+        return option.help + " (default: \(defaultValue))"
     }
 
     /// Breaks text into lines of at most `width` characters at spaces, keeping the text's own line breaks.

@@ -7,7 +7,7 @@ enum RootCommand: Command {
             DiscoverCommand.self, CameraCommand.self, DevicesCommand.self, FormatsCommand.self,
             ControlsCommand.self, SetControlCommand.self, CaptureCommand.self, PreviewCommand.self, ScanCommand.self,
             RigCommand.self, RemoteCommand.self, WebcamCommand.self, DemoCommand.self, SimulateCommand.self,
-            VersionCommand.self,
+            CompletionsCommand.self, ManualCommand.self, VersionCommand.self,
         ]
     )
 }
