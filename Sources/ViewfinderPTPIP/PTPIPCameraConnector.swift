@@ -2,13 +2,16 @@ import ViewfinderCore
 import ViewfinderPTP
 import ViewfinderSystem
 
-/// Makes `PTPCamera`s on the network for discovery, after checking that the camera accepts connections on its
-/// PTP/IP port.
+/// Makes `PTPCamera`s on the network for discovery.
 ///
-/// `CameraDiscovery.shared` uses one with the default configuration; make another for other timeouts:
+/// It does not touch the network: a camera that serves one client takes any TCP connection as its client, so a
+/// connection opened only to see whether it is there would keep it busy for the real one. Whether the camera answers
+/// shows when it connects. `CameraDiscovery.shared` uses one with the default configuration; make another for other
+/// timeouts:
 ///
 /// ```swift
-/// let discovery = CameraDiscovery(connectors: [PTPIPCameraConnector(probeTimeout: .seconds(2))])
+/// let transport = PTPIPTransport.Configuration(connectTimeout: .seconds(2))
+/// let discovery = CameraDiscovery(connectors: [PTPIPCameraConnector(transport: transport)])
 /// let camera = try await discovery.manualDiscovery.discover(.cameraType(.nikon, atAddress: "192.168.1.1"))
 /// ```
 public struct PTPIPCameraConnector: CameraConnector {
@@ -19,28 +22,21 @@ public struct PTPIPCameraConnector: CameraConnector {
     public var transport: PTPIPTransport.Configuration
     /// The configuration of the cameras made.
     public var configuration: PTPCamera.Configuration
-    /// How long to wait for the camera to accept a connection.
-    public var probeTimeout: Duration
 
     /// Creates a connector.
     public init(
         transport: PTPIPTransport.Configuration = PTPIPTransport.Configuration(),
-        configuration: PTPCamera.Configuration = PTPCamera.Configuration(), probeTimeout: Duration = .seconds(5)
+        configuration: PTPCamera.Configuration = PTPCamera.Configuration()
     ) {
         self.transport = transport
         self.configuration = configuration
-        self.probeTimeout = probeTimeout
     }
 
-    /// Checks that something accepts TCP connections at `host` on `port` (15740 when `nil`), then returns a camera
-    /// for it, not yet connected.
-    ///
-    /// The check opens and closes a connection without a PTP/IP handshake, so the camera is not held: it stays free
-    /// for `PTPCamera/connect()`.
+    /// Returns a camera for `host` on `port` (15740 when `nil`), not yet connected; `PTPCamera/connect()` finds out
+    /// whether it answers.
     ///
     /// - Throws: `ViewfinderError/Code/notAvailable` for Fujifilm, Olympus and Panasonic cameras, which need
-    ///   protocols Viewfinder does not speak; `ViewfinderError/Code/connectionFailed` or
-    ///   `ViewfinderError/Code/timeout` when nothing answers.
+    ///   protocols Viewfinder does not speak.
     public func camera(of family: CameraFamily, at host: String, port: UInt16?) async throws -> any Camera {
         switch family {
         case .canon, .nikon, .sony, .genericPTPIP:
@@ -52,14 +48,8 @@ public struct PTPIPCameraConnector: CameraConnector {
             throw ViewfinderError(
                 .notAvailable, "\(family) cameras are controlled over HTTP, which Viewfinder does not support yet")
         }
-        let port = port ?? Self.standardPort
-        let timeout = probeTimeout
-        // The connect waits in poll(2): on a thread of its own, not on the cooperative pool.
-        try await IOThread.run(name: "ptpip-probe") {
-            try io { () throws(SocketError) in try Socket.connect(host: host, port: port, timeout: timeout).close() }
-        }
         var transport = transport
-        transport.port = port
+        transport.port = port ?? Self.standardPort
         return PTPCamera(host: host, transport: transport, configuration: configuration)
     }
 }

@@ -17,19 +17,27 @@ extension PTPIPTransport {
         public var clientGUID: PTPIPGUID
         /// The longest wait for a TCP connection to open.
         public var connectTimeout: Duration
-        /// The longest wait for the camera on any read or write during a transaction, and for the handshake.
+        /// The longest wait for the camera on any read or write during a transaction, and for the handshake: the
+        /// longest a transaction may make no progress, however long its data phase lasts (20 s, as libgphoto2 waits).
         public var responseTimeout: Duration
         /// The longest packet other than Data or EndData accepted.
         public var maximumControlPacketLength: Int
         /// The size of the Data packets data-out phases are split into.
         public var dataOutChunkSize: Int
-        /// How long the event connection may stay silent before the transport probes the camera on it.
+        /// How long to keep trying a camera that refuses the connection as busy (an InitFail packet), as one still
+        /// ending a previous client's session does: the handshake is tried again after 100 ms, then after pauses
+        /// that double, until this much time has passed.
+        public var busyRetryTimeout: Duration
+        /// How long the event connection may stay silent before the transport probes the camera on it; `nil` (the
+        /// default) for never.
         ///
         /// A camera that leaves the network without closing its connections (out of WiFi range, battery pulled)
         /// sends nothing more, and a quiet event connection looks the same. After this long without a packet, the
-        /// transport sends a PTP/IP probe request on the event connection; a camera that does not answer within
-        /// ``responseTimeout`` ends the session with `ViewfinderError/Code/timeout`. `nil` turns probing off, for a
-        /// camera that does not answer probes.
+        /// transport sends a PTP/IP probe request on the event connection. A camera that has answered a probe and
+        /// does not answer the next within ``responseTimeout`` ends the session with `ViewfinderError/Code/timeout`;
+        /// one that does not answer the first is taken not to speak probes, and is not probed again. Many real
+        /// cameras do not speak probes, and libgphoto2 never sends them, so probing is off unless asked for; without
+        /// it, a camera that has gone is noticed at the next transaction's timeout.
         public var eventProbeInterval: Duration?
 
         /// Creates a configuration.
@@ -39,16 +47,19 @@ extension PTPIPTransport {
         ///   - clientName: The name the camera shows; the host name by default.
         ///   - clientGUID: This computer's identifier; one made from the machine's identity by default.
         ///   - connectTimeout: The longest wait for a TCP connection.
-        ///   - responseTimeout: The longest wait for the camera on any read or write.
+        ///   - responseTimeout: The longest wait for the camera on any read or write: the longest it may make no
+        ///     progress in a transaction, a data phase however long.
         ///   - maximumControlPacketLength: The longest packet other than Data or EndData accepted.
         ///   - dataOutChunkSize: The size of the Data packets data-out phases are split into.
         ///   - eventProbeInterval: How long the event connection may stay silent before the camera is probed;
-        ///     `nil` for never.
+        ///     `nil` (the default) for never.
+        ///   - busyRetryTimeout: How long to keep trying a camera that says it is busy, with growing pauses.
         public init(
             port: UInt16 = 15740, clientName: String = Configuration.hostName,
             clientGUID: PTPIPGUID = .thisComputer, connectTimeout: Duration = .seconds(5),
-            responseTimeout: Duration = .seconds(10), maximumControlPacketLength: Int = 1 << 20,
-            dataOutChunkSize: Int = 1 << 20, eventProbeInterval: Duration? = .seconds(10)
+            responseTimeout: Duration = .seconds(20), maximumControlPacketLength: Int = 1 << 20,
+            dataOutChunkSize: Int = 1 << 20, eventProbeInterval: Duration? = nil,
+            busyRetryTimeout: Duration = .seconds(3)
         ) {
             self.port = port
             self.clientName = clientName
@@ -58,6 +69,7 @@ extension PTPIPTransport {
             self.maximumControlPacketLength = maximumControlPacketLength
             self.dataOutChunkSize = max(1, dataOutChunkSize)
             self.eventProbeInterval = eventProbeInterval
+            self.busyRetryTimeout = busyRetryTimeout
         }
 
         /// This machine's host name, or `Viewfinder` when it has none.

@@ -1,14 +1,20 @@
+import Synchronization
 import ViewfinderCore
 import ViewfinderPTP
 import ViewfinderSystem
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// PTP over TCP (ISO 15740's PTP/IP): a command connection for transactions and an event connection for the
 /// camera's events, opened with the PTP/IP handshake.
 ///
 /// ``PTPIPEndpoint`` opens one for a `PTPCamera` or a `PTPSession`; the transport then moves the session's
-/// containers as PTP/IP packets. It probes an event connection that stays silent for
-/// ``Configuration/eventProbeInterval``, so a camera that left the network without closing its connections ends the
-/// session with `ViewfinderError/Code/timeout` instead of hanging it.
+/// containers as PTP/IP packets. Given an ``Configuration/eventProbeInterval``, it probes an event connection that
+/// stays silent that long, so a camera that left the network without closing its connections ends the session with
+/// `ViewfinderError/Code/timeout` instead of hanging it; a camera that never answered a probe is not probed again,
+/// as real cameras that do not speak probes would otherwise be dropped.
 ///
 /// Calls other than ``shutdown()`` come from the session's command thread, one at a time; the event connection has
 /// a thread of its own, which closes it when it ends. Hence `@unchecked Sendable`: the mutable state belongs to the
@@ -34,6 +40,23 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
     private let command: PTPIPConnection
     private let events: PTPIPConnection
     private let eventsStarted = Locked(false)
+    private let staleReplies = Atomic(0)
+    /// How the event connection's probing stands, for checks.
+    package let probing = Locked(Probing.starting)
+
+    /// How the event connection's probing stands.
+    package enum Probing: Hashable, Sendable {
+        /// The event connection is not read yet.
+        case starting
+        /// No probing: none configured.
+        case off
+        /// Waiting through silence; a probe goes out once the interval passes.
+        case listening
+        /// A probe is out, and its answer awaited.
+        case awaitingAnswer
+        /// Stopped: the camera did not answer its first probe, so it is taken not to speak probes.
+        case stopped
+    }
     /// The data-in phase being received, on the command thread.
     private var dataPhase: DataPhase?
     /// A response that ended a data phase in place of EndData, for the next ``receivePhase(of:)``.
@@ -87,7 +110,28 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
     /// - Throws: `ViewfinderError/Code/connectionFailed` when the camera cannot be reached,
     ///   `ViewfinderError/Code/deviceBusy` when it serves another client, `ViewfinderError/Code/pairingRequired` when
     ///   it refuses a client it has not been paired with, and `ViewfinderError/Code/timeout`.
+    ///
+    /// A camera that refuses the connection as busy is tried again, after 100 ms and then pauses that double, for up
+    /// to ``Configuration/busyRetryTimeout``: a camera still ending a previous client's session, or waking, says so.
     static func connect(to host: String, configuration: Configuration) throws(ViewfinderError) -> PTPIPTransport {
+        let deadline = ContinuousClock.now + configuration.busyRetryTimeout
+        var pause = Duration.milliseconds(100)
+        while true {
+            do {
+                return try connectOnce(to: host, configuration: configuration)
+            } catch  where error.code == .deviceBusy && ContinuousClock.now + pause < deadline {
+                var time = timespec(
+                    tv_sec: Int(pause.components.seconds), tv_nsec: Int(pause.components.attoseconds / 1_000_000_000))
+                var left = timespec()
+                while nanosleep(&time, &left) != 0 && errno == EINTR { time = left }
+                pause *= 2
+            }
+        }
+    }
+
+    private static func connectOnce(to host: String, configuration: Configuration) throws(ViewfinderError)
+        -> PTPIPTransport
+    {
         let commandSocket = try io { () throws(SocketError) in
             try Socket.connect(host: host, port: configuration.port, timeout: configuration.connectTimeout)
         }
@@ -204,14 +248,30 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
         } while offset < bytes.count
     }
 
-    /// Reads StartData or OperationResponse, answering probes on the way.
+    /// How many replies to transactions that had ended (a response or data phase a camera sent late, after a
+    /// timeout) were read and dropped.
+    public var staleRepliesSkipped: Int { staleReplies.load(ordering: .relaxed) }
+
+    /// Whether a transaction the camera answers with `id` ended before the one with `current` began: IDs count up,
+    /// so one up to half the ID space behind is older; one ahead is a future transaction.
+    static func isOlder(_ id: UInt32, than current: UInt32) -> Bool {
+        let behind = current &- id
+        return behind != 0 && behind < 0x8000_0000
+    }
+
+    /// Reads StartData or OperationResponse, answering probes on the way; replies to transactions that ended
+    /// before this one (a camera answering late, after a timeout) are skipped.
     public func receivePhase(of transactionID: UInt32) throws(ViewfinderError) -> PTPInboundPhase {
         if let response = pendingResponse {
             pendingResponse = nil
             return .response(response)
         }
         func activity() -> String { "the answer to transaction \(transactionID)" }
-        let next = try readAnsweringProbes(while: "waiting for \(activity())")
+        var next = try readAnsweringProbes(while: "waiting for \(activity())")
+        while let stale = Self.staleTransaction(of: next), Self.isOlder(stale, than: transactionID) {
+            try skipStale(next, while: "waiting for \(activity())")
+            next = try readAnsweringProbes(while: "waiting for \(activity())")
+        }
         switch next {
         case .packet(.startData(let id, let announced)):
             guard id == transactionID else {
@@ -235,6 +295,34 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
                 .malformedData,
                 "expected \(activity()), but \(endpoint) sent \(isLast ? "an EndData" : "a Data") packet without StartData"
             )
+        }
+    }
+
+    /// The transaction a reply belongs to, for replies that may come late.
+    private static func staleTransaction(of incoming: PTPIPConnection.Incoming) -> UInt32? {
+        switch incoming {
+        case .packet(.startData(let id, _)), .packet(.operationResponse(_, let id, _)), .data(_, let id, _): id
+        default: nil
+        }
+    }
+
+    /// Reads and drops a late reply: a response, or a data phase to its end.
+    private func skipStale(_ incoming: PTPIPConnection.Incoming, while activity: @autoclosure () -> String)
+        throws(ViewfinderError)
+    {
+        staleReplies.add(1, ordering: .relaxed)
+        var packet = incoming
+        while true {
+            switch packet {
+            case .data(let isLast, _, let count):
+                try command.skipPayload(count, while: activity())
+                if isLast { return }
+            case .packet(.startData):
+                break
+            default:
+                return
+            }
+            packet = try readAnsweringProbes(while: activity())
         }
     }
 
@@ -321,9 +409,10 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
     public func startEvents(_ sink: any PTPEventSink) throws(ViewfinderError) {
         let events = events
         let configuration = configuration
+        let probing = probing
         do {
             try IOThread.detach(name: "\(threadName)-events") {
-                Self.readEvents(from: events, configuration: configuration, into: sink)
+                Self.readEvents(from: events, configuration: configuration, probing: probing, into: sink)
                 events.close()
             }
         } catch {
@@ -334,20 +423,32 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
 
     /// Reads the event connection until it closes or fails, probing it when it stays silent.
     private static func readEvents(
-        from connection: PTPIPConnection, configuration: Configuration, into sink: any PTPEventSink
+        from connection: PTPIPConnection, configuration: Configuration, probing: Locked<Probing>,
+        into sink: any PTPEventSink
     ) {
-        let probeInterval = configuration.eventProbeInterval
+        var probeInterval = configuration.eventProbeInterval
         var isProbing = false
+        var answersProbes = false
         while true {
             do throws(ViewfinderError) {
                 if connection.bufferedCount == 0 {
+                    let stands: Probing =
+                        probeInterval == nil
+                        ? (configuration.eventProbeInterval == nil ? .off : .stopped)
+                        : (isProbing ? .awaitingAnswer : .listening)
+                    probing.withLock { $0 = stands }
                     // Events come whenever the camera has one; a silence longer than the probe interval is answered
-                    // with a probe, which the camera must answer in time.
+                    // with a probe. A camera that has answered one must answer each in time; one that never has may
+                    // not speak probes at all, so probing stops for it.
                     let wait = isProbing ? configuration.responseTimeout : probeInterval ?? .seconds(60)
                     do {
                         try connection.waitForData(timeout: wait, while: "waiting for events")
                     } catch  where error.code == .timeout {
                         if isProbing {
+                            guard answersProbes else {
+                                (isProbing, probeInterval) = (false, nil)
+                                continue
+                            }
                             throw ViewfinderError(
                                 .timeout,
                                 "the camera did not answer a probe within \(configuration.responseTimeout.inSeconds) s "
@@ -370,7 +471,7 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
                 case .probeRequest:
                     try connection.send(.probeResponse, while: "answering a probe on the event connection")
                 case .probeResponse:
-                    continue
+                    answersProbes = true
                 case let packet:
                     throw ViewfinderError(.malformedData, "unexpected \(packet.type) packet on the event connection")
                 }

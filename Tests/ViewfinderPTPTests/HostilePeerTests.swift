@@ -119,24 +119,52 @@ import ViewfinderTestSupport
         }
     }
 
-    /// The packets a peer may answer a GetObject request with under a wrong transaction ID.
+    /// The packets a peer may answer a GetObject request with under a transaction ID it cannot have.
     enum WrongID: CaseIterable {
-        case response, startData, data
+        /// A response, or the start of a data phase, for a transaction not yet asked for.
+        case futureResponse, futureStartData
+        /// Data of another transaction inside this one's data phase.
+        case dataInsideThePhase
     }
 
     @Test(arguments: WrongID.allCases)
-    func wrongTransactionIDsAreMalformed(_ wrong: WrongID) async throws {
+    func impossibleTransactionIDsAreMalformed(_ wrong: WrongID) async throws {
         try await expectGetObject(endingTheSessionWith: .malformedData) { peer, id in
             switch wrong {
-            case .response:
+            case .futureResponse:
                 try peer.respond(.ok, id &+ 1)
-            case .startData:
+            case .futureStartData:
                 try peer.command.send(.startData(transactionID: id &+ 1, totalLength: 4), while: "test")
-            case .data:
+            case .dataInsideThePhase:
                 try peer.command.send(.startData(transactionID: id, totalLength: 4), while: "test")
                 try peer.command.send(.endData(transactionID: id &- 1, payload: [1, 2, 3, 4]), while: "test")
             }
         }
+    }
+
+    /// A camera that answers a transaction after the client gave up on it (a response, or a whole data phase, sent
+    /// late) has its late replies read and dropped, as libgphoto2 drops them: the transaction under way gets its own
+    /// answer, and the session goes on.
+    @Test func lateRepliesToEndedTransactionsAreSkipped() async throws {
+        let responder = try ScriptedResponder { peer in
+            let id = try peer.expectRequest(.getObject).transactionID
+            try peer.respond(.ok, id &- 1)
+            try peer.command.send(.startData(transactionID: id &- 2, totalLength: 3), while: "test")
+            try peer.command.send(.data(transactionID: id &- 2, payload: [9, 9]), while: "test")
+            try peer.command.send(.endData(transactionID: id &- 2, payload: [9]), while: "test")
+            try peer.respond(.deviceBusy, id &- 2)
+            try peer.sendData([1, 2, 3, 4], id)
+            let next = try peer.expectRequest(.getObject).transactionID
+            try peer.sendData([5], next)
+        }
+        try await withSession(port: responder.port) { session in
+            let result = try await session.transaction(.getObject)
+            #expect(result.data == [1, 2, 3, 4])
+            #expect(try await session.transaction(.getObject).data == [5])
+            #expect(session.state == .open)
+            #expect((session.transport as? PTPIPTransport)?.staleRepliesSkipped == 3)
+        }
+        #expect(try await responder.recordedFailures() == [])
     }
 
     @Test func unknownPacketTypesAreMalformed() async throws {

@@ -35,6 +35,28 @@ extension SimulatedCameraTests {
             }
         }
 
+        /// A camera busy with another client refuses a connection with InitFail; the client tries again with growing
+        /// pauses, and gets in once the other client has let go.
+        @Test func aCameraBusyWithAnotherClientIsTriedAgainUntilItIsFree() async throws {
+            let refusals = Locked(0)
+            var configuration = CameraSimulator.Configuration(sampleImageCount: 0)
+            configuration.log = { line in
+                if line.contains("the camera is busy") { refusals.withLock { $0 += 1 } }
+            }
+            try await CameraHarness.run(configuration) { harness in
+                var transport = PTPIPTransport.Configuration(
+                    port: harness.simulator.port, busyRetryTimeout: .seconds(60))
+                transport.clientName = "second client"
+                let second = PTPCamera(host: "127.0.0.1", transport: transport)
+                let connecting = Task { try await second.connect() }
+                try await waitUntil("the camera to refuse the second client") { refusals.withLock { $0 } > 0 }
+                try await harness.camera.disconnect()
+                try await connecting.value
+                #expect(second.connectionState == .connected)
+                try await second.disconnect()
+            }
+        }
+
         @Test func aGenericCameraHasNoLiveViewOrRecording() async throws {
             try await CameraHarness.run { harness in
                 let functionality = harness.camera.supportedFunctionality

@@ -16,7 +16,7 @@ extension SimulatedCameraTests {
             let manualDiscovery = CameraDiscovery(connectors: [PTPIPCameraConnector()]).manualDiscovery
             let camera = try await manualDiscovery.discover(
                 .cameraType(.nikon, atAddress: "127.0.0.1", port: simulator.port))
-            // Found, not yet connected: the check left the camera free.
+            // Found, not yet connected: nothing was sent to the camera, which stays free for the connection.
             #expect(camera.connectionState == .notConnected)
             try await camera.connect()
             #expect(camera.deviceInfo?.model == "Simulated DSLR")
@@ -29,9 +29,8 @@ extension SimulatedCameraTests {
             let port = listener.localPort
             listener.close()
             let manualDiscovery = CameraDiscovery(connectors: [PTPIPCameraConnector()]).manualDiscovery
-            let refused = await #expect(throws: ViewfinderError.self) {
-                _ = try await manualDiscovery.discover(.cameraType(.canon, atAddress: "127.0.0.1", port: port))
-            }
+            let camera = try await manualDiscovery.discover(.cameraType(.canon, atAddress: "127.0.0.1", port: port))
+            let refused = await #expect(throws: ViewfinderError.self) { try await camera.connect() }
             #expect(refused?.code == .connectionFailed)
             for family in [CameraFamily.fujifilm, .olympus, .panasonic] {
                 let unsupported = await #expect(throws: ViewfinderError.self) {

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import ViewfinderCore
+import ViewfinderTestSupport
 
 @testable import ViewfinderPTP
 @testable import ViewfinderPTPIP
@@ -43,11 +44,15 @@ import ViewfinderCore
         #expect(try await responder.recordedFailures() == [])
     }
 
-    @Test func aPeerThatDoesNotAnswerAProbeEndsTheSessionWithATimeout() async throws {
+    @Test func aPeerThatStopsAnsweringProbesEndsTheSessionWithATimeout() async throws {
         let release = Atomic(false)
         let responder = try ScriptedResponder { peer in
             guard try peer.events.readPacket(while: "test") == .probeRequest else {
                 throw ViewfinderError(.malformedData, "expected a probe request on the event connection")
+            }
+            try peer.events.send(.probeResponse, while: "test")
+            guard try peer.events.readPacket(while: "test") == .probeRequest else {
+                throw ViewfinderError(.malformedData, "expected a second probe request on the event connection")
             }
             while !release.load(ordering: .acquiring) {
                 pause(milliseconds: 5)
@@ -73,18 +78,54 @@ import ViewfinderCore
         #expect(try await responder.recordedFailures() == [])
     }
 
-    @Test func withoutProbingASilentPeerKeepsTheSession() async throws {
+    /// Many real cameras do not speak probes: one that never answers the first is not probed again, and its
+    /// session goes on, hearing its events.
+    @Test func aPeerThatNeverAnswersAProbeIsNotProbedAgain() async throws {
         let release = Atomic(false)
-        let responder = try ScriptedResponder { _ in
+        let responder = try ScriptedResponder { peer in
+            guard try peer.events.readPacket(while: "test") == .probeRequest else {
+                throw ViewfinderError(.malformedData, "expected a probe request on the event connection")
+            }
             while !release.load(ordering: .acquiring) {
                 pause(milliseconds: 5)
             }
+            try peer.events.send(.event(code: .objectAdded, transactionID: 0, parameters: [7]), while: "test")
+            // Until the client closes the connection, nothing more comes: no second probe.
+            while let packet = try? peer.events.readPacket(while: "test") {
+                guard packet != .probeRequest else {
+                    throw ViewfinderError(.malformedData, "a second probe came after the first went unanswered")
+                }
+            }
+        }
+        let session = try await PTPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(responder, probeInterval: .milliseconds(100)))
+        let transport = try #require(session.transport as? PTPIPTransport)
+        try await waitUntil("the transport to stop probing") { transport.probing.withLock { $0 } == .stopped }
+        release.store(true, ordering: .releasing)
+        var events = session.events.makeAsyncIterator()
+        #expect(try await events.next()?.parameters == [7])
+        #expect(session.state == .open)
+        await session.close()
+        #expect(try await responder.recordedFailures() == [])
+    }
+
+    @Test func withoutProbingASilentPeerKeepsTheSession() async throws {
+        let release = Atomic(false)
+        let responder = try ScriptedResponder { peer in
+            while !release.load(ordering: .acquiring) {
+                pause(milliseconds: 5)
+            }
+            try peer.events.send(.event(code: .objectAdded, transactionID: 0, parameters: [8]), while: "test")
         }
         let session = try await PTPSession.connect(
             to: "127.0.0.1", configuration: Self.configuration(responder, probeInterval: nil))
-        try await Task.sleep(for: .milliseconds(600))
-        #expect(session.state == .open)
+        let transport = try #require(session.transport as? PTPIPTransport)
+        // The event thread has reached its wait for events, with nothing to send.
+        try await waitUntil("the event thread to wait") { transport.probing.withLock { $0 } == .off }
         release.store(true, ordering: .releasing)
+        var events = session.events.makeAsyncIterator()
+        #expect(try await events.next()?.parameters == [8])
+        #expect(session.state == .open)
         await session.close()
     }
 }

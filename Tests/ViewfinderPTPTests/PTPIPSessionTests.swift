@@ -222,9 +222,10 @@ import Glibc
 
     @Test func refusedConnectionSaysWhy() async throws {
         let responder = try ScriptedResponder(initFail: .busy) { _ in }
+        var configuration = Self.configuration(responder)
+        configuration.busyRetryTimeout = .zero
         let error = await #expect(throws: ViewfinderError.self) {
-            try await PTPSession.connect(
-                to: "127.0.0.1", configuration: Self.configuration(responder), session: Self.session)
+            try await PTPSession.connect(to: "127.0.0.1", configuration: configuration, session: Self.session)
         }
         #expect(error?.code == .deviceBusy)
         #expect(error?.message.contains("busy") == true)

@@ -114,9 +114,10 @@ struct CameraTarget {
         return (String(host), port)
     }
 
-    /// Finds the camera: checks that it accepts connections where the options say, without connecting.
+    /// Finds the camera where the options say, without connecting: a USB camera attached, a camera that announced
+    /// itself by name, or a network camera at an address (which connecting then reaches).
     ///
-    /// - Throws: ``CommandFailure`` with exit status 69 when nothing answers there.
+    /// - Throws: ``CommandFailure`` with exit status 69 when no camera is found.
     func discover() async throws -> any Camera {
         if let usbSelector {
             do {

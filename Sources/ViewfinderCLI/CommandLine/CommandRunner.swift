@@ -70,6 +70,7 @@ enum ExitStatus {
         (cannotCreate, "An output file or directory could not be created."),
         (ioError, "Reading or writing failed."),
         (timeout, "A wait timed out; trying again may work."),
+        (unsupported, "The camera cannot do what was asked: it lacks the ability, or refused the request."),
         (permissionDenied, "The system refused access, such as to a device file without a udev rule for the user."),
         (interrupted, "The command was stopped with Ctrl-C before it finished."),
     ]
