@@ -74,6 +74,17 @@ import Glibc
         return Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body
     }()
 
+    /// The simulated announcer of a Canon EOS 5D Mark IV, in the camera's namespace.
+    static func announcer(in pair: NetworkNamespacePair) async throws -> SSDPAnnouncer {
+        try await NetworkNamespacePair.run(in: pair.camera) {
+            try SSDPAnnouncer(
+                .init(
+                    udn: "uuid:00000000-0000-0000-0000-00000000c0de", types: [service], manufacturer: "Canon Inc.",
+                    modelName: "Canon EOS 5D Mark IV", friendlyName: "Studio", serialNumber: "CN0000001",
+                    address: pair.gateway))
+        }
+    }
+
     /// The searcher's state for messages given to it by hand, its reports kept.
     static func search(fetchTimeout: Duration = .seconds(30)) throws -> (
         SSDPSearcher.Search, Locked<[CameraSearchEvent]>
@@ -190,13 +201,7 @@ import Glibc
                 return false
             }
             try #require(asked, "the searcher never asked the silent host for its description")
-            let announcer = try await NetworkNamespacePair.run(in: pair.camera) {
-                try SSDPAnnouncer(
-                    .init(
-                        udn: "uuid:00000000-0000-0000-0000-00000000c0de", types: [Self.service],
-                        manufacturer: "Canon Inc.", modelName: "Canon EOS 5D Mark IV", friendlyName: "Studio",
-                        serialNumber: "CN0000001", address: pair.gateway))
-            }
+            let announcer = try await Self.announcer(in: pair)
             try await waitUntil("the announced camera to be found") {
                 discovery.availableCameras.contains { $0.model == "Canon EOS 5D Mark IV" }
             }
@@ -216,13 +221,7 @@ import Glibc
     @Test func theAnnouncerAnswersSearchesSentToTheGroupOnly() async throws {
         let pair = try await MulticastDNSSearchTests.namespaces()
         do {
-            let announcer = try await NetworkNamespacePair.run(in: pair.camera) {
-                try SSDPAnnouncer(
-                    .init(
-                        udn: "uuid:00000000-0000-0000-0000-00000000c0de", types: [Self.service],
-                        manufacturer: "Canon Inc.", modelName: "Canon EOS 5D Mark IV", friendlyName: "Studio",
-                        serialNumber: "CN0000001", address: pair.gateway))
-            }
+            let announcer = try await Self.announcer(in: pair)
             let (direct, grouped) = try await NetworkNamespacePair.run(in: pair.app) {
                 let search = SSDPMessage.search(for: Self.service).encoded()
                 let direct = try Socket.udp(bindingTo: pair.appAddress)

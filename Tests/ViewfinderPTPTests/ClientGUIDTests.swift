@@ -1,5 +1,5 @@
-import Foundation
 import Testing
+import ViewfinderTestSupport
 
 @testable import ViewfinderPTPIP
 
@@ -90,26 +90,5 @@ import Glibc
         #expect(lstat(directory.path + "/viewfinder/ptpip-client-guid", &status) == 0)
         #expect(status.st_mode & S_IFMT == S_IFREG)
         #expect(PTPIPGUID.kept(in: directory.path) == guid)
-    }
-}
-
-/// A directory under the system's temporary directory, removed with everything in it when released.
-private final class TemporaryDirectory {
-    let path = NSTemporaryDirectory() + "/viewfinder-guid-\(UUID().uuidString)"
-
-    init() throws {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    func write(_ text: String, to name: String) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path + "/" + name))
-    }
-
-    func read(_ name: String) throws -> String {
-        try String(contentsOfFile: path + "/" + name, encoding: .utf8)
     }
 }
