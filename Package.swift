@@ -348,6 +348,12 @@ let package = Package(
             path: "Fuzz/BarcodeFuzzer",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "fuzz-http",
+            dependencies: ["FuzzSupport", "ViewfinderSystem", "ViewfinderHTTP"],
+            path: "Fuzz/HTTPFuzzer",
+            swiftSettings: strict
+        ),
         // Records sessions of the client and of gphoto2 with the simulator as seed corpora; `make fuzz-corpus`.
         .executableTarget(
             name: "fuzz-corpus-recorder",
