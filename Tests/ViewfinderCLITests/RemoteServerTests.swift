@@ -185,6 +185,41 @@ import ViewfinderTestSupport
         }
     }
 
+    /// At most half the connections wait for something new: of three waits on a remote of four connections, one is
+    /// answered `429` at once while two wait, and a change still finds a connection, which ends the waits.
+    @Test func waitsTakeHalfTheConnectionsAtMost() async throws {
+        try await onOwnThread {
+            let remote = try Remote(["--max-connections", "4"])
+            let version = try remote.state().version
+            let waits = DispatchGroup()
+            let answered = Locked<[HTTPReply]>([])
+            let (port, token) = (remote.port, remote.address.tokenField)
+            for _ in 0..<3 {
+                waits.enter()
+                DispatchQueue.global().async {
+                    if let reply = try? HTTPTestClient.get(port: port, "/api/state?since=\(version)", headers: token) {
+                        answered.withLock { $0.append(reply) }
+                    }
+                    waits.leave()
+                }
+            }
+            let deadline = ContinuousClock.now + .seconds(15)
+            while answered.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline { usleep(10_000) }
+            let first = try #require(answered.withLock { $0.first }, "no wait was refused")
+            #expect(first.status == 429 && first.text.contains("2 requests wait"), "\(first.status) \(first.text)")
+            // The refused request's connection closes as the change comes; the change may find it still open once.
+            var change = try remote.post("/api/properties/iso", "value=ISO+800")
+            for _ in 0..<100 where change.status == 503 {
+                usleep(20_000)
+                change = try remote.post("/api/properties/iso", "value=ISO+800")
+            }
+            #expect(change.status == 200, "\(change.text)")
+            #expect(waits.wait(timeout: .now() + 30) == .success)
+            #expect(answered.withLock { $0.map(\.status) } == [429, 200, 200])
+            #expect(remote.stop() == 0, "\(remote.process.standardError)")
+        }
+    }
+
     /// Whether `bytes`, from `offset` in a file the simulator generates, are its bytes: each 4096-byte page starts
     /// with its number (64 bits, little-endian), and its other bytes are that number's low byte.
     static func isGenerated(_ bytes: [UInt8], from offset: UInt64) -> Bool {

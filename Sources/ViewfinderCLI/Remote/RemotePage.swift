@@ -183,6 +183,10 @@ enum RemotePage {
                 $("connection").className = "away";
                 return;
               }
+              if (response.status === 429) {
+                await sleep(2000);
+                continue;
+              }
               if (!response.ok) throw new Error(response.statusText);
               const next = await response.json();
               since = next.version;
@@ -212,8 +216,9 @@ enum RemotePage {
                 continue;
               }
               if (!response.ok) {
-                if (response.status !== 504) say("live view: " + (await response.text()).trim());
-                started = response.status === 504;
+                const waiting = response.status === 504 || response.status === 429;
+                if (!waiting) say("live view: " + (await response.text()).trim());
+                started = waiting;
                 await sleep(1000);
                 continue;
               }

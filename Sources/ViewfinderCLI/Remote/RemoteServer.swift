@@ -19,7 +19,9 @@ import ViewfinderSystem
 ///
 /// The shared server's policy (``HTTPAccess``) guards every route: the request must name this machine, carry the
 /// token (the page's cookie) on every route but the page, and come from the page for a change. A `GET` changes
-/// nothing on the camera, so the token's cookie, which other sites' pages never send, guards every change.
+/// nothing on the camera: live view starts with a `POST`. Requests that wait for something new (`/api/state`,
+/// `/live.jpg`) wait at most ``Configuration/longPoll``, and at most half the connections wait at once, so a change
+/// always finds a connection; more are answered `429` at once.
 final class RemoteServer: Sendable {
     /// Where the server listens and how long it waits.
     struct Configuration: Sendable {
@@ -47,6 +49,8 @@ final class RemoteServer: Sendable {
     let listing = SingleFlight<Int, [CameraFileListing.Entry]>()
     /// The files being downloaded, by handle: one download of a file at a time.
     let downloads = Locked<Set<UInt32>>([])
+    /// How many requests wait for something new now.
+    private let waiting = Locked(0)
 
     /// A server for `camera`; it does not listen until ``start()``.
     init(camera: RemoteCamera, configuration: Configuration = Configuration()) throws {
@@ -110,7 +114,7 @@ final class RemoteServer: Sendable {
                 HTTPResponse(status: "200 OK", contentType: "text/html; charset=utf-8", body: RemotePage.html))
         case ("live.jpg", 1):
             try allow("GET")
-            return .whole(try liveFrame(after: Int(request.query["after"] ?? "") ?? 0))
+            return .whole(try waitingForSomethingNew { try liveFrame(after: Int(request.query["after"] ?? "") ?? 0) })
         case ("api", 2) where parts[1] == "live-view":
             try allow("POST")
             liveView.start()
@@ -118,7 +122,10 @@ final class RemoteServer: Sendable {
         case ("api", 2) where parts[1] == "state":
             try allow("GET")
             let since = Int(request.query["since"] ?? "") ?? -1
-            return .whole(.json(camera.snapshot(newerThan: since, until: .now + configuration.longPoll)))
+            return .whole(
+                try waitingForSomethingNew {
+                    .json(camera.snapshot(newerThan: since, until: .now + configuration.longPoll))
+                })
         case ("api", 2) where parts[1] == "files":
             try allow("GET")
             return .whole(.json(try files().reversed().map(\.record)))
@@ -148,6 +155,23 @@ final class RemoteServer: Sendable {
         default:
             throw Refusal(status: "404 Not Found", message: "There is nothing at \(request.path); try /.")
         }
+    }
+
+    /// Runs `body`, which waits for something new, unless half the connections wait already.
+    private func waitingForSomethingNew(_ body: () throws -> HTTPResponse) throws -> HTTPResponse {
+        let limit = max(1, configuration.http.maximumConnections / 2)
+        let admitted = waiting.withLock { waiting in
+            guard waiting < limit else { return false }
+            waiting += 1
+            return true
+        }
+        guard admitted else {
+            throw Refusal(
+                status: "429 Too Many Requests",
+                message: "\(limit) requests wait for the camera already; try again in a moment.")
+        }
+        defer { waiting.withLock { $0 -= 1 } }
+        return try body()
     }
 
     private func liveFrame(after number: Int) throws -> HTTPResponse {
