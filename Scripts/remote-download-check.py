@@ -18,14 +18,11 @@ Usage: remote-download-check.py VIEWFINDER [BYTES]
 
 import http.client
 import json
-import os
-import re
-import select
-import signal
-import subprocess
 import sys
 import time
 import urllib.parse
+
+from browser_check_support import CheckFailed, read_output, start, stop
 
 # The most the remote may hold at its peak, and the most it may grow by while streaming, in MiB.
 LIMIT = 128
@@ -67,6 +64,9 @@ def main():
         if max(samples) - before > GROWTH * 1024:
             fail(f"the remote grew by {(max(samples) - before) / 1024:.1f} MiB while streaming, over {GROWTH} MiB")
         print(f"ok: a {size / 1e9:.1f} GB file streamed through the remote with flat memory")
+    except CheckFailed as failure:
+        print(f"FAILED: {failure}", file=sys.stderr)
+        sys.exit(1)
     finally:
         for process in reversed(processes):
             stop(process)
@@ -125,44 +125,8 @@ def memory(pid, field):
     fail(f"/proc/{pid}/status has no {field}")
 
 
-def start(processes, command):
-    """Starts a viewfinder command, its output on a pipe, and adds it to the processes to stop at the end."""
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    processes.append(process)
-    return process
-
-
-def read_output(process, pattern, what, timeout=60):
-    """Reads a process's output until `pattern` matches it; returns the pattern's first group."""
-    deadline = time.monotonic() + timeout
-    printed = b""
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([process.stdout], [], [], 0.5)
-        if ready:
-            chunk = os.read(process.stdout.fileno(), 4096)
-            if not chunk:
-                break
-            printed += chunk
-            found = re.search(pattern, printed)
-            if found:
-                return found.group(1).decode()
-    fail(f"{' '.join(process.args[1:])} printed no {what}:\n" + printed.decode(errors="replace"))
-
-
-def stop(process):
-    """Interrupts a process as Ctrl-C does, and kills it if it does not end soon."""
-    if process.poll() is None:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
 def fail(message):
-    print(f"FAILED: {message}", file=sys.stderr)
-    sys.exit(1)
+    raise CheckFailed(message)
 
 
 if __name__ == "__main__":
