@@ -33,8 +33,6 @@ package final class HTTPServer: Sendable {
         package var port: UInt16 = 0
         /// How many connections may be open at once, streams and waiting requests included.
         package var maximumConnections = 8
-        /// How many of them one peer may hold; `nil` for all but a quarter of them.
-        package var maximumConnectionsPerPeer: Int?
         /// How long a client may take to send its whole request.
         package var requestTimeout = Duration.seconds(5)
         /// The longest request body taken.
@@ -47,10 +45,8 @@ package final class HTTPServer: Sendable {
         /// A configuration for loopback, on a free port.
         package init() {}
 
-        /// How many connections one peer may hold.
-        package var connectionsPerPeer: Int {
-            maximumConnectionsPerPeer ?? max(1, maximumConnections - max(1, maximumConnections / 4))
-        }
+        /// How many connections one peer may hold: all but a quarter of them (at least one).
+        package var connectionsPerPeer: Int { max(1, maximumConnections - max(1, maximumConnections / 4)) }
     }
 
     private struct State {
