@@ -25,8 +25,8 @@ GENERATED := .build-static/share
 RELEASE_FILES := $(RELEASE_TOOL) $(GENERATED)/viewfinder.1 $(GENERATED)/viewfinder.bash $(GENERATED)/_viewfinder \
 	$(GENERATED)/viewfinder.fish
 
-.PHONY: all build demo docs test test-browser test-vivid test-gphoto2 test-tsan test-fuzz test-soak soak fuzz fuzz-corpus \
-	release install uninstall deb test-install \
+.PHONY: all build demo docs test test-browser test-download test-vivid test-gphoto2 test-tsan test-fuzz test-soak soak \
+	fuzz fuzz-corpus release install uninstall deb test-install \
 	bench-core bench-imaging bench-ptp bench-reactive bench-liveview bench-discovery bench-barcode bench-rig bench-webcam bench-usb lint deps test-deps
 
 all: build
@@ -105,14 +105,15 @@ docs: deps
 	SWIFT=$(SWIFT) Scripts/docs.sh
 
 ## Runs every check: formatting, the documentation, the build, all tests, the tests again under the thread sanitizer,
-## gphoto2, the preview and the camera remote in a browser, vivid, installing and packaging, each fuzz target for a
-## short while, and a one-minute soak.
+## gphoto2, the preview and the camera remote in a browser, a 5 GB download through the remote, vivid, installing and
+## packaging, each fuzz target for a short while, and a one-minute soak.
 test: test-deps lint docs
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) test-tsan
 	$(MAKE) test-gphoto2
 	$(MAKE) test-browser
+	$(MAKE) test-download
 	$(MAKE) test-vivid
 	$(MAKE) test-install
 	$(MAKE) test-fuzz
@@ -155,6 +156,11 @@ test-gphoto2: test-deps
 test-browser: test-deps
 	SWIFT=$(SWIFT) Scripts/preview-browser-check.sh
 	SWIFT=$(SWIFT) Scripts/remote-browser-check.sh
+
+## Downloads a 5 GB movie from a simulated camera through the camera remote, failing when the remote's resident
+## memory passes 128 MiB (it streams the file); prints the time, rate and memory (seconds on loopback).
+test-download: test-deps
+	SWIFT=$(SWIFT) Scripts/remote-download-check.sh
 
 ## Runs the V4L2 checks and benchmark against the kernel's vivid driver in a qemu VM (a few minutes).
 test-vivid: test-deps

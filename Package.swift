@@ -101,10 +101,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The HTTP/1.1 server the tool's pages share (package access only), with the one policy every page keeps:
+        // the request's host, a token, the origin of changes, connections per peer, deadlines.
+        .target(
+            name: "ViewfinderHTTP",
+            dependencies: ["ViewfinderSystem", "ViewfinderCore"],
+            swiftSettings: strict
+        ),
         // The `viewfinder` command-line tool.
         .executableTarget(
             name: "ViewfinderCLI",
-            dependencies: ["Viewfinder", "ViewfinderSimulator", "ViewfinderSystem", "CViewfinderSystem"],
+            dependencies: [
+                "Viewfinder", "ViewfinderSimulator", "ViewfinderSystem", "CViewfinderSystem", "ViewfinderHTTP",
+            ],
             swiftSettings: strict),
 
         .testTarget(
@@ -168,6 +177,7 @@ let package = Package(
             name: "ViewfinderCLITests",
             dependencies: [
                 "ViewfinderCLI", "ViewfinderTestSupport", "Viewfinder", "ViewfinderSimulator", "ViewfinderSystem",
+                "ViewfinderHTTP",
             ],
             swiftSettings: strict
         ),
@@ -337,6 +347,12 @@ let package = Package(
             name: "fuzz-barcode",
             dependencies: ["FuzzSupport", "ViewfinderCore", "ViewfinderImaging", "ViewfinderBarcode"],
             path: "Fuzz/BarcodeFuzzer",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "fuzz-http",
+            dependencies: ["FuzzSupport", "ViewfinderSystem", "ViewfinderHTTP"],
+            path: "Fuzz/HTTPFuzzer",
             swiftSettings: strict
         ),
         // Records sessions of the client and of gphoto2 with the simulator as seed corpora; `make fuzz-corpus`.

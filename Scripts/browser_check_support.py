@@ -1,4 +1,5 @@
-"""What the browser checks share: headless Chromium over the DevTools protocol, and the processes they start.
+"""What the browser checks share: headless Chromium over the DevTools protocol, and the processes they start (which
+the download check shares too).
 
 Chromium is driven over a pipe (--remote-debugging-pipe: JSON messages ending in a NUL byte, commands on the
 browser's fd 3, replies and events on its fd 4). Screenshots are decoded with ffmpeg. Every wait is bounded.

@@ -10,7 +10,8 @@ page's counters come from one page that stays open. Checks:
 - the page's counters advanced between the two: the source's frame count ("frame N") and the frames this page was
   shown ("shown here N").
 
-Then the same checks run on `viewfinder preview camera --host HOST:PORT`, the preview of a simulated camera
+Before them, the page opened without the token in its address must say it needs it (and it then works on the
+cookie the address gives it). Then the same checks run on `viewfinder preview camera --host HOST:PORT`, the preview of a simulated camera
 (`viewfinder simulate --identity nikon`).
 
 Screenshots go to the output directory (SOURCE-1.png, SOURCE-2.png) for people to look at. ffmpeg decodes them.
@@ -60,12 +61,19 @@ def main():
     try:
         browser = DevTools(chromium, profile)
         preview = start(processes, [viewfinder, "preview", "--test-pattern", "--format", "640x480@30"])
-        check(browser, "test-pattern", read_output(preview, rb"Open (http://\S+/) ", "an address"), output)
+        url = read_output(preview, rb"Open (http://\S+) in a browser", "an address")
+        # Without the token the page is served, but not its stream or figures: it says how to open it.
+        bare = browser.open_page(url.split("?")[0])
+        refused = browser.wait_for_state(bare, PAGE_STATE, lambda state: "needs its token" in state["state"],
+                                         timeout=30, what="that the page needs its token")
+        print(f"ok: test-pattern: the page opened without its token says \"{refused['state']}\"")
+        browser.call("Page.navigate", {"url": "about:blank"}, bare)
+        check(browser, "test-pattern", url, output)
 
         simulator = start(processes, [viewfinder, "simulate", "--identity", "nikon", "--port", "0"])
         port = read_output(simulator, rb"listening on 127\.0\.0\.1:(\d+) ", "its port")
         preview = start(processes, [viewfinder, "preview", "camera", "--host", f"127.0.0.1:{port}"])
-        check(browser, "camera", read_output(preview, rb"Open (http://\S+/) ", "an address"), output)
+        check(browser, "camera", read_output(preview, rb"Open (http://\S+) in a browser", "an address"), output)
     except CheckFailed as failure:
         print(f"FAILED: {failure}", file=sys.stderr)
         sys.exit(1)

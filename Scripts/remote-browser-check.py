@@ -4,6 +4,7 @@
 Starts `viewfinder simulate --identity nikon` (its dials turned and read through its standard input, which is the
 camera's own side) and `viewfinder remote --host` on it, opens the page, and checks:
 
+- the page opened without the token in its address says it needs it; opened with it, it works on its cookie;
 - the page says the camera is connected, and its live view frames advance and show the camera's test scene;
 - picking ISO 800 in the page's ISO menu makes the camera itself hold ISO 800;
 - turning the camera's ISO dial to 1600 makes the page's menu show ISO 1600;
@@ -26,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 
 from browser_check_support import (
@@ -61,9 +63,15 @@ def main():
         simulator = start_camera(processes, viewfinder, "0", captures)
         port = read_output(simulator, rb"listening on 127\.0\.0\.1:(\d+) ", "its port")
         remote = start(processes, [viewfinder, "remote", "--host", f"127.0.0.1:{port}", "--family", "nikon"])
-        url = read_output(remote, rb"Open (http://\S+/) ", "an address")
+        url = read_output(remote, rb"Open (http://\S+) in a browser", "an address")
         print(f"the remote is at {url}, for the simulated camera on port {port}")
         browser = DevTools(chromium, profile)
+        # Without the token the page is served, but nothing else: it says how to open it.
+        bare = browser.open_page(url.split("?")[0])
+        refused = browser.wait_for_state(bare, PAGE_STATE, lambda s: "needs its token" in s["connection"], timeout=30,
+                                         what="that the page needs its token")
+        print(f"ok: the page opened without its token says \"{refused['connection']}\"")
+        browser.call("Page.navigate", {"url": "about:blank"}, bare)
         session = browser.open_page(url)
         wait = lambda condition, what, timeout=30: browser.wait_for_state(
             session, PAGE_STATE, condition, timeout=timeout, what=what)
@@ -103,7 +111,10 @@ def main():
             raise CheckFailed(f"the camera saved no picture in {captures} after the shutter")
         with open(os.path.join(captures, saved[-1]), "rb") as file:
             expected = file.read()
-        downloaded = urllib.request.urlopen(newest["href"], timeout=30).read()
+        # The page's link goes with the page's cookie; a script sends the token from the address.
+        token = urllib.parse.parse_qs(urllib.parse.urlparse(url).query)["token"][0]
+        request = urllib.request.Request(newest["href"], headers={"X-Viewfinder-Token": token})
+        downloaded = urllib.request.urlopen(request, timeout=30).read()
         if downloaded != expected:
             raise CheckFailed(f"{newest['href']} gave {len(downloaded)} bytes that differ from the camera's "
                               f"{saved[-1]} ({len(expected)} bytes)")

@@ -1,5 +1,4 @@
 import ViewfinderPTP
-import ViewfinderSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -79,37 +78,5 @@ extension PTPIPTransport {
             let text = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             return text.isEmpty ? "Viewfinder" : text
         }
-    }
-}
-
-extension PTPIPGUID {
-    /// This computer's identifier, the same in every run: made from the machine's identity (`/etc/machine-id`) and
-    /// the user, so a camera paired with this computer knows it again; random when the machine has no identity.
-    public static var thisComputer: PTPIPGUID {
-        let identity = ["/etc/machine-id", "/var/lib/dbus/machine-id"].lazy.compactMap { path -> [UInt8]? in
-            guard let file = try? FileDescriptor.open(path, O_RDONLY), let bytes = try? file.readAll(limit: 4096),
-                bytes.count >= 16
-            else { return nil }
-            return bytes
-        }.first
-        guard let identity else { return .random() }
-        return stable(from: identity + Array("viewfinder-ptpip-\(getuid())".utf8))
-    }
-
-    /// 16 bytes that follow from `seed` alone (two rounds of 64-bit FNV-1a with different offsets), with the
-    /// version bits of a name-based UUID.
-    static func stable(from seed: [UInt8]) -> PTPIPGUID {
-        func fnv(_ offset: UInt64) -> UInt64 {
-            var hash = offset
-            for byte in seed {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01B3
-            }
-            return hash
-        }
-        // A name-based UUID: version 5 in byte 6's high nibble, the RFC 4122 variant in byte 8's top bits.
-        let high = (fnv(0xCBF2_9CE4_8422_2325) & ~0xF000) | 0x5000
-        let low = (fnv(0x6C62_272E_07BB_0142) & ~(0xC0 << 56)) | (0x80 << 56)
-        return PTPIPGUID(high: high, low: low)
     }
 }

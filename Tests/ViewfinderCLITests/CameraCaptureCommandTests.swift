@@ -130,6 +130,34 @@ extension SimulatedCameraCommands {
             }
         }
 
+        /// Symbolic links at a file's name and at its partial name, as another user of a shared folder could plant
+        /// them, are replaced by the downloaded file; the files they point to keep their bytes.
+        @Test func aDownloadDoesNotWriteThroughSymbolicLinks() async throws {
+            try await CameraUnderTest.with { camera in
+                let directory = try ScratchDirectory()
+                let victims = ["victim": Array("precious".utf8), "other-victim": Array("also precious".utf8)]
+                for (name, bytes) in victims {
+                    #expect(FileManager.default.createFile(atPath: directory.path + "/" + name, contents: Data(bytes)))
+                }
+                try FileManager.default.createSymbolicLink(
+                    atPath: directory.path + "/DSC_0001.JPG", withDestinationPath: directory.path + "/victim")
+                try FileManager.default.createSymbolicLink(
+                    atPath: directory.path + "/DSC_0002.JPG.partial",
+                    withDestinationPath: directory.path + "/other-victim")
+                let result = try camera.run("camera", "download", "--all", "--out", directory.path)
+                #expect(result.status == 0, "\(result)")
+                for (name, bytes) in victims {
+                    #expect(try directory.bytes(of: name) == bytes, "\(name) was written through a link")
+                }
+                #expect(try directory.files() == ["DSC_0001.JPG", "DSC_0002.JPG", "other-victim", "victim"])
+                for name in ["DSC_0001.JPG", "DSC_0002.JPG"] {
+                    let type = try FileManager.default.attributesOfItem(atPath: directory.path + "/" + name)[.type]
+                    #expect(type as? FileAttributeType == .typeRegular, "\(name) is not a file of its own")
+                    _ = try decodedJPEGSize(try directory.bytes(of: name))
+                }
+            }
+        }
+
         @Test func liveviewSavesJPEGFramesAndReportsTheFrameRate() async throws {
             try await CameraUnderTest.with { camera in
                 let directory = try ScratchDirectory()

@@ -86,13 +86,13 @@ extension SimulatedCameraCommands {
                 let preview = try Tool.start(["preview", "camera"] + camera.target, waitingFor: "Ctrl-C stops")
                 let output = preview.standardOutput
                 #expect(output.hasPrefix("Previewing Simulated DSLR (127.0.0.1:\(camera.simulator.port))"), "\(output)")
-                let start = try #require(output.range(of: "http://127.0.0.1:"), "\(output)")
-                let port = try #require(UInt16(output[start.upperBound...].prefix { $0.isNumber }), "\(output)")
-                var reply = try HTTPTestClient.get(port: port, "/snapshot.jpg")
+                let address = try PrintedAddress(in: output)
+                let port = address.port
+                var reply = try HTTPTestClient.get(port: port, "/snapshot.jpg", headers: address.tokenField)
                 let deadline = ContinuousClock.now + .seconds(30)
                 while reply.status != 200 && ContinuousClock.now < deadline {
                     usleep(100_000)
-                    reply = try HTTPTestClient.get(port: port, "/snapshot.jpg")
+                    reply = try HTTPTestClient.get(port: port, "/snapshot.jpg", headers: address.tokenField)
                 }
                 #expect(reply.status == 200, "\(reply.status)")
                 #expect(try decodedJPEGSize(reply.body) == Dimensions(width: 640, height: 424))

@@ -25,22 +25,29 @@ import ViewfinderTestSupport
         var streams: [Stream]
     }
 
-    /// A running preview of the test pattern and its port.
+    /// A running preview of the test pattern, its port and its token.
     final class Preview {
         let process: ChildProcess
-        let port: UInt16
+        let address: PrintedAddress
+        var port: UInt16 { address.port }
 
         init(_ options: [String]) throws {
             process = try Tool.start(["preview", "--test-pattern"] + options, waitingFor: "Ctrl-C stops")
-            let output = process.standardOutput
-            guard let start = output.range(of: "http://127.0.0.1:"),
-                let port = UInt16(output[start.upperBound...].prefix { $0.isNumber })
-            else { throw TestFailure("no address in: \(output)") }
-            self.port = port
+            address = try PrintedAddress(in: process.standardOutput)
+        }
+
+        /// Asks for `path` with the token.
+        func get(_ path: String, method: String = "GET") throws -> HTTPReply {
+            try HTTPTestClient.get(port: port, path, method: method, headers: address.tokenField)
+        }
+
+        /// Opens `path` as a stream of parts, with the token.
+        func stream(_ path: String = "/stream.mjpeg", receiveBuffer: Int32? = nil) throws -> MJPEGTestReader {
+            try MJPEGTestReader(port: port, path: path, receiveBuffer: receiveBuffer, headers: address.tokenField)
         }
 
         func statistics() throws -> Statistics {
-            let reply = try HTTPTestClient.get(port: port, "/stats")
+            let reply = try get("/stats")
             guard reply.status == 200, reply.headers["content-type"] == "application/json" else {
                 throw TestFailure("/stats answered \(reply.status) \(reply.headers)")
             }
@@ -77,7 +84,7 @@ import ViewfinderTestSupport
                 #expect(page.text.contains(part), "the page lacks \(part)")
             }
 
-            let stream = try MJPEGTestReader(port: preview.port, path: "/stream.mjpeg?viewer=test-reader")
+            let stream = try preview.stream("/stream.mjpeg?viewer=test-reader")
             var numbers: [Int] = []
             for _ in 0..<5 {
                 let part = try stream.readPart()
@@ -99,7 +106,7 @@ import ViewfinderTestSupport
             #expect(later.frames > first.frames, "the frame count did not advance from \(first.frames)")
             #expect(later.framesEncoded >= 5 && later.jpegBytes > 0)
 
-            let snapshot = try HTTPTestClient.get(port: preview.port, "/snapshot.jpg")
+            let snapshot = try preview.get("/snapshot.jpg")
             #expect(snapshot.status == 200 && snapshot.headers["content-type"] == "image/jpeg")
             #expect(JPEGCheck.dimensions(of: snapshot.body)?.width == 320, "the snapshot is not a 320x240 JPEG")
 
@@ -113,8 +120,18 @@ import ViewfinderTestSupport
             let preview = try Preview([])
             let head = try HTTPTestClient.get(port: preview.port, "/", method: "HEAD")
             #expect(head.status == 200 && head.body.isEmpty && Int(head.headers["content-length"] ?? "") ?? 0 > 1000)
-            #expect(try HTTPTestClient.get(port: preview.port, "/missing").status == 404)
-            #expect(try HTTPTestClient.get(port: preview.port, "/", method: "POST").status == 405)
+            #expect(try preview.get("/missing").status == 404)
+            #expect(try preview.get("/", method: "POST").status == 405)
+            // Everything but the page needs the token, which the printed address holds.
+            for path in ["/stream.mjpeg", "/snapshot.jpg", "/stats", "/missing"] {
+                #expect(try HTTPTestClient.get(port: preview.port, path).status == 403, "\(path) without the token")
+            }
+            let player = try MJPEGTestReader(port: preview.port, path: "/stream.mjpeg?token=\(preview.address.token)")
+            #expect(try player.readPart().body.prefix(2) == [0xFF, 0xD8], "a player's stream with ?token=")
+            #expect(
+                preview.process.standardOutput.contains(
+                    "http://127.0.0.1:\(preview.port)/stream.mjpeg?token=\(preview.address.token)"),
+                "\(preview.process.standardOutput)")
 
             let garbage = try TestConnection(port: preview.port)
             try garbage.send(Array("HELLO\r\n\r\n".utf8))
@@ -131,8 +148,7 @@ import ViewfinderTestSupport
     @Test func aSlowViewerGetsFewerFramesAndTheServerDoesNotGrow() async throws {
         try await onOwnThread {
             let preview = try Preview(["--format", "1920x1080@60", "--quality", "95"])
-            let stream = try MJPEGTestReader(
-                port: preview.port, path: "/stream.mjpeg?viewer=slow", receiveBuffer: 16384)
+            let stream = try preview.stream("/stream.mjpeg?viewer=slow", receiveBuffer: 16384)
             let firstPart = try stream.readPart()
             #expect(JPEGCheck.dimensions(of: firstPart.body)?.width == 1920)
             let jpegBytes = firstPart.body.count
@@ -170,16 +186,17 @@ import ViewfinderTestSupport
         }
     }
 
+    /// One address holds all but a quarter of the connections (3 of 4), and is refused more.
     @Test func refusesConnectionsBeyondTheLimit() async throws {
         try await onOwnThread {
-            let preview = try Preview(["--max-connections", "2"])
-            var streams = [
-                try MJPEGTestReader(port: preview.port), try MJPEGTestReader(port: preview.port),
-            ]
+            let preview = try Preview(["--max-connections", "4"])
+            var streams = try (0..<3).map { _ in try preview.stream() }
             for stream in streams { _ = try stream.readPart() }
             let refused = try HTTPTestClient.get(port: preview.port, "/")
             #expect(refused.status == 503)
-            #expect(refused.text.contains("2 connections at most"), "\(refused.text)")
+            #expect(
+                refused.text.contains("3 connections at most to one address, and 127.0.0.1 has them open"),
+                "\(refused.text)")
 
             streams.removeLast()
             let deadline = ContinuousClock.now + .seconds(30)
@@ -199,7 +216,7 @@ import ViewfinderTestSupport
     @Test func clientsOverTheCapDoNotHoldUpTheAcceptLoop() async throws {
         try await onOwnThread {
             let preview = try Preview(["--max-connections", "1"])
-            var stream: MJPEGTestReader? = try MJPEGTestReader(port: preview.port)
+            var stream: MJPEGTestReader? = try preview.stream()
             _ = try stream?.readPart()
             // As many as the server keeps waiting for an answer: 16, 3.2 s of answers one after another, all taken
             // from the listen backlog (each a descriptor in the server) before the stream closes.

@@ -147,16 +147,6 @@ import ViewfinderCore
         #expect(PTPIPGUID(high: 0x0001_0203_0405_0607, low: 0x0809_0A0B_0C0D_0E0F) == Self.guid)
         #expect(PTPIPGUID.zero.bytes == Array(repeating: 0, count: 16))
     }
-
-    /// The GUID a computer pairs with is a name-based UUID of its machine ID: the same on every run, with the
-    /// version and variant bits of RFC 4122 (a camera shows it, and some check it).
-    @Test func theStableGUIDIsAVersionFiveUUIDOfItsSeed() {
-        let guid = PTPIPGUID.stable(from: Array("machine-id".utf8))
-        #expect(guid == PTPIPGUID.stable(from: Array("machine-id".utf8)))
-        #expect(guid != PTPIPGUID.stable(from: Array("other-machine".utf8)))
-        #expect(guid.bytes[6] >> 4 == 5)
-        #expect(guid.bytes[8] >> 6 == 0b10)
-    }
 }
 
 /// Whether `body` throws a ``ViewfinderError`` with the code `.malformedData`.

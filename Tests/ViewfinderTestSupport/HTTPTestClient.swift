@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// An HTTP response as a test reads it.
-public struct HTTPReply {
+public struct HTTPReply: Sendable {
     /// The status code, such as 200.
     public var status: Int
     /// The header fields, with lower-case names.
@@ -15,17 +15,20 @@ public struct HTTPReply {
     public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
-/// A blocking TCP connection to a server on loopback for tests, with a timeout on every read and write.
+/// A blocking TCP connection to a server for tests, with a timeout on every read and write.
 public final class TestConnection {
     private let descriptor: Int32
     private var buffered: [UInt8] = []
 
-    /// Connects to `127.0.0.1:port`.
+    /// Connects to `host:port`.
     ///
     /// - Parameters:
+    ///   - host: A numeric IPv4 address; loopback by default.
     ///   - receiveBuffer: A receive buffer size to ask for, to make a slow reader whose data backs up quickly.
     ///   - timeout: How long each read or write may wait.
-    public init(port: UInt16, receiveBuffer: Int32? = nil, timeout: Duration = .seconds(30)) throws {
+    public init(host: String = "127.0.0.1", port: UInt16, receiveBuffer: Int32? = nil, timeout: Duration = .seconds(30))
+        throws
+    {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw TestFailure("socket failed: errno \(errno)") }
         var time = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
@@ -37,7 +40,10 @@ public final class TestConnection {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
+            close(descriptor)
+            throw TestFailure("'\(host)' is not a numeric IPv4 address")
+        }
         let result = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -45,7 +51,7 @@ public final class TestConnection {
         }
         guard result == 0 else {
             close(descriptor)
-            throw TestFailure("cannot connect to 127.0.0.1:\(port): errno \(errno)")
+            throw TestFailure("cannot connect to \(host):\(port): errno \(errno)")
         }
     }
 
@@ -70,9 +76,9 @@ public final class TestConnection {
         }
     }
 
-    /// Sends a `GET` (or another method's) request for `path`.
-    public func request(_ path: String, method: String = "GET") throws {
-        try send(Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+    /// Sends a `GET` (or another method's) request for `path`, with `Host: 127.0.0.1` and the fields given.
+    public func request(_ path: String, method: String = "GET", headers: [String: String] = [:]) throws {
+        try send(HTTPTestClient.head(method, path, headers))
     }
 
     /// Reads a line ending in CRLF, without the CRLF.
@@ -143,25 +149,37 @@ public final class TestConnection {
 
 /// One-request HTTP for tests.
 public enum HTTPTestClient {
-    /// Requests `path` from `127.0.0.1:port` and reads the whole response.
-    public static func get(port: UInt16, _ path: String, method: String = "GET") throws -> HTTPReply {
-        try exchange(port: port, Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), method: method)
+    /// A request head: `Host: 127.0.0.1` unless `headers` names another host, then the fields given.
+    static func head(_ method: String, _ path: String, _ headers: [String: String]) -> [UInt8] {
+        let host = headers.keys.contains { $0.lowercased() == "host" } ? "" : "Host: 127.0.0.1\r\n"
+        let extra = headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)\r\n" }.joined()
+        return Array("\(method) \(path) HTTP/1.1\r\n\(host)\(extra)\r\n".utf8)
+    }
+
+    /// Requests `path` from `host:port` with the header fields given, and reads the whole response.
+    public static func get(
+        host: String = "127.0.0.1", port: UInt16, _ path: String, method: String = "GET",
+        headers: [String: String] = [:]
+    ) throws -> HTTPReply {
+        try exchange(host: host, port: port, head(method, path, headers), method: method)
     }
 
     /// Sends `fields` as a form to `path` with the header fields given, and reads the whole response.
-    public static func post(port: UInt16, _ path: String, form fields: String, headers: [String: String] = [:])
-        throws -> HTTPReply
-    {
-        let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
-        let head =
-            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
-            + "Content-Length: \(fields.utf8.count)\r\n\(extra)\r\n"
-        return try exchange(port: port, Array((head + fields).utf8))
+    public static func post(
+        host: String = "127.0.0.1", port: UInt16, _ path: String, form fields: String, headers: [String: String] = [:]
+    ) throws -> HTTPReply {
+        let form = [
+            "Content-Type": "application/x-www-form-urlencoded", "Content-Length": "\(fields.utf8.count)",
+        ]
+        let request = head("POST", path, headers.merging(form) { given, _ in given }) + Array(fields.utf8)
+        return try exchange(host: host, port: port, request)
     }
 
     /// Sends `request` as it is, and reads the whole response.
-    public static func exchange(port: UInt16, _ request: [UInt8], method: String = "GET") throws -> HTTPReply {
-        let connection = try TestConnection(port: port)
+    public static func exchange(host: String = "127.0.0.1", port: UInt16, _ request: [UInt8], method: String = "GET")
+        throws -> HTTPReply
+    {
+        let connection = try TestConnection(host: host, port: port)
         try connection.send(request)
         var reply = try connection.readHead()
         if method != "HEAD" {
@@ -183,10 +201,13 @@ public final class MJPEGTestReader {
     public let head: HTTPReply
     private let boundary: String
 
-    /// Requests `path` and reads the response head.
-    public init(port: UInt16, path: String = "/stream.mjpeg", receiveBuffer: Int32? = nil) throws {
-        connection = try TestConnection(port: port, receiveBuffer: receiveBuffer)
-        try connection.request(path)
+    /// Requests `path` with the header fields given and reads the response head.
+    public init(
+        host: String = "127.0.0.1", port: UInt16, path: String = "/stream.mjpeg", receiveBuffer: Int32? = nil,
+        headers: [String: String] = [:]
+    ) throws {
+        connection = try TestConnection(host: host, port: port, receiveBuffer: receiveBuffer)
+        try connection.request(path, headers: headers)
         head = try connection.readHead()
         let type = head.headers["content-type"] ?? ""
         let parameter = type.split(separator: ";").map { $0.drop { $0 == " " } }.first { $0.hasPrefix("boundary=") }

@@ -149,9 +149,15 @@ func runCLIChecks(_ runner: CheckRunner, tool path: String) async {
         let output = process.standardOutput
         try expect(output.hasPrefix("Previewing vivid (/dev/video0) at 640x480@25/yuyv"), output)
         let port = try require(number(after: "http://127.0.0.1:", in: output).map { UInt16($0) }, output)
+        // Everything but the page needs the token the address holds.
+        let token = try require(
+            output.firstRange(of: "?token=").map {
+                ["X-Viewfinder-Token": String(output[$0.upperBound...].prefix { $0.isHexDigit })]
+            },
+            output)
         let page = try HTTPTestClient.get(port: port, "/")
         try expect(page.status == 200 && page.text.contains("/stream.mjpeg"), "the page answered \(page.status)")
-        let stream = try MJPEGTestReader(port: port)
+        let stream = try MJPEGTestReader(port: port, headers: token)
         var numbers: [Int] = []
         for _ in 0..<5 {
             let part = try stream.readPart()
@@ -160,9 +166,9 @@ func runCLIChecks(_ runner: CheckRunner, tool path: String) async {
             numbers.append(Int(part.headers["x-frame-number"] ?? "") ?? -1)
         }
         try expect(zip(numbers, numbers.dropFirst()).allSatisfy { $0 < $1 }, "frame numbers \(numbers)")
-        let stats = try HTTPTestClient.get(port: port, "/stats").text
+        let stats = try HTTPTestClient.get(port: port, "/stats", headers: token).text
         try expect(stats.contains("\"source\":\"vivid (/dev/video0)\""), stats)
-        let snapshot = try HTTPTestClient.get(port: port, "/snapshot.jpg")
+        let snapshot = try HTTPTestClient.get(port: port, "/snapshot.jpg", headers: token)
         try expect(JPEGCheck.dimensions(of: snapshot.body)?.width == 640, "the snapshot is not a 640x480 JPEG")
         process.interrupt()
         let status = process.wait(timeout: .seconds(10))

@@ -1,4 +1,5 @@
 import Viewfinder
+import ViewfinderHTTP
 
 /// `viewfinder preview DEVICE`: shows a capture device's live frames in a browser.
 enum PreviewCommand: Command {
@@ -10,19 +11,18 @@ enum PreviewCommand: Command {
             and the frames the page was shown. Other addresses: /stream.mjpeg (the stream alone, for players such \
             as ffplay or VLC), /snapshot.jpg (the newest frame) and /stats (figures as JSON). A slow browser gets \
             fewer frames rather than a delay. It listens on loopback only, unless --bind says otherwise, on a free \
-            port unless --port gives one, and prints the address to open. Press Ctrl-C to stop. With \
+            port unless --port gives one, and prints the address to open, which holds a random token: the page \
+            gets it as a cookie, and the other addresses need it (add ?token=... for a player). Requests must name \
+            this machine (--allow-host adds names). Press Ctrl-C to stop. With \
             --test-pattern it shows moving colour bars instead of a device, to try it without a camera. With \
             'camera' instead of DEVICE it shows a network camera's live view, found as 'viewfinder discover' finds \
             it (the default gateway, unless --interface or --host says otherwise), at up to 30 fps.
             """,
         options: [
             .value("format", "FORMAT", help: FormatSpecifier.help),
-            .value("port", "PORT", short: "p", help: "The TCP port to serve on; 0 picks a free one.", default: "0"),
-            .value("bind", "ADDRESS", help: "The numeric address to serve on.", default: "127.0.0.1"),
-            .value("max-connections", "N", help: "How many connections to serve at once.", default: "8"),
             .value("quality", "1-100", help: "The JPEG quality of the frames.", default: "80"),
             .flag("test-pattern", help: "Show a moving test pattern instead of a device."),
-        ] + CameraTarget.options,
+        ] + HTTPServer.Configuration.options(maximumConnections: 8) + CameraTarget.options,
         arguments: [
             ArgumentSpec(
                 name: "DEVICE",
@@ -51,9 +51,7 @@ enum PreviewCommand: Command {
     static func run(_ arguments: ParsedArguments) async throws {
         let commandPath = arguments.commandPath
         var configuration = PreviewServer.Configuration()
-        configuration.http.bindAddress = arguments.value("bind") ?? configuration.http.bindAddress
-        configuration.http.port = UInt16(try arguments.integer("port", default: 0, in: 0...65535))
-        configuration.http.maximumConnections = try arguments.integer("max-connections", default: 8, in: 1...64)
+        configuration.http = try HTTPServer.Configuration(arguments, maximumConnections: 8, in: 1...64)
         let quality = try arguments.integer("quality", default: 80, in: 1...100)
         let specifier = try arguments.value("format").map { try FormatSpecifier($0, commandPath: commandPath) }
 
@@ -71,11 +69,11 @@ enum PreviewCommand: Command {
         }
         Interrupt.beginHandling()
         Console.print("Previewing \(source.title) at \(format)")
-        Console.print("Open \(server.url) in a browser (also /stream.mjpeg, /snapshot.jpg, /stats); Ctrl-C stops.")
-        if server.isReachableFromElsewhere {
-            Console.printToError(
-                "note: the preview can be reached from other machines on \(configuration.http.bindAddress)")
-        }
+        Console.print("Open \(server.url) in a browser; Ctrl-C stops.")
+        Console.print(
+            "Players such as ffplay take \(server.http.url(for: "/stream.mjpeg")); /snapshot.jpg and /stats take the "
+                + "token too.")
+        server.http.printReachability()
         Task {
             await Interrupt.wait()
             ending.yield(.interrupted)

@@ -1,4 +1,5 @@
 import Viewfinder
+import ViewfinderHTTP
 
 /// `viewfinder remote`: a camera remote in the browser.
 enum RemoteCommand: Command {
@@ -13,30 +14,27 @@ enum RemoteCommand: Command {
             so, and the remote connects again when it is back. The page is served from this program and works \
             offline. Without --host, --gateway, --interface or --camera it runs the built-in simulated camera (a \
             Nikon with live view and video), to try it without a camera. It listens on loopback only, unless \
-            --bind says otherwise, on a free port unless --port gives one, and prints the address to open. Press \
-            Ctrl-C to stop.
+            --bind says otherwise, on a free port unless --port gives one, and prints the address to open, which \
+            holds a random token: the page gets it as a cookie, and everything but the page needs it, so only who \
+            has the address can use the camera, from this machine or another. Requests must name this machine \
+            (--allow-host adds names). Files download as they come from the camera, however large. Press Ctrl-C \
+            to stop.
             """,
-        options: [
-            .value("port", "PORT", short: "p", help: "The TCP port to serve on; 0 picks a free one.", default: "0"),
-            .value("bind", "ADDRESS", help: "The numeric address to serve on.", default: "127.0.0.1"),
-            .value("max-connections", "N", help: "How many connections to serve at once.", default: "16"),
-        ] + CameraTarget.options,
+        options: HTTPServer.Configuration.options(maximumConnections: 16) + CameraTarget.options,
         examples: [
             Example(commandLine: "remote", comment: "The remote of the built-in simulated camera."),
             Example(
                 commandLine: "remote --host 192.168.1.1 --family nikon --port 8080",
-                comment: "The remote of the Nikon at 192.168.1.1, at http://127.0.0.1:8080/."),
+                comment: "The remote of the Nikon at 192.168.1.1, at http://127.0.0.1:8080/ with the token it prints."),
             Example(
                 commandLine: "remote --camera 'Canon EOS R6' --bind 0.0.0.0",
-                comment: "A camera found by its name on the network, its remote open to other machines."),
+                comment: "A camera found by its name on the network, its remote open to other machines with its token."),
         ]
     )
 
     static func run(_ arguments: ParsedArguments) async throws {
         var configuration = RemoteServer.Configuration()
-        configuration.http.bindAddress = arguments.value("bind") ?? configuration.http.bindAddress
-        configuration.http.port = UInt16(try arguments.integer("port", default: 0, in: 0...65535))
-        configuration.http.maximumConnections = try arguments.integer("max-connections", default: 16, in: 4...64)
+        configuration.http = try HTTPServer.Configuration(arguments, maximumConnections: 16, in: 4...64)
         let target = try await TargetCamera.connect(try CameraTarget(arguments))
         let remote = RemoteCamera(camera: target.camera)
         remote.start()
@@ -52,10 +50,7 @@ enum RemoteCommand: Command {
         Interrupt.beginHandling()
         Console.print("Remote of \(target.model) (\(target.place))")
         Console.print("Open \(server.url) in a browser; Ctrl-C stops.")
-        if server.isReachableFromElsewhere {
-            Console.printToError(
-                "note: the remote can be reached from other machines on \(configuration.http.bindAddress)")
-        }
+        server.http.printReachability()
         let releases = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))

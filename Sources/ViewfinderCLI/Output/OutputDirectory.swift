@@ -1,6 +1,5 @@
 import Foundation
 import Viewfinder
-import ViewfinderSystem
 
 /// A directory the tool saves files into, created when missing.
 struct OutputDirectory {
@@ -34,19 +33,18 @@ struct OutputDirectory {
     }
 
     /// Writes `bytes` to the file `name` in the directory, replacing it; returns the file's path.
+    ///
+    /// The bytes go to a new file (``PartialFile``) that takes the name once written, so a file or a symbolic link
+    /// already at the name is replaced, never written through, and a reader never sees half a file.
     func write(_ bytes: [UInt8], to name: String) throws -> String {
         let file = path(for: name)
-        let descriptor: FileDescriptor
-        do {
-            descriptor = try FileDescriptor.open(file, O_WRONLY | O_CREAT | O_TRUNC)
+        do throws(ViewfinderError) {
+            let partial = try PartialFile(completing: file)
+            try partial.write(bytes)
+            try partial.complete(flushing: false)
         } catch {
-            throw Self.failure("cannot create \(file)", errno: error.rawValue)
-        }
-        do {
-            try descriptor.writeAll(bytes)
-            try descriptor.close()
-        } catch {
-            throw Self.failure("cannot write \(file)", errno: error.rawValue)
+            throw error.errno.map { Self.failure("cannot write \(file)", errno: $0) }
+                ?? CommandFailure(error.message, exitStatus: ExitStatus.cannotCreate)
         }
         return file
     }

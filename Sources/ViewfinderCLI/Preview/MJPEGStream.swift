@@ -17,6 +17,8 @@ struct MJPEGStream {
     let feed: PreviewFeed
     /// How long the viewer may take to accept a frame.
     let sendTimeout: Duration
+    /// The response's head, `multipart/x-mixed-replace` with ``boundary``, from the server's exchange.
+    let head: [UInt8]
 
     /// Sends frames until the viewer goes away, a send times out, or `isStopping` says so.
     ///
@@ -28,16 +30,7 @@ struct MJPEGStream {
         let wakeup = try Wakeup()
         feed.addWaiter(wakeup)
         defer { feed.removeWaiter(wakeup) }
-        let head = """
-            HTTP/1.1 200 OK\r
-            Content-Type: multipart/x-mixed-replace; boundary=\(Self.boundary)\r
-            Cache-Control: no-store\r
-            Pragma: no-cache\r
-            Connection: close\r
-            \r
-
-            """
-        try socket.send(Array(head.utf8), until: .now + sendTimeout, while: "starting a stream")
+        try socket.send(head, until: .now + sendTimeout, while: "starting a stream")
         guard !headOnly else { return }
         var scratch = [UInt8](repeating: 0, count: 512)
         var last: UInt64 = 0

@@ -1,5 +1,8 @@
 /// The preview's web page: the live Motion JPEG stream with the source's frame rate, its frame count, and the
 /// frames this page was shown, refreshed from `/stats` twice a second.
+///
+/// Its requests carry the token as the cookie the server set when the page was opened with it; a page opened without
+/// the token says how to open it.
 enum PreviewPage {
     /// The page for a source called `title` delivering `format`, as UTF-8 bytes.
     static func html(title: String, format: String) -> [UInt8] {
@@ -55,6 +58,12 @@ enum PreviewPage {
             async function refresh() {
               try {
                 const response = await fetch("/stats", { cache: "no-store" });
+                if (response.status === 403) {
+                  showState("this page needs its token: open the address viewfinder printed, with its ?token=", true);
+                  live.onerror = null;
+                  live.removeAttribute("src");
+                  return;
+                }
                 const stats = await response.json();
                 field("fps", stats.framesPerSecond.toFixed(1));
                 field("frames", stats.frames);

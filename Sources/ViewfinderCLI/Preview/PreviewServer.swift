@@ -1,13 +1,16 @@
 import Dispatch
 import Foundation
 import Viewfinder
+import ViewfinderHTTP
 import ViewfinderSystem
 
 /// A small HTTP server that shows a ``PreviewFeed`` in a browser.
 ///
 /// It serves a page (`/`) that shows the live frames with their frame rate and count, the frames as Motion JPEG
 /// (`/stream.mjpeg`), the newest frame as an image (`/snapshot.jpg`) and figures as JSON (`/stats`), through an
-/// ``HTTPServer`` that bounds its connections. Every wait has a deadline, and ``stop()`` ends every connection.
+/// ``HTTPServer`` that bounds its connections and keeps its policy: everything but the page needs the token (the
+/// page's cookie, or `?token=` for a player), and requests must name this machine. Every wait has a deadline, and
+/// ``stop()`` ends every connection.
 ///
 /// ```swift
 /// let feed = PreviewFeed(quality: 80)
@@ -20,10 +23,8 @@ import ViewfinderSystem
 final class PreviewServer: Sendable {
     /// Where the server listens and how it bounds its work.
     struct Configuration: Sendable {
-        /// The address, port and connection cap.
+        /// The address, port, connection caps and the names the server answers to.
         var http = HTTPServer.Configuration()
-        /// How long a browser may take to send its request.
-        var requestTimeout = Duration.seconds(5)
         /// How long a browser may take to accept a response or a frame before it is dropped.
         var sendTimeout = Duration.seconds(10)
         /// How long `/snapshot.jpg` waits for a first frame.
@@ -57,7 +58,8 @@ final class PreviewServer: Sendable {
     /// Where the server listens and how it bounds its work.
     let configuration: Configuration
     private let state = Locked(State())
-    private let http: HTTPServer
+    /// The server the preview's pages come from.
+    let http: HTTPServer
     /// When the server was created.
     let startTime = MonotonicTimestamp.now()
 
@@ -75,14 +77,11 @@ final class PreviewServer: Sendable {
     /// - Throws: A `ViewfinderError` when the address cannot be bound, saying what to try.
     @discardableResult
     func start() throws -> UInt16 {
-        try http.start { [weak self] connection in self?.serve(connection.socket, id: connection.id) }
+        try http.start { [weak self] exchange in self?.serve(exchange) }
     }
 
-    /// The address a browser on this machine opens, such as `http://127.0.0.1:8080/`.
+    /// The address a browser on this machine opens, with the token, such as `http://127.0.0.1:8080/?token=…`.
     var url: String { http.url }
-
-    /// Whether the preview can be reached from other machines.
-    var isReachableFromElsewhere: Bool { http.isReachableFromElsewhere }
 
     /// How many streams were opened and how many frames they sent, so far.
     var served: (streams: Int, frames: Int) {
@@ -102,54 +101,49 @@ final class PreviewServer: Sendable {
         return state.withLock { body(connections, $0.viewers) }
     }
 
-    /// Reads one request and answers it.
-    private func serve(_ socket: Socket, id: Int) {
-        let request: HTTPRequest
-        do {
-            request = try HTTPRequest.read(from: socket, until: .now + configuration.requestTimeout)
-        } catch {
-            if let status = (error as? HTTPRequest.Failure)?.status {
-                try? HTTPResponse.text(status, "").send(on: socket, until: .now + .seconds(1))
-            }
-            return
-        }
-        let headOnly = request.method == "HEAD"
-        guard request.method == "GET" || headOnly else {
-            respond(.text("405 Method Not Allowed", "The preview answers GET and HEAD."), on: socket)
+    /// Answers one request.
+    private func serve(_ exchange: HTTPExchange) {
+        let request = exchange.request
+        guard request.method == "GET" || exchange.isHead else {
+            respond(.text("405 Method Not Allowed", "The preview answers GET and HEAD."), on: exchange)
             return
         }
         switch request.path {
         case "/", "/index.html":
             let page = PreviewPage.html(title: title, format: format)
-            respond(
-                HTTPResponse(status: "200 OK", contentType: "text/html; charset=utf-8", body: page), on: socket,
-                headOnly)
+            respond(HTTPResponse(status: "200 OK", contentType: "text/html; charset=utf-8", body: page), on: exchange)
         case "/stream.mjpeg":
-            stream(to: socket, id: id, viewer: request.query["viewer"], headOnly: headOnly)
+            stream(to: exchange, viewer: request.query["viewer"])
         case "/snapshot.jpg":
-            respond(snapshot(), on: socket, headOnly)
+            respond(snapshot(), on: exchange)
         case "/stats":
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let body = (try? encoder.encode(statistics)).map(Array.init) ?? []
-            respond(HTTPResponse(status: "200 OK", contentType: "application/json", body: body), on: socket, headOnly)
+            respond(HTTPResponse(status: "200 OK", contentType: "application/json", body: body), on: exchange)
         default:
-            respond(.text("404 Not Found", "Try / for the preview page."), on: socket, headOnly)
+            respond(.text("404 Not Found", "Try / for the preview page."), on: exchange)
         }
     }
 
-    private func respond(_ response: HTTPResponse, on socket: Socket, _ headOnly: Bool = false) {
-        try? response.send(on: socket, headOnly: headOnly, until: .now + configuration.sendTimeout)
+    private func respond(_ response: HTTPResponse, on exchange: HTTPExchange) {
+        exchange.respond(response, within: configuration.sendTimeout)
     }
 
-    private func stream(to socket: Socket, id: Int, viewer: String?, headOnly: Bool) {
+    private func stream(to exchange: HTTPExchange, viewer: String?) {
+        let socket = exchange.socket
+        let id = exchange.connectionID
         socket.setOption(SO_SNDBUF, to: configuration.streamSendBuffer)
         let name = Self.viewerName(viewer) ?? "viewer-\(id)"
         state.withLock { state in
             state.viewers[id] = Viewer(name: name)
             state.streamsServed += 1
         }
-        let stream = MJPEGStream(socket: socket, feed: feed, sendTimeout: configuration.sendTimeout)
+        let stream = MJPEGStream(
+            socket: socket, feed: feed, sendTimeout: configuration.sendTimeout,
+            head: exchange.head(
+                status: "200 OK", contentType: "multipart/x-mixed-replace; boundary=\(MJPEGStream.boundary)",
+                length: .untilClosed, headers: [("Pragma", "no-cache")]))
         let sent = { (_: UInt64, skipped: UInt64, bytes: Int) in
             self.state.withLock { state in
                 state.framesServed += 1
@@ -159,7 +153,7 @@ final class PreviewServer: Sendable {
                 state.viewers[id]?.meter.record()
             }
         }
-        try? stream.run(headOnly: headOnly, isStopping: { isStopping }, sent: sent)
+        try? stream.run(headOnly: exchange.isHead, isStopping: { isStopping }, sent: sent)
         state.withLock { $0.viewers[id] = nil }
     }
 

@@ -5,9 +5,9 @@ import ViewfinderSystem
 /// A camera's live view as the remote's pages ask for it: a frame is fetched from the camera only while a page
 /// waits for one, so the camera sends frames no faster than the pages draw them.
 ///
-/// A page asks for the frame after the one it shows (``frame(after:until:)``); the first such request subscribes
-/// to the camera's live view, each later one lets the camera fetch the next frame, and live view is let go once no
-/// page has asked for ``idleTimeout``.
+/// A page starts live view (``start()``, for a `POST`: a `GET` never turns the camera's live view on), then asks for
+/// the frame after the one it shows (``frame(after:until:)``), each request letting the camera fetch the next frame;
+/// live view is let go once no page has asked for ``idleTimeout``.
 final class RemoteLiveView: Sendable {
     /// A live view frame as the pages get it.
     struct Frame: Sendable {
@@ -39,29 +39,44 @@ final class RemoteLiveView: Sendable {
         self.camera = camera
     }
 
+    /// Why a page cannot have a frame: live view is off, as no page started it or none asked for a while.
+    struct Off: Error {}
+
+    /// Starts live view unless it is on; it stays on while pages ask for frames.
+    func start() {
+        let subscribes = state.withLock { state in
+            state.lastRequest = .now
+            state.ended = nil
+            return state.subscription == nil
+        }
+        if subscribes { subscribe() }
+    }
+
     /// The first frame numbered after `number`, once the camera has sent it, or `nil` at `deadline`.
     ///
     /// Blocks the calling thread. A number past the newest frame's (a page left open while the remote restarted)
     /// gets the next frame.
     ///
-    /// - Throws: ``CommandFailure`` when live view ended, with the reason.
+    /// - Throws: ``Off`` when live view is off; ``CommandFailure`` when it ended, with the reason.
     func frame(after number: Int, until deadline: ContinuousClock.Instant) throws -> Frame? {
         let semaphore = DispatchSemaphore(value: 0)
-        let (id, subscribes, ready, after) = state.withLock { state in
+        let waiting = state.withLock { state -> (id: Int, ready: Subscribers.ReadyHandler?, after: Int)? in
+            guard state.subscription != nil else { return nil }
             defer { state.nextWaiter += 1 }
             state.waiters[state.nextWaiter] = semaphore
             state.lastRequest = .now
-            state.ended = nil
-            let subscribes = state.subscription == nil
             // A page that counts past the newest frame saw another run of the remote: it gets the next one.
             let after = min(number, state.latest?.number ?? 0)
             // Ask for the next frame only when the page has the newest one.
             let ready = (state.latest?.number ?? 0) <= after ? state.ready : nil
             if ready != nil { state.ready = nil }
-            return (state.nextWaiter, subscribes, ready, after)
+            return (state.nextWaiter, ready, after)
+        }
+        guard let (id, ready, after) = waiting else {
+            if let ended = state.withLock({ $0.ended }) { throw CommandFailure(ended) }
+            throw Off()
         }
         defer { state.withLock { _ = $0.waiters.removeValue(forKey: id) } }
-        if subscribes { subscribe() }
         ready?()
         while true {
             let (latest, ended) = state.withLock { ($0.latest, $0.ended) }

@@ -1,8 +1,10 @@
 /// The remote's web page: plain HTML, CSS and JavaScript served from the binary, with nothing fetched from elsewhere.
 ///
-/// The page follows the camera through `/api/state` (each answer waits for the next change), shows live view one
-/// frame at a time through `/live.jpg` (asking for the next frame once the last one is drawn), offers each
-/// exposure property as a menu of the values the camera takes now, and lists the card's files with their thumbnails.
+/// The page follows the camera through `/api/state` (each answer waits for the next change), starts live view
+/// (`POST /api/live-view`) and shows it one frame at a time through `/live.jpg` (asking for the next frame once the
+/// last one is drawn), offers each exposure property as a menu of the values the camera takes now, and lists the
+/// card's files with their thumbnails. Its requests carry the token as the cookie the server set when the page was
+/// opened with it; a page opened without the token says how to open it.
 /// Element IDs the browser check reads: `connection`, `model`, `battery`, `shots`, `live`, `shown`, `prop-NAME`,
 /// `shutter`, `shutter-af`, `record`, `timer`, `message`, `gallery`.
 enum RemotePage {
@@ -74,11 +76,10 @@ enum RemotePage {
 
         function say(text) { $("message").textContent = text; }
 
+        const tokenNeeded = "open the address viewfinder printed, with its ?token=";
+
         async function post(path, fields) {
-          const response = await fetch(path, {
-            method: "POST", body: new URLSearchParams(fields),
-            headers: { "X-Viewfinder-Remote": "1" },
-          });
+          const response = await fetch(path, { method: "POST", body: new URLSearchParams(fields) });
           if (!response.ok) throw new Error((await response.text()).trim() || response.statusText);
           return response.json();
         }
@@ -177,6 +178,15 @@ enum RemotePage {
           while (true) {
             try {
               const response = await fetch("/api/state?since=" + since);
+              if (response.status === 403) {
+                $("connection").textContent = "this page needs its token: " + tokenNeeded;
+                $("connection").className = "away";
+                return;
+              }
+              if (response.status === 429) {
+                await sleep(2000);
+                continue;
+              }
               if (!response.ok) throw new Error(response.statusText);
               const next = await response.json();
               since = next.version;
@@ -193,11 +203,22 @@ enum RemotePage {
           const image = $("live");
           let after = 0;
           let shown = 0;
+          let started = false;
           while (true) {
             try {
+              if (!started) {
+                await post("/api/live-view", {});
+                started = true;
+              }
               const response = await fetch("/live.jpg?after=" + after);
+              if (response.status === 409) {
+                started = false;
+                continue;
+              }
               if (!response.ok) {
-                if (response.status !== 504) say("live view: " + (await response.text()).trim());
+                const waiting = response.status === 504 || response.status === 429;
+                if (!waiting) say("live view: " + (await response.text()).trim());
+                started = waiting;
                 await sleep(1000);
                 continue;
               }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Viewfinder
+import ViewfinderHTTP
 import ViewfinderSystem
 
 /// The remote's web server: the page, and the API it calls to follow and control the camera.
@@ -10,29 +11,28 @@ import ViewfinderSystem
 /// - `GET /`: the page.
 /// - `GET /api/state?since=N`: the camera's ``RemoteCamera/Snapshot`` as JSON, once its version is above `N` (at
 ///   most ``Configuration/longPoll`` later).
+/// - `POST /api/live-view`: starts live view, which stops again once no page has asked for a frame for a while.
 /// - `GET /live.jpg?after=N`: the first live view frame numbered above `N`, its number in `X-Frame-Number`.
 /// - `POST /api/properties/NAME` with the form field `value`: sets a property, and answers with the new state.
 /// - `POST /api/shutter` (field `af=1` to focus first), `POST /api/recording` (field `action=start|stop`).
 /// - `GET /api/files`: the card's files, newest first; `GET /files/HANDLE/thumbnail.jpg`, `GET /files/HANDLE`.
 ///
-/// A `POST` must carry `X-Viewfinder-Remote: 1`, which a page of another site cannot send without the server's
-/// leave, and while the server listens on loopback a request must name a loopback host, so another site cannot reach
-/// the camera through the browser.
+/// The shared server's policy (``HTTPAccess``) guards every route: the request must name this machine, carry the
+/// token (the page's cookie) on every route but the page, and come from the page for a change. A `GET` changes
+/// nothing on the camera: live view starts with a `POST`. Requests that wait for something new (`/api/state`,
+/// `/live.jpg`) wait at most ``Configuration/longPoll``, and at most half the connections wait at once, so a change
+/// always finds a connection; more are answered `429` at once.
 final class RemoteServer: Sendable {
     /// Where the server listens and how long it waits.
     struct Configuration: Sendable {
-        /// The address, port and connection cap.
+        /// The address, port, connection caps and the names the server answers to.
         var http = HTTPServer.Configuration()
-        /// How long a browser may take to send its request.
-        var requestTimeout = Duration.seconds(5)
-        /// How long a browser may take to take an answer.
+        /// How long a browser may take to take a piece of an answer.
         var sendTimeout = Duration.seconds(30)
         /// How long `/api/state` and `/live.jpg` wait for something new.
         var longPoll = Duration.seconds(20)
-        /// How long the camera may take for what a page asks of it.
+        /// How long the camera may take for what a page asks of it, and for each piece of a download.
         var cameraTimeout = Duration.seconds(60)
-        /// The largest file the page downloads; larger ones are for `viewfinder camera download`.
-        var maximumDownload = 256 << 20
     }
 
     /// A request the server refuses, with the status and the message to send.
@@ -41,17 +41,16 @@ final class RemoteServer: Sendable {
         var message: String
     }
 
-    /// The camera's files as last listed, by the files version of the snapshot they were listed at.
-    private struct Listing {
-        var filesVersion = -1
-        var files: [CameraFileListing.Entry] = []
-    }
-
     let configuration: Configuration
     let camera: RemoteCamera
     let liveView: RemoteLiveView
-    private let http: HTTPServer
-    private let listing = Locked(Listing())
+    let http: HTTPServer
+    /// The camera's files as last listed, by the files version of the snapshot they were listed at.
+    let listing = SingleFlight<Int, [CameraFileListing.Entry]>()
+    /// The files being downloaded, by handle: one download of a file at a time.
+    let downloads = Locked<Set<UInt32>>([])
+    /// How many requests wait for something new now.
+    private let waiting = Locked(0)
 
     /// A server for `camera`; it does not listen until ``start()``.
     init(camera: RemoteCamera, configuration: Configuration = Configuration()) throws {
@@ -64,14 +63,11 @@ final class RemoteServer: Sendable {
     /// Starts listening; returns the port.
     @discardableResult
     func start() throws -> UInt16 {
-        try http.start { [weak self] connection in self?.serve(connection.socket) }
+        try http.start { [weak self] exchange in self?.serve(exchange) }
     }
 
-    /// The address to open, such as `http://127.0.0.1:8080/`.
+    /// The address to open, with the token, such as `http://127.0.0.1:8080/?token=…`.
     var url: String { http.url }
-
-    /// Whether the remote can be reached from other machines.
-    var isReachableFromElsewhere: Bool { http.isReachableFromElsewhere }
 
     /// Stops serving and lets live view go.
     func stop() {
@@ -81,52 +77,28 @@ final class RemoteServer: Sendable {
 
     // MARK: Requests
 
-    private func serve(_ socket: Socket) {
-        let request: HTTPRequest
+    /// What a request gets: a whole answer, or a file sent as it comes from the camera.
+    private enum Reply {
+        case whole(HTTPResponse)
+        case file(CameraFileItem)
+    }
+
+    private func serve(_ exchange: HTTPExchange) {
+        let reply: Reply
         do {
-            request = try HTTPRequest.read(from: socket, until: .now + configuration.requestTimeout)
-        } catch {
-            if let status = (error as? HTTPRequest.Failure)?.status {
-                try? HTTPResponse.text(status, Self.describe(status)).send(on: socket, until: .now + .seconds(1))
-            }
-            return
-        }
-        let response: HTTPResponse
-        do {
-            try checkOrigin(of: request)
-            response = try answer(request)
+            reply = try answer(exchange.request)
         } catch let refusal as Refusal {
-            response = .text(refusal.status, refusal.message)
+            reply = .whole(.text(refusal.status, refusal.message))
         } catch {
-            response = Self.failure(error)
+            reply = .whole(Self.failure(error))
         }
-        try? response.send(
-            on: socket, headOnly: request.method == "HEAD", until: .now + configuration.sendTimeout)
-    }
-
-    /// Refuses requests that could come from a page of another site.
-    private func checkOrigin(of request: HTTPRequest) throws {
-        if !http.isReachableFromElsewhere {
-            let host = request.headers["host"].map(Self.hostName) ?? ""
-            guard ["127.0.0.1", "localhost", "[::1]"].contains(host) else {
-                throw Refusal(status: "421 Misdirected Request", message: "The remote answers 127.0.0.1 only.")
-            }
-        }
-        if request.method == "POST", request.headers["x-viewfinder-remote"] != "1" {
-            throw Refusal(
-                status: "403 Forbidden", message: "Changes come from the remote's page, with X-Viewfinder-Remote: 1.")
+        switch reply {
+        case .whole(let response): exchange.respond(response, within: configuration.sendTimeout)
+        case .file(let item): send(item, on: exchange)
         }
     }
 
-    /// The host of a `Host` field, without its port.
-    static func hostName(_ field: String) -> String {
-        if field.hasPrefix("["), let close = field.firstIndex(of: "]") {
-            return String(field[...close]).lowercased()
-        }
-        return String(field.prefix { $0 != ":" }).lowercased()
-    }
-
-    private func answer(_ request: HTTPRequest) throws -> HTTPResponse {
+    private func answer(_ request: HTTPRequest) throws -> Reply {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         func allow(_ methods: String...) throws {
             guard methods.contains(request.method) else {
@@ -138,22 +110,30 @@ final class RemoteServer: Sendable {
         switch (parts.first ?? "", parts.count) {
         case ("", 1), ("index.html", 1):
             try allow("GET", "HEAD")
-            return HTTPResponse(status: "200 OK", contentType: "text/html; charset=utf-8", body: RemotePage.html)
+            return .whole(
+                HTTPResponse(status: "200 OK", contentType: "text/html; charset=utf-8", body: RemotePage.html))
         case ("live.jpg", 1):
             try allow("GET")
-            return try liveFrame(after: Int(request.query["after"] ?? "") ?? 0)
+            return .whole(try waitingForSomethingNew { try liveFrame(after: Int(request.query["after"] ?? "") ?? 0) })
+        case ("api", 2) where parts[1] == "live-view":
+            try allow("POST")
+            liveView.start()
+            return .whole(.json(["liveView": "on"]))
         case ("api", 2) where parts[1] == "state":
             try allow("GET")
             let since = Int(request.query["since"] ?? "") ?? -1
-            return .json(camera.snapshot(newerThan: since, until: .now + configuration.longPoll))
+            return .whole(
+                try waitingForSomethingNew {
+                    .json(camera.snapshot(newerThan: since, until: .now + configuration.longPoll))
+                })
         case ("api", 2) where parts[1] == "files":
             try allow("GET")
-            return .json(try files().reversed().map(\.record))
+            return .whole(.json(try files().reversed().map(\.record)))
         case ("api", 2) where parts[1] == "shutter":
             try allow("POST")
             let focus = request.formFields["af"] == "1"
             try perform { camera in try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(focus) }
-            return .json(camera.current)
+            return .whole(.json(camera.current))
         case ("api", 2) where parts[1] == "recording":
             try allow("POST")
             switch request.formFields["action"] {
@@ -162,25 +142,47 @@ final class RemoteServer: Sendable {
             default: throw Refusal(status: "400 Bad Request", message: "The field 'action' is start or stop.")
             }
             camera.refresh()
-            return .json(camera.current)
+            return .whole(.json(camera.current))
         case ("api", 3) where parts[1] == "properties":
             try allow("POST")
-            return try setProperty(parts[2], to: request.formFields["value"])
+            return .whole(try setProperty(parts[2], to: request.formFields["value"]))
         case ("files", 2):
-            try allow("GET")
-            return try download(try file(parts[1]))
+            try allow("GET", "HEAD")
+            return .file(try file(parts[1]))
         case ("files", 3) where parts[2] == "thumbnail.jpg":
             try allow("GET")
-            let item = try file(parts[1])
-            let jpeg = try perform { camera in try await CameraFileListing.fileAccess(of: camera).thumbnail(of: item) }
-            return HTTPResponse(status: "200 OK", contentType: "image/jpeg", body: jpeg)
+            return .whole(try thumbnail(of: try file(parts[1])))
         default:
             throw Refusal(status: "404 Not Found", message: "There is nothing at \(request.path); try /.")
         }
     }
 
+    /// Runs `body`, which waits for something new, unless half the connections wait already.
+    private func waitingForSomethingNew(_ body: () throws -> HTTPResponse) throws -> HTTPResponse {
+        let limit = max(1, configuration.http.maximumConnections / 2)
+        let admitted = waiting.withLock { waiting in
+            guard waiting < limit else { return false }
+            waiting += 1
+            return true
+        }
+        guard admitted else {
+            throw Refusal(
+                status: "429 Too Many Requests",
+                message: "\(limit) requests wait for the camera already; try again in a moment.")
+        }
+        defer { waiting.withLock { $0 -= 1 } }
+        return try body()
+    }
+
     private func liveFrame(after number: Int) throws -> HTTPResponse {
-        guard let frame = try liveView.frame(after: number, until: .now + configuration.longPoll) else {
+        let found: RemoteLiveView.Frame?
+        do {
+            found = try liveView.frame(after: number, until: .now + configuration.longPoll)
+        } catch is RemoteLiveView.Off {
+            throw Refusal(
+                status: "409 Conflict", message: "Live view is off; the page starts it with POST /api/live-view.")
+        }
+        guard let frame = found else {
             throw Refusal(status: "504 Gateway Timeout", message: "The camera sent no live view frame in time.")
         }
         var response = HTTPResponse(status: "200 OK", contentType: "image/jpeg", body: frame.jpeg)
@@ -200,60 +202,10 @@ final class RemoteServer: Sendable {
         return .json(camera.current)
     }
 
-    // MARK: Files
-
-    /// The card's files, listed again when the snapshot says files were added.
-    private func files() throws -> [CameraFileListing.Entry] {
-        let version = camera.current.filesVersion
-        if let cached = listing.withLock({ $0.filesVersion == version ? $0.files : nil }) {
-            return cached
-        }
-        let files = try perform { camera in try await CameraFileListing(of: camera).files }
-        listing.withLock { $0 = Listing(filesVersion: version, files: files) }
-        return files
-    }
-
-    private func file(_ handleText: String) throws -> CameraFileItem {
-        guard let handle = UInt32(handleText) else {
-            throw Refusal(status: "400 Bad Request", message: "A file is named by its number, not '\(handleText)'.")
-        }
-        guard let entry = try files().first(where: { $0.item.id == handle }) else {
-            throw Refusal(status: "404 Not Found", message: "The camera has no file \(handle).")
-        }
-        return entry.item
-    }
-
-    private func download(_ item: CameraFileItem) throws -> HTTPResponse {
-        let limit = configuration.maximumDownload
-        guard !item.isByteCountKnown || item.byteCount <= UInt64(limit) else {
-            throw Refusal(
-                status: "413 Content Too Large",
-                message:
-                    "\(item.name) is larger than \(limit >> 20) MiB; download it with 'viewfinder camera download'.")
-        }
-        let bytes = try perform { camera in
-            try await CameraFileListing.fileAccess(of: camera).downloadData(of: item, maximumByteCount: limit)
-        }
-        let name = CameraDownload.isPlainFileName(item.name) ? item.name : "file-\(item.id)"
-        var response = HTTPResponse(status: "200 OK", contentType: Self.mediaType(of: name), body: bytes)
-        response.headers = [("Content-Disposition", "attachment; filename=\"\(name)\"")]
-        return response
-    }
-
-    /// The media type of a camera file, by its extension.
-    static func mediaType(of name: String) -> String {
-        switch name.split(separator: ".").last?.lowercased() {
-        case "jpg", "jpeg": "image/jpeg"
-        case "mov": "video/quicktime"
-        case "mp4": "video/mp4"
-        default: "application/octet-stream"
-        }
-    }
-
     // MARK: Camera calls
 
     /// Runs a call to the camera from a connection's thread, waiting for it at most the camera timeout.
-    private func perform<Result: Sendable>(
+    func perform<Result: Sendable>(
         _ body: @escaping @Sendable (any Camera) async throws -> Result
     ) throws -> Result {
         let camera = camera.camera
@@ -300,17 +252,5 @@ final class RemoteServer: Sendable {
             default: "502 Bad Gateway"
             }
         return .text(status, error.message)
-    }
-
-    /// A sentence for a status the server sends without a handler's message.
-    static func describe(_ status: String) -> String {
-        switch status {
-        case "431 Request Header Fields Too Large":
-            "The request's head is longer than \(HTTPRequest.maximumHeadSize) bytes."
-        case "413 Content Too Large": "The request's body is longer than \(HTTPRequest.maximumBodySize) bytes."
-        case "411 Length Required": "Send the body with Content-Length."
-        case "408 Request Timeout": "The request did not arrive in time."
-        default: "The request is not HTTP/1.1."
-        }
     }
 }

@@ -7,9 +7,10 @@ import Glibc
 extension CameraFileAccess {
     /// Downloads a file to `path`, where it appears only once the whole file has arrived.
     ///
-    /// The bytes go to a file named `path` with `.partial` appended, which is flushed to disk and renamed to `path`
-    /// after the last chunk; when the download fails, is cancelled or the camera goes away, the partial file is
-    /// removed. A file at `path` is therefore always complete, and an existing one is replaced only on success.
+    /// The bytes go to a new file named `path` with `.partial` appended, which is flushed to disk and renamed to
+    /// `path` after the last chunk; when the download fails, is cancelled or the camera goes away, the partial file is
+    /// removed. A file at `path` is therefore always complete, and an existing one (or a symbolic link) is replaced
+    /// only on success, never written through. A partial file left by a download that was killed is replaced.
     ///
     /// ```swift
     /// try await camera.download(item, toFile: "/home/me/Pictures/\(item.name)")
@@ -21,7 +22,7 @@ extension CameraFileAccess {
     ///   - progress: Called after each chunk is written; throwing stops the download.
     /// - Throws: What ``download(_:chunkHandler:)`` or `progress` throws, or a ``ViewfinderError`` from the file
     ///   system, such as ``ViewfinderError/Code/permissionDenied``, or ``ViewfinderError/Code/notFound`` for a folder
-    ///   that does not exist.
+    ///   that does not exist; ``ViewfinderError/Code/deviceBusy`` when another download is writing the same file.
     public func download(
         _ item: CameraFileItem, toFile path: String,
         progress: @escaping @Sendable (CameraTransferProgress) throws -> Void = { _ in }
@@ -41,30 +42,68 @@ extension CameraFileAccess {
 }
 
 /// A file being written under a temporary name, renamed to its real name only once it is complete.
-final class PartialFile: Sendable {
+///
+/// The partial file is always a new file: it is created with `O_EXCL | O_NOFOLLOW`, so nothing already at its name,
+/// such as a symbolic link to another file, is written through, and renaming it over the real name replaces what is
+/// there (a link included) rather than writing into it. The partial file is held with an advisory lock while it is
+/// written; one that is left from a download that was killed (no one holds its lock) is removed and made anew, while
+/// one that another download is writing is left alone.
+package final class PartialFile: Sendable {
     /// The name the file gets once complete.
-    let path: String
+    package let path: String
     /// The name it has until then.
-    let partialPath: String
+    package let partialPath: String
     private let descriptor: Locked<FileDescriptor?>
 
-    /// Creates (or truncates) the partial file for `path`.
-    init(completing path: String) throws(ViewfinderError) {
+    /// Creates the partial file for `path`, with `permissions` less the process's umask.
+    ///
+    /// - Throws: ``ViewfinderError`` with the system's error, or ``ViewfinderError/Code/deviceBusy`` when another
+    ///   download is writing the partial file.
+    package init(completing path: String, permissions: mode_t = 0o644) throws(ViewfinderError) {
         self.path = path
         partialPath = path + ".partial"
-        do {
-            descriptor = Locked(try FileDescriptor.open(partialPath, O_WRONLY | O_CREAT | O_TRUNC))
-        } catch {
-            throw ViewfinderError(error, while: "creating \(partialPath)")
-        }
+        descriptor = Locked(try Self.create(partialPath, permissions: permissions))
     }
 
     deinit {
         discard()
     }
 
+    /// A new file at `path`, locked; a file left there by a download that is no longer running is removed first.
+    private static func create(_ path: String, permissions: mode_t) throws(ViewfinderError) -> FileDescriptor {
+        func make() throws(Errno) -> FileDescriptor {
+            let file = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, permissions: permissions)
+            // Nobody else can hold the lock of a file just made.
+            _ = flock(file.rawValue, LOCK_EX | LOCK_NB)
+            return file
+        }
+        do throws(Errno) {
+            return try make()
+        } catch let error where error.rawValue == EEXIST {
+            guard isLeftOver(path) else {
+                throw ViewfinderError(
+                    .deviceBusy, "another download is writing \(path); wait for it to end, or stop it")
+            }
+            unlink(path)
+        } catch {
+            throw ViewfinderError(error, while: "creating \(path)")
+        }
+        do throws(Errno) {
+            return try make()
+        } catch {
+            throw ViewfinderError(error, while: "creating \(path)")
+        }
+    }
+
+    /// Whether what is at `path` is left from a download that is no longer running: a file whose lock nobody holds,
+    /// or anything that is not a file of its own, such as a symbolic link.
+    private static func isLeftOver(_ path: String) -> Bool {
+        guard let file = try? FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK) else { return true }
+        return flock(file.rawValue, LOCK_EX | LOCK_NB) == 0
+    }
+
     /// Appends `bytes`.
-    func write(_ bytes: [UInt8]) throws(ViewfinderError) {
+    package func write(_ bytes: [UInt8]) throws(ViewfinderError) {
         let partialPath = partialPath
         try descriptor.withLock { (descriptor) throws(ViewfinderError) in
             guard let raw = descriptor?.rawValue else {
@@ -78,13 +117,14 @@ final class PartialFile: Sendable {
         }
     }
 
-    /// Flushes the file to disk, closes it and gives it its real name.
-    func complete() throws(ViewfinderError) {
+    /// Closes the file and gives it its real name, having flushed it to disk unless `flushing` is false (for files
+    /// that are cheap to make again, such as a live view frame).
+    package func complete(flushing: Bool = true) throws(ViewfinderError) {
         guard let file = descriptor.withLock({ $0.take() }) else {
             throw ViewfinderError(.invalidArgument, "\(partialPath) was already closed")
         }
         do {
-            try file.sync()
+            if flushing { try file.sync() }
             try file.close()
         } catch {
             unlink(partialPath)
@@ -98,7 +138,7 @@ final class PartialFile: Sendable {
     }
 
     /// Closes and removes the partial file, unless it was completed.
-    func discard() {
+    package func discard() {
         guard let file = descriptor.withLock({ $0.take() }) else { return }
         try? file.close()
         unlink(partialPath)

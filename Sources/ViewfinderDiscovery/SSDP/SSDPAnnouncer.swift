@@ -4,6 +4,9 @@ import ViewfinderSystem
 /// Announces a UPnP device over SSDP, as a Canon camera does: its device description served over HTTP, NOTIFY
 /// ssdp:alive at start and every 30 seconds, answers to M-SEARCH for its types, and ssdp:byebye at stop.
 ///
+/// Only searches sent to the SSDP group are answered: its socket is bound to the group's address, so an M-SEARCH
+/// sent to this host alone, whose sender address anyone can forge, never makes it send its answers to a third party.
+///
 /// It runs until ``stop()``, which its owner must call.
 package final class SSDPAnnouncer: Sendable {
     /// What is announced.
@@ -73,7 +76,7 @@ package final class SSDPAnnouncer: Sendable {
             throw ViewfinderError(error)
         }
         do throws(SocketError) {
-            multicast = try Socket.udp(bindingTo: "0.0.0.0", port: SSDPMessage.port, sharingPort: true)
+            multicast = try Socket.udp(bindingTo: SSDPMessage.ipv4Group, port: SSDPMessage.port, sharingPort: true)
         } catch {
             http.close()
             throw ViewfinderError(error)

@@ -10,6 +10,11 @@ import ViewfinderSystem
 /// 72 KiB within ``Configuration/fetchTimeout``) for its maker, model, name, UDN and serial number, and reports
 /// `ssdp:byebye` as a loss. An announcement lasts its `max-age`, at most ``Configuration/lifetime``, so a camera
 /// that stops answering the repeated searches is lost.
+///
+/// Only a camera's own description is read: an announcement whose LOCATION names another host than the one that
+/// sent it is ignored, so a stranger on the network cannot have this computer fetch from wherever it points, and a
+/// byebye counts only from the host the camera was found at. Descriptions are read on threads of their own, a few
+/// at a time, so a host that is slow to answer holds up neither the other announcements nor the searches.
 public final class SSDPSearcher: CameraSearcher {
     /// How often to search, how long an answer lasts, how long a description may take.
     public struct Configuration: Sendable {
@@ -75,10 +80,18 @@ public final class SSDPSearcher: CameraSearcher {
             throw ViewfinderError(error)
         }
         let group = try SocketAddress(numeric: SSDPMessage.ipv4Group, port: SSDPMessage.port)
+        let fetches: DescriptionFetches
+        do {
+            fetches = try DescriptionFetches(timeout: configuration.fetchTimeout)
+        } catch {
+            notifications.close()
+            searches.close()
+            throw error
+        }
         let started = try SocketLoop(name: "ssdp-search", sockets: [notifications, searches]) {
             [configuration] loop in
             var search = Search(
-                notifications: notifications, searches: searches, interfaces: [], group: group,
+                notifications: notifications, searches: searches, group: group, fetches: fetches,
                 configuration: configuration, report: report)
             search.run(until: loop)
         }
@@ -93,12 +106,11 @@ public final class SSDPSearcher: CameraSearcher {
         }?.stop()
     }
 
-    /// The camera an SSDP message and its device description describe.
+    /// The camera an SSDP message from `sender` and its device description describe, at the sender's address.
     static func camera(
         from message: SSDPMessage, description: UPnPDeviceDescription, sender: String
     ) -> DiscoveredCamera? {
         guard let target = message.target, let id = description.udn ?? message.deviceID else { return nil }
-        let host = message.location.flatMap { DescriptionFetcher.parts(of: $0)?.host } ?? sender
         let maker = (description.manufacturer ?? "").lowercased()
         let family: CameraFamily =
             if target.contains("schemas-canon-com") || maker.contains("canon") {
@@ -116,19 +128,24 @@ public final class SSDPSearcher: CameraSearcher {
         return DiscoveredCamera(
             id: id, family: family, manufacturer: description.manufacturer ?? "", model: model,
             name: description.nickname ?? description.friendlyName ?? model, serialNumber: description.serialNumber,
-            host: host, port: nil, foundBy: .ssdp)
+            host: sender, port: nil, foundBy: .ssdp)
     }
 
     /// One search: its sockets, what it has read, and the loop.
-    private struct Search {
+    struct Search {
         let notifications: Socket
         let searches: Socket
         var interfaces: [MulticastInterface]
         let group: SocketAddress
+        let fetches: DescriptionFetches
         let configuration: Configuration
         let report: @Sendable (CameraSearchEvent) -> Void
         /// Descriptions read, by location; `nil` for one that could not be read, asked again after ten seconds.
         var descriptions: [String: (description: UPnPDeviceDescription?, readAt: ContinuousClock.Instant)] = [:]
+        /// The newest announcement of each location whose description is being read, and who sent it.
+        var waiting: [String: (message: SSDPMessage, sender: String)] = [:]
+        /// The host each camera was found at, by its UDN, whose byebye alone counts.
+        var hosts: [String: String] = [:]
 
         static let maximumDescriptions = 64
         /// How long after a byebye a device's alive and answers are taken as stale: sent before it left, and still
@@ -138,13 +155,14 @@ public final class SSDPSearcher: CameraSearcher {
         var byebyes: [String: ContinuousClock.Instant] = [:]
 
         init(
-            notifications: Socket, searches: Socket, interfaces: [MulticastInterface], group: SocketAddress,
+            notifications: Socket, searches: Socket, group: SocketAddress, fetches: DescriptionFetches,
             configuration: Configuration, report: @escaping @Sendable (CameraSearchEvent) -> Void
         ) {
             self.notifications = notifications
             self.searches = searches
-            self.interfaces = interfaces
+            interfaces = []
             self.group = group
+            self.fetches = fetches
             self.configuration = configuration
             self.report = report
         }
@@ -170,7 +188,11 @@ public final class SSDPSearcher: CameraSearcher {
                         [
                             Poll.Request(notifications.descriptor, for: Poll.readable),
                             Poll.Request(searches.descriptor, for: Poll.readable),
+                            Poll.Request(fetches.wakeup.descriptor, for: Poll.readable),
                         ], until: deadline)) ?? []
+                if ready.count == 3, ready[2] != 0 {
+                    for fetch in fetches.takeFinished() { described(fetch.location, fetch.description) }
+                }
                 for (socket, events) in zip([notifications, searches], ready) where events != 0 {
                     let received = buffer.withUnsafeMutableBytes { raw in
                         try? socket.receiveDatagram(into: raw, until: .now, while: "listening for SSDP")
@@ -181,6 +203,7 @@ public final class SSDPSearcher: CameraSearcher {
                     take(message, from: datagram.sender.host)
                 }
             }
+            fetches.waitForRunning()
         }
 
         /// Joins the group on the interfaces that came up since it last looked; returns whether there was any.
@@ -206,7 +229,9 @@ public final class SSDPSearcher: CameraSearcher {
             }
         }
 
-        private mutating func take(_ message: SSDPMessage, from sender: String) {
+        /// Takes a message from `sender`: reports a byebye, or reads the description of a camera it has not read, or
+        /// reports the camera whose description it has.
+        mutating func take(_ message: SSDPMessage, from sender: String) {
             guard message.kind != .search, let target = message.target, SSDPSearcher.cameraTargets.contains(target),
                 let deviceID = message.deviceID
             else { return }
@@ -214,31 +239,47 @@ public final class SSDPSearcher: CameraSearcher {
             let now = ContinuousClock.now
             byebyes = byebyes.filter { $0.value > now - Self.quietAfterByebye }
             if message.isByeBye {
+                guard hosts[deviceID].map({ $0 == sender }) ?? true else { return }
                 if byebyes.count < Self.maximumDescriptions { byebyes[deviceID] = now }
+                hosts[deviceID] = nil
                 report(.gone(key: key))
                 return
             }
             guard byebyes[deviceID] == nil else { return }
-            guard let location = message.location, let description = describe(location) else { return }
-            guard let camera = SSDPSearcher.camera(from: message, description: description, sender: sender) else {
+            // A description anywhere but on the sender would have this computer fetch what a stranger points it at.
+            guard let location = message.location, DescriptionFetcher.parts(of: location)?.host == sender else {
                 return
             }
-            let lifetime = Duration.seconds(message.maximumAge ?? 1800)
-            report(.seen(key: key, camera: camera, lifetime: min(lifetime, configuration.lifetime)))
+            if let known = descriptions[location], known.description != nil || known.readAt > now - .seconds(10) {
+                if let description = known.description { announce(message, description: description, sender: sender) }
+                return
+            }
+            guard waiting[location] != nil || waiting.count < Self.maximumDescriptions, fetches.start(location) else {
+                return
+            }
+            waiting[location] = (message, sender)
         }
 
-        /// The description at `location`, read once and remembered.
-        private mutating func describe(_ location: String) -> UPnPDeviceDescription? {
-            if let known = descriptions[location], known.description != nil || known.readAt > .now - .seconds(10) {
-                return known.description
-            }
+        /// Takes a description that was read (or `nil` for one that could not be), and reports the camera that
+        /// waited for it.
+        mutating func described(_ location: String, _ description: UPnPDeviceDescription?) {
             if descriptions.count >= Self.maximumDescriptions {
                 descriptions = descriptions.filter { $0.value.description != nil }
-                guard descriptions.count < Self.maximumDescriptions else { return nil }
             }
-            let description = try? DescriptionFetcher.fetch(location, timeout: configuration.fetchTimeout)
-            descriptions[location] = (description, .now)
-            return description
+            if descriptions.count < Self.maximumDescriptions { descriptions[location] = (description, .now) }
+            guard let (message, sender) = waiting.removeValue(forKey: location), let description,
+                let deviceID = message.deviceID, byebyes[deviceID] == nil
+            else { return }
+            announce(message, description: description, sender: sender)
+        }
+
+        private mutating func announce(_ message: SSDPMessage, description: UPnPDeviceDescription, sender: String) {
+            guard let camera = SSDPSearcher.camera(from: message, description: description, sender: sender),
+                let deviceID = message.deviceID
+            else { return }
+            if hosts[deviceID] != nil || hosts.count < Self.maximumDescriptions { hosts[deviceID] = sender }
+            let lifetime = Duration.seconds(message.maximumAge ?? 1800)
+            report(.seen(key: "ssdp:\(deviceID)", camera: camera, lifetime: min(lifetime, configuration.lifetime)))
         }
     }
 }
