@@ -128,9 +128,10 @@ import ViewfinderTestSupport
             }
             let player = try MJPEGTestReader(port: preview.port, path: "/stream.mjpeg?token=\(preview.address.token)")
             #expect(try player.readPart().body.prefix(2) == [0xFF, 0xD8], "a player's stream with ?token=")
+            // The tool prints the players' address just after the page's: wait for its line rather than read early.
+            let streamAddress = "http://127.0.0.1:\(preview.port)/stream.mjpeg?token=\(preview.address.token)"
             #expect(
-                preview.process.standardOutput.contains(
-                    "http://127.0.0.1:\(preview.port)/stream.mjpeg?token=\(preview.address.token)"),
+                preview.process.waitForOutput(timeout: .seconds(30)) { $0.contains(streamAddress) },
                 "\(preview.process.standardOutput)")
 
             let garbage = try TestConnection(port: preview.port)
