@@ -164,6 +164,13 @@ extension CameraSimulator {
         /// that says the camera rejects it, as a camera does until it is paired on its own menu; `nil` (the
         /// default) admits every client.
         public var pairedClients: Set<PTPIPGUID>?
+        /// Whether the camera reports a finished capture with CaptureComplete, and lists the event; `true` by default.
+        ///
+        /// Some real cameras send the new picture's ObjectAdded alone.
+        public var sendsCaptureComplete = true
+        /// Whether a Nikon holds its events for the client to ask for with CheckEvent (0x90C7), as Nikon bodies over
+        /// USB do, instead of sending them on the event connection; `false` by default.
+        public var nikonEventsByCheckEvent = false
         /// Changes what GetDeviceInfo says after the identity has filled it in, such as another vendor's extension
         /// and operation codes, for testing how a client treats cameras the simulator does not otherwise play.
         public var deviceInfoChanges: (@Sendable (inout PTPDeviceInfo) -> Void)?

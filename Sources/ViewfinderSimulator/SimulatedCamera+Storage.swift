@@ -161,10 +161,9 @@ extension SimulatedCamera {
             reportCanonEOSCapture(handle, name: name, size: image.jpeg.count)
             return []
         }
-        return [
-            PTPEvent(code: .objectAdded, parameters: [handle]),
-            PTPEvent(code: .captureComplete, transactionID: transactionID),
-        ]
+        let added = PTPEvent(code: .objectAdded, parameters: [handle])
+        guard configuration.sendsCaptureComplete else { return [added] }
+        return [added, PTPEvent(code: .captureComplete, transactionID: transactionID)]
     }
 
     /// Writes a copy of a captured file, so a check can compare a download with what the camera stored.

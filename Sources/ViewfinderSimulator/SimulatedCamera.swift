@@ -79,7 +79,12 @@ final class SimulatedCamera: SimulatorResponder {
         var focusing: (until: ContinuousClock.Instant, succeeds: Bool)?
         /// What a Canon holds of its own.
         var canon = CanonEOSState()
+        /// Events a Nikon holds for CheckEvent, oldest first.
+        var heldEvents: [PTPEvent] = []
     }
+
+    /// The most events a camera holds for CheckEvent; older ones are dropped, as a camera's queue overflows.
+    static let maximumHeldEvents = 256
 
     let configuration: CameraSimulator.Configuration
     let deviceInfo: PTPDeviceInfo
@@ -95,6 +100,12 @@ final class SimulatedCamera: SimulatorResponder {
     init(configuration: CameraSimulator.Configuration) throws {
         self.configuration = configuration
         var deviceInfo = configuration.identity.deviceInfo(model: configuration.model)
+        if configuration.identity == .nikon && configuration.nikonEventsByCheckEvent {
+            deviceInfo.operationsSupported.append(.nikonCheckEvent)
+        }
+        if !configuration.sendsCaptureComplete {
+            deviceInfo.eventsSupported.removeAll { $0 == .captureComplete }
+        }
         configuration.deviceInfoChanges?(&deviceInfo)
         self.deviceInfo = deviceInfo
         let date = CameraClock.format(CameraClock.now())
@@ -141,7 +152,30 @@ final class SimulatedCamera: SimulatorResponder {
     }
 
     func sessionBegan(in pump: SimulatorEventPump) {
+        if deviceInfo.supports(.nikonCheckEvent) {
+            pump.deliver(to: { [self] events in
+                state.withLock { state in
+                    state.heldEvents += events
+                    state.heldEvents.removeFirst(max(0, state.heldEvents.count - Self.maximumHeldEvents))
+                }
+            })
+        }
         pump.repeatEvery(configuration.batteryDrainInterval) { [self] in drainBattery() }
+    }
+
+    /// The events held for CheckEvent, as its answer: a count, then each event's code and first parameter.
+    private func checkEvent() -> SimulatorReply {
+        let events = state.withLock { state in
+            defer { state.heldEvents = [] }
+            return state.heldEvents
+        }
+        var writer = PTPDataWriter(capacity: 2 + 6 * events.count)
+        writer.append(UInt16(events.count))
+        for event in events {
+            writer.append(event.code.rawValue)
+            writer.append(event.parameters.first ?? 0)
+        }
+        return .data(writer.bytes)
     }
 
     func respond(to request: SimulatorRequest, in context: any SimulatorSessionContext) -> SimulatorReply {
@@ -163,6 +197,8 @@ final class SimulatedCamera: SimulatorResponder {
             return respondToProperty(request)
         case .initiateCapture:
             return initiateCapture(request, in: context)
+        case .nikonCheckEvent:
+            return checkEvent()
         case .nikonStartLiveView, .nikonEndLiveView, .nikonGetLiveViewImage, .nikonDeviceReady,
             .nikonStartMovieRecording, .nikonEndMovieRecording, .nikonAfDrive:
             return respondToLiveView(request, in: context)

@@ -231,16 +231,20 @@ public final class PTPCamera: Camera, CameraFileAccess, CameraPropertyBackend {
     /// Passes the session's events to the dialect until the session ends, then records how it ended.
     private func followEvents(of link: Link) {
         let events = link.session.events
+        let queue = PTPEventQueue(dialect: link.dialect, session: link.session)
         Task { [weak self] in
             var failure: ViewfinderError?
             do {
                 for try await event in events {
                     guard self != nil else { return }
-                    await link.dialect.handle(event)
+                    // Seen at once, the end of a capture above all; handled in turn, without holding up the next.
+                    link.dialect.observe(event)
+                    queue.enqueue(event)
                 }
             } catch {
                 failure = error as? ViewfinderError ?? ViewfinderError(.disconnected, "\(error)")
             }
+            await queue.finish()
             self?.linkEnded(link, error: failure)
             // Release the ended session's thread and transport now rather than when the last reference goes.
             await link.session.close()

@@ -35,9 +35,17 @@ protocol PTPDialect: AnyObject, Sendable {
     /// What the camera can do through this dialect.
     var functionality: CameraFunctionality { get }
 
-    /// Acts on an event the transport delivered: reads changed properties again, reports new files, completes
-    /// captures.
+    /// Sees an event the moment it arrives, before the handlers of the events ahead of it have run: for what must
+    /// not wait behind them, such as the end of a capture. It must not block.
+    func observe(_ event: PTPEvent)
+
+    /// Acts on an event the transport delivered, after the events before it: reads changed properties again,
+    /// reports new files.
     func handle(_ event: PTPEvent) async
+
+    /// Events were lost (the camera sent more than the connection kept while its handlers were busy): reads again
+    /// what they could have changed.
+    func eventsWereMissed() async
 
     /// Sends a property's new value; returns once the camera has taken it.
     ///
@@ -79,6 +87,10 @@ protocol PTPDialect: AnyObject, Sendable {
 }
 
 extension PTPDialect {
+    func observe(_ event: PTPEvent) {}
+
+    func eventsWereMissed() async {}
+
     func stepValue(forPropertyNamed name: String, by steps: Int) async throws {
         throw ViewfinderError(.notAvailable, "\(Self.name) cameras have no property that moves by steps")
     }

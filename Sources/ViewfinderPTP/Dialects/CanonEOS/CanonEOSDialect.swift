@@ -230,6 +230,10 @@ final class CanonEOSDialect: PTPDialect {
         _ = try? await poll()
     }
 
+    func eventsWereMissed() async {
+        _ = try? await poll()
+    }
+
     // MARK: Properties
 
     func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws {

@@ -10,6 +10,7 @@ final class NikonDialect: PTPDialect {
     private let properties: StandardProperties
     private let capture: StandardCapture
     private let liveViewLease = NikonLiveViewLease()
+    private let poller = NikonEventPoller()
     /// Whether a movie is being recorded, as far as this connection knows.
     private let isRecording = Locked(false)
     /// How often a frame that is not ready yet (DeviceBusy) is asked for again before live view fails.
@@ -30,9 +31,16 @@ final class NikonDialect: PTPDialect {
         }
     }
 
+    /// Reads the camera's properties, and starts asking for its events with CheckEvent where it lists the operation.
     static func open(_ connection: PTPConnection) async throws -> NikonDialect {
         let dialect = NikonDialect(connection: connection)
         try await dialect.properties.readAll()
+        if connection.deviceInfo.supports(.nikonCheckEvent) {
+            dialect.poller.start(on: connection.session) { [weak dialect] event in
+                dialect?.observe(event)
+                await dialect?.handle(event)
+            }
+        }
         return dialect
     }
 
@@ -48,6 +56,15 @@ final class NikonDialect: PTPDialect {
         return functionality
     }
 
+    func observe(_ event: PTPEvent) {
+        capture.observe(event)
+    }
+
+    func eventsWereMissed() async {
+        try? await properties.readAll()
+        await refreshRecordingState()
+    }
+
     func handle(_ event: PTPEvent) async {
         if event.code == .devicePropChanged,
             event.parameters.first
@@ -57,7 +74,7 @@ final class NikonDialect: PTPDialect {
             await refreshRecordingState()
             return
         }
-        await StandardDialect.handleStandard(event, connection: connection, properties: properties, capture: capture)
+        await StandardDialect.handleStandard(event, connection: connection, properties: properties)
     }
 
     func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws {
@@ -192,10 +209,12 @@ final class NikonDialect: PTPDialect {
     // MARK: The connection's end
 
     func prepareToClose() async {
+        await poller.stop()
         await liveViewLease.end(on: connection.session)
     }
 
     func connectionEnded(with error: ViewfinderError) {
+        poller.cancel()
         liveViewLease.reset()
         capture.connectionEnded(with: error)
     }

@@ -5,7 +5,10 @@ import ViewfinderSystem
 ///
 /// ``takePicture()`` returns once the event for its transaction arrives (cameras that do not fill the event's
 /// transaction ID in, sending `0xFFFFFFFF` or 0, complete any capture), or fails after the configured capture timeout.
-/// An event that arrives before the answer to InitiateCapture is kept for it.
+/// An event that arrives before the answer to InitiateCapture is kept for it. Real cameras differ, as libgphoto2
+/// knows: one that does not list CaptureComplete among its events completes a capture with the ObjectAdded of the new
+/// picture (not of a new folder), and one that lists it but sends only ObjectAdded completes it
+/// ``objectAddedGrace`` after that; StoreFull fails the capture at once.
 final class StandardCapture: Sendable {
     /// A shutter release waiting for the camera's CaptureComplete event.
     private struct Wait {
@@ -45,6 +48,10 @@ final class StandardCapture: Sendable {
 
     /// Whether a picture is being taken: the camera has been asked and has not reported it taken.
     var isWaiting: Bool { state.withLock { $0.wait != nil } }
+
+    /// How long a camera that lists CaptureComplete has to send it after the new picture's ObjectAdded, before the
+    /// capture is taken as complete without it.
+    static let objectAddedGrace = Duration.seconds(2)
 
     /// Whether the camera takes pictures with InitiateCapture.
     var isAvailable: Bool { connection.deviceInfo.supports(.initiateCapture) }
@@ -158,6 +165,42 @@ final class StandardCapture: Sendable {
             return wait
         }
         wait?.finish(with: result)
+    }
+
+    /// Sees the events that end a capture as they arrive: CaptureComplete, the new picture's ObjectAdded, StoreFull.
+    func observe(_ event: PTPEvent) {
+        switch event.code {
+        case .captureComplete:
+            captureCompleted(transactionID: event.transactionID)
+        case .storeFull:
+            guard let id = state.withLock({ $0.wait?.id }) else { return }
+            end(
+                id,
+                .failure(
+                    ViewfinderError(
+                        .notAvailable, "the camera's card became full during the capture; free some space",
+                        responseCode: PTPResponseCode.storeFull.rawValue)))
+        case .objectAdded:
+            guard let handle = event.parameters.first, let id = state.withLock({ $0.wait?.id }) else { return }
+            let listsCaptureComplete = connection.deviceInfo.eventsSupported.contains(.captureComplete)
+            Task { [weak self, connection] in
+                // A new folder is not the picture; a camera that cannot say what the object is has made the picture.
+                if let info = try? await connection.session.objectInfo(handle), info.isFolder { return }
+                if listsCaptureComplete {
+                    try? await Task.sleep(for: Self.objectAddedGrace)
+                }
+                self?.completeByObjectAdded(id)
+            }
+        default:
+            break
+        }
+    }
+
+    /// Completes capture `id` on the new picture's ObjectAdded, if it still waits.
+    private func completeByObjectAdded(_ id: UInt64) {
+        let waiting = state.withLock { $0.wait?.id == id }
+        guard waiting else { return }
+        captureCompleted(transactionID: 0)
     }
 
     /// Completes the capture a CaptureComplete event belongs to, or remembers the event for it.

@@ -49,13 +49,21 @@ final class StandardDialect: PTPDialect {
         return functionality
     }
 
-    func handle(_ event: PTPEvent) async {
-        await Self.handleStandard(event, connection: connection, properties: properties, capture: capture)
+    func observe(_ event: PTPEvent) {
+        capture.observe(event)
     }
 
-    /// Acts on the standard events: reads changed properties again, reports new files, completes captures.
+    func handle(_ event: PTPEvent) async {
+        await Self.handleStandard(event, connection: connection, properties: properties)
+    }
+
+    func eventsWereMissed() async {
+        try? await properties.readAll()
+    }
+
+    /// Acts on the standard events: reads changed properties again, reports new files.
     static func handleStandard(
-        _ event: PTPEvent, connection: PTPConnection, properties: StandardProperties, capture: StandardCapture
+        _ event: PTPEvent, connection: PTPConnection, properties: StandardProperties
     ) async {
         switch event.code {
         case .devicePropChanged:
@@ -67,8 +75,6 @@ final class StandardDialect: PTPDialect {
             try? await properties.refreshShotsAvailable()
         case .objectRemoved, .storageInfoChanged:
             try? await properties.refreshShotsAvailable()
-        case .captureComplete:
-            capture.captureCompleted(transactionID: event.transactionID)
         default:
             break
         }
