@@ -16,7 +16,8 @@ extension PTPUSBTransport {
             self.haltedEndpoints = haltedEndpoints
         }
 
-        /// Reads the data of a Get Device Status request: its length, its code, then the halted endpoints.
+        /// Reads the data of a Get Device Status request: its length, its code, then the halted endpoints, which
+        /// cameras write in 32 bits each and Android's and TinyUSB's MTP in 16 (zeros are read as padding).
         ///
         /// - Throws: `ViewfinderError/Code/malformedData` when it is shorter than the length and code.
         init(decoding bytes: UnsafeRawBufferPointer) throws(ViewfinderError) {
@@ -25,7 +26,7 @@ extension PTPUSBTransport {
             }
             let length = min(Int(bytes.loadUnaligned(as: UInt16.self).littleEndian), bytes.count)
             code = PTPResponseCode(bytes.loadUnaligned(fromByteOffset: 2, as: UInt16.self).littleEndian)
-            haltedEndpoints = stride(from: 4, to: length - 3, by: 4).map { bytes[$0] }
+            haltedEndpoints = stride(from: 4, to: length - 1, by: 2).map { bytes[$0] }.filter { $0 != 0 }
         }
 
         /// Whether the camera is still busy with a transaction, or with cancelling one.
