@@ -168,19 +168,29 @@ extension PTPUSBTransport {
 
     // MARK: Stalls
 
-    /// Runs a transfer that nothing of has gone through yet; when the camera stalls it, clears the halt and, as
-    /// libgphoto2 does, runs it once more if the camera says it is ready.
+    /// Runs a transfer, clearing the halt when the camera stalls it, which ends the transaction unless `retryingOnce`
+    /// (for a transfer that nothing of had gone through yet) and the camera says it is ready: then, as libgphoto2
+    /// does, the transfer runs once more.
     ///
     /// - Throws: What ``stopped(on:while:)`` makes of the stall, or `ViewfinderError/Code/io` (`EPIPE`) when the
-    ///   transfer stalls again.
-    func retryingOnceAfterStall<Result>(
-        on endpoint: UInt8, while activity: @autoclosure () -> String,
+    ///   camera does not say why it stopped the phase, or the transfer stalls again.
+    func clearingStalls<Result>(
+        on endpoint: UInt8, retryingOnce: Bool, while activity: @autoclosure () -> String,
         _ body: () throws(ViewfinderError) -> Result
     ) throws(ViewfinderError) -> Result {
         do {
             return try body()
         } catch  where error.isStall {
+            bounceRange = 0..<0
+            dataRemaining = 0
+            dataUnbounded = false
             if let failure = try stopped(on: endpoint, while: activity()) { throw failure }
+            guard retryingOnce else {
+                throw ViewfinderError(
+                    .io,
+                    "the camera on \(io.path) stalled endpoint \(USBEndpointName(endpoint)) in the middle of a "
+                        + "phase while \(activity()); the halt was cleared", errno: EPIPE)
+            }
         }
         do {
             return try body()
@@ -190,28 +200,6 @@ extension PTPUSBTransport {
                 .io,
                 "the camera on \(io.path) stalled endpoint \(USBEndpointName(endpoint)) twice while \(activity()); "
                     + "the halt was cleared", errno: EPIPE)
-        }
-    }
-
-    /// Runs a transfer in the middle of a phase: a stall is cleared and ends the transaction.
-    ///
-    /// - Throws: What ``stopped(on:while:)`` makes of the stall, or `ViewfinderError/Code/io` (`EPIPE`) when the
-    ///   camera does not say why it stopped the phase.
-    func failingAfterStall<Result>(
-        on endpoint: UInt8, while activity: @autoclosure () -> String,
-        _ body: () throws(ViewfinderError) -> Result
-    ) throws(ViewfinderError) -> Result {
-        do {
-            return try body()
-        } catch  where error.isStall {
-            bounceRange = 0..<0
-            dataRemaining = 0
-            dataUnbounded = false
-            throw try stopped(on: endpoint, while: activity())
-                ?? ViewfinderError(
-                    .io,
-                    "the camera on \(io.path) stalled endpoint \(USBEndpointName(endpoint)) in the middle of a "
-                        + "phase while \(activity()); the halt was cleared", errno: EPIPE)
         }
     }
 

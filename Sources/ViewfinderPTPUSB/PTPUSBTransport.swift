@@ -155,7 +155,8 @@ public final class PTPUSBTransport: PTPTransport, @unchecked Sendable {
         var bytes = PTPUSBContainer.encode(
             .command, code: request.code.rawValue, transactionID: request.transactionID, parameters: request.parameters)
         let deadline = deadline
-        try retryingOnceAfterStall(on: pipes.bulkOut, while: "sending \(request.code)") { () throws(ViewfinderError) in
+        try clearingStalls(on: pipes.bulkOut, retryingOnce: true, while: "sending \(request.code)") {
+            () throws(ViewfinderError) in
             try typedThrows {
                 try bytes.withUnsafeMutableBytes { raw in
                     _ = try io.transfer(
@@ -190,7 +191,9 @@ public final class PTPUSBTransport: PTPTransport, @unchecked Sendable {
         let lastTransfer = first == total
         let deadline = deadline
         let bulk = UInt8(USBDEVFS_URB_TYPE_BULK)
-        try retryingOnceAfterStall(on: pipes.bulkOut, while: "sending data for transaction \(transactionID)") {
+        try clearingStalls(
+            on: pipes.bulkOut, retryingOnce: true, while: "sending data for transaction \(transactionID)"
+        ) {
             () throws(ViewfinderError) in
             try typedThrows {
                 try bounce.withUnsafeMutableBytes { raw in
@@ -207,7 +210,9 @@ public final class PTPUSBTransport: PTPTransport, @unchecked Sendable {
             let piece = UnsafeMutableRawBufferPointer(
                 start: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + offset), count: count)
             offset += count
-            try failingAfterStall(on: pipes.bulkOut, while: "sending data for transaction \(transactionID)") {
+            try clearingStalls(
+                on: pipes.bulkOut, retryingOnce: false, while: "sending data for transaction \(transactionID)"
+            ) {
                 () throws(ViewfinderError) in
                 _ = try io.transfer(
                     bulk, endpoint: pipes.bulkOut, piece, zeroPacket: offset == bytes.count, until: deadline,
@@ -288,7 +293,8 @@ public final class PTPUSBTransport: PTPTransport, @unchecked Sendable {
             return count
         }
         let deadline = deadline
-        let count = try failingAfterStall(on: pipes.bulkIn, while: "receiving data") { () throws(ViewfinderError) in
+        let count = try clearingStalls(on: pipes.bulkIn, retryingOnce: false, while: "receiving data") {
+            () throws(ViewfinderError) in
             try io.transfer(
                 UInt8(USBDEVFS_URB_TYPE_BULK), endpoint: pipes.bulkIn,
                 UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]), zeroPacket: false, until: deadline,
@@ -405,7 +411,8 @@ public final class PTPUSBTransport: PTPTransport, @unchecked Sendable {
     /// Reads one transfer of the data phase under way into `range` of the bounce buffer.
     private func readData(into range: Range<Int>) throws(ViewfinderError) -> Int {
         let deadline = deadline
-        return try failingAfterStall(on: pipes.bulkIn, while: "receiving data") { () throws(ViewfinderError) in
+        return try clearingStalls(on: pipes.bulkIn, retryingOnce: false, while: "receiving data") {
+            () throws(ViewfinderError) in
             try readBulk(into: range, until: deadline, while: "receiving data")
         }
     }
@@ -416,8 +423,8 @@ public final class PTPUSBTransport: PTPTransport, @unchecked Sendable {
         var count = 0
         for _ in 0..<3 {
             let deadline = deadline
-            count = try retryingOnceAfterStall(
-                on: pipes.bulkIn, while: "waiting for the answer to transaction \(transactionID)"
+            count = try clearingStalls(
+                on: pipes.bulkIn, retryingOnce: true, while: "waiting for the answer to transaction \(transactionID)"
             ) { () throws(ViewfinderError) in
                 try readBulk(
                     into: 0..<bounce.count, until: deadline,
@@ -467,7 +474,7 @@ public final class PTPUSBTransport: PTPTransport, @unchecked Sendable {
     {
         func read(_ size: Int) throws(ViewfinderError) -> Int {
             let deadline = deadline
-            return try failingAfterStall(on: pipes.bulkIn, while: "skipping a late data phase") {
+            return try clearingStalls(on: pipes.bulkIn, retryingOnce: false, while: "skipping a late data phase") {
                 () throws(ViewfinderError) in
                 try readBulk(
                     into: 0..<size, until: deadline,
