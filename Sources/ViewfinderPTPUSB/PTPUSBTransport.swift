@@ -353,10 +353,13 @@ public final class PTPUSBTransport: PTPTransport, @unchecked Sendable {
     /// the rest: the camera stops sending, what it had sent already is drained, and the transaction ends without a
     /// response once the camera says it is ready.
     ///
-    /// - Returns: `false` when the camera does not take the request; the session then reads the rest and drops it.
+    /// - Returns: `false` when the phase has no bytes left to come, or the camera does not take the request; the
+    ///   session then reads the rest, if any, and drops it.
     /// - Throws: `ViewfinderError/Code/timeout` when the camera does not stop or stay ready; it is reset, which ends
     ///   its session.
     public func cancelDataIn(of transactionID: UInt32) throws(ViewfinderError) -> Bool {
+        let ended = bounceRange.isEmpty && (dataRemaining.map { $0 == 0 } ?? !dataUnbounded)
+        guard !ended else { return false }
         do {
             try cancel(transactionID: transactionID)
         } catch  where error.code == .notAvailable {

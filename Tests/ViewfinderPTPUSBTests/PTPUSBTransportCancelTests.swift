@@ -84,6 +84,14 @@ import ViewfinderSystem
         #expect(device.steps.contains(.cancel(transactionID: 1)) && device.bytesRead < 3 << 20)
     }
 
+    @Test func aConsumerThatGivesUpOnTheLastSliceNeedsNoCancel() throws {
+        let (device, runner) = try camera(payload: 1000)
+        var consumerError: (any Error)?
+        let result = try download(runner, consumerError: &consumerError)
+        #expect(consumerError is Enough && result.response == PTPResponse(code: .ok, transactionID: 1))
+        #expect(device.steps == [.status] && device.bulkInIsEmpty)
+    }
+
     @Test func aCameraWithoutTheCancelRequestHasItsPhaseDrained() throws {
         let (device, runner) = try camera(refusingCancel: true, payload: 3 << 20)
         var consumerError: (any Error)?

@@ -64,7 +64,8 @@ import ViewfinderPTP
         }
         let transport = try device.openTransport()
         #expect(device.steps == [.status, .cancel(transactionID: 0xFFFF_FFFF), .status])
-        #expect(transport.cleanup.drainedBytes == PTPUSBTransport.maximumDrainBytes)
+        // A drain's worth at most (less if its time ran out first), not the gigabyte.
+        #expect(transport.cleanup.drainedBytes > 0 && device.bytesRead <= PTPUSBTransport.maximumDrainBytes)
     }
 
     @Test func aCameraThatStaysBusyAfterTheCancelIsReset() throws {
