@@ -185,9 +185,11 @@ private func runKilledDownloadCheck(_ runner: CheckRunner, vendor: UInt16, manuf
         await session.close()
         let handle = try require(found, "no \(name) on the camera; is the simulator running with --generated-file?")
 
-        /// Starts the download, kills it once 8 MB are saved, and returns how much was.
-        func killMidDownload() async throws -> Int {
+        /// Starts the download, kills it once 8 MB are saved, and returns how much was, and what it printed.
+        func killMidDownload() async throws -> (saved: Int, output: String) {
             let folder = "/tmp/usb-killed-download"
+            // A killed download leaves its partial file: the next one is watched from nothing.
+            unlink("\(folder)/\(name).partial")
             let download = try ChildProcess(
                 tool, ["camera", "download", String(handle), "--out", folder, "--usb", "any"], mergingErrors: true)
             var saved = 0
@@ -197,19 +199,23 @@ private func runKilledDownloadCheck(_ runner: CheckRunner, vendor: UInt16, manuf
                 return saved >= 8_000_000
             }
             download.signal(SIGKILL)
-            _ = await offThePool { download.wait(timeout: .seconds(30)) }
+            let status = await offThePool { download.wait(timeout: .seconds(30)) }
             try expect(going, "the download saved \(saved) bytes in 2 minutes: \(download.standardOutput)")
-            return saved
+            try expect(
+                status == 128 + SIGKILL,
+                "the download ended with \(status.map(String.init) ?? "?") before it was killed: "
+                    + download.standardOutput)
+            return (saved, download.standardOutput)
         }
 
-        let first = try await killMidDownload()
+        let (first, _) = try await killMidDownload()
         let info = try ChildProcess.run(
             tool, ["camera", "info", "--usb", "any"], mergingErrors: true, timeout: .seconds(90))
         try expect(
             info.status == 0 && info.standardOutput.contains(manufacturer),
             "camera info after a download killed after \(first) bytes: \(info.standardOutput)")
 
-        let second = try await killMidDownload()
+        let (second, output) = try await killMidDownload()
         let current = try require(
             USBCameraDevice.all().first { $0.vendorID == vendor }, "the simulated camera is gone after the kill")
         try expect(current.location == device.location, "the camera moved from \(device) to \(current)")
@@ -220,7 +226,8 @@ private func runKilledDownloadCheck(_ runner: CheckRunner, vendor: UInt16, manuf
         await again.close()
         try expect(
             cleanup.status == .deviceBusy && cleanup.cancelled && !cleanup.reset,
-            "after a download killed after \(second) bytes the transport found \(cleanup)")
+            "after a download killed after \(second) bytes the transport found \(cleanup); the download printed: "
+                + output)
         try expect(
             cleanup.drainedBytes < PTPUSBTransport.Configuration().transferSize * 16,
             "the transport drained \(cleanup.drainedBytes) bytes")

@@ -249,7 +249,7 @@ final class SimulatorUSBFunction: Sendable {
         do {
             try send(reply, for: header.code, transactionID: header.transactionID, staging: &buffer)
         } catch  where error.code == .cancelled {
-            // Stopped by the host: no response follows.
+            log("usb: stopped the data phase of transaction \(header.transactionID), without its response")
             return
         }
         pump.emit(reply.events)
