@@ -355,6 +355,12 @@ let package = Package(
             path: "Fuzz/HTTPFuzzer",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "fuzz-usb-events",
+            dependencies: ["FuzzSupport", "ViewfinderPTP", "ViewfinderPTPUSB"],
+            path: "Fuzz/USBEventsFuzzer",
+            swiftSettings: strict
+        ),
         // Records sessions of the client and of gphoto2 with the simulator as seed corpora; `make fuzz-corpus`.
         .executableTarget(
             name: "fuzz-corpus-recorder",

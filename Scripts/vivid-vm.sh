@@ -279,11 +279,14 @@ status=\$?
 [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks usb-mtp ended with status \$status"
 echo "" >\$gadget/UDC
 killall umtprd
-# The simulated camera as a USB device, with each identity, for gphoto2 and the tool.
+# The simulated camera as a USB device, with each identity, for gphoto2 and the tool; the generic camera's card has a
+# 5 GB file made as it is sent, for a download killed in the middle.
 for identity in generic nikon canon; do
-    /bin/viewfinder simulate --identity \$identity --usb >/tmp/sim-usb.log 2>&1 &
+    extra=""
+    [ \$identity = generic ] && extra="--generated-file BIG.BIN:5000000000"
+    /bin/viewfinder simulate --identity \$identity --usb \$extra >/tmp/sim-usb.log 2>&1 &
     simulator=\$!
-    timeout 300 /bin/vivid-checks usb-camera \$identity /bin/viewfinder /bin/gphoto2
+    timeout 420 /bin/vivid-checks usb-camera \$identity /bin/viewfinder /bin/gphoto2
     status=\$?
     [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks usb-camera \$identity ended with status \$status"
     if [ \$identity = generic ]; then

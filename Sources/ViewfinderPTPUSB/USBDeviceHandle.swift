@@ -14,7 +14,7 @@ import Glibc
 /// `ViewfinderError/Code/timeout`. An unplug completes every transfer at once with
 /// `ViewfinderError/Code/disconnected`; ``shutdown()`` does the same from any thread. The reaping thread also runs
 /// the handlers of repeating transfers (an interrupt pipe's events), outside the handle's lock.
-final class USBDeviceHandle: Sendable {
+final class USBDeviceHandle: USBDeviceIO {
     /// The device file's path, for messages.
     let path: String
     /// The device file, open until ``close()``; closing it releases the interface.
@@ -104,8 +104,9 @@ final class USBDeviceHandle: Sendable {
     ///   - zeroPacket: For OUT transfers, whether to end with a zero-length packet when the length is a whole number
     ///     of packets.
     /// - Returns: The bytes transferred.
-    /// - Throws: `ViewfinderError/Code/timeout`, `ViewfinderError/Code/disconnected`, and
-    ///   `ViewfinderError/Code/malformedData` when the device stalls the pipe or sends more than `buffer` holds.
+    /// - Throws: `ViewfinderError/Code/timeout`, `ViewfinderError/Code/disconnected`, a stall
+    ///   (``ViewfinderError/isStall``), and `ViewfinderError/Code/malformedData` when the device sends more than
+    ///   `buffer` holds.
     func transfer(
         _ type: UInt8, endpoint: UInt8, _ buffer: UnsafeMutableRawBufferPointer, zeroPacket: Bool = false,
         until deadline: ContinuousClock.Instant, while activity: @autoclosure () -> String
@@ -135,7 +136,8 @@ final class USBDeviceHandle: Sendable {
     }
 
     /// Submits a transfer that runs `handler` on the reaping thread each time it completes, and again while
-    /// `handler` returns `true`; `buffer` must stay valid until then or until the handle ends.
+    /// `handler` returns `true` (after a stall too, once `handler` has cleared it); `buffer` must stay valid until
+    /// then or until the handle ends.
     func repeatTransfer(
         _ type: UInt8, endpoint: UInt8, _ buffer: UnsafeMutableRawBufferPointer,
         handler: @escaping @Sendable (_ result: Result<Int, ViewfinderError>) -> Bool
@@ -159,6 +161,8 @@ final class USBDeviceHandle: Sendable {
     /// Sends a control request and waits for it.
     ///
     /// - Returns: The bytes of the data stage transferred.
+    /// - Throws: `ViewfinderError/Code/notAvailable` when the device stalls the request, which it does for a
+    ///   request it does not take.
     func control(
         requestType: UInt8, request: UInt8, value: UInt16, index: UInt16, data: UnsafeMutableRawBufferPointer,
         timeout: Duration, while activity: @autoclosure () -> String
@@ -167,14 +171,24 @@ final class USBDeviceHandle: Sendable {
             bRequestType: requestType, bRequest: request, wValue: value, wIndex: index, wLength: UInt16(data.count),
             timeout: UInt32(max(1, timeout.inSeconds * 1000)), data: data.baseAddress)
         let count = ioctl(number, cusb_USBDEVFS_CONTROL, &transfer)
-        guard count >= 0 else { throw systemError(Errno.current, while: activity()) }
+        guard count >= 0 else {
+            let error = Errno.current
+            // A stalled control request is one the device does not take, not a broken pipe.
+            guard error.rawValue != EPIPE else {
+                throw ViewfinderError(
+                    .notAvailable, "the camera on \(path) refused the request while \(activity())", errno: EPIPE)
+            }
+            throw systemError(error, while: activity())
+        }
         return Int(count)
     }
 
     /// Clears a stalled endpoint.
-    func clearHalt(endpoint: UInt8) {
+    func clearHalt(endpoint: UInt8) throws(ViewfinderError) {
         var address = UInt32(endpoint)
-        _ = ioctl(number, cusb_USBDEVFS_CLEAR_HALT, &address)
+        guard ioctl(number, cusb_USBDEVFS_CLEAR_HALT, &address) == 0 else {
+            throw systemError(Errno.current, while: "clearing the halt of endpoint \(USBEndpointName(endpoint))")
+        }
     }
 
     /// Ends every transfer with `disconnected` and stops the reaping thread; safe from any thread, more than once.
@@ -265,7 +279,7 @@ final class USBDeviceHandle: Sendable {
             done.signal()
         case .repeating(let handler):
             let again = handler(outcome)
-            guard again, case .completed(0, _) = outcome else {
+            guard again, case .completed = outcome else {
                 urb.pointer.deallocate()
                 return
             }
@@ -326,8 +340,7 @@ final class USBDeviceHandle: Sendable {
         switch -status {
         case 0: return
         case EPIPE:
-            clearHalt(endpoint: endpoint)
-            throw ViewfinderError(.malformedData, "the camera on \(path) stalled the pipe while \(activity())")
+            throw ViewfinderError.stall(on: endpoint, path: path, while: activity())
         case EOVERFLOW:
             throw ViewfinderError(.malformedData, "the camera on \(path) sent more than asked for while \(activity())")
         case ENODEV, ESHUTDOWN, EPROTO, EILSEQ, ETIME:

@@ -40,4 +40,19 @@ import ViewfinderCore
         // A length that promises parameters the transfer does not hold.
         #expect(error([20, 0, 0, 0, 3, 0, 1, 0x20, 0, 0, 0, 0, 1, 0, 0, 0]) != nil)
     }
+
+    @Test func aDeviceStatusNamesTheHaltedEndpointsIn32Or16Bits() throws {
+        func status(_ bytes: [UInt8]) throws -> PTPUSBTransport.DeviceStatus {
+            try bytes.withUnsafeBytes { raw throws(ViewfinderError) in try PTPUSBTransport.DeviceStatus(decoding: raw) }
+        }
+        #expect(try status([4, 0, 0x01, 0x20]) == PTPUSBTransport.DeviceStatus(code: .ok))
+        let wide = try status([12, 0, 0x1F, 0x20, 0x81, 0, 0, 0, 0x02, 0, 0, 0])
+        #expect(wide == PTPUSBTransport.DeviceStatus(code: .transactionCancelled, haltedEndpoints: [0x81, 0x02]))
+        let narrow = try status([8, 0, 0x1F, 0x20, 0x81, 0, 0x02, 0])
+        #expect(narrow == wide)
+        // The length says how much counts, within what came.
+        #expect(try status([6, 0, 0x19, 0x20, 0x81, 0, 0x02, 0]).haltedEndpoints == [0x81])
+        #expect(try status([40, 0, 0x19, 0x20, 0x83, 0]).haltedEndpoints == [0x83])
+        #expect(throws: ViewfinderError.self) { try status([4, 0, 1]) }
+    }
 }

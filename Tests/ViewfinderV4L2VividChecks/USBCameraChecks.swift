@@ -12,8 +12,9 @@ import Glibc
 /// Checks the simulated camera as a USB device (`viewfinder simulate --usb`, a FunctionFS gadget on dummy_hcd):
 /// gphoto2, an independent client, finds it, reads its summary, sets and reads ISO, captures and downloads a
 /// picture, lists its files and (Nikon, Canon) takes a live view frame; then the `viewfinder` tool does the same over
-/// its own USB transport, the API records a movie (Nikon, Canon), and the generic camera is unplugged and plugged in
-/// again for the hotplug reports.
+/// its own USB transport, the API records a movie (Nikon, Canon), a download killed mid-transfer leaves the generic
+/// camera busy for the next program to connect to, and the generic camera is unplugged and plugged in again for the
+/// hotplug reports.
 ///
 /// - Parameters:
 ///   - identity: The identity the simulator runs as: generic, nikon or canon.
@@ -125,6 +126,7 @@ func runUSBCameraChecks(_ runner: CheckRunner, identity: String, tool: String, g
         await runUSBRecordingCheck(runner, identity: identity, vendor: vendor)
     }
     if identity == "generic" {
+        await runKilledDownloadCheck(runner, vendor: vendor, manufacturer: manufacturer, tool: tool)
         await runUSBHotplugCheck(runner, identity: identity, vendor: vendor, tool: tool, gadget: gadget)
     }
     if identity == "nikon" {
@@ -157,6 +159,83 @@ private func runUSBRecordingCheck(_ runner: CheckRunner, identity: String, vendo
         withExtendedLifetime(token) {}
         try expect(!bytes.isEmpty, "the movie downloaded empty")
         return "recorded for 1 s: \(movie.name) (\(movie.kind)) on the card, \(bytes.count) bytes downloaded"
+    }
+}
+
+/// Kills a download in the middle of its data phase: the next program connects without a replug.
+///
+/// `viewfinder camera download` of the card's generated 5 GB file (`BIG.BIN`, one GetObject data phase, as it is over
+/// 4 GiB) is killed with SIGKILL once it has saved 8 MB, which leaves the camera busy in the middle of the phase; the
+/// next `viewfinder camera info` connects. A second killed download is followed by a transport the API opens, which
+/// reports what it found and did (the camera busy, the transaction cancelled, a little stale data drained rather than
+/// the rest of the file) and runs a session.
+private func runKilledDownloadCheck(_ runner: CheckRunner, vendor: UInt16, manufacturer: String, tool: String) async {
+    await runner.run("usb-generic-killed-download") {
+        let name = "BIG.BIN"
+        let device = try require(
+            USBCameraDevice.all().first { $0.vendorID == vendor }, "the simulated camera is not attached")
+        let session = try await PTPSession.open(over: try PTPUSBTransport(device: device))
+        var found: UInt32?
+        for storage in try await session.storageIDs() {
+            for handle in try await session.objectHandles(storageID: storage)
+            where try await session.objectInfo(handle).filename == name {
+                found = handle
+            }
+        }
+        await session.close()
+        let handle = try require(found, "no \(name) on the camera; is the simulator running with --generated-file?")
+
+        /// Starts the download, kills it once 8 MB are saved, and returns how much was, and what it printed.
+        func killMidDownload() async throws -> (saved: Int, output: String) {
+            let folder = "/tmp/usb-killed-download"
+            // A killed download leaves its partial file: the next one is watched from nothing.
+            unlink("\(folder)/\(name).partial")
+            let download = try ChildProcess(
+                tool, ["camera", "download", String(handle), "--out", folder, "--usb", "any"], mergingErrors: true)
+            var saved = 0
+            let going = await wait(upTo: .seconds(120)) {
+                var info = stat()
+                saved = stat("\(folder)/\(name).partial", &info) == 0 ? Int(info.st_size) : 0
+                return saved >= 8_000_000
+            }
+            download.signal(SIGKILL)
+            let status = await offThePool { download.wait(timeout: .seconds(30)) }
+            try expect(going, "the download saved \(saved) bytes in 2 minutes: \(download.standardOutput)")
+            try expect(
+                status == 128 + SIGKILL,
+                "the download ended with \(status.map(String.init) ?? "?") before it was killed: "
+                    + download.standardOutput)
+            return (saved, download.standardOutput)
+        }
+
+        let (first, _) = try await killMidDownload()
+        let info = try ChildProcess.run(
+            tool, ["camera", "info", "--usb", "any"], mergingErrors: true, timeout: .seconds(90))
+        try expect(
+            info.status == 0 && info.standardOutput.contains(manufacturer),
+            "camera info after a download killed after \(first) bytes: \(info.standardOutput)")
+
+        let (second, output) = try await killMidDownload()
+        let current = try require(
+            USBCameraDevice.all().first { $0.vendorID == vendor }, "the simulated camera is gone after the kill")
+        try expect(current.location == device.location, "the camera moved from \(device) to \(current)")
+        let transport = try PTPUSBTransport(device: current)
+        let cleanup = transport.cleanup
+        let again = try await PTPSession.open(over: transport)
+        let storages = try await again.storageIDs()
+        await again.close()
+        try expect(
+            cleanup.status == .deviceBusy && cleanup.cancelled && !cleanup.reset,
+            "after a download killed after \(second) bytes the transport found \(cleanup); the download printed: "
+                + output)
+        try expect(
+            cleanup.drainedBytes < PTPUSBTransport.Configuration().transferSize * 16,
+            "the transport drained \(cleanup.drainedBytes) bytes")
+        try expect(!storages.isEmpty, "no storage after the cleanup")
+        return "killed after \(first / 1_000_000) MB, camera info connected at \(device.location); killed after "
+            + "\(second / 1_000_000) MB, the next transport found the camera \(cleanup.status.map { "\($0)" } ?? "?"), "
+            + "cancelled its transaction, drained \(cleanup.drainedBytes) bytes and \(cleanup.drainedEventTransfers) "
+            + "event transfers, and opened a session (\(storages.count) storage)"
     }
 }
 

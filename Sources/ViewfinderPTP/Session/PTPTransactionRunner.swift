@@ -97,6 +97,13 @@ package final class PTPTransactionRunner: @unchecked Sendable {
         var data: [UInt8] = []
         if case .data(let total) = next {
             data = try receive(total: total, phase: &inbound)
+            if inbound.stopped {
+                // The transport stopped the phase: the transaction ended without a response.
+                if let problem = inbound.problem { throw problem }
+                consumerError = inbound.consumerError
+                return PTPTransactionResult(
+                    response: PTPResponse(code: .transactionCancelled, transactionID: id), data: [])
+            }
             next = try transport.receivePhase(of: id)
         }
         guard case .response(let response) = next else {
@@ -141,6 +148,8 @@ package final class PTPTransactionRunner: @unchecked Sendable {
         var problem: ViewfinderError?
         /// The first error the consumer threw; later chunks are drained without it.
         var consumerError: (any Error)?
+        /// Whether the transport stopped the phase instead of draining it: no response follows.
+        var stopped = false
 
         /// Whether the rest of the phase should be read and dropped.
         mutating func shouldDrain() -> Bool {
@@ -194,7 +203,7 @@ package final class PTPTransactionRunner: @unchecked Sendable {
                 }
             }
             phase = phaseCopy
-            try Self.checkComplete(received, total, phase)
+            if !phase.stopped { try Self.checkComplete(received, total, phase) }
             return phase.problem == nil ? data : []
         }
     }
@@ -206,7 +215,7 @@ package final class PTPTransactionRunner: @unchecked Sendable {
     ) throws(ViewfinderError) {
         while true {
             if phase.shouldDrain() {
-                try drain(&received, phase: phase)
+                try drain(&received, phase: &phase)
                 return
             }
             let end = min(base.count, received + Self.sliceLength * 4)
@@ -256,8 +265,8 @@ package final class PTPTransactionRunner: @unchecked Sendable {
     ) throws(ViewfinderError) {
         while true {
             if phase.shouldDrain() {
-                try drain(&received, phase: phase)
-                if let total { try Self.checkComplete(received, total, phase) }
+                try drain(&received, phase: &phase)
+                if let total, !phase.stopped { try Self.checkComplete(received, total, phase) }
                 return
             }
             let count = try transport.receiveData(into: scratch)
@@ -271,8 +280,12 @@ package final class PTPTransactionRunner: @unchecked Sendable {
         }
     }
 
-    /// Reads and drops the rest of the phase.
-    private func drain(_ received: inout Int, phase: DataInPhase) throws(ViewfinderError) {
+    /// Stops the rest of the phase where the transport can, else reads and drops it.
+    private func drain(_ received: inout Int, phase: inout DataInPhase) throws(ViewfinderError) {
+        if try transport.cancelDataIn(of: phase.transactionID) {
+            phase.stopped = true
+            return
+        }
         while true {
             let count = try transport.receiveData(into: scratch)
             if count == 0 { return }

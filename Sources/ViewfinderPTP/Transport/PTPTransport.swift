@@ -10,7 +10,8 @@ import ViewfinderCore
 /// 2. ``sendData(_:transactionID:)`` with the data-out phase, when there is one;
 /// 3. ``receivePhase(of:)``: the start of a data-in phase or the response;
 /// 4. after a data-in phase's start, ``receiveData(into:)`` until it returns 0, then ``receivePhase(of:)`` again for
-///    the response.
+///    the response; or, when the caller gives the phase up, ``cancelDataIn(of:)``, which may end the transaction
+///    there.
 ///
 /// Every call blocks until it is done, fails with `ViewfinderError/Code/timeout` when the camera makes no
 /// progress for the transport's timeout, and with `ViewfinderError/Code/disconnected` when the connection is gone.
@@ -57,6 +58,14 @@ public protocol PTPTransport: AnyObject, Sendable {
     /// - Throws: `ViewfinderError/Code/malformedData` when the phase sends more than it announced or breaks off.
     func receiveData(into buffer: UnsafeMutableRawBufferPointer) throws(ViewfinderError) -> Int
 
+    /// Stops the data-in phase under way of transaction `transactionID` before its end, when its bytes are no longer
+    /// wanted and the transport can tell the camera so (USB's Cancel request): the transaction then ends there,
+    /// without a response.
+    ///
+    /// - Returns: Whether the phase was stopped. `false`, the default, when the transport cannot: the session reads
+    ///   the rest of the phase and drops it, then reads the response.
+    func cancelDataIn(of transactionID: UInt32) throws(ViewfinderError) -> Bool
+
     /// Starts passing the camera's events to `sink`, in order, from a thread of the transport's own.
     ///
     /// - Throws: `ViewfinderError` when the events cannot be followed, such as when no thread could be started.
@@ -79,6 +88,9 @@ public protocol PTPTransport: AnyObject, Sendable {
 extension PTPTransport {
     /// False: the camera ends a session with its connection.
     public var sessionsOutliveConnections: Bool { false }
+
+    /// False: the session reads the rest of the phase and drops it.
+    public func cancelDataIn(of transactionID: UInt32) throws(ViewfinderError) -> Bool { false }
 }
 
 /// An operation request, as a transport sends it.

@@ -30,6 +30,10 @@ final class SimulatorUSBFunction: Sendable {
     private struct State {
         var isEnabled = false
         var isStopping = false
+        /// The transaction whose data phase is being sent, which makes the camera busy.
+        var sending: UInt32?
+        /// Whether the host cancelled that phase (the class's Cancel or Device Reset request).
+        var isCancelled = false
     }
 
     /// The largest data-out phase the simulator accepts, as over PTP/IP.
@@ -156,20 +160,31 @@ final class SimulatorUSBFunction: Sendable {
         }
     }
 
-    /// Answers the still-image class's requests: Get Device Status says OK, Cancel and Device Reset are taken (a
-    /// reset ends the session); anything else stalls.
+    /// Answers the still-image class's requests: Get Device Status says Device Busy while a data phase is being
+    /// sent and OK otherwise; Cancel stops the data phase under way (without its response), and Device Reset does
+    /// too and ends the session; anything else stalls.
     private func answerClassRequest(_ setup: [UInt8]) {
         let (requestType, request) = (setup[0], setup[1])
         let length = Int(setup[6]) | Int(setup[7]) << 8
         let toHost = requestType & 0x80 != 0
         switch (request, toHost) {
         case (0x67, true):
-            let status: [UInt8] = [4, 0, 0x01, 0x20]
+            let busy = state.withLock { $0.sending != nil }
+            let status: [UInt8] = busy ? [4, 0, 0x19, 0x20] : [4, 0, 0x01, 0x20]
             _ = status.withUnsafeBytes { try? control.write(UnsafeRawBufferPointer(rebasing: $0[0..<min(length, 4)])) }
         case (0x64, false), (0x66, false):
             var data = [UInt8](repeating: 0, count: max(length, 1))
             _ = data.withUnsafeMutableBytes {
                 try? control.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<length]))
+            }
+            let cancelled = state.withLock { state -> UInt32? in
+                guard let sending = state.sending else { return nil }
+                state.isCancelled = true
+                return sending
+            }
+            if let cancelled {
+                let what = request == 0x64 ? "cancelled" : "reset the camera during"
+                log("usb: the host \(what) the data phase of transaction \(cancelled)")
             }
             if request == 0x66 { camera.endSession() }
         default:
@@ -231,7 +246,12 @@ final class SimulatorUSBFunction: Sendable {
             code: PTPOperationCode(header.code), transactionID: header.transactionID, parameters: parameters,
             data: data)
         let reply = camera.respond(to: request, in: pump)
-        try send(reply, for: header.code, transactionID: header.transactionID, staging: &buffer)
+        do {
+            try send(reply, for: header.code, transactionID: header.transactionID, staging: &buffer)
+        } catch  where error.code == .cancelled {
+            log("usb: stopped the data phase of transaction \(header.transactionID), without its response")
+            return
+        }
         pump.emit(reply.events)
     }
 
@@ -257,10 +277,18 @@ final class SimulatorUSBFunction: Sendable {
     }
 
     /// Sends a reply's data phase, if any, in writes of whole packets, then its response.
+    ///
+    /// - Throws: `ViewfinderError/Code/cancelled` when the host cancels the data phase: the rest of it, and the
+    ///   response, are not sent.
     private func send(_ reply: SimulatorReply, for code: UInt16, transactionID: UInt32, staging: inout [UInt8])
         throws(ViewfinderError)
     {
         if let payload = reply.data {
+            state.withLock { state in
+                state.sending = transactionID
+                state.isCancelled = false
+            }
+            defer { state.withLock { $0.sending = nil } }
             let length: UInt64
             switch payload {
             case .bytes(let bytes): length = UInt64(bytes.count)
@@ -281,7 +309,7 @@ final class SimulatorUSBFunction: Sendable {
                     filled += count
                     offset += count
                     if filled == staging.count {
-                        try write(staging, count: filled)
+                        try writeUnlessCancelled(staging, count: filled, transactionID: transactionID)
                         filled = 0
                     }
                 }
@@ -295,9 +323,13 @@ final class SimulatorUSBFunction: Sendable {
                     try object.forEachPiece(of: range, chunkSize: 1 << 20) { piece, _ in try append(piece) }
                 }
             }
-            if filled > 0 { try write(staging, count: filled) }
+            if filled > 0 { try writeUnlessCancelled(staging, count: filled, transactionID: transactionID) }
             // A phase that fills its last packet ends with a zero-length packet.
-            if total % UInt64(FunctionFSDescriptors.highSpeedBulkPacketSize) == 0 { try write(staging, count: 0) }
+            if total % UInt64(FunctionFSDescriptors.highSpeedBulkPacketSize) == 0 {
+                try writeUnlessCancelled(staging, count: 0, transactionID: transactionID)
+            }
+            // Cancelled during its last write: the response is not sent either.
+            try checkNotCancelled(transactionID)
         }
         let response = Self.container(
             3, code: reply.code.rawValue, transactionID: transactionID, parameters: reply.parameters)
@@ -312,6 +344,18 @@ final class SimulatorUSBFunction: Sendable {
             return try result.get()
         } catch {
             throw ViewfinderError(error, while: "reading the bulk-out pipe")
+        }
+    }
+
+    /// Writes a piece of a data phase, unless the host cancelled the phase.
+    private func writeUnlessCancelled(_ bytes: [UInt8], count: Int, transactionID: UInt32) throws(ViewfinderError) {
+        try checkNotCancelled(transactionID)
+        try write(bytes, count: count)
+    }
+
+    private func checkNotCancelled(_ transactionID: UInt32) throws(ViewfinderError) {
+        guard !state.withLock({ $0.isCancelled }) else {
+            throw ViewfinderError(.cancelled, "the host cancelled the data phase of transaction \(transactionID)")
         }
     }
 
