@@ -377,6 +377,17 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
         }
     }
 
+    /// Asks the camera to stop the data phase under way with a PTP/IP Cancel packet; the session still reads what
+    /// the camera sends until the phase ends (at once, for a camera that honours Cancel) and its response, so the
+    /// connection stays in step.
+    ///
+    /// - Returns: `false`: the phase and the response are still to be read.
+    public func cancelDataIn(of transactionID: UInt32) throws(ViewfinderError) -> Bool {
+        guard let phase = dataPhase, !phase.ended, phase.transactionID == transactionID else { return false }
+        try command.send(.cancel(transactionID: transactionID), while: "cancelling transaction \(transactionID)")
+        return false
+    }
+
     /// Reads the next packet on the command connection, answering probes on the way.
     ///
     /// Probes are no progress: a camera that sends nothing else for longer than the connection's timeout fails with

@@ -102,7 +102,7 @@ final class SimulatorSession: Sendable {
                     guard !silence.withLock({ $0 }) else { continue }
                     let request = SimulatorRequest(code: code, transactionID: id, parameters: parameters, data: data)
                     let reply = camera.respond(to: request, in: pump)
-                    try send(reply, transactionID: id, chunkSize: configuration.dataChunkSize)
+                    try send(reply, transactionID: id, configuration: configuration)
                     pump.emit(reply.events)
                     lastTransaction = id
                 case .data(true, let id, 0) where id == lastTransaction:
@@ -122,7 +122,26 @@ final class SimulatorSession: Sendable {
         }
     }
 
-    private func send(_ reply: SimulatorReply, transactionID: UInt32, chunkSize: Int) throws(ViewfinderError) {
+    /// Whether the client has sent a Cancel packet for `transactionID` while its data phase is being sent; probes that
+    /// come meanwhile are answered.
+    private func cancelArrived(for transactionID: UInt32) throws(ViewfinderError) -> Bool {
+        while (try? command.waitForData(timeout: .zero, while: "looking for a Cancel packet")) != nil {
+            switch try command.readPacket(while: "reading a packet sent during a data phase") {
+            case .cancel(let id) where id == transactionID:
+                return true
+            case .probeRequest:
+                try command.send(.probeResponse, while: "answering a probe")
+            case let packet:
+                throw ViewfinderError(.malformedData, "the client sent \(packet.type) during a data phase")
+            }
+        }
+        return false
+    }
+
+    private func send(_ reply: SimulatorReply, transactionID: UInt32, configuration: CameraSimulator.Configuration)
+        throws(ViewfinderError)
+    {
+        let chunkSize = configuration.dataChunkSize
         let activity = "answering transaction \(transactionID)"
         switch reply.data {
         case .bytes(let bytes):
@@ -135,11 +154,28 @@ final class SimulatorSession: Sendable {
             try command.send(
                 .startData(transactionID: transactionID, totalLength: range.upperBound - range.lowerBound), more: true,
                 while: activity)
-            try typedThrows {
-                try object.forEachPiece(of: range, chunkSize: chunkSize) { piece, isLast in
-                    try command.sendData(
-                        transactionID: transactionID, piece, isLast: isLast, more: true, while: activity)
+            var cancelled = false
+            do {
+                try typedThrows {
+                    try object.forEachPiece(of: range, chunkSize: chunkSize) { piece, isLast in
+                        if try cancelArrived(for: transactionID) {
+                            cancelled = true
+                            throw ViewfinderError(.cancelled, "the client cancelled transaction \(transactionID)")
+                        }
+                        try command.sendData(
+                            transactionID: transactionID, piece, isLast: isLast, more: true, while: activity)
+                    }
                 }
+            } catch where cancelled {
+                // The client gave the download up: the phase ends here, and the transaction as cancelled.
+                configuration.log?("transaction \(transactionID) cancelled by the client during its data phase")
+                try command.sendData(
+                    transactionID: transactionID, UnsafeRawBufferPointer(start: nil, count: 0), isLast: true,
+                    while: activity)
+                try command.send(
+                    .operationResponse(code: .transactionCancelled, transactionID: transactionID, parameters: []),
+                    while: activity)
+                return
             }
         case nil:
             break

@@ -253,12 +253,26 @@ import ViewfinderTestSupport
         }
     }
 
+    /// A data phase announced beyond the in-memory limit is never allocated: the client gives it up and asks the
+    /// camera to stop it with a Cancel packet, and a phase that then ends early is the camera honouring that.
     @Test func anAnnouncedLengthBeyondTheLimitIsNeverAllocated() async throws {
-        try await expectGetObject(endingTheSessionWith: .malformedData) { peer, id in
+        let responder = try ScriptedResponder { peer in
+            let id = try peer.expectRequest(.getObject).transactionID
             try peer.command.send(.startData(transactionID: id, totalLength: 5 << 30), while: "test")
+            guard case .cancel(id) = try peer.command.readPacket(while: "test") else {
+                throw ViewfinderError(.malformedData, "expected a Cancel packet for transaction \(id)")
+            }
             try peer.command.send(.endData(transactionID: id, payload: [1, 2, 3]), while: "test")
-            try peer.respond(.ok, id)
+            try peer.respond(.transactionCancelled, id)
         }
+        let resident = residentBytes()
+        try await withSession(port: responder.port) { session in
+            let error = await #expect(throws: ViewfinderError.self) { try await session.transaction(.getObject) }
+            #expect(error?.code == .invalidArgument, "\(error?.message ?? "")")
+            #expect(session.state == .open)
+        }
+        #expect(residentBytes() - resident < Self.memoryBound)
+        #expect(try await responder.recordedFailures() == [])
     }
 
     @Test func aDatasetBeyondTheLimitIsRefusedAndTheSessionStays() async throws {

@@ -2,6 +2,7 @@ import Testing
 import ViewfinderCore
 import ViewfinderSimulator
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderPTP
 @testable import ViewfinderPTPIP
@@ -136,9 +137,16 @@ extension SimulatedCameraTests {
 
         /// A camera without GetPartialObject streams every file; a handler that throws or a cancelled task stops
         /// the download, and the session goes on.
+        /// A download given up (its consumer throws, or its task is cancelled) sends PTP/IP's Cancel, so the camera
+        /// stops sending the rest of the file instead of the client reading and dropping it.
         @Test func streamedDownloadsStopCleanlyAndTheSessionGoesOn() async throws {
+            let cancellations = Locked(0)
             var configuration = CameraSimulator.Configuration(sampleImageCount: 1)
             configuration.deviceInfoChanges = { $0.operationsSupported.removeAll { $0 == .getPartialObject } }
+            configuration.dataChunkSize = 1 << 20
+            configuration.log = { line in
+                if line.contains("cancelled by the client") { cancellations.withLock { $0 += 1 } }
+            }
             let camera = PTPCamera.Configuration(downloadChunkSize: 64 << 10)
             try await CameraHarness.run(configuration, camera: camera) { harness in
                 let big = try harness.simulator.addGeneratedObject(named: "BIG.MOV", byteCount: 256 << 20)
@@ -167,6 +175,7 @@ extension SimulatedCameraTests {
                     }
                 }
                 #expect(handled.withLock { $0 } == 3)
+                try await waitUntil("the camera to stop the phase") { cancellations.withLock { $0 } == 1 }
 
                 let download = Task {
                     try await harness.camera.download(movie) { _, _ in try await Task.sleep(for: .milliseconds(20)) }
@@ -176,7 +185,8 @@ extension SimulatedCameraTests {
                 let result = await download.result
                 #expect(throws: (any Error).self) { try result.get() }
 
-                // The session drained both transfers and still works.
+                try await waitUntil("the camera to stop the second phase") { cancellations.withLock { $0 } == 2 }
+                // The session stopped both transfers and still works.
                 let again = Locked<[UInt8]>([])
                 try await harness.camera.download(photo) { chunk, _ in again.withLock { $0 += chunk } }
                 #expect(again.withLock { $0 } == harness.simulator.objectData(photo.id))

@@ -150,6 +150,9 @@ package final class PTPTransactionRunner: @unchecked Sendable {
         var consumerError: (any Error)?
         /// Whether the transport stopped the phase instead of draining it: no response follows.
         var stopped = false
+        /// Whether the caller gave the phase up, so that it may end short: the transport may have asked the camera to
+        /// stop it (PTP/IP's Cancel), and a camera that does ends it early, in step.
+        var givenUp = false
 
         /// Whether the rest of the phase should be read and dropped.
         mutating func shouldDrain() -> Bool {
@@ -203,7 +206,7 @@ package final class PTPTransactionRunner: @unchecked Sendable {
                 }
             }
             phase = phaseCopy
-            if !phase.stopped { try Self.checkComplete(received, total, phase) }
+            if !phase.givenUp { try Self.checkComplete(received, total, phase) }
             return phase.problem == nil ? data : []
         }
     }
@@ -266,7 +269,7 @@ package final class PTPTransactionRunner: @unchecked Sendable {
         while true {
             if phase.shouldDrain() {
                 try drain(&received, phase: &phase)
-                if let total, !phase.stopped { try Self.checkComplete(received, total, phase) }
+                if let total, !phase.givenUp { try Self.checkComplete(received, total, phase) }
                 return
             }
             let count = try transport.receiveData(into: scratch)
@@ -282,6 +285,7 @@ package final class PTPTransactionRunner: @unchecked Sendable {
 
     /// Stops the rest of the phase where the transport can, else reads and drops it.
     private func drain(_ received: inout Int, phase: inout DataInPhase) throws(ViewfinderError) {
+        phase.givenUp = true
         if try transport.cancelDataIn(of: phase.transactionID) {
             phase.stopped = true
             return

@@ -42,13 +42,22 @@ final class ScriptedResponder: Sendable {
             try command.waitForData(timeout: patience, while: "waiting for the client")
         }
 
-        /// Reads the next operation request.
+        /// The transactions the client sent a Cancel packet for, which the peer takes no notice of, as a camera that
+        /// does not honour Cancel.
+        private(set) var cancelled: [UInt32] = []
+
+        /// Reads the next operation request, passing over Cancel packets.
         func expectRequest(
             _ expected: PTPOperationCode? = nil
         ) throws -> (code: PTPOperationCode, transactionID: UInt32, parameters: [UInt32]) {
             try waitForClient()
-            guard case .operationRequest(_, let code, let id, let parameters) = try command.readPacket(while: "test")
-            else {
+            var packet = try command.readPacket(while: "test")
+            while case .cancel(let id) = packet {
+                cancelled.append(id)
+                try waitForClient()
+                packet = try command.readPacket(while: "test")
+            }
+            guard case .operationRequest(_, let code, let id, let parameters) = packet else {
                 throw ViewfinderError(.malformedData, "the client sent something other than a request")
             }
             if let expected, expected != code {
