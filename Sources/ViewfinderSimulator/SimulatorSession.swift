@@ -166,7 +166,7 @@ final class SimulatorSession: Sendable {
                             transactionID: transactionID, piece, isLast: isLast, more: true, while: activity)
                     }
                 }
-            } catch where cancelled {
+            } catch  where cancelled {
                 // The client gave the download up: the phase ends here, and the transaction as cancelled.
                 configuration.log?("transaction \(transactionID) cancelled by the client during its data phase")
                 try command.sendData(

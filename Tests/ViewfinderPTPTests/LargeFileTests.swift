@@ -137,8 +137,9 @@ extension SimulatedCameraTests {
 
         /// A camera without GetPartialObject streams every file; a handler that throws or a cancelled task stops
         /// the download, and the session goes on.
-        /// A download given up (its consumer throws, or its task is cancelled) sends PTP/IP's Cancel, so the camera
-        /// stops sending the rest of the file instead of the client reading and dropping it.
+        ///
+        /// A download given up sends PTP/IP's Cancel, so the camera stops sending the rest of the file instead of the
+        /// client reading and dropping it.
         @Test func streamedDownloadsStopCleanlyAndTheSessionGoesOn() async throws {
             let cancellations = Locked(0)
             var configuration = CameraSimulator.Configuration(sampleImageCount: 1)
