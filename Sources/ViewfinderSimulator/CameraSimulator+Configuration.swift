@@ -164,6 +164,12 @@ extension CameraSimulator {
         /// that says the camera rejects it, as a camera does until it is paired on its own menu; `nil` (the
         /// default) admits every client.
         public var pairedClients: Set<PTPIPGUID>?
+        /// Whether the camera behaves as real bodies do, refusing the kindnesses a simulator tends to grow; `false` by
+        /// default. See <doc:StrictMode>: a strict camera gives a client that arrives while the last session ends no
+        /// grace, answers no probes, stays busy a moment after a connection that closed without a handshake (it took
+        /// it as its client), is busy for the first request after a session opens (it is waking), sends no
+        /// CaptureComplete, and as a Canon refuses RemoteRelease.
+        public var strict = false
         /// Whether the camera reports a finished capture with CaptureComplete, and lists the event; `true` by default.
         ///
         /// Some real cameras send the new picture's ObjectAdded alone.
@@ -174,6 +180,9 @@ extension CameraSimulator {
         /// Changes what GetDeviceInfo says after the identity has filled it in, such as another vendor's extension
         /// and operation codes, for testing how a client treats cameras the simulator does not otherwise play.
         public var deviceInfoChanges: (@Sendable (inout PTPDeviceInfo) -> Void)?
+
+        /// Whether captures end with CaptureComplete: the camera sends it unless it is strict or told not to.
+        var reportsCaptureComplete: Bool { sendsCaptureComplete && !strict }
 
         /// Creates a configuration.
         public init(

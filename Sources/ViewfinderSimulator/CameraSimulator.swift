@@ -39,11 +39,17 @@ public final class CameraSimulator: Sendable {
         var opening = 0
         /// Whether a client is waiting for the active session to end.
         var waiting = false
+        /// Until when a strict camera is busy, having taken a connection that closed without a handshake as its
+        /// client.
+        var busyUntil: ContinuousClock.Instant?
     }
 
     /// How long one client may wait for the active session to end before it is refused as busy: a client that closed
     /// its connections and opens new ones at once may find its old session still ending.
     static let sessionEndingGrace = Duration.seconds(2)
+
+    /// How long a strict camera stays busy after a connection that closed without a handshake.
+    static let strictBusyAfterBareConnection = Duration.seconds(1)
 
     /// How the simulator presents itself and behaves.
     public let configuration: Configuration
@@ -217,9 +223,20 @@ public final class CameraSimulator: Sendable {
             if !keepsSocket { sockets.close(socket) }
         }
         guard !silence.withLock({ $0 }) else { return }
-        do {
+        do throws(ViewfinderError) {
             connection.readDeadline = .now + configuration.replyTimeout
-            let first = try connection.readPacket(while: "waiting for the PTP/IP handshake")
+            let first: PTPIPPacket
+            do throws(ViewfinderError) {
+                first = try connection.readPacket(while: "waiting for the PTP/IP handshake")
+            } catch {
+                if configuration.strict && error.code == .disconnected {
+                    // A camera that serves one client takes a connection as its client before its handshake, and is
+                    // a moment letting go of one that closes without it.
+                    server.withLock { $0.busyUntil = .now + Self.strictBusyAfterBareConnection }
+                    configuration.log?("\(socket.endpoint) closed without a handshake; busy for a moment")
+                }
+                throw error
+            }
             connection.readDeadline = nil
             if isOpening {
                 server.withLock { $0.opening -= 1 }
@@ -249,7 +266,8 @@ public final class CameraSimulator: Sendable {
         let pump: SimulatorEventPump
         do {
             pump = try SimulatorEventPump(
-                name: "sim\(port)-events", sockets: sockets, group: threads, silence: silence, log: configuration.log)
+                name: "sim\(port)-events", sockets: sockets, group: threads, silence: silence,
+                answersProbes: !configuration.strict, log: configuration.log)
         } catch {
             configuration.log?("refused \(clientName) from \(endpoint): \(error)")
             try connection.send(.initFail(reason: PTPIPInitFailReason.busy.rawValue), while: "refusing \(endpoint)")
@@ -257,7 +275,9 @@ public final class CameraSimulator: Sendable {
         }
         let admit = { [server, responder, silence] () -> SimulatorSession? in
             server.withLock { server in
-                guard server.active == nil else { return nil }
+                guard server.active == nil, server.busyUntil.map({ ContinuousClock.now >= $0 }) ?? true else {
+                    return nil
+                }
                 let session = SimulatorSession(
                     number: server.nextConnectionNumber, clientName: clientName, command: connection, camera: responder,
                     pump: pump, silence: silence)
@@ -267,9 +287,10 @@ public final class CameraSimulator: Sendable {
             }
         }
         var admitted = admit()
-        // One client at a time waits a moment for the active session to end; any other is refused at once.
+        // One client at a time waits a moment for the active session to end; any other is refused at once, and every
+        // one by a strict camera.
         let waits =
-            admitted == nil
+            admitted == nil && !configuration.strict
             && server.withLock { server in
                 defer { server.waiting = true }
                 return !server.waiting

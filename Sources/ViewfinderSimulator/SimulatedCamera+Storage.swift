@@ -162,7 +162,7 @@ extension SimulatedCamera {
             return []
         }
         let added = PTPEvent(code: .objectAdded, parameters: [handle])
-        guard configuration.sendsCaptureComplete else { return [added] }
+        guard configuration.reportsCaptureComplete else { return [added] }
         return [added, PTPEvent(code: .captureComplete, transactionID: transactionID)]
     }
 

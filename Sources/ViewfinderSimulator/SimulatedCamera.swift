@@ -81,6 +81,8 @@ final class SimulatedCamera: SimulatorResponder {
         var canon = CanonEOSState()
         /// Events a Nikon holds for CheckEvent, oldest first.
         var heldEvents: [PTPEvent] = []
+        /// How many more requests a strict camera answers DeviceBusy while it wakes, after its session opened.
+        var waking = 0
     }
 
     /// The most events a camera holds for CheckEvent; older ones are dropped, as a camera's queue overflows.
@@ -103,7 +105,7 @@ final class SimulatedCamera: SimulatorResponder {
         if configuration.identity == .nikon && configuration.nikonEventsByCheckEvent {
             deviceInfo.operationsSupported.append(.nikonCheckEvent)
         }
-        if !configuration.sendsCaptureComplete {
+        if !configuration.reportsCaptureComplete {
             deviceInfo.eventsSupported.removeAll { $0 == .captureComplete }
         }
         configuration.deviceInfoChanges?(&deviceInfo)
@@ -180,6 +182,15 @@ final class SimulatedCamera: SimulatorResponder {
 
     func respond(to request: SimulatorRequest, in context: any SimulatorSessionContext) -> SimulatorReply {
         guard deviceInfo.supports(request.code) else { return SimulatorReply(code: .operationNotSupported) }
+        // A strict camera is busy for a moment after its session opens, as real bodies are while they wake.
+        let waking = state.withLock { state in
+            defer { state.waking = max(0, state.waking - 1) }
+            return state.openSessionID != nil && state.waking > 0
+        }
+        if waking && request.code != .closeSession {
+            configuration.log?("busy while waking: \(request.code)")
+            return SimulatorReply(code: .deviceBusy)
+        }
         switch request.code {
         case .getDeviceInfo:
             return (try? deviceInfo.encoded()).map(SimulatorReply.data) ?? SimulatorReply(code: .generalError)
@@ -216,6 +227,7 @@ final class SimulatedCamera: SimulatorResponder {
                 return SimulatorReply(code: .sessionAlreadyOpen, parameters: [open])
             }
             state.openSessionID = id
+            state.waking = configuration.strict ? 1 : 0
             return .ok
         }
     }

@@ -73,19 +73,23 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
     private let sockets: SimulatorSockets
     private let group: DispatchGroup
     private let silence: Locked<Bool>
+    private let answersProbes: Bool
     private let log: (@Sendable (String) -> Void)?
 
     /// Starts the pump's thread, named `name`.
     ///
-    /// - Parameter silence: While `true`, nothing is sent: no events, no answers to probes.
+    /// - Parameters:
+    ///   - silence: While `true`, nothing is sent: no events, no answers to probes.
+    ///   - answersProbes: Whether probe requests are answered, as they are but by a strict camera.
     /// - Throws: ``PlatformThread/StartError`` when the system grants no thread.
     init(
         name: String, sockets: SimulatorSockets, group: DispatchGroup, silence: Locked<Bool>,
-        log: (@Sendable (String) -> Void)?
+        answersProbes: Bool = true, log: (@Sendable (String) -> Void)?
     ) throws(PlatformThread.StartError) {
         self.sockets = sockets
         self.group = group
         self.silence = silence
+        self.answersProbes = answersProbes
         self.log = log
         group.enter()
         do {
@@ -211,7 +215,7 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
                         connection.socket.descriptor, for: Poll.readable, until: .now + .seconds(1))
                     guard ready != 0 else { continue }
                 }
-                if try connection.readPacket(while: "reading the event connection") == .probeRequest {
+                if try connection.readPacket(while: "reading the event connection") == .probeRequest, answersProbes {
                     state.withLock { $0.probeAnswers += 1 }
                     wakeUp.signal()
                 }

@@ -109,7 +109,7 @@ final class SimulatorSession: Sendable {
                     // An empty EndData after a zero-length data-out phase that was complete without it.
                     continue
                 case .packet(.probeRequest):
-                    guard !silence.withLock({ $0 }) else { continue }
+                    guard !silence.withLock({ $0 }), !configuration.strict else { continue }
                     try command.send(.probeResponse, while: "answering a probe")
                 case .packet(.probeResponse), .packet(.cancel):
                     continue

@@ -148,10 +148,12 @@ extension SimulatedCameraTests {
             }
         }
 
+        /// RemoteRelease says in its answer that the camera found no focus; a strict camera refuses RemoteRelease, so
+        /// this runs against one that takes it.
         @Test func autofocusThatFindsNoFocusIsAClearErrorAndManualReleaseStillWorks() async throws {
             var configuration = Self.canon
             configuration.focusSucceeds = false
-            try await CameraHarness.run(configuration) { harness in
+            try await CameraHarness.run(configuration, strict: false) { harness in
                 let camera = harness.camera
                 let files = Observed<CameraFileItem>()
                 let token = camera.addNewFileObserver { files.append($0) }
@@ -164,6 +166,19 @@ extension SimulatedCameraTests {
                 #expect(files.all.isEmpty, "a picture was taken without focus")
                 // Without autofocus the shutter releases whatever the focus.
                 try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(false)
+                try await waitUntil("the new file to be reported") { files.all.count == 1 }
+                withExtendedLifetime(token) {}
+            }
+        }
+
+        /// A camera that lists RemoteRelease and refuses it, as newer bodies do (and the strict simulated camera), has
+        /// its shutter button pressed instead, with autofocus as asked.
+        @Test func aRefusedRemoteReleaseFallsBackToTheShutterButton() async throws {
+            try await CameraHarness.run(Self.canon) { harness in
+                #expect(try harness.session.deviceInfo.supports(.canonEOSRemoteRelease))
+                let files = Observed<CameraFileItem>()
+                let token = harness.camera.addNewFileObserver { files.append($0) }
+                try await harness.camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
                 try await waitUntil("the new file to be reported") { files.all.count == 1 }
                 withExtendedLifetime(token) {}
             }

@@ -40,6 +40,10 @@ enum SimulateCommand: Command {
             .value("sample-images", "COUNT", help: "How many images are on the card at start.", default: "2"),
             .value("save-captures", "DIRECTORY", help: "Also write every captured image to this directory."),
             .flag("no-focus", help: "Make autofocus find no focus, as on a blank wall."),
+            .flag(
+                "strict",
+                help: "Behave as real bodies do: no grace for a reconnecting client, no answers to probes, busy while "
+                    + "waking, no CaptureComplete, Canon's RemoteRelease refused."),
             .value(
                 "live-view-picture", "FILE",
                 help: "Show this JPEG or PNG picture in live view, such as a label with a barcode, instead of the "
@@ -93,6 +97,7 @@ enum SimulateCommand: Command {
             port: UInt16(port), sampleImageCount: try arguments.integer("sample-images", default: 2, in: 0...100),
             captureArchiveDirectory: arguments.value("save-captures"), log: { Console.print($0) })
         configuration.focusSucceeds = !arguments.flag("no-focus")
+        configuration.strict = arguments.flag("strict")
         configuration.liveViewPicture = try arguments.value("live-view-picture").map {
             try ImageFile.picture(atPath: $0)
         }

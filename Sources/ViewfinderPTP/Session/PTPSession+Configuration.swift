@@ -12,6 +12,9 @@ extension PTPSession {
         public var maximumDatasetLength: Int
         /// How many events wait for the consumer of ``PTPSession/events`` before the oldest are dropped.
         public var eventBufferCapacity: Int
+        /// How long a camera that answers DeviceBusy to its first requests after its session opens, as real bodies
+        /// do while they wake, is asked again; once it has answered anything else, DeviceBusy is not retried.
+        public var wakeUpTimeout: Duration
 
         /// Creates a configuration.
         ///
@@ -20,10 +23,12 @@ extension PTPSession {
         ///   - maximumInMemoryDataLength: The largest data-in phase collected in memory.
         ///   - maximumDatasetLength: The largest dataset decoded.
         ///   - eventBufferCapacity: How many unconsumed events are kept.
+        ///   - wakeUpTimeout: How long a camera that is busy while it wakes is asked again.
         public init(
             sessionID: UInt32 = 1, maximumInMemoryDataLength: Int = 1 << 30, maximumDatasetLength: Int = 1 << 20,
-            eventBufferCapacity: Int = 256
+            eventBufferCapacity: Int = 256, wakeUpTimeout: Duration = .seconds(3)
         ) {
+            self.wakeUpTimeout = wakeUpTimeout
             self.sessionID = sessionID
             self.maximumInMemoryDataLength = maximumInMemoryDataLength
             self.maximumDatasetLength = maximumDatasetLength

@@ -18,6 +18,11 @@ final class PTPDatasetCollector: Sendable {
         self.subject = subject
     }
 
+    /// Forgets what was collected, for a transaction asked again.
+    func reset() {
+        collected.withLock { $0 = [] }
+    }
+
     /// Appends a slice.
     ///
     /// - Throws: `ViewfinderError/Code/malformedData` when the dataset grows past the limit.

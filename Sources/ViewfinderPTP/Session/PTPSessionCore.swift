@@ -140,10 +140,13 @@ final class PTPSessionCore: PTPEventSink {
         let collector = PTPDatasetCollector(
             limit: configuration.maximumDatasetLength, subject: "the camera's answer to GetDeviceInfo")
         var tooLong: (any Error)?
-        _ = try runner.run(
-            .getDeviceInfo, parameters: [], dataOut: nil,
-            dataIn: .stream(consumer: { try collector.append($0) }, progress: nil), cancellation: nil,
-            consumerError: &tooLong)
+        _ = try runner.runWaking(timeout: configuration.wakeUpTimeout) { () throws(ViewfinderError) in
+            collector.reset()
+            return try runner.run(
+                .getDeviceInfo, parameters: [], dataOut: nil,
+                dataIn: .stream(consumer: { try collector.append($0) }, progress: nil), cancellation: nil,
+                consumerError: &tooLong)
+        }
         if let tooLong {
             throw tooLong as? ViewfinderError ?? ViewfinderError(.malformedData, "\(tooLong)")
         }
@@ -173,9 +176,11 @@ final class PTPSessionCore: PTPEventSink {
         var consumerError: (any Error)?
         let result: PTPTransactionResult
         do throws(ViewfinderError) {
-            result = try runner.run(
-                operation, parameters: parameters, dataOut: dataOut, dataIn: dataIn, cancellation: cancellation,
-                consumerError: &consumerError)
+            result = try runner.runWaking(timeout: configuration.wakeUpTimeout) { () throws(ViewfinderError) in
+                try runner.run(
+                    operation, parameters: parameters, dataOut: dataOut, dataIn: dataIn, cancellation: cancellation,
+                    consumerError: &consumerError)
+            }
         } catch {
             if Self.endsSession(error) {
                 finish(error)

@@ -39,6 +39,8 @@ package final class PTPTransactionRunner: @unchecked Sendable {
     private let transport: any PTPTransport
     private let configuration: PTPSession.Configuration
     private var nextTransactionID: UInt32 = 1
+    /// Whether the camera has answered something other than DeviceBusy since its session opened.
+    private var isAwake = false
     private let scratch: UnsafeMutableRawBufferPointer
 
     /// The largest piece of a data phase handed to a consumer at once.
@@ -124,6 +126,33 @@ package final class PTPTransactionRunner: @unchecked Sendable {
                 responseCode: response.code.rawValue)
         }
         return PTPTransactionResult(response: response, data: data)
+    }
+
+    /// Runs `transaction`, trying it again while a camera that is waking after its session opened answers DeviceBusy,
+    /// with pauses from 50 ms that double, for up to `timeout`: real bodies are busy for their first requests. Once the
+    /// camera has answered anything else, DeviceBusy is an answer like any other.
+    package func runWaking<Result>(
+        timeout: Duration, _ transaction: () throws(ViewfinderError) -> Result
+    ) throws(ViewfinderError) -> Result {
+        guard !isAwake else { return try transaction() }
+        let deadline = ContinuousClock.now + timeout
+        var pause = Duration.milliseconds(50)
+        while true {
+            do {
+                let result = try transaction()
+                isAwake = true
+                return result
+            } catch  where error.responseCode == PTPResponseCode.deviceBusy.rawValue && .now + pause < deadline {
+                var time = timespec(
+                    tv_sec: Int(pause.components.seconds), tv_nsec: Int(pause.components.attoseconds / 1_000_000_000))
+                var left = timespec()
+                while nanosleep(&time, &left) != 0 && errno == EINTR { time = left }
+                pause *= 2
+            } catch {
+                if error.code == .protocolFailure { isAwake = true }
+                throw error
+            }
+        }
     }
 
     /// Runs a transaction without a data-out phase that collects its data-in phase, if any.

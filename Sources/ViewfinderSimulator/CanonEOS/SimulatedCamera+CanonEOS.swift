@@ -36,6 +36,8 @@ extension SimulatedCamera {
                 return .ok
             }
         case .canonEOSRemoteRelease:
+            // Newer bodies list RemoteRelease and refuse it; libgphoto2 uses it only without RemoteReleaseOn.
+            guard !configuration.strict else { return SimulatorReply(code: .operationNotSupported) }
             return remoteRelease(request, in: context)
         case .canonEOSRemoteReleaseOn:
             return pressShutter(request, in: context)

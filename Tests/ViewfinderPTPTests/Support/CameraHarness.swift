@@ -9,6 +9,10 @@ import ViewfinderTestSupport
 @testable import ViewfinderPTPIP
 
 /// A simulator on a free loopback port and a ``PTPCamera`` pointed at it, connected.
+///
+/// The simulator is strict unless a test asks otherwise: it behaves as real bodies do (no grace for a reconnecting
+/// client, no answers to probes, busy while it wakes, no CaptureComplete, Canon's RemoteRelease refused), so the client's
+/// camera tests run against what real cameras do rather than a simulator's kindnesses.
 struct CameraHarness {
     let simulator: CameraSimulator
     let camera: PTPCamera
@@ -18,11 +22,12 @@ struct CameraHarness {
         _ simulatorConfiguration: CameraSimulator.Configuration = CameraSimulator.Configuration(sampleImageCount: 2),
         camera cameraConfiguration: PTPCamera.Configuration = PTPCamera.Configuration(),
         transport: PTPIPTransport.Configuration = PTPIPTransport.Configuration(),
-        connect: Bool = true,
+        connect: Bool = true, strict: Bool = true,
         _ body: (CameraHarness) async throws -> Result
     ) async throws -> Result {
         var simulatorConfiguration = simulatorConfiguration
         simulatorConfiguration.port = 0
+        simulatorConfiguration.strict = strict
         let simulator = try CameraSimulator(configuration: simulatorConfiguration)
         try simulator.start()
         var transport = transport

@@ -285,7 +285,14 @@ final class CanonEOSDialect: PTPDialect {
         let info = connection.deviceInfo
         do {
             if info.supports(.canonEOSRemoteRelease) && (engageAutoFocus || !info.supports(.canonEOSRemoteReleaseOn)) {
-                try await remoteRelease()
+                do {
+                    try await remoteRelease()
+                } catch let error as ViewfinderError
+                    where error.code == .protocolFailure && info.supports(.canonEOSRemoteReleaseOn)
+                {
+                    // Newer bodies list RemoteRelease and refuse it: the shutter button is pressed instead.
+                    try await pressShutter(focusing: engageAutoFocus)
+                }
             } else if info.supports(.canonEOSRemoteReleaseOn) {
                 try await pressShutter(focusing: engageAutoFocus)
             } else {
