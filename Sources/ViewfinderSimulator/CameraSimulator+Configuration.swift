@@ -164,8 +164,9 @@ extension CameraSimulator {
         /// that says the camera rejects it, as a camera does until it is paired on its own menu; `nil` (the
         /// default) admits every client.
         public var pairedClients: Set<PTPIPGUID>?
-        /// Whether the camera behaves as real bodies do, refusing the kindnesses a simulator tends to grow; `false` by
-        /// default. See <doc:StrictMode>: a strict camera gives a client that arrives while the last session ends no
+        /// Whether the camera behaves as real bodies do, refusing the kindnesses a simulator tends to grow.
+        ///
+        /// `false` by default. See <doc:StrictMode>: a strict camera gives a client that arrives while the last session ends no
         /// grace, answers no probes, stays busy a moment after a connection that closed without a handshake (it took
         /// it as its client), is busy for the first request after a session opens (it is waking), sends no
         /// CaptureComplete, and as a Canon refuses RemoteRelease.

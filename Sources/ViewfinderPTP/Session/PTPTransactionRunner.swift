@@ -128,9 +128,10 @@ package final class PTPTransactionRunner: @unchecked Sendable {
         return PTPTransactionResult(response: response, data: data)
     }
 
-    /// Runs `transaction`, trying it again while a camera that is waking after its session opened answers DeviceBusy,
-    /// with pauses from 50 ms that double, for up to `timeout`: real bodies are busy for their first requests. Once the
-    /// camera has answered anything else, DeviceBusy is an answer like any other.
+    /// Runs `transaction`, trying it again while a camera waking after its session opened answers DeviceBusy.
+    ///
+    /// Real bodies are busy for their first requests: the pauses start at 50 ms and double, for up to `timeout`. Once
+    /// the camera has answered anything else, DeviceBusy is an answer like any other.
     package func runWaking<Result>(
         timeout: Duration, _ transaction: () throws(ViewfinderError) -> Result
     ) throws(ViewfinderError) -> Result {
