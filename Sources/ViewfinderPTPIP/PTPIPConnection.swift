@@ -69,6 +69,9 @@ package final class PTPIPConnection: @unchecked Sendable {
     /// The number of received bytes not consumed yet.
     package var bufferedCount: Int { end - start }
 
+    /// Whether a control packet's payload was being read when a read failed: the stream is then out of step.
+    package private(set) var isMidPayload = false
+
     /// Makes sure `count` bytes (at most the buffer's capacity) are buffered.
     private func fill(_ count: Int, while activity: @autoclosure () -> String) throws(ViewfinderError) {
         while end - start < count {
@@ -149,9 +152,11 @@ package final class PTPIPConnection: @unchecked Sendable {
         } else {
             start += PTPIPPacket.headerLength
             payload = [UInt8](repeating: 0, count: payloadLength)
+            isMidPayload = true
             try typedThrows {
                 try payload.withUnsafeMutableBytes { try readPayload(into: $0, while: activity()) }
             }
+            isMidPayload = false
         }
         return .packet(try PTPIPPacket.decode(type: type, payload: payload))
     }

@@ -61,6 +61,8 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
     private var dataPhase: DataPhase?
     /// A response that ended a data phase in place of EndData, for the next ``receivePhase(of:)``.
     private var pendingResponse: PTPResponse?
+    /// The limit ``limitTimeouts(to:)`` set, which ``useTimeout(_:)`` keeps.
+    private var timeoutLimit: Duration?
 
     /// Where a data-in phase is.
     private struct DataPhase {
@@ -498,7 +500,20 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
 
     /// Shortens the command connection's timeout.
     public func limitTimeouts(to limit: Duration) {
+        timeoutLimit = min(timeoutLimit ?? limit, limit)
         command.timeout = min(command.timeout, limit)
+    }
+
+    /// Waits up to `timeout` (or the configured ``Configuration/responseTimeout`` when `nil`) for the camera from the
+    /// next transaction on, within any limit ``limitTimeouts(to:)`` set.
+    public func useTimeout(_ timeout: Duration?) {
+        let wanted = timeout ?? configuration.responseTimeout
+        command.timeout = timeoutLimit.map { min($0, wanted) } ?? wanted
+    }
+
+    /// Whether nothing of a packet has been read halfway and no data phase is under way.
+    public var isInStep: Bool {
+        command.bufferedCount == 0 && dataPhase == nil && !command.isMidPayload
     }
 
     /// Shuts both connections down, waking the threads that wait on them.

@@ -296,13 +296,21 @@ import ViewfinderTestSupport
         }
     }
 
+    /// Probes are no answer: a peer that only probes fails the transaction with a timeout, and a second such
+    /// timeout in a row ends the session.
     @Test func probesInsteadOfAnAnswerTimeOut() async throws {
-        try await expectGetObject(endingTheSessionWith: .timeout, timeout: Self.silence) { peer, _ in
+        let responder = try ScriptedResponder { peer in
+            _ = try peer.expectRequest(.getObject)
             while true {
                 try peer.command.send(.probeRequest, while: "probing")
                 guard try peer.command.readPacket(while: "probing") == .probeResponse else { return }
                 pause(milliseconds: 10)
             }
+        }
+        try await withSession(port: responder.port, timeout: Self.silence) { session in
+            let first = await #expect(throws: ViewfinderError.self) { _ = try await session.transaction(.getObject) }
+            #expect(first?.code == .timeout)
+            await expectSessionEnd(session, with: .timeout) { _ = try await session.transaction(.getObject) }
         }
     }
 

@@ -146,6 +146,10 @@ extension SimulatedCameraTests {
                 let simulator = harness.simulator
                 let error = try await Self.downloadCutOff(size: 8 << 20, in: harness) { simulator.stopAnswering() }
                 #expect(error?.code == .timeout, "\(String(describing: error))")
+                // One timeout leaves the session for a late answer; the next request's, in a row, ends it.
+                #expect(harness.camera.connectionState == .connected)
+                let next = await #expect(throws: ViewfinderError.self) { _ = try await harness.camera.storages() }
+                #expect(next?.code == .timeout)
             }
         }
 

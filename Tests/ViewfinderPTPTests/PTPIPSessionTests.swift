@@ -159,9 +159,12 @@ import Glibc
         }
     }
 
-    @Test func silentPeerTimesOut() async throws {
+    /// A camera that does not answer in time fails the transaction; the connection is between packets, so the
+    /// session stays, for the camera's late answer to be skipped; a second timeout in a row ends it.
+    @Test func aSilentPeerTimesOutAndIsGivenUpOnTheSecondTime() async throws {
         let release = Atomic(false)
         let responder = try ScriptedResponder { peer in
+            _ = try peer.expectRequest(.getObject)
             _ = try peer.expectRequest(.getObject)
             while !release.load(ordering: .acquiring) {
                 pause(milliseconds: 5)
@@ -169,16 +172,63 @@ import Glibc
         }
         let session = try await PTPSession.connect(
             to: "127.0.0.1", configuration: Self.configuration(responder, timeout: HostilePeerTests.silence))
-        let error = await #expect(throws: ViewfinderError.self) {
+        let first = await #expect(throws: ViewfinderError.self) {
             try await session.transaction(.getObject, parameters: [1])
         }
+        #expect(first?.code == .timeout)
+        #expect(session.state == .open)
+        let second = await #expect(throws: ViewfinderError.self) {
+            try await session.transaction(.getObject, parameters: [2])
+        }
         release.store(true, ordering: .releasing)
-        #expect(error?.code == .timeout)
+        #expect(second?.code == .timeout)
         guard case .closed(let reason?) = session.state else {
-            Issue.record("a timeout should end the session")
+            Issue.record("a second timeout in a row should end the session")
             return
         }
         #expect(reason.code == .timeout)
+    }
+
+    /// A camera that answers after the client gave up: the transaction failed with a timeout, the late answer is
+    /// skipped when it comes, and the next transaction gets its own.
+    @Test func aLateAnswerAfterATimeoutIsSkipped() async throws {
+        let timedOut = Atomic(false)
+        let responder = try ScriptedResponder { peer in
+            let late = try peer.expectRequest(.getObject).transactionID
+            while !timedOut.load(ordering: .acquiring) {
+                pause(milliseconds: 5)
+            }
+            try peer.sendData([9, 9, 9], late)
+            let next = try peer.expectRequest(.getObject).transactionID
+            try peer.sendData([1], next)
+        }
+        let session = try await PTPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(responder, timeout: HostilePeerTests.silence))
+        let error = await #expect(throws: ViewfinderError.self) {
+            try await session.transaction(.getObject, parameters: [1])
+        }
+        timedOut.store(true, ordering: .releasing)
+        #expect(error?.code == .timeout)
+        #expect(try await session.transaction(.getObject, parameters: [2]).data == [1])
+        #expect(session.state == .open)
+        #expect((session.transport as? PTPIPTransport)?.staleRepliesSkipped == 2)
+        await session.close()
+        #expect(try await responder.recordedFailures() == [])
+    }
+
+    /// A transaction given a longer wait, such as a capture whose answer comes after its exposure, waits that long.
+    @Test func aTransactionCanWaitLongerThanTheTransport() async throws {
+        let responder = try ScriptedResponder { peer in
+            let id = try peer.expectRequest(.initiateCapture).transactionID
+            pause(milliseconds: 1500)
+            try peer.respond(.ok, id)
+        }
+        let session = try await PTPSession.connect(
+            to: "127.0.0.1", configuration: Self.configuration(responder, timeout: .seconds(1)))
+        _ = try await session.initiateCapture(timeout: .seconds(30))
+        #expect(session.state == .open)
+        await session.close()
+        #expect(try await responder.recordedFailures() == [])
     }
 
     @Test func malformedAnswersEndTheSession() async throws {

@@ -61,6 +61,15 @@ final class PTPConnection: Sendable {
         camera.endRecording()
     }
 
+    /// How long a capture's request may wait for the camera: the exposure time the camera shows plus 100 s, as a
+    /// camera may answer only after a long exposure and the writing of the file; the capture timeout for a bulb or
+    /// unknown exposure.
+    var captureRequestTimeout: Duration {
+        let seconds = camera?.property(for: .shutterSpeed).commonValue?.approximateSeconds
+        return seconds.map { .seconds(100) + .milliseconds(Int64(($0 * 1000).rounded(.up))) }
+            ?? max(configuration.captureTimeout, .seconds(100))
+    }
+
     /// The error for a call whose session ended under it: the error that ended the session, saying the camera went
     /// away, rather than the session's ``ViewfinderError/Code/notConnected`` for calls after its end.
     func lostSessionError(_ error: ViewfinderError, while activity: String) -> ViewfinderError {

@@ -137,10 +137,15 @@ extension PTPSession {
     /// - Parameters:
     ///   - storageID: Where to store the image; 0 lets the camera choose.
     ///   - format: The format to capture in; ``PTPObjectFormatCode/any`` lets the camera choose.
+    ///   - timeout: How long to wait for the camera's answer, which some cameras give only after the exposure; the
+    ///     transport's own timeout when `nil`.
     /// - Returns: The transaction ID the ``PTPEventCode/captureComplete`` event will carry.
     @discardableResult
-    public func initiateCapture(storageID: UInt32 = 0, format: PTPObjectFormatCode = .any) async throws -> UInt32 {
-        try await transaction(.initiateCapture, parameters: [storageID, UInt32(format.rawValue)]).response.transactionID
+    public func initiateCapture(
+        storageID: UInt32 = 0, format: PTPObjectFormatCode = .any, timeout: Duration? = nil
+    ) async throws -> UInt32 {
+        try await transaction(.initiateCapture, parameters: [storageID, UInt32(format.rawValue)], timeout: timeout)
+            .response.transactionID
     }
 
     /// A property's description: its type, current value and the values it accepts.

@@ -140,18 +140,20 @@ extension PTPSession {
     ///   - parameters: Up to five parameters.
     ///   - dataOut: Bytes to send in a data-out phase, such as a new property value.
     ///   - progress: Called on the session's I/O thread as data-in bytes arrive.
+    ///   - timeout: How long to wait for the camera in this transaction, for one that takes long (such as a capture
+    ///     whose response comes after its exposure); the transport's own timeout when `nil`.
     /// - Returns: The response and the data-in bytes.
     /// - Throws: `ViewfinderError/Code/protocolFailure` with the response code when the camera answers with anything
     ///   but OK; see ``PTPSession`` for the errors that end the session.
     public func transaction(
         _ operation: PTPOperationCode, parameters: [UInt32] = [], sending dataOut: [UInt8]? = nil,
-        progress: (@Sendable (PTPTransferProgress) -> Void)? = nil
+        progress: (@Sendable (PTPTransferProgress) -> Void)? = nil, timeout: Duration? = nil
     ) async throws -> PTPTransactionResult {
         let core = core
         return try await core.perform { flag in
             try core.transaction(
                 operation, parameters: parameters, dataOut: dataOut, dataIn: .collect(progress: progress),
-                cancellation: flag)
+                cancellation: flag, timeout: timeout)
         }
     }
 

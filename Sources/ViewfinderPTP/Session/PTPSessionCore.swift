@@ -168,10 +168,16 @@ final class PTPSessionCore: PTPEventSink {
     /// - Throws: the error a streaming consumer threw, unchanged, or a `ViewfinderError`.
     func transaction(
         _ operation: PTPOperationCode, parameters: [UInt32], dataOut: [UInt8]?, dataIn: PTPDataInHandling,
-        cancellation: PTPCancellationFlag
+        cancellation: PTPCancellationFlag, timeout: Duration? = nil
     ) throws -> PTPTransactionResult {
         guard case .open = phase else {
             throw notOpenError()
+        }
+        if let timeout {
+            transport.useTimeout(timeout)
+        }
+        defer {
+            if timeout != nil { transport.useTimeout(nil) }
         }
         var consumerError: (any Error)?
         let result: PTPTransactionResult
@@ -182,11 +188,15 @@ final class PTPSessionCore: PTPEventSink {
                     consumerError: &consumerError)
             }
         } catch {
-            if Self.endsSession(error) {
+            // A camera slow to answer once is asked again: its late answer will be skipped. Twice in a row, it is gone.
+            let keptAfterTimeout = error.code == .timeout && transport.isInStep && !runner.timedOutLast
+            runner.timedOutLast = error.code == .timeout
+            if Self.endsSession(error) && !keptAfterTimeout {
                 finish(error)
             }
             throw error
         }
+        runner.timedOutLast = false
         if let consumerError {
             throw consumerError
         }

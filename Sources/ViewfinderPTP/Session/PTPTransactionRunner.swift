@@ -41,6 +41,8 @@ package final class PTPTransactionRunner: @unchecked Sendable {
     private var nextTransactionID: UInt32 = 1
     /// Whether the camera has answered something other than DeviceBusy since its session opened.
     private var isAwake = false
+    /// Whether the last transaction timed out, on the command thread: a second timeout in a row ends the session.
+    package var timedOutLast = false
     private let scratch: UnsafeMutableRawBufferPointer
 
     /// The largest piece of a data phase handed to a consumer at once.

@@ -75,6 +75,16 @@ public protocol PTPTransport: AnyObject, Sendable {
     /// camera gone silent holds the close up briefly; called on the session's thread.
     func limitTimeouts(to limit: Duration)
 
+    /// Waits up to `timeout` for the camera in the transaction about to run (`nil`: the transport's own timeout
+    /// again), for an operation that takes long, such as a capture whose response comes after a long exposure; called
+    /// on the session's thread.
+    func useTimeout(_ timeout: Duration?)
+
+    /// Whether the transport is between containers after a call failed with `ViewfinderError/Code/timeout`: nothing
+    /// of a container read halfway, no data phase under way, so that the camera's late answer, when it comes, is
+    /// read whole and skipped as stale, and the session can go on. False by default.
+    var isInStep: Bool { get }
+
     /// Wakes every blocked call and makes later ones fail; safe from any thread, and more than once.
     func shutdown()
 
@@ -88,6 +98,12 @@ public protocol PTPTransport: AnyObject, Sendable {
 extension PTPTransport {
     /// False: the camera ends a session with its connection.
     public var sessionsOutliveConnections: Bool { false }
+
+    /// Nothing: the transport keeps its own timeout.
+    public func useTimeout(_ timeout: Duration?) {}
+
+    /// False: after a timeout, the transport is taken to be out of step.
+    public var isInStep: Bool { false }
 
     /// False: the session reads the rest of the phase and drops it.
     public func cancelDataIn(of transactionID: UInt32) throws(ViewfinderError) -> Bool { false }

@@ -76,7 +76,7 @@ final class StandardCapture: Sendable {
         }
         let transactionID: UInt32
         do {
-            transactionID = try await connection.session.initiateCapture()
+            transactionID = try await connection.session.initiateCapture(timeout: connection.captureRequestTimeout)
         } catch {
             state.withLock { state in
                 if state.wait?.id == id { state.wait = nil }
