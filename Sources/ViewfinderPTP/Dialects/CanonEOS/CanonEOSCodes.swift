@@ -67,6 +67,8 @@ extension PTPDevicePropertyCode {
     /// EOS CaptureDestination (UINT32): where pictures go, 4 for the computer and another listed value for the card.
     public static let canonEOSCaptureDestination = PTPDevicePropertyCode(
         0xD11C, vendorName: "EOS CaptureDestination")
+    /// EOS OLCInfoVersion (UINT32): the layout of the camera's OLCInfoChanged records.
+    public static let canonEOSOLCInfoVersion = PTPDevicePropertyCode(0xD199, vendorName: "EOS OLCInfoVersion")
     /// EOS EVFOutputDevice (UINT16): where live view goes, a mask: 1 the camera's screen, 2 the computer.
     public static let canonEOSEVFOutputDevice = PTPDevicePropertyCode(0xD1B0, vendorName: "EOS EVFOutputDevice")
     /// EOS EVFMode (UINT16): 1 when live view is on.

@@ -96,6 +96,13 @@ final class CanonEOSProperties: Sendable {
                     let mask = (Int64(1) << (8 * width(of: code.rawValue))) - 1
                     reported[code.rawValue, default: Reported()].allowed = values.map { Int64($0) & mask }
                     touched.insert(code.rawValue)
+                case .other(CanonEOSOLCInfo.recordType, let payload):
+                    // Newer bodies report exposure in OLC records too, read by the version they reported.
+                    let version = reported[PTPDevicePropertyCode.canonEOSOLCInfoVersion.rawValue]?.value ?? 0
+                    for (code, value) in CanonEOSOLCInfo.exposure(in: payload, version: UInt32(clamping: version)) {
+                        reported[code.rawValue, default: Reported()].value = value
+                        touched.insert(code.rawValue)
+                    }
                 default:
                     break
                 }
