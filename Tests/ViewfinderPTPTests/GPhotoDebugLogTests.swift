@@ -182,6 +182,56 @@ import ViewfinderCore
         #expect(info.eventsSupported.map(\.rawValue) == [0x4002])
     }
 
+    /// `gphoto2 --summary`'s property and storage summaries, read back into the datasets the camera sent.
+    @Test func summariesGiveThePropertyDescriptionsAndStorages() throws {
+        let summary = [
+            "Storage Devices Summary:", "store_00010001:", "\tStorageDescription: None", "\tVolumeLabel: NIKON Z 6",
+            "\tStorage Type: Removable RAM (memory card)", "\tFilesystemtype: Digital Camera Layout (DCIM)",
+            "\tAccess Capability: Read Only with Object deletion", "\tMaximum Capability: 60196651008 (57408 MB)",
+            "\tFree Space (Bytes): 44733136896 (42660 MB)", "\tFree Space (Images): 9751", "",
+            "Device Property Summary:",
+            "Battery Level(0x5001):(read only) (type=0x2) Range [1 - 100, step 1] value: 100% (100)",
+            "Image Size(0x5003):(readwrite) (type=0xffff) Enumeration [", "\t'6048x4024',", "\t'3024x2016'",
+            "\t] value: '6048x4024'",
+            "Exposure Index (film speed ISO)(0x500f):(readwrite) (type=0x4) Enumeration [100,160,200] value: ISO 160 (160)",
+            "Exposure Bias Compensation(0x5010):(readwrite) (type=0x3) Enumeration [-333,0,333] value: 0.0 stops (0)",
+            "Property 0xd406:(readwrite) (type=0xffff) 'Windows/6.0'", "Property 0xd407:(read only) (type=0x6) 1",
+            "Focal Length(0x5008):cannot be queried.",
+            "Broken(0x5009):(readwrite) (type=0x4) Enumeration [1,x] value: 1", "",
+        ]
+        let recording = try RecordedCamera(
+            gphotoDebugLog: Self.listing(prefix: "") + "\n" + summary.joined(separator: "\n"))
+        func description(_ code: UInt16) throws -> PTPDevicePropertyDescription? {
+            guard
+                let bytes = recording.transactions.first(where: {
+                    $0.operation == .getDevicePropDesc && $0.parameters == [UInt32(code)]
+                })?.dataIn
+            else { return nil }
+            return try PTPDevicePropertyDescription(decoding: bytes)
+        }
+        let battery = try #require(try description(0x5001))
+        #expect(battery.dataType == .uint8 && !battery.isSettable && battery.currentValue == .uint8(100))
+        #expect(battery.form == .range(minimum: .uint8(1), maximum: .uint8(100), step: .uint8(1)))
+        let size = try #require(try description(0x5003))
+        #expect(size.form == .enumeration([.string("6048x4024"), .string("3024x2016")]))
+        #expect(size.currentValue == .string("6048x4024"))
+        let iso = try #require(try description(0x500F))
+        #expect(iso.isSettable && iso.currentValue == .uint16(160))
+        #expect(iso.form == .enumeration([.uint16(100), .uint16(160), .uint16(200)]))
+        #expect(try description(0x5010)?.form == .enumeration([.int16(-333), .int16(0), .int16(333)]))
+        #expect(try description(0xD406)?.currentValue == .string("Windows/6.0"))
+        #expect(try description(0xD407)?.currentValue == .uint32(1))
+        #expect(try description(0x5008) == nil)
+        #expect(try description(0x5009) == nil)
+        let ids = try #require(recording.transactions.first { $0.operation == .getStorageIDs }?.dataIn)
+        #expect(ids == [1, 0, 0, 0, 0x01, 0x00, 0x01, 0x00])
+        let info = try PTPStorageInfo(
+            decoding: try #require(recording.transactions.first { $0.operation == .getStorageInfo }?.dataIn))
+        #expect(info.storageType == 4 && info.filesystemType == 3 && info.accessCapability == 2)
+        #expect(info.maximumCapacity == 60_196_651_008 && info.freeSpaceInBytes == 44_733_136_896)
+        #expect(info.freeSpaceInImages == 9751 && info.volumeLabel == "NIKON Z 6" && info.storageDescription.isEmpty)
+    }
+
     @Test func aLogWithoutADeviceInfoIsAClearError() {
         #expect(throws: ViewfinderError.self) { try RecordedCamera(gphotoDebugLog: "") }
         #expect(throws: ViewfinderError.self) {

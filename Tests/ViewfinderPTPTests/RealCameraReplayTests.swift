@@ -18,6 +18,8 @@ extension SimulatedCameraTests {
                 ("canon-eos-m50-libgphoto2-cameras.log", "Canon EOS M50", "usb", true),
                 ("canon-powershot-g5x-libgphoto2-cameras.log", "Canon PowerShot G5 X", "usb", false),
                 ("nikon-z8-ptpip-libgphoto2-1135.log", "Z 8", "ptpip", true),
+                ("nikon-z6-libgphoto2-cameras.log", "Z 6", "usb", true),
+                ("nikon-d780-libgphoto2-cameras.log", "D780", "usb", true),
                 ("samsung-nx01-libgphoto2-cameras.log", "SAMSUNG NX1", "usb", false),
                 ("sony-a7sm3-libgphoto2-cameras.log", "ILCE-7SM3", "usb", true),
             ])
@@ -78,6 +80,39 @@ extension SimulatedCameraTests {
                 #expect(focus.currentValue?.rawValue == .integer(0x1CE))
                 #expect(replay.shown(.aperture) == "f/2")
                 #expect(replay.shown(.shutterSpeed) == "1/40")
+                expectNothingUnknownIsSettable(replay.camera)
+            }
+        }
+
+        /// A Nikon Z 6's properties as its `gphoto2 --summary` described them: Nikon's tables give each value its
+        /// meaning, and the camera's own lists are what is offered.
+        @Test func aNikonMirrorlessShowsItsRealPropertyLists() async throws {
+            try await ReplayHarness.run("nikon-z6-libgphoto2-cameras.log") { replay in
+                #expect(replay.recording.deviceInfo.supports(.nikonCheckEvent))
+                #expect(replay.camera.supportedFunctionality.isSuperset(of: [.stillCapture, .liveView, .fileAccess]))
+                #expect(replay.shown(.iso) == "ISO 160")
+                #expect(replay.shown(.shutterSpeed) == "1/25")
+                #expect(replay.shown(.aperture) == "f/4")
+                #expect(replay.camera.property(for: .autoExposureMode).commonValue == .program)
+                #expect(replay.camera.property(for: .iso).validSettableValues.count == 31)
+                #expect(replay.camera.property(for: .shotsAvailable).commonValue == ShotsAvailableValue(9751))
+                let storages = try await replay.camera.storages()
+                #expect(storages.map(\.volumeLabel) == ["[Slot 1]"])
+                #expect(storages.first?.freeByteCount == 44_733_136_896)
+                expectNothingUnknownIsSettable(replay.camera)
+                // The camera holds its events for CheckEvent: the replay has none recorded, and answers empty.
+                try await waitUntil("the client to ask for events") {
+                    replay.simulator.replayCounts.answered[.nikonCheckEvent, default: 0] > 0
+                }
+            }
+        }
+
+        @Test func aNikonDSLRShowsItsRealPropertyLists() async throws {
+            try await ReplayHarness.run("nikon-d780-libgphoto2-cameras.log") { replay in
+                #expect(replay.shown(.iso) == "ISO 100")
+                #expect(replay.shown(.aperture) == "f/4")
+                #expect(replay.camera.property(for: .aperture).validSettableValues.count == 16)
+                #expect(replay.camera.property(for: .autoExposureMode).commonValue == .aperturePriority)
                 expectNothingUnknownIsSettable(replay.camera)
             }
         }

@@ -55,6 +55,8 @@ struct GPhotoDebugLog: Sendable {
     var items: [Item]
     /// What gphoto2's DeviceInfo listings say, merged.
     var listing: DeviceInfoListing
+    /// What `gphoto2 --summary` says of the camera's properties and storages.
+    var summary: GPhotoSummary
 
     /// The most bytes one hexdump may hold; a longer one is cut there and marked as not whole.
     static let maximumDumpLength = 64 << 20
@@ -67,6 +69,7 @@ struct GPhotoDebugLog: Sendable {
         source = lines.first.flatMap { $0.hasPrefix("#") ? String($0.dropFirst().drop { $0 == " " }) : nil }
         framing = lines.contains { $0.contains("ptp_ptpip_") || $0.contains("ptpip/") } ? .ptpip : .usb
         listing = DeviceInfoListing(lines)
+        summary = GPhotoSummary(lines)
         items = []
         var context = Direction.unknown
         var index = 0

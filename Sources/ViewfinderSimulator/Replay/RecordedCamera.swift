@@ -12,7 +12,9 @@ import Glibc
 /// Logs of real cameras are in libgphoto2's `camlibs/ptp2/cameras/` and in its bug reports. The reader takes what
 /// the log holds whole and nothing more: USB containers and PTP/IP packets put together from their hexdumps
 /// (a data phase may span several reads), responses stated in words, and the DeviceInfo either from a GetDeviceInfo
-/// data phase or, when that was not dumped whole, from the `Device info:` listing gphoto2 prints. A hexdump that is
+/// data phase or, when that was not dumped whole, from the `Device info:` listing gphoto2 prints. A log that holds a
+/// `gphoto2 --summary` (as most in `camlibs/ptp2/cameras/` do) also gives each property's description and each
+/// storage's information as gphoto2 printed them. A hexdump that is
 /// not whole, or bytes that start no container because the log left out where they begin, are skipped and noted
 /// in ``notes``, never filled in.
 ///
@@ -77,8 +79,15 @@ public struct RecordedCamera: Sendable {
         case .usb: assembler.readUSB(log.items)
         case .ptpip: assembler.readPTPIP(log.items)
         }
-        transactions = assembler.wholeTransactions
+        // What the summary gives comes after the wire's transactions, which the replay prefers.
+        transactions = assembler.wholeTransactions + log.summary.transactions
         notes = assembler.notes
+        if !log.summary.properties.isEmpty || !log.summary.storages.isEmpty {
+            notes.append(
+                "\(log.summary.properties.count) property descriptions and \(log.summary.storages.count) storages read "
+                    + "from gphoto2's summary (its factory defaults are not printed: the current values stand for them)"
+            )
+        }
         let recorded = transactions.lazy.filter { $0.operation == .getDeviceInfo }.compactMap { transaction in
             transaction.dataIn.flatMap { try? PTPDeviceInfo(decoding: $0) }
         }.first

@@ -22,7 +22,8 @@ struct ReplayHarness {
     static let allTraces = [
         "canon-eos60d-libgphoto2-cameras.log", "canon-eos5dmark3-libgphoto2-cameras.log",
         "canon-eos-m50-libgphoto2-cameras.log", "canon-powershot-g5x-libgphoto2-cameras.log",
-        "nikon-z8-ptpip-libgphoto2-1135.log", "samsung-nx01-libgphoto2-cameras.log",
+        "nikon-z8-ptpip-libgphoto2-1135.log", "nikon-z6-libgphoto2-cameras.log", "nikon-d780-libgphoto2-cameras.log",
+        "samsung-nx01-libgphoto2-cameras.log",
         "sony-a7sm3-libgphoto2-cameras.log",
     ]
 

@@ -34,12 +34,16 @@ enum NikonPropertyValues {
     /// The automatic mode and the scene modes.
     static let exposureProgram: VendorValues<AutoExposureModeValue> = {
         let scenes = [
-            "Portrait", "Landscape", "Close-Up", "Sports", "Night Portrait", "Night Landscape", "Child", "Scene",
-            "Effects",
+            "Portrait", "Landscape", "Close-Up", "Sports", "Night Portrait", "Night Landscape", "Child",
+            "Auto (No Flash)", "Effects",
         ]
         var names: [Int64: String] = [:]
         for (offset, scene) in scenes.enumerated() {
             names[0x8011 + Int64(offset)] = scene
+        }
+        // The user settings of the mode dial, as a Z 6 lists them.
+        for user in 0..<3 {
+            names[0x8050 + Int64(user)] = "U\(user + 1)"
         }
         return VendorValues(meanings: [0x8010: .fullyAutomatic], names: names)
     }()
