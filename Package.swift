@@ -356,6 +356,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "fuzz-debug-log",
+            dependencies: ["FuzzSupport", "ViewfinderCore", "ViewfinderPTP", "ViewfinderSimulator"],
+            path: "Fuzz/DebugLogFuzzer",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "fuzz-usb-events",
             dependencies: ["FuzzSupport", "ViewfinderPTP", "ViewfinderPTPUSB"],
             path: "Fuzz/USBEventsFuzzer",

@@ -446,6 +446,18 @@ extension CameraSimulator {
         return camera
     }
 
+    /// What the camera answers a request, as a client would get it, without a connection: for harnesses that check
+    /// what a replayed camera plays.
+    package func answer(_ operation: PTPOperationCode, parameters: [UInt32]) -> (PTPResponseCode, [UInt8]?) {
+        struct NoSession: SimulatorSessionContext {
+            func schedule(after delay: Duration, _ job: @escaping @Sendable () -> [PTPEvent]) {}
+        }
+        let reply = responder.respond(
+            to: SimulatorRequest(code: operation, transactionID: 1, parameters: parameters, data: nil), in: NoSession())
+        guard case .bytes(let bytes)? = reply.data else { return (reply.code, nil) }
+        return (reply.code, bytes)
+    }
+
     /// How many requests of each operation a replayed camera answered from its recording, and how many it refused
     /// with OperationNotSupported; empty for the simulated camera.
     package var replayCounts: (answered: [PTPOperationCode: Int], refused: [PTPOperationCode: Int]) {
