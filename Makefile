@@ -27,7 +27,7 @@ RELEASE_FILES := $(RELEASE_TOOL) $(GENERATED)/viewfinder.1 $(GENERATED)/viewfind
 
 .PHONY: all build demo docs test test-browser test-download test-vivid test-gphoto2 test-tsan test-fuzz test-soak soak \
 	fuzz fuzz-corpus release install uninstall deb test-install \
-	bench-core bench-imaging bench-ptp bench-reactive bench-liveview bench-discovery bench-barcode bench-rig bench-webcam bench-usb lint deps test-deps
+	bench-core bench-imaging bench-ptp bench-replay bench-reactive bench-liveview bench-discovery bench-barcode bench-rig bench-webcam bench-usb lint deps test-deps
 
 all: build
 
@@ -191,6 +191,12 @@ bench-imaging: deps
 bench-ptp: test-deps
 	$(SWIFT) build -c release --product ptp-benchmark
 	$$($(SWIFT) build -c release --show-bin-path)/ptp-benchmark
+
+## Measures connecting to real cameras played back from their logs (the test traces) against gphoto2 --summary on the
+## same replay: time until ready, and requests (release build; under a minute).
+bench-replay: test-deps
+	$(SWIFT) build -c release --product replay-benchmark
+	$$($(SWIFT) build -c release --show-bin-path)/replay-benchmark
 
 ## Measures the time from beginSearching() to the first camera against avahi-browse, across network namespaces
 ## (release build; needs root).

@@ -241,6 +241,15 @@ let package = Package(
             path: "Benchmarks/PTPBenchmark",
             swiftSettings: strict
         ),
+        // Connecting to real cameras played back from their logs, against gphoto2 --summary; `make bench-replay`.
+        .executableTarget(
+            name: "replay-benchmark",
+            dependencies: [
+                "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderSimulator", "BenchmarkSupport", "ViewfinderTestSupport",
+            ],
+            path: "Benchmarks/ReplayBenchmark",
+            swiftSettings: strict
+        ),
         // How a CameraRig's cost grows with its cameras, against the gphoto2 recipe; `make bench-rig`.
         .executableTarget(
             name: "rig-benchmark",

@@ -458,10 +458,10 @@ extension CameraSimulator {
         return (reply.code, bytes)
     }
 
-    /// How many requests of each operation a replayed camera answered from its recording, and how many it refused
-    /// with OperationNotSupported; empty for the simulated camera.
-    package var replayCounts: (answered: [PTPOperationCode: Int], refused: [PTPOperationCode: Int]) {
-        (responder as? ReplayResponder)?.played.withLock { $0 } ?? ([:], [:])
+    /// How many requests a replayed camera got in all, how many of each operation it answered from its recording,
+    /// and how many it refused with OperationNotSupported; none for the simulated camera.
+    package var replayCounts: (requests: Int, answered: [PTPOperationCode: Int], refused: [PTPOperationCode: Int]) {
+        (responder as? ReplayResponder)?.played.withLock { $0 } ?? (0, [:], [:])
     }
 
     /// Sends events to the connected client, if there is one.

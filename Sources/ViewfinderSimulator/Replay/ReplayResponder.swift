@@ -22,8 +22,10 @@ final class ReplayResponder: SimulatorResponder {
     private let pollOperations: Set<PTPOperationCode>
     private let dataOutOperations: Set<UInt16>
     private let cursors = Locked<[Request: Int]>([:])
-    /// How many requests of each operation got recorded answers, and how many got OperationNotSupported.
-    let played = Locked<(answered: [PTPOperationCode: Int], refused: [PTPOperationCode: Int])>(([:], [:]))
+    /// How many requests came in all, how many of each operation got recorded answers, and how many got
+    /// OperationNotSupported.
+    let played = Locked<(requests: Int, answered: [PTPOperationCode: Int], refused: [PTPOperationCode: Int])>(
+        (0, [:], [:]))
 
     init(recording: RecordedCamera) throws(ViewfinderError) {
         self.recording = recording
@@ -49,6 +51,7 @@ final class ReplayResponder: SimulatorResponder {
     }
 
     func respond(to request: SimulatorRequest, in context: any SimulatorSessionContext) -> SimulatorReply {
+        played.withLock { $0.requests += 1 }
         switch request.code {
         case .getDeviceInfo:
             return .data(deviceInfoBytes)
