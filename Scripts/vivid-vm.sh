@@ -111,6 +111,11 @@ barcode_text="Viewfinder vivid loop"
 qrencode -s 8 -m 4 -o "$rootfs/loop-qr.png" "$barcode_text"
 v4l2_ctl=$(command -v v4l2-ctl)
 cp "$v4l2_ctl" "$rootfs/bin/v4l2-ctl"
+# Real cameras' logs, played back over USB.
+mkdir -p "$rootfs/traces"
+for trace in canon-eos60d nikon-z6 sony-a7sm3; do
+    cp "$root/Tests/ViewfinderPTPTests/Traces/$trace-libgphoto2-cameras.log" "$rootfs/traces/"
+done
 programs=("$v4l2_ctl" "$binaries/vivid-checks" "$binaries/v4l2-benchmark" "$binaries/viewfinder")
 # v4l2loopback for the VM's kernel, built against that kernel's headers (Debian's packages, unpacked here).
 loopback_module="$cache/v4l2loopback-$kernel_version.ko"
@@ -295,6 +300,17 @@ for identity in generic nikon canon; do
         [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks usb-permission ended with status \$status"
     fi
     [ \$status -eq 0 ] || sed "s/^/VIVID-INFO simulate --usb: /" /tmp/sim-usb.log
+    kill -INT \$simulator
+    wait \$simulator
+done
+# Real cameras played back from their gphoto2 logs, over USB.
+for trace in canon-eos60d nikon-z6 sony-a7sm3; do
+    /bin/viewfinder simulate --replay /traces/\$trace-libgphoto2-cameras.log --usb >/tmp/sim-replay.log 2>&1 &
+    simulator=\$!
+    timeout 180 /bin/vivid-checks usb-replay \$trace /bin/viewfinder
+    status=\$?
+    [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks usb-replay \$trace ended with status \$status"
+    [ \$status -eq 0 ] || sed "s/^/VIVID-INFO simulate --replay --usb: /" /tmp/sim-replay.log
     kill -INT \$simulator
     wait \$simulator
 done

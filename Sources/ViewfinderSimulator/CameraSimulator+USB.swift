@@ -3,9 +3,17 @@ import ViewfinderCore
 extension CameraSimulator {
     /// The USB vendor and product IDs the camera shows as a USB device: a Nikon D750's and a Canon EOS 5D Mark IV's
     /// for those identities, so that gphoto2 treats them as it treats those cameras, and the Linux Foundation's
-    /// gadget IDs for the generic camera, which gphoto2 finds by its still-image class.
+    /// gadget IDs for the generic camera, which gphoto2 finds by its still-image class; a replayed camera shows its
+    /// maker's vendor ID (Canon, Nikon, Sony, Samsung) with the gadget's product ID, and is found by its class.
     public var usbIDs: (vendor: UInt16, product: UInt16) {
-        switch configuration.identity {
+        guard camera != nil else {
+            let maker = responder.deviceInfo.manufacturer.lowercased()
+            let vendors: [(String, UInt16)] = [
+                ("canon", 0x04A9), ("nikon", 0x04B0), ("sony", 0x054C), ("samsung", 0x04E8),
+            ]
+            return (vendors.first { maker.contains($0.0) }?.1 ?? 0x1D6B, 0x0104)
+        }
+        return switch configuration.identity {
         case .generic: (0x1D6B, 0x0104)
         case .nikon: (0x04B0, 0x0437)
         case .canon: (0x04A9, 0x3281)
