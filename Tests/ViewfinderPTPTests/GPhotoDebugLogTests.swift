@@ -274,9 +274,12 @@ import ViewfinderCore
         #expect(ask(.getStorageInfo, [0x0001_0001]).1 == [5])
         #expect(ask(.getStorageInfo, [0x0001_0002]).0 == .operationNotSupported)
         #expect(ask(.initiateCapture).0 == .operationNotSupported)
-        #expect(ask(.openSession, [1]).0 == .ok)
         #expect(try PTPDeviceInfo(decoding: try #require(ask(.getDeviceInfo).1)).model == "Canon EOS 5D Mark III")
-        // A new session plays the recording from its start.
+        // A new session, whether a new connection or another OpenSession on the same USB device, plays the
+        // recording from its start.
+        #expect(ask(.openSession, [1]).0 == .ok)
+        #expect(ask(.canonEOSGetEvent).1 == [1])
+        #expect(ask(.getStorageIDs) == (.ok, [3]))
         responder.endSession()
         #expect(ask(.canonEOSGetEvent).1 == [1])
         #expect(responder.played.withLock { $0.refused[.initiateCapture] } == 1)

@@ -13,8 +13,8 @@ import ViewfinderSystem
 ///   nothing new.
 /// - Anything else gets OperationNotSupported.
 ///
-/// What the replay played is counted per operation (``played``), for checks. A new session starts the recording
-/// again from its beginning.
+/// What the replay played is counted per operation (``played``), for checks. A new session (OpenSession, or a new
+/// connection) starts the recording again from its beginning.
 final class ReplayResponder: SimulatorResponder {
     let recording: RecordedCamera
     let deviceInfo: PTPDeviceInfo
@@ -55,7 +55,11 @@ final class ReplayResponder: SimulatorResponder {
         switch request.code {
         case .getDeviceInfo:
             return .data(deviceInfoBytes)
-        case .openSession, .closeSession:
+        case .openSession:
+            // A new session plays the recording from its start, over USB too, where one device serves many.
+            endSession()
+            return recorded(request) ?? .ok
+        case .closeSession:
             return recorded(request) ?? .ok
         default:
             if let reply = recorded(request) { return reply }
