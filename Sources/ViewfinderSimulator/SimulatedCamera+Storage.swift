@@ -161,6 +161,9 @@ extension SimulatedCamera {
             reportCanonEOSCapture(handle, name: name, size: image.jpeg.count)
             return []
         }
+        if configuration.identity.isSony {
+            return reportSonyCapture(handle)
+        }
         return [
             PTPEvent(code: .objectAdded, parameters: [handle]),
             PTPEvent(code: .captureComplete, transactionID: transactionID),

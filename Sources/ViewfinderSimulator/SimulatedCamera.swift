@@ -79,6 +79,8 @@ final class SimulatedCamera: SimulatorResponder {
         var focusing: (until: ContinuousClock.Instant, succeeds: Bool)?
         /// What a Canon holds of its own.
         var canon = CanonEOSState()
+        /// What a Sony holds of its own.
+        var sony = SonyState()
     }
 
     let configuration: CameraSimulator.Configuration
@@ -138,6 +140,7 @@ final class SimulatedCamera: SimulatorResponder {
     /// Answers a request.
     func expectsDataOut(_ code: UInt16) -> Bool {
         SimulatorUSBFunction.dataOutOperations.contains(code)
+            || (configuration.identity.isSony && Self.sonyDataOutOperations.contains(code))
     }
 
     func sessionBegan(in pump: SimulatorEventPump) {
@@ -159,6 +162,9 @@ final class SimulatedCamera: SimulatorResponder {
         case .closeSession:
             endSession()
             return .ok
+        // Sony's SDIO codes are Nikon's live view codes: a Sony answers them first.
+        case _ where configuration.identity.isSony:
+            return respondToSony(request, in: context) ?? respondToStorage(request)
         case .getDevicePropDesc, .getDevicePropValue, .setDevicePropValue, .resetDevicePropValue:
             return respondToProperty(request)
         case .initiateCapture:
@@ -196,6 +202,7 @@ final class SimulatedCamera: SimulatorResponder {
             state.canon.pending = []
             state.canon.halfPressFocused = nil
             state.canon.evfOutput &= ~2
+            endSonySession(&state)
             if state.recordingSince == nil {
                 state.liveView = nil
             }
