@@ -202,6 +202,12 @@ extension CameraSimulator {
         /// that says the camera rejects it, as a camera does until it is paired on its own menu; `nil` (the
         /// default) admits every client.
         public var pairedClients: Set<PTPIPGUID>?
+        /// How long the camera's user takes to accept a client that is not among ``pairedClients``; `nil` (the
+        /// default) refuses such a client at once.
+        ///
+        /// A camera that asks on its screen (as Sony bodies do) leaves the handshake unanswered until its user
+        /// accepts, and remembers the client from then on.
+        public var pairingPrompt: Duration?
         /// Changes what GetDeviceInfo says after the identity has filled it in, such as another vendor's extension
         /// and operation codes, for testing how a client treats cameras the simulator does not otherwise play.
         public var deviceInfoChanges: (@Sendable (inout PTPDeviceInfo) -> Void)?
