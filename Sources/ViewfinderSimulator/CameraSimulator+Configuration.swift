@@ -175,8 +175,12 @@ extension CameraSimulator {
         /// Whether autofocus finds focus, as it does not on a blank wall: when `false`, a Nikon's AfDrive ends in
         /// OutOfFocus and a Canon's release with autofocus takes no picture (RemoteRelease answers 1).
         public var focusSucceeds = true
-        /// Properties described without a form, which in ISO 15740 means any value of the property's type, as some
-        /// cameras describe exposure compensation; none by default.
+        /// Properties described without a form, which in ISO 15740 means any value of the property's type; none by
+        /// default.
+        ///
+        /// Some cameras describe exposure compensation so. A Sony describes them without their values in
+        /// GetAllExtDevicePropInfo, as bodies that move them only by notches do, and still moves them through its
+        /// values.
         public var formlessProperties: Set<PTPDevicePropertyCode> = []
         /// Whether a Canon offers its card as a capture destination; without it the camera lists only the computer,
         /// and every picture waits in the camera's memory as a transfer request until the computer has read it and

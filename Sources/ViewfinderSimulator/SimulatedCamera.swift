@@ -108,7 +108,10 @@ final class SimulatedCamera: SimulatorResponder {
             Self.standardProperties(imageSizes: Self.imageSizes, battery: 100)
             + configuration.identity.vendorProperties
         for var property in properties {
-            if configuration.formlessProperties.contains(property.code) { property.form = .none }
+            // A Sony describes such a property without its values, and still moves it through them.
+            if configuration.formlessProperties.contains(property.code), !configuration.identity.isSony {
+                property.form = .none
+            }
             initial.properties[property.code] = property
         }
         _ = Self.applyExposureProgram(&initial, sceneEV: configuration.sceneEV)

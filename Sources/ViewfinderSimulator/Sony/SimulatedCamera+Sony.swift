@@ -48,7 +48,8 @@ extension SimulatedCamera {
             case .sonyGetAllExtDevicePropInfo:
                 let records = state.withLock {
                     Self.sonyRecords(
-                        of: $0, identity: configuration.identity, twoLists: configuration.sonyTwoListRecords)
+                        of: $0, identity: configuration.identity, twoLists: configuration.sonyTwoListRecords,
+                        unlisted: configuration.formlessProperties)
                 }
                 return (try? PTPSonyProperty.encodeAll(records)).map(SimulatorReply.data)
                     ?? SimulatorReply(code: .generalError)
@@ -180,6 +181,7 @@ extension SimulatedCamera {
             return SimulatorReply(code: .accessDenied)
         }
         let limits = configuration.sonyNotchLimits[mapping.internalCode]
+        configuration.log?("moving \(mapping.code) by \(notches) notches")
         context.schedule(after: configuration.sonyNotchDelay) { [self] in
             let now = CameraClock.now()
             return state.withLock { state -> [PTPEvent] in

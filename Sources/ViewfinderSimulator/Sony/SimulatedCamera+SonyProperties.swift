@@ -157,9 +157,15 @@ extension SimulatedCamera {
 
     /// Every property the simulated Sony describes, as GetAllExtDevicePropInfo gives them now.
     ///
-    /// - Parameter twoLists: Whether enumerations carry the second list of bodies from 2020 on: the first then
-    ///   holds the values that can be set now (none while a property is greyed out), the second every value.
-    static func sonyRecords(of state: State, identity: CameraSimulator.Identity, twoLists: Bool) -> [PTPSonyProperty] {
+    /// - Parameters:
+    ///   - twoLists: Whether enumerations carry the second list of bodies from 2020 on: the first then holds the
+    ///     values that can be set now (none while a property is greyed out), the second every value.
+    ///   - unlisted: The camera model's properties described without their values (no form), as some bodies
+    ///     describe an exposure setting they move by notches.
+    static func sonyRecords(
+        of state: State, identity: CameraSimulator.Identity, twoLists: Bool,
+        unlisted: Set<PTPDevicePropertyCode> = []
+    ) -> [PTPSonyProperty] {
         var records: [PTPSonyProperty] = []
         for mapping in sonyMappings(for: identity) {
             guard let property = state.properties[mapping.internalCode], let current = mapping.toSony(property.value),
@@ -180,7 +186,9 @@ extension SimulatedCamera {
             default:
                 break
             }
-            if twoLists, case .enumeration = record.form {
+            if unlisted.contains(mapping.internalCode) {
+                record.form = .none
+            } else if twoLists, case .enumeration = record.form {
                 record.reportableValues = listed
                 if record.isEnabled != 1 { record.form = .enumeration([]) }
             }
