@@ -4,7 +4,7 @@
 # 10 s), leak, single allocation over 64 MiB (a length taken from the input unchecked) or use of more than 2 GiB leaves
 # a reproducer in .build-fuzz/artifacts and fails the run; rerun it with `.build-fuzz/debug/fuzz-TARGET FILE`, or
 # with a normal build of fuzz-TARGET (`swift build --product fuzz-TARGET`), which replays files, to debug it.
-# Usage: Scripts/fuzz.sh SECONDS [TARGET...]   targets: ptp-codec ptp-client simulator canon-eos discovery barcode http (default: all seven)
+# Usage: Scripts/fuzz.sh SECONDS [TARGET...]   targets: ptp-codec ptp-client simulator canon-eos sony discovery barcode http (default: all eight)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,7 +12,7 @@ swift=${SWIFT:-swift}
 seconds=${1:?usage: Scripts/fuzz.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(ptp-codec ptp-client simulator canon-eos discovery barcode http)
+[ ${#targets[@]} -gt 0 ] || targets=(ptp-codec ptp-client simulator canon-eos sony discovery barcode http)
 
 # libFuzzer without its main: each target's own main hands its command line to LLVMFuzzerRunDriver.
 toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v "$swift")")")")
