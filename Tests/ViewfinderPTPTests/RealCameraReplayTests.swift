@@ -138,6 +138,20 @@ extension SimulatedCameraTests {
             }
         }
 
+        /// libgphoto2 only logs a refused PriorityMode; so does the dialect, and the camera connects with its
+        /// properties, whether it answers AccessDenied or does not know the operation.
+        @Test(arguments: [PTPResponseCode.accessDenied, .operationNotSupported])
+        func aSonyThatRefusesPriorityModeStillConnects(_ refusal: PTPResponseCode) async throws {
+            var recording = try ReplayHarness.recording("sony-a7sm3-libgphoto2-cameras.log")
+            let set = try #require(recording.transactions.firstIndex { $0.operation == .sonySetExtDevicePropValue })
+            recording.transactions[set].response = refusal
+            try await ReplayHarness.run(recording: recording) { replay in
+                #expect(replay.camera.dialectName == "Sony")
+                #expect(replay.simulator.replayCounts.answered[.sonySetExtDevicePropValue] == 1)
+                #expect(replay.shown(.aperture) == "f/4.5")
+            }
+        }
+
         private func expectNothingUnknownIsSettable(
             _ camera: PTPCamera, sourceLocation: SourceLocation = #_sourceLocation
         ) {

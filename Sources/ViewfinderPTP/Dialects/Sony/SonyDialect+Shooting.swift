@@ -109,7 +109,8 @@ extension SonyDialect {
         let deadline = ContinuousClock.now + timeout
         while true {
             do {
-                _ = try await connection.session.objectInfo(PTPSonyLiveViewFrame.handle)
+                // What the camera says of the frame does not matter, only that it has one.
+                _ = try await connection.session.transaction(.getObjectInfo, parameters: [PTPSonyLiveViewFrame.handle])
                 return
             } catch let error as ViewfinderError
                 where error.responseCode == PTPResponseCode.invalidObjectHandle.rawValue

@@ -65,7 +65,7 @@ final class SonyDialect: PTPDialect {
         let properties = dialect.properties
         if properties.lists(.sonyPriorityMode) {
             try await refusalIsNotFatal {
-                try await properties.set(.sonyPriorityMode, to: .int8(1), displayName: "PriorityMode")
+                try await properties.send(.sonySetExtDevicePropValue, .sonyPriorityMode, .int8(1))
             }
         }
         if dialect.housekeeps {

@@ -204,8 +204,9 @@ final class SonyProperties: Sendable {
         }
     }
 
-    /// Runs `operation` on property `code` with `value` as its data-out phase.
-    private func send(_ operation: PTPOperationCode, _ code: PTPDevicePropertyCode, _ value: PTPValue) async throws {
+    /// Runs `operation` on property `code` with `value` as its data-out phase; the camera's refusal is a
+    /// `protocolFailure` with its response code.
+    func send(_ operation: PTPOperationCode, _ code: PTPDevicePropertyCode, _ value: PTPValue) async throws {
         var writer = PTPDataWriter(capacity: 8)
         try writer.append(value: value)
         _ = try await connection.session.transaction(
