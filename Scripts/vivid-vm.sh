@@ -280,7 +280,7 @@ status=\$?
 echo "" >\$gadget/UDC
 killall umtprd
 # The simulated camera as a USB device, with each identity, for gphoto2 and the tool.
-for identity in generic nikon canon; do
+for identity in generic nikon canon sony sony-stepping; do
     /bin/viewfinder simulate --identity \$identity --usb >/tmp/sim-usb.log 2>&1 &
     simulator=\$!
     timeout 300 /bin/vivid-checks usb-camera \$identity /bin/viewfinder /bin/gphoto2
