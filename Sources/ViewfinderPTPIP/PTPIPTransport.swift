@@ -109,8 +109,8 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
     ///
     /// - Throws: `ViewfinderError/Code/connectionFailed` when the camera cannot be reached,
     ///   `ViewfinderError/Code/deviceBusy` when it serves another client, `ViewfinderError/Code/pairingRequired` when
-    ///   it refuses a client it has not been paired with or leaves the handshake unanswered (as a camera does while it
-    ///   asks its user to accept the computer), and `ViewfinderError/Code/timeout`.
+    ///   it refuses a client it has not been paired with, and `ViewfinderError/Code/timeout`, also when it leaves the
+    ///   handshake unanswered, as a camera does while it asks its user to accept the computer (the message says so).
     ///
     /// A camera that refuses the connection as busy is tried again, after 100 ms and then pauses that double, for up
     /// to ``Configuration/busyRetryTimeout``: a camera still ending a previous client's session, or waking, says so.
@@ -212,7 +212,7 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
     /// user accepts the computer on the camera's screen.
     private static func unanswered(endpoint: String, configuration: Configuration) -> ViewfinderError {
         ViewfinderError(
-            .pairingRequired,
+            .timeout,
             "\(endpoint) did not accept the connection within \(configuration.responseTimeout). A camera that asks "
                 + "before it lets a new computer in (Sony bodies show 'Connect with \(configuration.clientName)?' or a "
                 + "pairing prompt) waits for its user: accept on the camera's screen, then connect again; the camera "

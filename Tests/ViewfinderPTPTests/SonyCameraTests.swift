@@ -294,7 +294,7 @@ extension SimulatedCameraTests {
             transport.responseTimeout = .milliseconds(500)
             try await CameraHarness.run(configuration, transport: transport, connect: false) { harness in
                 let error = await #expect(throws: ViewfinderError.self) { try await harness.camera.connect() }
-                #expect(error?.code == .pairingRequired)
+                #expect(error?.code == .timeout)
                 #expect(
                     error?.message.contains("accept on the camera's screen") == true, "\(String(describing: error))")
             }
