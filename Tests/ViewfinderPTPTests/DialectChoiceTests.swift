@@ -43,9 +43,10 @@ extension SimulatedCameraTests {
             #expect(PTPDialects.dialect(for: compact).name == "standard PTP")
         }
 
-        /// A Sony lists 0x9201 and 0x9203 (SDIO connect and friends) and 0x920A/0x920B: no Nikon live view or movie
-        /// operation may go to it. Without GetExtDeviceInfo (0x9202) it is not a body the Sony dialect speaks to, so
-        /// it is standard PTP, with neither live view nor recording.
+        /// A Sony listing 0x9201, 0x9203, 0x920A and 0x920B is sent no Nikon live view or movie operation.
+        ///
+        /// Those are SDIO connect and its friends on a Sony. Without GetExtDeviceInfo (0x9202) it is not a body the Sony
+        /// dialect speaks to, so it is standard PTP, with neither live view nor recording.
         @Test func aSonyListingNikonCodesGetsNoNikonLiveViewOrRecording() async throws {
             var configuration = CameraSimulator.Configuration(identity: .nikon)
             configuration.deviceInfoChanges = { info in
