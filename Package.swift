@@ -347,6 +347,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "fuzz-sony",
+            dependencies: ["FuzzSupport", "ViewfinderCore", "ViewfinderSystem", "ViewfinderPTP"],
+            path: "Fuzz/SonyFuzzer",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "fuzz-discovery",
             dependencies: ["FuzzSupport", "ViewfinderCore", "ViewfinderDiscovery"],
             path: "Fuzz/DiscoveryFuzzer",

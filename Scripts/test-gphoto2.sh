@@ -207,6 +207,80 @@ else
     fail canon-no-focus "a capture without focus did not fail as an EOS release failure" "$work/canon-no-focus.out"
 fi
 
+# The Sony dialect: gphoto2 takes its Sony code paths (the SDIO handshake, GetAllDevicePropData, SetControlDeviceA
+# and B, S1 and S2, objects 0xFFFFC001 and 0xFFFFC002) with "PTP/IP Camera", from the DeviceInfo alone. sony is
+# an α7 IV (protocol 3.00, values set directly), sony-stepping an α7 III (protocol 2.00, exposure settings moved
+# by notches, which gphoto2 walks with SetControlDeviceB and reads back).
+sony="PTP/IP Camera"
+# sony_values NAME FILE: the values in FILE (gphoto2's choices or viewfinder's, one a line) in one spelling: ISO as
+# its number or Auto, f-numbers as they are, shutter speeds as their third stop from one second (gphoto2 writes
+# 1/3 and 25/10 where viewfinder writes 0.3" and 2.5"), gphoto2's Bulb, which it always adds, left out.
+sony_values() {
+    /usr/bin/python3 -c '
+import math, sys
+name = sys.argv[1]
+for line in open(sys.argv[2]):
+    value = line.strip().removeprefix("ISO ").removesuffix("\"")
+    if name == "shutterspeed":
+        if value == "Bulb":
+            continue
+        top, _, bottom = value.partition("/")
+        value = str(round(3 * math.log2(float(top) / float(bottom or 1))))
+    print(value)' "$1" "$2"
+}
+for identity in sony sony-stepping; do
+    start_simulator "$identity" --identity "$identity"
+    model=$([ "$identity" = sony ] && echo ILCE-7M4 || echo ILCE-7M3)
+    expect_ok "$identity-summary" "$sony" "Model: $model" --summary
+    grep -q 'Vendor Extension ID: 0x11' "$work/$identity-summary.out" \
+        && grep -q 'ISO(0xd21e):(readwrite) (type=0x6) Enumeration' "$work/$identity-summary.out" \
+        || fail "$identity-summary-properties" "the summary lacks Sony's extension or its ISO" "$work/$identity-summary.out"
+    for pair in iso:iso f-number:aperture shutterspeed:shutter; do
+        name=${pair%%:*}
+        gphoto "$identity-$name" "$sony" --get-config "$name"
+        sed -n 's/^Choice: [0-9]* //p' "$work/$identity-$name.out" >"$work/$identity-$name.gphoto2"
+        "$viewfinder" camera get "${pair#*:}" --host "127.0.0.1:$port" --json | /usr/bin/python3 -c '
+import json, sys
+print("\n".join(json.load(sys.stdin)["settableValues"]))' >"$work/$identity-$name.viewfinder"
+        if [ ! -s "$work/$identity-$name.gphoto2" ]; then
+            fail "$identity-values-$name" "gphoto2 offers no $name" "$work/$identity-$name.out"
+        elif diff <(sony_values "$name" "$work/$identity-$name.gphoto2") \
+            <(sony_values "$name" "$work/$identity-$name.viewfinder") >"$work/$identity-values.diff" 2>&1; then
+            pass "$identity-values-$name"
+        else
+            fail "$identity-values-$name" "gphoto2 and viewfinder offer different values" "$work/$identity-values.diff"
+        fi
+    done
+    expect_ok "$identity-set" "$sony" '' --set-config iso=800 --set-config f-number=f/8 --set-config shutterspeed=1/250
+    readback=$(for name in iso aperture shutter; do "$viewfinder" camera get "$name" --host "127.0.0.1:$port"; done)
+    if [ "$(echo "$readback" | tr '\n' ' ')" = "ISO 800 f/8 1/250 " ]; then
+        pass "$identity-read-back"
+    else
+        fail "$identity-read-back" "viewfinder reads back '$readback', not ISO 800, f/8 and 1/250"
+    fi
+    expect_ok "$identity-capture" "$sony" 'New file is in location /capt0000.jpg' --capture-image-and-download \
+        --filename "$identity-capture.jpg"
+    expect_jpeg "$identity-capture-is-jpeg" "$work/files/$identity-capture.jpg" 3008x2000
+    expect_ok "$identity-preview" "$sony" "Saving file as thumb_$identity-preview.jpg" --capture-preview \
+        --filename "$identity-preview.jpg"
+    expect_jpeg "$identity-preview-is-jpeg" "$work/files/thumb_$identity-preview.jpg" 640x424
+    rm -f "$work/files/movie.mjpg"
+    expect_ok "$identity-movie" "$sony" 'Movie capture finished \(31 frames\)' --capture-movie=30
+    frames=$(ffprobe -v error -f mjpeg -count_frames -select_streams v:0 -show_entries stream=nb_read_frames \
+        -of csv=p=0 "$work/files/movie.mjpg" 2>&1 || true)
+    [ "$frames" = 31 ] && pass "$identity-movie-frames" \
+        || fail "$identity-movie-frames" "movie.mjpg holds '$frames' frames, not 31"
+    expect_ok "$identity-debug" "$sony" "Saving file as thumb_$identity-debug.jpg" --debug \
+        --debug-logfile "$work/$identity-debug.txt" --set-config iso=400 --capture-preview \
+        --filename "$identity-debug.jpg" --capture-image
+    for operation in 0x9201:SDIOConnect 0x9202:GetSDIOGetExtDeviceInfo 0x9209:GetAllDevicePropData \
+        0x9207:SetControlDeviceB; do
+        grep -q "PTP_OC ${operation%%:*} (${operation#*:})" "$work/$identity-debug.txt" \
+            && pass "$identity-uses-${operation#*:}" \
+            || fail "$identity-uses-${operation#*:}" "gphoto2's debug log never shows ${operation%%:*}"
+    done
+done
+
 if [ "$failures" -gt 0 ]; then
     echo "test-gphoto2: $failures check(s) failed; simulator logs follow"
     sed 's/^/        | /' "$work"/*.log

@@ -286,7 +286,7 @@ echo "" >\$gadget/UDC
 killall umtprd
 # The simulated camera as a USB device, with each identity, for gphoto2 and the tool; the generic camera's card has a
 # 5 GB file made as it is sent, for a download killed in the middle.
-for identity in generic nikon canon; do
+for identity in generic nikon canon sony sony-stepping; do
     extra=""
     [ \$identity = generic ] && extra="--generated-file BIG.BIN:5000000000"
     /bin/viewfinder simulate --identity \$identity --usb \$extra >/tmp/sim-usb.log 2>&1 &

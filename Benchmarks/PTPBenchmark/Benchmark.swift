@@ -1,4 +1,5 @@
 import BenchmarkSupport
+import Synchronization
 import ViewfinderCore
 import ViewfinderPTP
 import ViewfinderPTPIP
@@ -23,8 +24,8 @@ enum Benchmark {
         chdir(work)
         defer { _ = try? runCommand(["rm", "-rf", work]) }
         say("PTP/IP benchmark: a \(BenchmarkObject.size / 1_000_000) MB download and Nikon live view, then Canon EOS")
-        say("live view and property sets, Viewfinder's client against gphoto2 on the same simulated camera (a separate")
-        say("process).\n")
+        say("live view and property sets, then Sony live view and a stepped ISO set, Viewfinder's client against")
+        say("gphoto2 on the same simulated camera (a separate process).\n")
 
         let loopback = try loopbackThroughput()
         say("loopback TCP (iperf3, 3 s):       \(format(loopback / 1e6, 0)) MB/s\n")
@@ -88,12 +89,7 @@ enum Benchmark {
         say("  simulated camera while serving Viewfinder: \(format(serverCPU * 1000 / megabytes, 3)) ms CPU/MB\n")
 
         let liveView = try await measureLiveView(port: port, work: work)
-        let movie = try measure(gphoto2 + ["--capture-movie=\(movieFrames)"], runs: 3)
-        let single = try measure(gphoto2 + ["--capture-movie=0"], runs: 3)
-        let movieWall = max(movie.wall - single.wall, 1e-6)
-        let movieCPU = max(movie.cpu - single.cpu, 1e-6)
-        let gphotoFPS = Double(movieFrames) / movieWall
-        let gphotoFrameCPU = movieCPU / Double(movieFrames)
+        let (movie, gphotoFPS, gphotoFrameCPU) = try measureMovie(gphoto2)
         say("live view (Nikon GetLiveViewImg, 640x424 JPEG frames appended to a file; the camera renders 30 new")
         say("frames a second and answers faster requests with its current frame, as a camera's live view buffer does)")
         say(
@@ -152,6 +148,8 @@ enum Benchmark {
                 "\(format(requests.viewfinder / requests.floor, 2))× the floor") && met
         say("")
         met = try await CanonBenchmark.run(executable: executable, work: work) && met
+        say("")
+        met = try await SonyBenchmark.run(executable: executable, work: work) && met
         say(met ? "\nevery target met" : "\nsome targets not met")
     }
 
@@ -196,6 +194,55 @@ enum Benchmark {
             cpus.append(outcome.cpuSeconds)
         }
         return (median(walls), median(cpus))
+    }
+
+    /// Frames and CPU per frame of a camera's live view publisher over a few seconds, after the first frame, with a
+    /// subscriber that is always ready and appends each JPEG to a file, as gphoto2 --capture-movie does.
+    static func measureLiveView(of camera: PTPCamera, named name: String, work: String) async throws -> (
+        fps: Double, cpuPerFrame: Double, frames: Int
+    ) {
+        let file = open("\(work)/\(name.lowercased()).mjpg", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        defer { close(file) }
+        let frames = Atomic<Int>(0)
+        let failure = Mutex<String?>(nil)
+        let cancellable = camera.liveViewPublisher(options: [.skipImageDecoding: true])
+            .sinkWithReadyHandler { completion in
+                if case .failure(let error) = completion { failure.withLock { $0 = "\(error)" } }
+            } receiveValue: { frame, readyForNextFrame in
+                _ = frame.jpegData.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+                frames.add(1, ordering: .relaxed)
+                readyForNextFrame()
+            }
+        defer { cancellable.cancel() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while frames.load(ordering: .relaxed) == 0 {
+            if let message = failure.withLock({ $0 }) { throw BenchmarkError("\(name) live view failed: \(message)") }
+            guard ContinuousClock.now < deadline else { throw BenchmarkError("\(name) live view gave no frame") }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        let before = frames.load(ordering: .relaxed)
+        let cpuBefore = processCPUSeconds()
+        let start = ContinuousClock.now
+        try await Task.sleep(for: .seconds(liveViewSeconds))
+        let count = frames.load(ordering: .relaxed) - before
+        let elapsed = start.duration(to: .now).inSeconds
+        let cpu = processCPUSeconds() - cpuBefore
+        if let message = failure.withLock({ $0 }) { throw BenchmarkError("\(name) live view failed: \(message)") }
+        guard count > 0 else { throw BenchmarkError("\(name) live view stalled") }
+        return (Double(count) / elapsed, cpu / Double(count), count)
+    }
+
+    /// gphoto2 --capture-movie: the whole run of ``movieFrames`` frames, and the frames per second and CPU seconds
+    /// per frame beyond a run of one frame (its fixed cost), the medians of three runs each.
+    static func measureMovie(_ gphoto2: [String]) throws -> (
+        movie: (wall: Double, cpu: Double), fps: Double, cpuPerFrame: Double
+    ) {
+        let movie = try measure(gphoto2 + ["--capture-movie=\(movieFrames)"], runs: 3)
+        let single = try measure(gphoto2 + ["--capture-movie=0"], runs: 3)
+        return (
+            movie, Double(movieFrames) / max(movie.wall - single.wall, 1e-6),
+            max(movie.cpu - single.cpu, 1e-6) / Double(movieFrames)
+        )
     }
 
     /// Fetches live view frames for a few seconds and appends each JPEG to a file, as gphoto2 --capture-movie does.

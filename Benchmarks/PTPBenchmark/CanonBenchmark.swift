@@ -26,16 +26,13 @@ enum CanonBenchmark {
 
         let camera = PTPCamera(host: "127.0.0.1", transport: .init(port: port))
         try await camera.connect()
-        let liveView = try await measureLiveView(camera, work: work)
+        let liveView = try await Benchmark.measureLiveView(of: camera, named: "Canon", work: work)
         let sets = try await measurePropertySets(camera)
         try await camera.disconnect()
 
         let gphoto2 = ["gphoto2", "--port", "ptpip:127.0.0.1:\(port):\(port)", "--camera", "Canon EOS (WLAN)"]
         let frames = Benchmark.movieFrames
-        let movie = try Benchmark.measure(gphoto2 + ["--capture-movie=\(frames)"], runs: 3)
-        let single = try Benchmark.measure(gphoto2 + ["--capture-movie=0"], runs: 3)
-        let gphotoFPS = Double(frames) / max(movie.wall - single.wall, 1e-6)
-        let gphotoFrameCPU = max(movie.cpu - single.cpu, 1e-6) / Double(frames)
+        let (movie, gphotoFPS, gphotoFrameCPU) = try Benchmark.measureMovie(gphoto2)
         let set = try Benchmark.measure(gphoto2 + ["--set-config", "iso=400"])
         let get = try Benchmark.measure(gphoto2 + ["--get-config", "iso"])
 
@@ -71,41 +68,6 @@ enum CanonBenchmark {
                 "CPU per EVF frame ≤ ½ of gphoto2's", liveView.cpuPerFrame <= gphotoFrameCPU / 2,
                 "\(format(liveView.cpuPerFrame / gphotoFrameCPU, 3))× gphoto2's") && met
         return met
-    }
-
-    /// Frames and CPU per frame of the live view publisher over a few seconds, after the first frame.
-    static func measureLiveView(_ camera: PTPCamera, work: String) async throws -> (
-        fps: Double, cpuPerFrame: Double, frames: Int
-    ) {
-        let file = open("\(work)/canon.mjpg", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        defer { close(file) }
-        let frames = Atomic<Int>(0)
-        let failure = Mutex<String?>(nil)
-        let cancellable = camera.liveViewPublisher(options: [.skipImageDecoding: true])
-            .sinkWithReadyHandler { completion in
-                if case .failure(let error) = completion { failure.withLock { $0 = "\(error)" } }
-            } receiveValue: { frame, readyForNextFrame in
-                _ = frame.jpegData.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
-                frames.add(1, ordering: .relaxed)
-                readyForNextFrame()
-            }
-        defer { cancellable.cancel() }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while frames.load(ordering: .relaxed) == 0 {
-            if let message = failure.withLock({ $0 }) { throw BenchmarkError("Canon live view failed: \(message)") }
-            guard ContinuousClock.now < deadline else { throw BenchmarkError("Canon live view gave no frame") }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        let before = frames.load(ordering: .relaxed)
-        let cpuBefore = processCPUSeconds()
-        let start = ContinuousClock.now
-        try await Task.sleep(for: .seconds(Benchmark.liveViewSeconds))
-        let count = frames.load(ordering: .relaxed) - before
-        let elapsed = start.duration(to: .now).inSeconds
-        let cpu = processCPUSeconds() - cpuBefore
-        if let message = failure.withLock({ $0 }) { throw BenchmarkError("Canon live view failed: \(message)") }
-        guard count > 0 else { throw BenchmarkError("Canon live view stalled") }
-        return (Double(count) / elapsed, cpu / Double(count), count)
     }
 
     /// The median and slowest round trip of setting ISO, alternating between two values.

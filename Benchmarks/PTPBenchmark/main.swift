@@ -1,10 +1,10 @@
 // Measures the PTP/IP client against gphoto2 on the same simulated camera in the same run: downloading a 50 MB
 // object and fetching Nikon live view frames, with loopback TCP (iperf3) as the ceiling for throughput, then
-// Canon EOS live view and property sets.
+// Canon EOS live view and property sets, then Sony live view and an ISO set by notches.
 //
 // Usage: ptp-benchmark            (build with -c release; needs gphoto2 and iperf3)
 //        ptp-benchmark serve      (the simulated Nikon camera, started by the benchmark as its own process)
-//        ptp-benchmark serve canon (the simulated Canon EOS camera, likewise)
+//        ptp-benchmark serve IDENTITY (the simulated canon, sony or sony-stepping camera, likewise)
 //        ptp-benchmark profile    (only Viewfinder's live view and small-request loops, 5 s each, for a profiler:
 //                                  perf record -g -- ptp-benchmark profile)
 
@@ -37,11 +37,11 @@ enum BenchmarkObject {
     }
 }
 
-/// Runs the simulated camera until standard input closes: a Nikon with the benchmark object, or a Canon EOS.
+/// Runs the simulated camera until standard input closes: a Nikon with the benchmark object, or another identity.
 func serve(_ identity: CameraSimulator.Identity) throws {
     let simulator = try CameraSimulator(configuration: .init(identity: identity, port: 0, sampleImageCount: 0))
     try simulator.start()
-    if identity == .canon {
+    if identity != .nikon {
         print("port \(simulator.port)")
     } else {
         let handle = try simulator.addObject(named: BenchmarkObject.name, data: BenchmarkObject.bytes())
@@ -76,7 +76,7 @@ func loopbackThroughput() throws -> Double {
 
 do {
     if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "serve" {
-        try serve(CommandLine.arguments.dropFirst(2).first == "canon" ? .canon : .nikon)
+        try serve(CommandLine.arguments.dropFirst(2).first.flatMap(CameraSimulator.Identity.init) ?? .nikon)
     } else if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "profile" {
         try await Benchmark.profile(executable: executablePath(orElse: "ptp-benchmark"))
     } else {

@@ -35,8 +35,8 @@ public struct PTPIPCameraConnector: CameraConnector {
     /// Returns a camera for `host` on `port` (15740 when `nil`), not yet connected; `PTPCamera/connect()` finds out
     /// whether it answers.
     ///
-    /// - Throws: `ViewfinderError/Code/notAvailable` for Fujifilm, Olympus and Panasonic cameras, which need
-    ///   protocols Viewfinder does not speak.
+    /// - Throws: `ViewfinderError/Code/notAvailable` for Fujifilm, Olympus and Panasonic cameras and Sony's Camera
+    ///   Remote API, which need protocols Viewfinder does not speak.
     public func camera(of family: CameraFamily, at host: String, port: UInt16?) async throws -> any Camera {
         switch family {
         case .canon, .nikon, .sony, .genericPTPIP:
@@ -47,6 +47,11 @@ public struct PTPIPCameraConnector: CameraConnector {
         case .olympus, .panasonic:
             throw ViewfinderError(
                 .notAvailable, "\(family) cameras are controlled over HTTP, which Viewfinder does not support yet")
+        case .sonyRemoteAPI:
+            throw ViewfinderError(
+                .notAvailable,
+                "this Sony speaks its Camera Remote API over HTTP, which Viewfinder does not support yet; Sony bodies "
+                    + "that offer PC Remote over WiFi speak PTP/IP: choose PC Remote on the camera")
         }
         var transport = transport
         transport.port = port ?? Self.standardPort

@@ -111,7 +111,8 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
     ///
     /// - Throws: `ViewfinderError/Code/connectionFailed` when the camera cannot be reached,
     ///   `ViewfinderError/Code/deviceBusy` when it serves another client, `ViewfinderError/Code/pairingRequired` when
-    ///   it refuses a client it has not been paired with, and `ViewfinderError/Code/timeout`.
+    ///   it refuses a client it has not been paired with, and `ViewfinderError/Code/timeout`, also when it leaves the
+    ///   handshake unanswered, as a camera does while it asks its user to accept the computer (the message says so).
     ///
     /// A camera that refuses the connection as busy is tried again, after 100 ms and then pauses that double, for up
     /// to ``Configuration/busyRetryTimeout``: a camera still ending a previous client's session, or waking, says so.
@@ -150,7 +151,13 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
                     version: PTPIPPacket.protocolVersion),
                 while: "opening the command connection to \(endpoint)")
             let handshake: (name: String, guid: PTPIPGUID, number: UInt32)
-            switch try command.readPacket(while: "waiting for \(endpoint) to accept the connection") {
+            let answer: PTPIPPacket
+            do {
+                answer = try command.readPacket(while: "waiting for \(endpoint) to accept the connection")
+            } catch  where error.code == .timeout {
+                throw unanswered(endpoint: endpoint, configuration: configuration)
+            }
+            switch answer {
             case .initCommandAck(let number, let guid, let name, _):
                 handshake = (name, guid, number)
             case .initFail(let reason):
@@ -201,6 +208,18 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
             events.close()
             throw error
         }
+    }
+
+    /// The error for a handshake the camera left unanswered: cameras that pair (Sony bodies) answer only once their
+    /// user accepts the computer on the camera's screen.
+    private static func unanswered(endpoint: String, configuration: Configuration) -> ViewfinderError {
+        ViewfinderError(
+            .timeout,
+            "\(endpoint) did not accept the connection within \(configuration.responseTimeout). A camera that asks "
+                + "before it lets a new computer in (Sony bodies show 'Connect with \(configuration.clientName)?' or a "
+                + "pairing prompt) waits for its user: accept on the camera's screen, then connect again; the camera "
+                + "remembers this computer (identifier \(configuration.clientGUID)) afterwards. A camera that shows no "
+                + "prompt is busy or is not a PTP/IP camera")
     }
 
     /// The error for an InitFail packet: busy with another client, or a client the camera does not know yet.

@@ -14,8 +14,9 @@ extension CameraSimulator {
 
         /// A `_ptp._tcp` service over multicast DNS, as Nikon cameras announce.
         public static let multicastDNS = Announcements(rawValue: 1)
-        /// A UPnP device over SSDP with its description, as Canon cameras announce (Canon's EOS service for the
-        /// Canon identity, the MTP null service otherwise).
+        /// A UPnP device over SSDP with its description, as Canon and Sony cameras announce (Canon's EOS service for
+        /// the Canon identity, Sony's ScalarWebAPI service with a PTP/IP body's description for the Sony identities,
+        /// the MTP null service otherwise).
         public static let ssdp = Announcements(rawValue: 2)
     }
 
@@ -29,7 +30,9 @@ extension CameraSimulator {
         var stops: [@Sendable () -> Void] = []
         do throws(ViewfinderError) {
             if wanted.contains(.multicastDNS) {
-                let vendors: [CameraSimulator.Identity: String] = [.nikon: "04b0", .canon: "04a9"]
+                let vendors: [CameraSimulator.Identity: String] = [
+                    .nikon: "04b0", .canon: "04a9", .sony: "054c", .sonyStepping: "054c",
+                ]
                 var text = ["guid": info.serialNumber.lowercased()]
                 text["vid"] = vendors[identity]
                 let announcer = try MulticastDNSAnnouncer(
@@ -41,14 +44,17 @@ extension CameraSimulator {
             }
             if wanted.contains(.ssdp) {
                 let type =
-                    identity == .canon
-                    ? "urn:schemas-canon-com:service:ICPO-WFTEOSSystemService:1"
-                    : "urn:microsoft-com:service:MtpNullService:1"
+                    switch identity {
+                    case .canon: "urn:schemas-canon-com:service:ICPO-WFTEOSSystemService:1"
+                    case .sony, .sonyStepping: "urn:schemas-sony-com:service:ScalarWebAPI:1"
+                    default: "urn:microsoft-com:service:MtpNullService:1"
+                    }
                 let announcer = try SSDPAnnouncer(
                     .init(
                         udn: Self.udn(serialNumber: info.serialNumber),
                         types: [type], manufacturer: identity.manufacturer, modelName: info.model,
-                        friendlyName: info.model, serialNumber: info.serialNumber, address: address))
+                        friendlyName: info.model, serialNumber: info.serialNumber, address: address,
+                        vendorElements: identity.isSony ? Self.sonyPTPIPDeviceInfo(address: address) : ""))
                 stops.append(announcer.stop)
                 configuration.log?(
                     "announcing \(info.model) over SSDP from \(address), described at \(announcer.location)")
@@ -58,6 +64,14 @@ extension CameraSimulator {
             throw error
         }
         announcing.withLock { $0 += stops }
+    }
+
+    /// What a Sony in PC Remote mode says of itself in its description: Sony's device information with the
+    /// ImagingDevice's live view address and no Camera Remote API version, which marks it as a PTP/IP camera.
+    static func sonyPTPIPDeviceInfo(address: String) -> String {
+        "<av:X_ScalarWebAPI_DeviceInfo xmlns:av=\"urn:schemas-sony-com:av\"><av:X_ScalarWebAPI_ImagingDevice>"
+            + "<av:X_ScalarWebAPI_LiveView_URL>http://\(address):60152/liveviewstream</av:X_ScalarWebAPI_LiveView_URL>"
+            + "</av:X_ScalarWebAPI_ImagingDevice></av:X_ScalarWebAPI_DeviceInfo>"
     }
 
     /// A UDN that follows from the serial number, so the same camera has the same one in every run.

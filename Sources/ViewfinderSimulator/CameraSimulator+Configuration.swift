@@ -14,6 +14,14 @@ extension CameraSimulator {
         /// codes set with SetDevicePropValueEx, RemoteRelease and RemoteReleaseOn, EVF live view, pictures to the
         /// card or to the computer; no standard property or capture operation.
         case canon
+        /// A Sony α7 IV-like body (vendor extension 0x11, "Sony PTP Extensions"): the SDIO handshake with protocol
+        /// 3.00, every property in GetAllExtDevicePropInfo, values set directly with SetExtDevicePropValue (and the
+        /// absolute ISO, shutter and exposure compensation codes libgphoto2 2.5.30 looks for), the shutter buttons,
+        /// live view and pictures in memory at fixed objects, the movie button.
+        case sony
+        /// A Sony α7 III-like body: the same with protocol 2.00, whose ISO, shutter speed, f-number and exposure
+        /// compensation move only by notches with ControlDevice.
+        case sonyStepping = "sony-stepping"
 
         /// The manufacturer's name.
         public var manufacturer: String {
@@ -21,6 +29,7 @@ extension CameraSimulator {
             case .generic: "Viewfinder"
             case .nikon: "Nikon Corporation"
             case .canon: "Canon Inc."
+            case .sony, .sonyStepping: "Sony Corporation"
             }
         }
 
@@ -30,6 +39,8 @@ extension CameraSimulator {
             case .generic: "Simulated Camera"
             case .nikon: "Simulated DSLR"
             case .canon: "Canon EOS 5D Mark IV"
+            case .sony: "ILCE-7M4"
+            case .sonyStepping: "ILCE-7M3"
             }
         }
 
@@ -38,12 +49,17 @@ extension CameraSimulator {
             case .generic: "100VFNDR"
             case .nikon: "100NIKON"
             case .canon: "100CANON"
+            case .sony, .sonyStepping: "100MSDCF"
             }
         }
 
         /// How the camera's file names begin, before their four-digit number.
         var filePrefix: String {
-            self == .canon ? "IMG_" : "DSC_"
+            switch self {
+            case .canon: "IMG_"
+            case .sony, .sonyStepping: "DSC0"
+            default: "DSC_"
+            }
         }
 
         var volumeLabel: String {
@@ -51,12 +67,19 @@ extension CameraSimulator {
             case .generic: "VIEWFINDER"
             case .nikon: "NIKON"
             case .canon: "EOS_DIGITAL"
+            case .sony, .sonyStepping: "SONY"
             }
+        }
+
+        /// Whether the identity is one of Sony's bodies.
+        var isSony: Bool {
+            self == .sony || self == .sonyStepping
         }
 
         /// The DeviceInfo dataset of this identity.
         func deviceInfo(model: String?) -> PTPDeviceInfo {
             if self == .canon { return SimulatedCamera.canonEOSDeviceInfo(model: model ?? defaultModel) }
+            if isSony { return SimulatedCamera.sonyDeviceInfo(of: self, model: model ?? defaultModel) }
             var operations: [PTPOperationCode] = [
                 .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
                 .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .deleteObject, .initiateCapture,
@@ -90,6 +113,9 @@ extension CameraSimulator {
         var vendorProperties: [SimulatedProperty] {
             if self == .canon {
                 return [.enumeration(.stillCaptureMode, SimulatedCamera.canonEOSDriveModes, current: .uint16(1))]
+            }
+            if isSony {
+                return [.enumeration(.stillCaptureMode, SimulatedCamera.sonyDriveModes, current: .uint16(1))]
             }
             guard self == .nikon else { return [] }
             return [
@@ -149,13 +175,29 @@ extension CameraSimulator {
         /// Whether autofocus finds focus, as it does not on a blank wall: when `false`, a Nikon's AfDrive ends in
         /// OutOfFocus and a Canon's release with autofocus takes no picture (RemoteRelease answers 1).
         public var focusSucceeds = true
-        /// Properties described without a form, which in ISO 15740 means any value of the property's type, as some
-        /// cameras describe exposure compensation; none by default.
+        /// Properties described without a form, which in ISO 15740 means any value of the property's type; none by
+        /// default.
+        ///
+        /// Some cameras describe exposure compensation so. A Sony describes them without their values in
+        /// GetAllExtDevicePropInfo, as bodies that move them only by notches do, and still moves them through its
+        /// values.
         public var formlessProperties: Set<PTPDevicePropertyCode> = []
         /// Whether a Canon offers its card as a capture destination; without it the camera lists only the computer,
         /// and every picture waits in the camera's memory as a transfer request until the computer has read it and
         /// says so with TransferComplete.
         public var canonEOSCardDestination = true
+        /// Whether a Sony describes its properties in the two-list layout of bodies from 2020 on (the values that
+        /// can be set now, then every value), which libgphoto2 before 2.5.32 cannot read; the one-list layout by
+        /// default.
+        public var sonyTwoListRecords = false
+        /// How long a Sony takes to move an exposure setting after a request for notches, before it reports the new
+        /// value.
+        public var sonyNotchDelay = Duration.milliseconds(50)
+        /// How far a Sony's notches go, by the camera model's property and in its raw values; none by default.
+        ///
+        /// With `[.exposureIndex: 100...3200]`, ISO stops moving at 3200 while the camera still lists more, as a body
+        /// whose settings cap what it reaches does.
+        public var sonyNotchLimits: [PTPDevicePropertyCode: ClosedRange<Int64>] = [:]
         /// How the camera announces itself on the network (none by default); announcing needs a
         /// ``bindAddress`` on a network interface, or `0.0.0.0` to announce on the first that takes part in
         /// multicast.
@@ -178,6 +220,12 @@ extension CameraSimulator {
         /// Whether a Nikon holds its events for the client to ask for with CheckEvent (0x90C7), as Nikon bodies over
         /// USB do, instead of sending them on the event connection; `false` by default.
         public var nikonEventsByCheckEvent = false
+        /// How long the camera's user takes to accept a client that is not among ``pairedClients``; `nil` (the
+        /// default) refuses such a client at once.
+        ///
+        /// A camera that asks on its screen (as Sony bodies do) leaves the handshake unanswered until its user
+        /// accepts, and remembers the client from then on.
+        public var pairingPrompt: Duration?
         /// Changes what GetDeviceInfo says after the identity has filled it in, such as another vendor's extension
         /// and operation codes, for testing how a client treats cameras the simulator does not otherwise play.
         public var deviceInfoChanges: (@Sendable (inout PTPDeviceInfo) -> Void)?

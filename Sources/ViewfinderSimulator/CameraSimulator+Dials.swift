@@ -45,8 +45,7 @@ extension SimulatedCamera {
             }
             return set(code, to: value, in: &state, now: now)
         }
-        // A Canon reports changes in its GetEvent records.
-        return configuration.identity == .canon ? [] : reply.events
+        return reported(reply.events)
     }
 
     /// The raw values a property takes, for messages.

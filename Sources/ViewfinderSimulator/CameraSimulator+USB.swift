@@ -1,10 +1,11 @@
 import ViewfinderCore
 
 extension CameraSimulator {
-    /// The USB vendor and product IDs the camera shows as a USB device: a Nikon D750's and a Canon EOS 5D Mark IV's
-    /// for those identities, so that gphoto2 treats them as it treats those cameras, and the Linux Foundation's
-    /// gadget IDs for the generic camera, which gphoto2 finds by its still-image class; a replayed camera shows its
-    /// maker's vendor ID (Canon, Nikon, Sony, Samsung) with the gadget's product ID, and is found by its class.
+    /// The USB vendor and product IDs the camera shows as a USB device: a Nikon D750's, a Canon EOS 5D Mark IV's, and
+    /// a Sony α7 IV's and α7 III's in PC remote mode for those identities, so that gphoto2 treats them as it treats
+    /// those cameras, and the Linux Foundation's gadget IDs for the generic camera, which gphoto2 finds by its
+    /// still-image class; a replayed camera shows its maker's vendor ID (Canon, Nikon, Sony, Samsung) with the
+    /// gadget's product ID, and is found by its class.
     public var usbIDs: (vendor: UInt16, product: UInt16) {
         guard camera != nil else {
             let maker = responder.deviceInfo.manufacturer.lowercased()
@@ -17,6 +18,8 @@ extension CameraSimulator {
         case .generic: (0x1D6B, 0x0104)
         case .nikon: (0x04B0, 0x0437)
         case .canon: (0x04A9, 0x3281)
+        case .sony: (0x054C, 0x0DA7)
+        case .sonyStepping: (0x054C, 0x0C34)
         }
     }
 

@@ -67,6 +67,8 @@ public final class CameraSimulator: Sendable {
     private let silence = Locked(false)
     /// The camera as a USB device, once ``startUSB(controller:)`` made it one.
     let usb = Locked<SimulatorUSBFunction?>(nil)
+    /// The clients the camera's user accepted on its screen since it started (``Configuration/pairingPrompt``).
+    private let accepted = Locked<Set<PTPIPGUID>>([])
 
     /// Creates the camera, with its sample images on the card; it does not listen until ``start()``.
     ///
@@ -244,10 +246,18 @@ public final class CameraSimulator: Sendable {
             }
             switch first {
             case .initCommandRequest(let guid, let name, _):
-                if let paired = configuration.pairedClients, !paired.contains(guid) {
-                    configuration.log?("refused \(name) from \(socket.endpoint): not paired (GUID \(guid))")
-                    try connection.send(
-                        .initFail(reason: PTPIPInitFailReason.rejectedInitiator.rawValue), while: "refusing \(name)")
+                if let paired = configuration.pairedClients, !paired.contains(guid),
+                    !accepted.withLock({ $0.contains(guid) })
+                {
+                    if let prompt = configuration.pairingPrompt {
+                        guard askToPair(on: connection, name: name, guid: guid, answeredAfter: prompt) else { return }
+                        try runSession(on: connection, clientName: name)
+                    } else {
+                        configuration.log?("refused \(name) from \(socket.endpoint): not paired (GUID \(guid))")
+                        try connection.send(
+                            .initFail(reason: PTPIPInitFailReason.rejectedInitiator.rawValue), while: "refusing \(name)"
+                        )
+                    }
                 } else {
                     try runSession(on: connection, clientName: name)
                 }
@@ -259,6 +269,27 @@ public final class CameraSimulator: Sendable {
         } catch {
             configuration.log?("connection from \(socket.endpoint) ended: \(error.message)")
         }
+    }
+
+    /// Leaves a client the camera does not know waiting for the handshake's answer while the camera asks its user
+    /// whether to connect, as Sony bodies do; the user accepts after `delay`, and the camera remembers the client.
+    ///
+    /// - Returns: Whether the user accepted the client before it gave up waiting (closed its connection) or the
+    ///   simulator stopped.
+    private func askToPair(
+        on connection: PTPIPConnection, name: String, guid: PTPIPGUID, answeredAfter delay: Duration
+    ) -> Bool {
+        configuration.log?("asks its user whether to connect with \(name) (GUID \(guid))")
+        do {
+            // The client sends nothing before the answer: anything to read is its leaving, or the simulator stopping.
+            try connection.waitForData(timeout: delay, while: "asking to pair with \(name)")
+        } catch  where error.code == .timeout {
+            accepted.withLock { _ = $0.insert(guid) }
+            configuration.log?("its user accepted \(name)")
+            return true
+        } catch {}
+        configuration.log?("\(name) stopped waiting before the camera's user accepted it")
+        return false
     }
 
     private func runSession(on connection: PTPIPConnection, clientName: String) throws(ViewfinderError) {

@@ -107,8 +107,14 @@ extension SimulatedCamera {
         state.withLock { state in
             guard case .uint8(let level) = state.properties[.batteryLevel]?.value, level > 5 else { return [] }
             state.properties[.batteryLevel]?.value = .uint8(level - 1)
-            // A Canon reports the change in its GetEvent records.
-            return configuration.identity == .canon ? [] : [Self.changed(.batteryLevel)]
+            return reported([Self.changed(.batteryLevel)])
         }
+    }
+
+    /// The events the identity sends for changes of the camera model: a Canon none (it reports changes in its
+    /// GetEvent records), a Sony its PropertyChanged, the others DevicePropChanged.
+    func reported(_ events: [PTPEvent]) -> [PTPEvent] {
+        if configuration.identity == .canon { return [] }
+        return configuration.identity.isSony ? sonyEvents(events) : events
     }
 }

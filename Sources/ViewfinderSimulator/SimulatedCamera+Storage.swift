@@ -161,6 +161,9 @@ extension SimulatedCamera {
             reportCanonEOSCapture(handle, name: name, size: image.jpeg.count)
             return []
         }
+        if configuration.identity.isSony {
+            return reportSonyCapture(handle)
+        }
         let added = PTPEvent(code: .objectAdded, parameters: [handle])
         guard configuration.reportsCaptureComplete else { return [added] }
         return [added, PTPEvent(code: .captureComplete, transactionID: transactionID)]

@@ -83,6 +83,8 @@ final class SimulatedCamera: SimulatorResponder {
         var heldEvents: [PTPEvent] = []
         /// How many more requests a strict camera answers DeviceBusy while it wakes, after its session opened.
         var waking = 0
+        /// What a Sony holds of its own.
+        var sony = SonyState()
     }
 
     /// The most events a camera holds for CheckEvent; older ones are dropped, as a camera's queue overflows.
@@ -119,7 +121,10 @@ final class SimulatedCamera: SimulatorResponder {
             Self.standardProperties(imageSizes: Self.imageSizes, battery: 100)
             + configuration.identity.vendorProperties
         for var property in properties {
-            if configuration.formlessProperties.contains(property.code) { property.form = .none }
+            // A Sony describes such a property without its values, and still moves it through them.
+            if configuration.formlessProperties.contains(property.code), !configuration.identity.isSony {
+                property.form = .none
+            }
             initial.properties[property.code] = property
         }
         _ = Self.applyExposureProgram(&initial, sceneEV: configuration.sceneEV)
@@ -151,6 +156,7 @@ final class SimulatedCamera: SimulatorResponder {
     /// Answers a request.
     func expectsDataOut(_ code: UInt16) -> Bool {
         SimulatorUSBFunction.dataOutOperations.contains(code)
+            || (configuration.identity.isSony && Self.sonyDataOutOperations.contains(code))
     }
 
     func sessionBegan(in pump: SimulatorEventPump) {
@@ -204,6 +210,9 @@ final class SimulatedCamera: SimulatorResponder {
         case .closeSession:
             endSession()
             return .ok
+        // Sony's SDIO codes are Nikon's live view codes: a Sony answers them first.
+        case _ where configuration.identity.isSony:
+            return respondToSony(request, in: context) ?? respondToStorage(request)
         case .getDevicePropDesc, .getDevicePropValue, .setDevicePropValue, .resetDevicePropValue:
             return respondToProperty(request)
         case .initiateCapture:
@@ -244,6 +253,7 @@ final class SimulatedCamera: SimulatorResponder {
             state.canon.pending = []
             state.canon.halfPressFocused = nil
             state.canon.evfOutput &= ~2
+            endSonySession(&state)
             if state.recordingSince == nil {
                 state.liveView = nil
             }

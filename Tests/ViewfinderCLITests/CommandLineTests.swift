@@ -83,7 +83,10 @@ import ViewfinderTestSupport
         (["demo", "--live-view", "1e300"], "--live-view takes"),
         (["camera", "shoot", "--timeout", "1e300"], "--timeout takes"),
         (["camera", "record", "--seconds", "0"], "--seconds takes"),
-        (["simulate", "--identity", "sony"], "--identity takes generic, nikon or canon, not 'sony'"),
+        (
+            ["simulate", "--identity", "fujifilm"],
+            "--identity takes generic, nikon, canon, sony or sony-stepping, not 'fujifilm'"
+        ),
         (["simulate", "--generated-file", "BIG.BIN"], "--generated-file takes NAME:BYTES"),
         (["simulate", "--usb", "--count", "2"], "--usb runs one camera; leave out --count"),
         (["discover", "--host", "127.0.0.1:0"], "the port is a number from 1 to 65535, not '0'"),

@@ -29,8 +29,8 @@ extension SimulatedCameraTests {
                 (0x0A, "Nikon Corporation", "Nikon"),
                 (0x06, "Nikon Corporation", "Nikon"),  // a Nikon that reports Microsoft's MTP extension
                 (0xFFFF_FFFF, "NIKON", "Nikon"),
-                (0xFFFF_FFFF, "Sony Corporation", "standard PTP"),
-                (0x11, "Sony Corporation", "standard PTP"),
+                (0xFFFF_FFFF, "Sony Corporation", "Sony"),  // a Sony over PTP/IP reports MTP's extension
+                (0x11, "Sony Corporation", "Sony"),
                 (0x06, "Some Phone Maker", "standard PTP"),
                 (0x0B, "Canon Inc.", "standard PTP"),
             ]
@@ -38,10 +38,15 @@ extension SimulatedCameraTests {
                 let dialect = PTPDialects.dialect(for: Self.deviceInfo(vendor: vendor, manufacturer: manufacturer))
                 #expect(dialect.name == expected, "\(vendor) \(manufacturer)")
             }
+            // A Sony without the SDIO operations (older compacts in PTP mode) is standard PTP.
+            let compact = Self.deviceInfo(vendor: 0x11, manufacturer: "Sony Corporation", listingNikonCodes: false)
+            #expect(PTPDialects.dialect(for: compact).name == "standard PTP")
         }
 
-        /// A Sony lists 0x9201–0x9203 (SDIO connect and friends) and 0x920A/0x920B: no Nikon live view or movie
-        /// operation may go to it, so it has neither live view nor recording.
+        /// A Sony listing 0x9201, 0x9203, 0x920A and 0x920B is sent no Nikon live view or movie operation.
+        ///
+        /// Those are SDIO connect and its friends on a Sony. Without GetExtDeviceInfo (0x9202) it is not a body the Sony
+        /// dialect speaks to, so it is standard PTP, with neither live view nor recording.
         @Test func aSonyListingNikonCodesGetsNoNikonLiveViewOrRecording() async throws {
             var configuration = CameraSimulator.Configuration(identity: .nikon)
             configuration.deviceInfoChanges = { info in
@@ -49,11 +54,12 @@ extension SimulatedCameraTests {
                 info.vendorExtensionDescription = ""
                 info.manufacturer = "Sony Corporation"
                 info.model = "ILCE-7M3"
+                info.operationsSupported.removeAll { $0 == .nikonEndLiveView }
             }
             try await CameraHarness.run(configuration) { harness in
                 let camera = harness.camera
                 let listed = try #require(camera.ptpDeviceInfo?.operationsSupported)
-                #expect(Self.nikonLiveViewCodes.allSatisfy(listed.contains))
+                #expect(Self.nikonLiveViewCodes.filter { $0 != .nikonEndLiveView }.allSatisfy(listed.contains))
                 #expect(camera.dialectName == "standard PTP")
                 #expect(!camera.supportedFunctionality.contains(.liveView))
                 #expect(!camera.supportedFunctionality.contains(.videoRecording))

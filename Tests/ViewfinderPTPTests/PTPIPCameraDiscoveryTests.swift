@@ -32,7 +32,7 @@ extension SimulatedCameraTests {
             let camera = try await manualDiscovery.discover(.cameraType(.canon, atAddress: "127.0.0.1", port: port))
             let refused = await #expect(throws: ViewfinderError.self) { try await camera.connect() }
             #expect(refused?.code == .connectionFailed)
-            for family in [CameraFamily.fujifilm, .olympus, .panasonic] {
+            for family in [CameraFamily.fujifilm, .olympus, .panasonic, .sonyRemoteAPI] {
                 let unsupported = await #expect(throws: ViewfinderError.self) {
                     _ = try await manualDiscovery.discover(.cameraType(family, atAddress: "127.0.0.1"))
                 }

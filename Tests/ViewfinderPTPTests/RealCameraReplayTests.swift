@@ -139,13 +139,51 @@ extension SimulatedCameraTests {
             }
         }
 
-        @Test func aSonyConnects() async throws {
+        /// The α7S III's one GetAllExtDevicePropInfo answer, in the two-list layout, gives every setting it showed;
+        /// the log shows no SDIOConnect phases 1 and 2, which the replay refuses, and the camera still connects.
+        @Test func aSonyShowsItsSettingsFromItsPropertyAnswer() async throws {
             try await ReplayHarness.run("sony-a7sm3-libgphoto2-cameras.log") { replay in
-                #expect(replay.camera.deviceInfo?.manufacturer == "Sony Corporation")
-                #expect(replay.camera.deviceInfo?.version == "3.00")
-                #expect(replay.camera.supportedFunctionality.contains(.fileAccess))
-                let storages = try await replay.camera.storages()
+                let camera = replay.camera
+                #expect(camera.deviceInfo?.manufacturer == "Sony Corporation")
+                #expect(camera.deviceInfo?.version == "3.00")
+                #expect(camera.dialectName == "Sony")
+                #expect(
+                    camera.supportedFunctionality.isSuperset(of: [
+                        .fileAccess, .propertyControl, .stillCapture, .liveView, .videoRecording,
+                    ]))
+                #expect(camera.property(for: .iso).commonValue == .automatic)
+                #expect(replay.shown(.iso) == "Auto ISO")
+                #expect(replay.shown(.aperture) == "f/4.5")
+                #expect(replay.shown(.shutterSpeed) == "1/250")
+                #expect(camera.property(for: .exposureCompensation).commonValue == .zero)
+                #expect(camera.property(for: .whiteBalance).commonValue == .automatic)
+                #expect(camera.property(for: .focusMode).commonValue == .automaticAutoFocus)
+                #expect(camera.property(for: .autoExposureMode).commonValue == .manual)
+                #expect(camera.property(for: .driveMode).commonValue == .single)
+                #expect(replay.shown(.batteryLevel) == "71%")
+                // Protocol 300: the camera's own lists, settable directly; its mode dial is shown only.
+                #expect(camera.property(for: .iso).validSettableValues.count == 42)
+                #expect(camera.property(for: .shutterSpeed).validSettableValues.first?.commonValue == .bulb)
+                #expect(camera.property(for: .autoExposureMode).valueSetType == .none)
+                expectNothingUnknownIsSettable(camera)
+                #expect(replay.simulator.replayCounts.answered[.sonyGetAllExtDevicePropInfo, default: 0] > 0)
+                #expect(replay.simulator.replayCounts.refused[.sonySDIOConnect] == 2)
+                let storages = try await camera.storages()
                 #expect(storages.isEmpty)
+            }
+        }
+
+        /// libgphoto2 only logs a refused PriorityMode; so does the dialect, and the camera connects with its
+        /// properties, whether it answers AccessDenied or does not know the operation.
+        @Test(arguments: [PTPResponseCode.accessDenied, .operationNotSupported])
+        func aSonyThatRefusesPriorityModeStillConnects(_ refusal: PTPResponseCode) async throws {
+            var recording = try ReplayHarness.recording("sony-a7sm3-libgphoto2-cameras.log")
+            let set = try #require(recording.transactions.firstIndex { $0.operation == .sonySetExtDevicePropValue })
+            recording.transactions[set].response = refusal
+            try await ReplayHarness.run(recording: recording) { replay in
+                #expect(replay.camera.dialectName == "Sony")
+                #expect(replay.simulator.replayCounts.answered[.sonySetExtDevicePropValue] == 1)
+                #expect(replay.shown(.aperture) == "f/4.5")
             }
         }
 

@@ -11,13 +11,13 @@ import Glibc
 
 /// Checks the simulated camera as a USB device (`viewfinder simulate --usb`, a FunctionFS gadget on dummy_hcd):
 /// gphoto2, an independent client, finds it, reads its summary, sets and reads ISO, captures and downloads a
-/// picture, lists its files and (Nikon, Canon) takes a live view frame; then the `viewfinder` tool does the same over
-/// its own USB transport, the API records a movie (Nikon, Canon), a download killed mid-transfer leaves the generic
-/// camera busy for the next program to connect to, and the generic camera is unplugged and plugged in again for the
-/// hotplug reports.
+/// picture, lists its files and (Nikon, Canon, Sony) takes a live view frame; then the `viewfinder` tool does the same
+/// over its own USB transport, the API records a movie (Nikon, Canon, Sony), the Sony bodies are checked further
+/// with gphoto2's Sony code paths, a download killed mid-transfer leaves the generic camera busy for the next program
+/// to connect to, and the generic camera is unplugged and plugged in again for the hotplug reports.
 ///
 /// - Parameters:
-///   - identity: The identity the simulator runs as: generic, nikon or canon.
+///   - identity: The identity the simulator runs as: generic, nikon, canon, sony or sony-stepping.
 ///   - tool: The `viewfinder` tool.
 ///   - gphoto2: The gphoto2 program.
 func runUSBCameraChecks(_ runner: CheckRunner, identity: String, tool: String, gphoto2: String) async {
@@ -25,12 +25,14 @@ func runUSBCameraChecks(_ runner: CheckRunner, identity: String, tool: String, g
         switch identity {
         case "nikon": 0x04B0
         case "canon": 0x04A9
+        case "sony", "sony-stepping": 0x054C
         default: 0x1D6B
         }
     let manufacturer =
         switch identity {
         case "nikon": "Nikon Corporation"
         case "canon": "Canon Inc."
+        case "sony", "sony-stepping": "Sony Corporation"
         default: "Viewfinder"
         }
     var found: USBCameraDevice?
@@ -124,6 +126,9 @@ func runUSBCameraChecks(_ runner: CheckRunner, identity: String, tool: String, g
     let gadget = "/sys/kernel/config/usb_gadget/viewfinder-\(identity)"
     if identity != "generic" {
         await runUSBRecordingCheck(runner, identity: identity, vendor: vendor)
+    }
+    if identity.hasPrefix("sony") {
+        await runUSBSonyChecks(runner, identity: identity, device: found, tool: tool, gphoto2: gphoto2)
     }
     if identity == "generic" {
         await runKilledDownloadCheck(runner, vendor: vendor, manufacturer: manufacturer, tool: tool)

@@ -14,6 +14,10 @@ enum SimulateCommand: Command {
             adds Nikon live view, autofocus and movie recording. With --identity canon it speaks Canon's EOS \
             dialect instead: events read with GetEvent, properties in Canon's codes, RemoteRelease, EVF live view \
             and pictures to the card or to the computer, as gphoto2's "Canon EOS (WLAN)" expects. With \
+            --identity sony it is a Sony α7 IV in PC remote mode (the SDIO handshake, every property in one \
+            answer, values set directly, the shutter buttons, live view and pictures in its memory, the movie \
+            button), and with --identity sony-stepping an α7 III, whose ISO, shutter speed, f-number and exposure \
+            compensation move a notch at a time; gphoto2 drives both as "PTP/IP Camera". With \
             --no-focus autofocus finds no focus. With --announce it announces itself on the network as the camera \
             it plays would (multicast DNS as a Nikon does, SSDP as a Canon does), so that `viewfinder discover` \
             and other browsers find it; announcing needs --bind on a network interface (0.0.0.0 for the first). It \
@@ -35,7 +39,9 @@ enum SimulateCommand: Command {
         options: [
             .value("bind", "ADDRESS", help: "The address to listen on.", default: "127.0.0.1"),
             .value("port", "PORT", help: "The TCP port to listen on; 0 picks a free one.", default: "15740"),
-            .value("identity", "generic|nikon|canon", help: "Who the camera says it is.", default: "generic"),
+            .value(
+                "identity", "generic|nikon|canon|sony|sony-stepping", help: "Who the camera says it is.",
+                default: "generic"),
             .value("model", "NAME", help: "The model name the camera reports."),
             .value("sample-images", "COUNT", help: "How many images are on the card at start.", default: "2"),
             .value("save-captures", "DIRECTORY", help: "Also write every captured image to this directory."),
@@ -89,7 +95,8 @@ enum SimulateCommand: Command {
         let identityName = arguments.value("identity") ?? "generic"
         guard let identity = CameraSimulator.Identity(rawValue: identityName) else {
             throw UsageError(
-                "--identity takes generic, nikon or canon, not '\(identityName)'", commandPath: arguments.commandPath)
+                "--identity takes generic, nikon, canon, sony or sony-stepping, not '\(identityName)'",
+                commandPath: arguments.commandPath)
         }
         let port = try arguments.integer("port", default: 15740, in: 0...65535)
         var configuration = CameraSimulator.Configuration(

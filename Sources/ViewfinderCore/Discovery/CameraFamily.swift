@@ -8,8 +8,11 @@ public enum CameraFamily: String, Hashable, Sendable, CaseIterable, CustomString
     case canon
     /// Nikon cameras: PTP/IP.
     case nikon
-    /// Sony cameras: PTP/IP.
+    /// Sony cameras: PTP/IP, in "PC Remote" mode (the α7 III/IV, α7R, α7S III, α9, α1, α6x00 and ZV bodies).
     case sony
+    /// Sony cameras that speak Sony's older Camera Remote API over HTTP instead (QX, HX400V, α5000, α6000 and
+    /// α7 I–II with the Smart Remote app).
+    case sonyRemoteAPI
     /// Fujifilm cameras: Fujifilm's own PTP/IP variant on port 55740.
     case fujifilm
     /// Olympus and OM System cameras: HTTP.
@@ -25,6 +28,7 @@ public enum CameraFamily: String, Hashable, Sendable, CaseIterable, CustomString
         case .canon: return "Canon"
         case .nikon: return "Nikon"
         case .sony: return "Sony"
+        case .sonyRemoteAPI: return "Sony (Camera Remote API)"
         case .fujifilm: return "Fujifilm"
         case .olympus: return "Olympus"
         case .panasonic: return "Panasonic"

@@ -22,11 +22,14 @@ package final class SSDPAnnouncer: Sendable {
         package var serialNumber: String
         /// The IPv4 address to announce from and serve the description on.
         package var address: String
+        /// Elements the description's device element holds besides UPnP's, as written, such as a Sony's
+        /// `av:X_ScalarWebAPI_DeviceInfo`; none by default.
+        package var vendorElements: String
 
         /// A device.
         package init(
             udn: String, types: [String], manufacturer: String, modelName: String, friendlyName: String,
-            serialNumber: String, address: String
+            serialNumber: String, address: String, vendorElements: String = ""
         ) {
             self.udn = udn
             self.types = types
@@ -35,6 +38,7 @@ package final class SSDPAnnouncer: Sendable {
             self.friendlyName = friendlyName
             self.serialNumber = serialNumber
             self.address = address
+            self.vendorElements = vendorElements
         }
     }
 
@@ -237,7 +241,7 @@ package final class SSDPAnnouncer: Sendable {
             <manufacturer>\(escaped(device.manufacturer))</manufacturer>\
             <modelName>\(escaped(device.modelName))</modelName>\
             <serialNumber>\(escaped(device.serialNumber))</serialNumber>\
-            <UDN>\(escaped(device.udn))</UDN><serviceList>\(services)</serviceList></device></root>
+            <UDN>\(escaped(device.udn))</UDN><serviceList>\(services)</serviceList>\(device.vendorElements)</device></root>
 
             """.utf8)
     }

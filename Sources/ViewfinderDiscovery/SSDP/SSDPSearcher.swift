@@ -116,7 +116,9 @@ public final class SSDPSearcher: CameraSearcher {
             if target.contains("schemas-canon-com") || maker.contains("canon") {
                 .canon
             } else if target.contains("schemas-sony-com") || maker.contains("sony") {
-                .sony
+                // Both kinds of Sony answer for Sony's ScalarWebAPI service; only those that speak its Camera Remote
+                // API over HTTP give its version.
+                description.remoteAPIVersion == nil ? .sony : .sonyRemoteAPI
             } else if maker.contains("nikon") {
                 .nikon
             } else if maker.contains("fujifilm") {

@@ -21,6 +21,9 @@ package struct UPnPDeviceDescription: Hashable, Sendable {
     package var nickname: String?
     /// The service types of the device and its embedded devices.
     package var serviceTypes: [String] = []
+    /// The version of Sony's Camera Remote API (`X_ScalarWebAPI_Version`), which a Sony that speaks it over HTTP
+    /// gives and one that speaks PTP/IP does not.
+    package var remoteAPIVersion: String?
 
     /// The longest description read.
     package static let maximumLength = 64 << 10
@@ -32,7 +35,8 @@ package struct UPnPDeviceDescription: Hashable, Sendable {
     /// A description with the given fields.
     package init(
         manufacturer: String? = nil, modelName: String? = nil, friendlyName: String? = nil, udn: String? = nil,
-        serialNumber: String? = nil, nickname: String? = nil, serviceTypes: [String] = []
+        serialNumber: String? = nil, nickname: String? = nil, serviceTypes: [String] = [],
+        remoteAPIVersion: String? = nil
     ) {
         self.manufacturer = manufacturer
         self.modelName = modelName
@@ -41,6 +45,7 @@ package struct UPnPDeviceDescription: Hashable, Sendable {
         self.serialNumber = serialNumber
         self.nickname = nickname
         self.serviceTypes = serviceTypes
+        self.remoteAPIVersion = remoteAPIVersion
     }
 
     /// Reads a description.
@@ -68,6 +73,8 @@ package struct UPnPDeviceDescription: Hashable, Sendable {
                 case "X_deviceNickname":
                     // Canon puts its nickname in a service element.
                     nickname = nickname ?? value
+                case "X_ScalarWebAPI_Version":
+                    remoteAPIVersion = remoteAPIVersion ?? value
                 case let element where rootDevice.map { stack.count == $0 + 2 } == true:
                     assign(value, to: element)
                 default:

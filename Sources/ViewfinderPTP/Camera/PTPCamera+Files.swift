@@ -23,7 +23,7 @@ extension PTPCamera {
 
     /// The files and folders in a folder of a storage, or at its top when `folder` is `nil`, in the camera's order.
     ///
-    /// An object whose information the camera refuses is listed as ``CameraFileItem/Kind/undescribed``, without a
+    /// An object whose information the camera refuses is listed as `CameraFileItem.Kind.undescribed`, without a
     /// name or size; the rest of the listing goes on.
     public func contents(of folder: CameraFileItem?, in storage: CameraStorage) async throws -> [CameraFileItem] {
         let link = try requireFileAccess(for: "list files")

@@ -117,4 +117,18 @@ extension PTPDialect {
     func fileDownloaded(_ handle: UInt32) async {}
 
     func prepareToClose() async {}
+
+    /// Runs a step of a connection's opening it can do without: a camera's refusal is noted by the result, any other
+    /// error fails the connection.
+    ///
+    /// - Returns: Whether the camera did the step.
+    @discardableResult
+    static func refusalIsNotFatal(_ step: () async throws -> some Any) async throws -> Bool {
+        do {
+            _ = try await step()
+            return true
+        } catch let error as ViewfinderError where error.code == .protocolFailure {
+            return false
+        }
+    }
 }

@@ -37,7 +37,15 @@ struct ReplayHarness {
         _ trace: String, camera configuration: PTPCamera.Configuration = PTPCamera.Configuration(),
         _ body: (ReplayHarness) async throws -> Result
     ) async throws -> Result {
-        let recording = try recording(trace)
+        try await run(recording: try recording(trace), camera: configuration, body)
+    }
+
+    /// Plays `recording` back, such as a trace with a transaction left out, connects a camera to it, runs `body`, and
+    /// tears everything down.
+    static func run<Result>(
+        recording: RecordedCamera, camera configuration: PTPCamera.Configuration = PTPCamera.Configuration(),
+        _ body: (ReplayHarness) async throws -> Result
+    ) async throws -> Result {
         let simulator = try CameraSimulator(
             replaying: recording, configuration: CameraSimulator.Configuration(port: 0))
         try simulator.start()

@@ -87,20 +87,6 @@ final class CanonEOSDialect: PTPDialect {
         return dialect
     }
 
-    /// Runs a step the connection can do without: a camera's refusal is noted by the result, any other error
-    /// fails the connection.
-    ///
-    /// - Returns: Whether the camera did the step.
-    @discardableResult
-    private static func refusalIsNotFatal(_ step: () async throws -> some Any) async throws -> Bool {
-        do {
-            _ = try await step()
-            return true
-        } catch let error as ViewfinderError where error.code == .protocolFailure {
-            return false
-        }
-    }
-
     /// The remote mode a model takes, as libgphoto2 knows them: 1 for EOS DSLRs, 0x15 for EOS M bodies and the
     /// PowerShots with EOS M-like firmware (0x11 for the G5 X and SX540 HS, 1 for the M6 Mark II), and none for the
     /// SX600 HS, which must not be sent it.

@@ -31,8 +31,9 @@ public struct PTPNikonLiveViewFrame: Sendable {
     /// The bytes before the JPEG image: the camera's live view header.
     public var header: ArraySlice<UInt8> { data[..<jpegRange.lowerBound] }
 
-    private static func firstStartOfImage(in data: [UInt8]) -> Int? {
-        var index = 0
+    /// Where the first JPEG start-of-image marker (FF D8 FF) at or after `start` is in `data`.
+    static func firstStartOfImage(in data: [UInt8], from start: Int = 0) -> Int? {
+        var index = start
         while index + 2 < data.count {
             if data[index] == 0xFF, data[index + 1] == 0xD8, data[index + 2] == 0xFF { return index }
             index += 1
@@ -40,7 +41,8 @@ public struct PTPNikonLiveViewFrame: Sendable {
         return nil
     }
 
-    private static func lastEndOfImage(in data: [UInt8]) -> Int? {
+    /// Where the last JPEG end-of-image marker (FF D9) in `data` ends.
+    static func lastEndOfImage(in data: [UInt8]) -> Int? {
         var index = data.count - 2
         while index >= 0 {
             if data[index] == 0xFF, data[index + 1] == 0xD9 { return index + 2 }
