@@ -53,6 +53,34 @@ extension SimulatedCameraTests {
             }
         }
 
+        /// A camera whose card fills during the capture says so with StoreFull: the capture fails at once with what
+        /// to do, rather than waiting out its timeout for a picture that will not come.
+        @Test func aStoreFullEventFailsTheCaptureAtOnce() async throws {
+            let deviceInfo = PTPDeviceInfo(
+                operationsSupported: [.getDeviceInfo, .openSession, .closeSession, .initiateCapture],
+                eventsSupported: [.objectAdded, .captureComplete, .storeFull], devicePropertiesSupported: [],
+                captureFormats: [.exifJPEG], imageFormats: [.exifJPEG], manufacturer: "Scripted", model: "Full Card",
+                deviceVersion: "1", serialNumber: "1")
+            let responder = try ScriptedResponder(deviceInfo: deviceInfo) { peer in
+                let id = try peer.expectRequest(.initiateCapture).transactionID
+                try peer.respond(.ok, id)
+                try peer.sendEvent(.storeFull, parameters: [0x0001_0001])
+                _ = try? peer.expectRequest(.closeSession)
+            }
+            var configuration = PTPCamera.Configuration()
+            configuration.captureTimeout = .seconds(600)
+            let camera = PTPCamera(
+                host: "127.0.0.1", transport: .init(port: responder.port, clientName: "tests"),
+                configuration: configuration)
+            try await camera.connect()
+            let error = await #expect(throws: ViewfinderError.self) {
+                try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(false)
+            }
+            #expect(error?.code == .notAvailable)
+            #expect(error?.message.contains("card became full") == true, "\(String(describing: error))")
+            try await camera.disconnect()
+        }
+
         /// A camera that lists CaptureComplete and never sends it: the capture completes a moment after the picture's
         /// ObjectAdded rather than failing after the capture timeout.
         @Test func aCameraThatNeverSendsTheCaptureCompleteItListsStillFinishes() async throws {
