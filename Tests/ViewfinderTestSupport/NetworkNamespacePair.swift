@@ -33,8 +33,10 @@ public struct NetworkNamespacePair: Sendable {
 
     /// Creates the namespaces, or throws what `ip` said when it cannot (not root, no iproute2, no namespaces).
     public static func make() async throws -> NetworkNamespacePair {
-        // Unique within the process (tests make pairs at the same time) and across processes.
-        let tag = "\(getpid() % 100_000)\(pairsMade.add(1, ordering: .relaxed).newValue % 1000)"
+        // Unique within the process (tests make pairs at the same time) and across processes; the letter between the
+        // two numbers keeps one pair's name from being the start of another's (process 12, pair 34 and process 123,
+        // pair 4), and interface names within their 15 bytes.
+        let tag = "\(getpid() % 100_000)n\(pairsMade.add(1, ordering: .relaxed).newValue % 1000)"
         let cameraLink = "vfc\(tag)"
         let pair = NetworkNamespacePair(camera: "vf-cam-\(tag)", app: "vf-app-\(tag)", cameraInterface: cameraLink)
         let appLink = "vfa\(tag)"
@@ -73,6 +75,13 @@ public struct NetworkNamespacePair: Sendable {
         for namespace in [camera, app] {
             _ = try? await ChildProcess.run(["ip", "netns", "delete", namespace])
         }
+    }
+
+    /// Whether `ip netns list` still lists either namespace of the pair, compared by whole name.
+    public func isListed() async throws -> Bool {
+        let listing = try await ChildProcess.run(["ip", "netns", "list"])
+        let names = listing.output.split(whereSeparator: \.isNewline).compactMap { $0.split(separator: " ").first }
+        return names.contains { $0 == camera || $0 == app }
     }
 
     /// The command line that runs `arguments` inside `namespace`.

@@ -97,8 +97,7 @@ final class FoundCameras: @unchecked Sendable {
         }
         #expect(cameraRun.status == 0, "the simulated camera failed:\n\(cameraRun.output)")
         // The namespaces are gone.
-        let left = try await ChildProcess.run(["ip", "netns", "list"])
-        #expect(!left.output.contains(pair.camera) && !left.output.contains(pair.app))
+        #expect(try await !pair.isListed())
     }
 
     /// This test program and the options that run one of its tests.
