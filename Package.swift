@@ -118,7 +118,7 @@ let package = Package(
 
         .testTarget(
             name: "ViewfinderReactiveTests",
-            dependencies: ["ViewfinderSystem", "ViewfinderReactive"],
+            dependencies: ["ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderReactive"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -196,7 +196,8 @@ import ViewfinderTestSupport
             let (port, token) = (remote.port, remote.address.tokenField)
             for _ in 0..<3 {
                 waits.enter()
-                DispatchQueue.global().async {
+                // Threads of their own for the requests that wait: Dispatch's worker threads are not for waiting.
+                try PlatformThread.detach(name: "test-wait") {
                     if let reply = try? HTTPTestClient.get(port: port, "/api/state?since=\(version)", headers: token) {
                         answered.withLock { $0.append(reply) }
                     }
