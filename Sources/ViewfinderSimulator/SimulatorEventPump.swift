@@ -73,19 +73,23 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
     private let sockets: SimulatorSockets
     private let group: DispatchGroup
     private let silence: Locked<Bool>
+    private let probesAnswered: Locked<Int>?
     private let log: (@Sendable (String) -> Void)?
 
     /// Starts the pump's thread, named `name`.
     ///
-    /// - Parameter silence: While `true`, nothing is sent: no events, no answers to probes.
+    /// - Parameters:
+    ///   - silence: While `true`, nothing is sent: no events, no answers to probes.
+    ///   - probesAnswered: Counts the answers to probes the pump sends, when given.
     /// - Throws: ``PlatformThread/StartError`` when the system grants no thread.
     init(
         name: String, sockets: SimulatorSockets, group: DispatchGroup, silence: Locked<Bool>,
-        log: (@Sendable (String) -> Void)?
+        probesAnswered: Locked<Int>? = nil, log: (@Sendable (String) -> Void)?
     ) throws(PlatformThread.StartError) {
         self.sockets = sockets
         self.group = group
         self.silence = silence
+        self.probesAnswered = probesAnswered
         self.log = log
         group.enter()
         do {
@@ -179,6 +183,7 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
                             PTPIPPacket.event(code: $0.code, transactionID: $0.transactionID, parameters: $0.parameters)
                         } + Array(repeating: .probeResponse, count: probeAnswers)
                     if !packets.isEmpty { send(packets, on: connection) }
+                    if probeAnswers > 0 { probesAnswered?.withLock { $0 += probeAnswers } }
                 }
             }
             if stopping { break }

@@ -2,6 +2,7 @@ import Testing
 import ViewfinderCore
 import ViewfinderSimulator
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderPTP
 @testable import ViewfinderPTPIP
@@ -168,10 +169,15 @@ extension SimulatedCameraTests {
                 }
                 #expect(handled.withLock { $0 } == 3)
 
+                // Cancelled once the transfer is under way: its first piece has reached the handler.
+                let pieces = Locked(0)
                 let download = Task {
-                    try await harness.camera.download(movie) { _, _ in try await Task.sleep(for: .milliseconds(20)) }
+                    try await harness.camera.download(movie) { _, _ in
+                        pieces.withLock { $0 += 1 }
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
                 }
-                try await Task.sleep(for: .milliseconds(100))
+                try await waitUntil("the first piece of the movie") { pieces.withLock { $0 } > 0 }
                 download.cancel()
                 let result = await download.result
                 #expect(throws: (any Error).self) { try result.get() }
