@@ -1,6 +1,7 @@
 // Measures the PTP/IP client against gphoto2 on the same simulated camera in the same run: downloading a 50 MB
-// object and fetching Nikon live view frames, with loopback TCP (iperf3) as the ceiling for throughput, then
-// Canon EOS live view and property sets.
+// object and fetching Nikon live view frames, with loopback TCP (iperf3) as the ceiling for throughput; listing a
+// folder of 2000 files object by object and with the bulk forms (MTP, Canon EOS); the client's memory while a 5 GiB
+// movie downloads and a 1 GiB answer is drained; then Canon EOS live view and property sets.
 //
 // Usage: ptp-benchmark            (build with -c release; needs gphoto2 and iperf3)
 //        ptp-benchmark serve      (the simulated Nikon camera, started by the benchmark as its own process)

@@ -171,6 +171,13 @@ extension CameraSimulator {
         /// Whether a Nikon holds its events for the client to ask for with CheckEvent (0x90C7), as Nikon bodies over
         /// USB do, instead of sending them on the event connection; `false` by default.
         public var nikonEventsByCheckEvent = false
+        /// Whether the camera speaks MTP besides its identity's own extension, as many cameras do: its DeviceInfo
+        /// names `microsoft.com` and lists GetObjectPropValue, for a file's 64-bit size, and GetObjectPropList, for
+        /// a folder's listing in one request; `false` by default.
+        public var speaksMTP = false
+        /// Operations the camera lists in its DeviceInfo but refuses with OperationNotSupported, as cameras whose
+        /// DeviceInfo promises more than they do; none by default.
+        public var refusedOperations: Set<PTPOperationCode> = []
         /// Changes what GetDeviceInfo says after the identity has filled it in, such as another vendor's extension
         /// and operation codes, for testing how a client treats cameras the simulator does not otherwise play.
         public var deviceInfoChanges: (@Sendable (inout PTPDeviceInfo) -> Void)?

@@ -338,6 +338,14 @@ extension CameraSimulator {
         camera?.state.withLock { ($0.canon.captureDestination, $0.canon.evfOutput) } ?? (0, 0)
     }
 
+    /// How many requests for `operation` the simulated camera has answered, refusals included, for checks and
+    /// figures; every request when `operation` is `nil`.
+    package func requestsAnswered(_ operation: PTPOperationCode? = nil) -> Int {
+        camera?.requestsAnswered.withLock { counts in
+            operation.map { counts[$0.rawValue] ?? 0 } ?? counts.values.reduce(0, +)
+        } ?? 0
+    }
+
     /// How many of the clients' probes the camera has answered, for checks.
     package var probesAnswered: Int { probeAnswers.withLock { $0 } }
 
