@@ -4,7 +4,9 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "CViewfinderSystem.h"
@@ -53,4 +55,79 @@ int viewfinder_interrupt_descriptor(void) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, install_interrupt_handlers);
     return interrupt_pipe[0];
+}
+
+void viewfinder_run_cleanup(const struct viewfinder_cleanup_step *steps, int count) {
+    for (int index = 0; index < count; index++) {
+        const struct viewfinder_cleanup_step *step = &steps[index];
+        switch (step->kind) {
+        case VIEWFINDER_CLEANUP_WRITE: {
+            int file = open(step->path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+            if (file >= 0) {
+                ssize_t written = write(file, step->value, strlen(step->value));
+                (void)written;
+                close(file);
+            }
+            break;
+        }
+        case VIEWFINDER_CLEANUP_UNMOUNT:
+            umount2(step->path, MNT_DETACH);
+            break;
+        case VIEWFINDER_CLEANUP_REMOVE_DIRECTORY:
+            rmdir(step->path);
+            break;
+        case VIEWFINDER_CLEANUP_REMOVE_FILE:
+            unlink(step->path);
+            break;
+        }
+    }
+}
+
+int viewfinder_fork_cleanup_keeper(
+    int control, const struct viewfinder_cleanup_step *early, int early_count,
+    const struct viewfinder_cleanup_step *last, int last_count) {
+    pid_t keeper = fork();
+    if (keeper != 0) {
+        return keeper;
+    }
+    // The keeper: only async-signal-safe calls from here on.
+    struct sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    int ignored[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    for (unsigned index = 0; index < sizeof ignored / sizeof ignored[0]; index++) {
+        sigaction(ignored[index], &ignore, NULL);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    // Every descriptor but the control one goes, and the standard ones read and write nothing: the keeper must not
+    // hold the process's files, pipes or terminal after the process ended.
+    if (control != 3 && dup2(control, 3) < 0) {
+        _exit(1);
+    }
+    if (syscall(SYS_close_range, 4U, ~0U, 0U) != 0) {
+        for (int descriptor = 4; descriptor < 65536; descriptor++) {
+            close(descriptor);
+        }
+    }
+    int null = open("/dev/null", O_RDWR);
+    for (int descriptor = 0; descriptor < 3 && null >= 0; descriptor++) {
+        dup2(null, descriptor);
+    }
+    if (null > 3) {
+        close(null);
+    }
+    unsigned char byte;
+    for (;;) {
+        ssize_t count = read(3, &byte, 1);
+        if (count == 1) {
+            viewfinder_run_cleanup(early, early_count);
+        } else if (count == 0 || errno != EINTR) {
+            break;
+        }
+    }
+    viewfinder_run_cleanup(last, last_count);
+    _exit(0);
 }
