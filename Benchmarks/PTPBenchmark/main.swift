@@ -8,6 +8,7 @@
 //        ptp-benchmark serve canon (the simulated Canon EOS camera, likewise)
 //        ptp-benchmark profile    (only Viewfinder's live view and small-request loops, 5 s each, for a profiler:
 //                                  perf record -g -- ptp-benchmark profile)
+//        ptp-benchmark files      (only the listing and memory rows, which need neither gphoto2 nor iperf3)
 
 import BenchmarkSupport
 import ViewfinderCore
@@ -78,6 +79,10 @@ func loopbackThroughput() throws -> Double {
 do {
     if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "serve" {
         try serve(CommandLine.arguments.dropFirst(2).first == "canon" ? .canon : .nikon)
+    } else if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "files" {
+        let listed = try await ListingBenchmark.run()
+        let held = try await MemoryBenchmark.run()
+        say(listed && held ? "every target met" : "some targets not met")
     } else if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "profile" {
         try await Benchmark.profile(executable: executablePath(orElse: "ptp-benchmark"))
     } else {
