@@ -74,16 +74,7 @@ import Glibc
 
     /// The descriptors a keeper holds, by number.
     static func descriptors(of keeper: CleanupKeeper) -> [String] {
-        guard let folder = opendir("/proc/\(keeper.processID)/fd") else { return [] }
-        defer { closedir(folder) }
-        var descriptors: [String] = []
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.first?.isNumber == true { descriptors.append(name) }
-        }
-        return descriptors.sorted { Int($0) ?? 0 < Int($1) ?? 0 }
+        Directory.names(in: "/proc/\(keeper.processID)/fd").sorted { Int($0) ?? 0 < Int($1) ?? 0 }
     }
 
     @Test func usersAreNamedByNameOrNumbers() {
