@@ -25,7 +25,7 @@ extension PTPCamera {
     ///
     /// Where the camera offers a bulk form, one request lists the folder: Canon EOS's GetObjectInfoEx, or MTP's
     /// GetObjectPropList; elsewhere, or when the camera refuses the bulk form, each object takes a GetObjectInfo.
-    /// An object whose information the camera refuses is listed as ``CameraFileItem/Kind/undescribed``, without a
+    /// An object whose information the camera refuses is listed as `CameraFileItem.Kind.undescribed`, without a
     /// name or size; the rest of the listing goes on.
     public func contents(of folder: CameraFileItem?, in storage: CameraStorage) async throws -> [CameraFileItem] {
         let link = try requireFileAccess(for: "list files")
@@ -44,7 +44,7 @@ extension PTPCamera {
         return items
     }
 
-    /// The item for an object, from its ObjectInfo; ``CameraFileItem/Kind/undescribed`` when the camera will not
+    /// The item for an object, from its ObjectInfo; `CameraFileItem.Kind.undescribed` when the camera will not
     /// describe it.
     private func describe(
         _ handle: UInt32, in storage: CameraStorage, folder: CameraFileItem?, on link: Link
