@@ -131,3 +131,48 @@ int viewfinder_fork_cleanup_keeper(
     viewfinder_run_cleanup(last, last_count);
     _exit(0);
 }
+
+static volatile unsigned int credentials_user;
+static volatile unsigned int credentials_group;
+/// 0 while the signalled thread has not answered, 1 once it has its IDs, -1 when a call failed.
+static volatile sig_atomic_t credentials_outcome;
+
+static void credentials_handler(int signal_number) {
+    (void)signal_number;
+    int saved_errno = errno;
+    gid_t group = credentials_group;
+    int done = syscall(SYS_setgroups, 1, &group) == 0 && syscall(SYS_setresgid, group, group, group) == 0
+        && syscall(SYS_setresuid, credentials_user, credentials_user, credentials_user) == 0;
+    credentials_outcome = done ? 1 : -1;
+    errno = saved_errno;
+}
+
+int viewfinder_set_thread_credentials(int thread, unsigned int user, unsigned int group) {
+    int signal_number = SIGRTMAX - 1;
+    struct sigaction action;
+    struct sigaction previous;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = credentials_handler;
+    sigemptyset(&action.sa_mask);
+    if (sigaction(signal_number, &action, &previous) != 0) {
+        return -1;
+    }
+    credentials_user = user;
+    credentials_group = group;
+    credentials_outcome = 0;
+    int result = -1;
+    if (syscall(SYS_tgkill, getpid(), thread, signal_number) == 0) {
+        for (int waited = 0; waited < 5000 && credentials_outcome == 0; waited++) {
+            usleep(1000);
+        }
+        if (credentials_outcome == 1) {
+            result = 0;
+        } else {
+            errno = credentials_outcome == 0 ? ETIMEDOUT : EPERM;
+        }
+    }
+    int saved_errno = errno;
+    sigaction(signal_number, &previous, NULL);
+    errno = saved_errno;
+    return result;
+}

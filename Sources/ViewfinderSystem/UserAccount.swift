@@ -1,3 +1,5 @@
+import CViewfinderSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,15 +50,65 @@ package struct UserAccount: Sendable, Equatable {
     /// Makes this process the user, for good and in every thread: its supplementary groups become the user's group
     /// alone, then its real, effective and saved group and user IDs become the user's.
     ///
+    /// glibc changes every thread it started, but not one in its exit: the main thread of a program that awaits, on
+    /// Linux, which Dispatch parks there to take signals. Such a thread is given the IDs from a signal handler it
+    /// runs; then every running thread is checked.
+    ///
     /// - Throws: The `Errno` of the call that failed (`EPERM` without the privilege to change them), or `EPERM` when
-    ///   the process could still become root again.
+    ///   a thread keeps other IDs or the process could still become root again.
     package func become() throws(Errno) {
         var groups = [groupID]
         _ = try valueOrErrno { setgroups(1, &groups) }.get()
         _ = try valueOrErrno { setgid(groupID) }.get()
         _ = try valueOrErrno { setuid(userID) }.get()
-        guard getuid() == userID, geteuid() == userID, getgid() == groupID, userID == 0 || setuid(0) != 0 else {
+        for thread in Self.runningThreads() where !isHeld(by: thread) {
+            guard let id = pid_t(thread) else { continue }
+            try give(thread: id)
+        }
+        guard Self.runningThreads().allSatisfy(isHeld), getuid() == userID, geteuid() == userID, getgid() == groupID,
+            userID == 0 || setuid(0) != 0
+        else {
             throw Errno(rawValue: EPERM)
         }
+    }
+
+    /// Makes one thread of this process the user, with the per-thread system calls, from a signal handler the thread
+    /// runs (it must not block SIGRTMAX - 1); the other threads keep their IDs.
+    ///
+    /// - Throws: The thread's `Errno`: `ESRCH` for no such thread, `EPERM` when it may not change its IDs,
+    ///   `ETIMEDOUT` when it did not run the handler within five seconds.
+    package func give(thread: pid_t) throws(Errno) {
+        _ = try valueOrErrno { viewfinder_set_thread_credentials(thread, userID, groupID) }.get()
+    }
+
+    /// Whether a thread of this process has the user's IDs, all four user and group IDs of it.
+    package func isHeld(by thread: pid_t) -> Bool {
+        isHeld(by: String(thread))
+    }
+
+    /// The IDs of this process's threads that have not ended, from `/proc/self/task`.
+    private static func runningThreads() -> [String] {
+        Directory.names(in: "/proc/self/task").filter { status(of: $0)["State"]?.first != "Z" }
+    }
+
+    /// Whether a thread's user and group IDs, all four of each, are this user's.
+    private func isHeld(by thread: String) -> Bool {
+        let status = Self.status(of: thread)
+        return status["Uid"] == Array(repeating: "\(userID)", count: 4)
+            && status["Gid"] == Array(repeating: "\(groupID)", count: 4)
+    }
+
+    /// The fields of a thread's `/proc/self/task/ID/status`, each split into its words.
+    private static func status(of thread: String) -> [String: [String]] {
+        guard let file = try? FileDescriptor.open("/proc/self/task/\(thread)/status", O_RDONLY),
+            let bytes = try? file.readAll(limit: 1 << 16)
+        else { return [:] }
+        var fields: [String: [String]] = [:]
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[String(line[..<colon])] = line[line.index(after: colon)...].split { $0 == "\t" || $0 == " " }
+                .map(String.init)
+        }
+        return fields
     }
 }

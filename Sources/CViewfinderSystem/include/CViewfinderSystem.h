@@ -53,4 +53,12 @@ int viewfinder_fork_cleanup_keeper(
     int control, const struct viewfinder_cleanup_step *early, int early_count,
     const struct viewfinder_cleanup_step *last, int last_count);
 
+/// Gives thread `thread` of this process the user and group IDs `user` and `group` (real, effective and saved; its
+/// supplementary groups `group` alone), from a signal handler it runs (SIGRTMAX - 1, which it must not block), with
+/// the per-thread system calls: for the threads glibc's setuid(2) leaves out, such as a main thread that Dispatch
+/// parked in its exit, where it waits in sigsuspend(2) with every signal open. One call at a time. Returns 0 once
+/// the thread has them, -1 with errno set when it could not be signalled, refused, or did not answer within five
+/// seconds.
+int viewfinder_set_thread_credentials(int thread, unsigned int user, unsigned int group);
+
 #endif

@@ -183,10 +183,12 @@ enum SimulateCommand: Command {
         Console.print("stopping")
     }
 
-    /// The user a USB camera is served as once its gadget is made: `nil` without --usb, or when the simulator runs
-    /// as root and --user says root.
+    /// The user a USB camera is served as once its gadget is made: nobody unless --user names another; `nil`
+    /// without --usb, when the simulator does not run as root (it has nothing to give up), or when --user says root.
     private static func serverAccount(_ arguments: ParsedArguments, usb: Bool) throws -> UserAccount? {
-        guard let name = arguments.value("user") else { return usb && getuid() == 0 ? .nobody : nil }
+        guard let name = arguments.value("user") else {
+            return usb && getuid() == 0 ? UserAccount.named("nobody") : nil
+        }
         guard usb else {
             throw UsageError(
                 "--user is for --usb, which gives up root once the gadget is made",
