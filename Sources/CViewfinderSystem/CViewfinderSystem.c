@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
@@ -132,18 +133,20 @@ int viewfinder_fork_cleanup_keeper(
     _exit(0);
 }
 
-static volatile unsigned int credentials_user;
-static volatile unsigned int credentials_group;
-/// 0 while the signalled thread has not answered, 1 once it has its IDs, -1 when a call failed.
-static volatile sig_atomic_t credentials_outcome;
+/// What the signalled thread takes, and how it went: 0 while it has not answered, 1 once it has its IDs, -1 when a
+/// call failed. Lock-free atomics, which a signal handler may use.
+static _Atomic unsigned int credentials_user;
+static _Atomic unsigned int credentials_group;
+static _Atomic int credentials_outcome;
 
 static void credentials_handler(int signal_number) {
     (void)signal_number;
     int saved_errno = errno;
-    gid_t group = credentials_group;
+    gid_t group = atomic_load(&credentials_group);
+    uid_t user = atomic_load(&credentials_user);
     int done = syscall(SYS_setgroups, 1, &group) == 0 && syscall(SYS_setresgid, group, group, group) == 0
-        && syscall(SYS_setresuid, credentials_user, credentials_user, credentials_user) == 0;
-    credentials_outcome = done ? 1 : -1;
+        && syscall(SYS_setresuid, user, user, user) == 0;
+    atomic_store(&credentials_outcome, done ? 1 : -1);
     errno = saved_errno;
 }
 
@@ -157,18 +160,19 @@ int viewfinder_set_thread_credentials(int thread, unsigned int user, unsigned in
     if (sigaction(signal_number, &action, &previous) != 0) {
         return -1;
     }
-    credentials_user = user;
-    credentials_group = group;
-    credentials_outcome = 0;
+    atomic_store(&credentials_user, user);
+    atomic_store(&credentials_group, group);
+    atomic_store(&credentials_outcome, 0);
     int result = -1;
     if (syscall(SYS_tgkill, getpid(), thread, signal_number) == 0) {
-        for (int waited = 0; waited < 5000 && credentials_outcome == 0; waited++) {
+        for (int waited = 0; waited < 5000 && atomic_load(&credentials_outcome) == 0; waited++) {
             usleep(1000);
         }
-        if (credentials_outcome == 1) {
+        int outcome = atomic_load(&credentials_outcome);
+        if (outcome == 1) {
             result = 0;
         } else {
-            errno = credentials_outcome == 0 ? ETIMEDOUT : EPERM;
+            errno = outcome == 0 ? ETIMEDOUT : EPERM;
         }
     }
     int saved_errno = errno;

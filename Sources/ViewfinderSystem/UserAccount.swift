@@ -77,13 +77,8 @@ package struct UserAccount: Sendable, Equatable {
     ///
     /// - Throws: The thread's `Errno`: `ESRCH` for no such thread, `EPERM` when it may not change its IDs,
     ///   `ETIMEDOUT` when it did not run the handler within five seconds.
-    package func give(thread: pid_t) throws(Errno) {
+    private func give(thread: pid_t) throws(Errno) {
         _ = try valueOrErrno { viewfinder_set_thread_credentials(thread, userID, groupID) }.get()
-    }
-
-    /// Whether a thread of this process has the user's IDs, all four user and group IDs of it.
-    package func isHeld(by thread: pid_t) -> Bool {
-        isHeld(by: String(thread))
     }
 
     /// The IDs of this process's threads that have not ended, from `/proc/self/task`.

@@ -77,37 +77,6 @@ import Glibc
         Directory.names(in: "/proc/\(keeper.processID)/fd").sorted { Int($0) ?? 0 < Int($1) ?? 0 }
     }
 
-    /// A thread glibc's setuid(2) would leave out takes its IDs from a signal handler it runs: here one thread of the
-    /// test process becomes nobody while every other keeps its own IDs.
-    @Test func oneThreadIsGivenTheUsersIDs() async throws {
-        let nobody = UserAccount.nobody
-        let release = Locked(false)
-        // Open to every signal, as Dispatch's parked main thread is in its sigsuspend(2).
-        let worker = try PlatformThread(name: "test-nobody") {
-            var none = sigset_t()
-            sigemptyset(&none)
-            pthread_sigmask(SIG_SETMASK, &none, nil)
-            while !release.withLock({ $0 }) { usleep(1000) }
-        }
-        defer {
-            release.withLock { $0 = true }
-            worker.join()
-        }
-        // The thread names itself as it starts.
-        var thread: pid_t?
-        try await waitUntil("the thread to start") {
-            thread = ProcessThreads.ids().first { ProcessThreads.lines(of: "comm", thread: $0) == ["test-nobody\n"] }
-                .flatMap { pid_t($0) }
-            return thread != nil
-        }
-        let id = try #require(thread)
-        #expect(!nobody.isHeld(by: id))
-        try nobody.give(thread: id)
-        #expect(nobody.isHeld(by: id))
-        #expect(!nobody.isHeld(by: getpid()) && getuid() != nobody.userID)
-        #expect(throws: Errno.self) { try nobody.give(thread: 0x7FFF_FFF0) }
-    }
-
     @Test func usersAreNamedByNameOrNumbers() {
         #expect(UserAccount.named("root") == UserAccount(name: "root", userID: 0, groupID: 0))
         #expect(UserAccount.named("1234") == UserAccount(name: "1234", userID: 1234, groupID: 1234))
