@@ -118,7 +118,7 @@ let package = Package(
 
         .testTarget(
             name: "ViewfinderReactiveTests",
-            dependencies: ["ViewfinderSystem", "ViewfinderReactive"],
+            dependencies: ["ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderReactive"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -132,7 +132,9 @@ let package = Package(
             exclude: ["Peers"],
             swiftSettings: strict
         ),
-        .testTarget(name: "ViewfinderSystemTests", dependencies: ["ViewfinderSystem"], swiftSettings: strict),
+        .testTarget(
+            name: "ViewfinderSystemTests", dependencies: ["ViewfinderTestSupport", "ViewfinderSystem"],
+            swiftSettings: strict),
         .testTarget(
             name: "ViewfinderImagingTests", dependencies: ["ViewfinderImaging", "CTurboJPEG", "CLibYUV"],
             swiftSettings: strict),

@@ -119,6 +119,15 @@ def read_output(process, pattern, what, timeout=30):
     raise CheckFailed(f"{' '.join(process.args[1:])} printed no {what}:\n" + printed.decode(errors="replace"))
 
 
+def resident_memory(pid, field="VmRSS"):
+    """A memory figure of a process from /proc/PID/status (VmRSS, VmHWM), in KiB."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise CheckFailed(f"/proc/{pid}/status has no {field}")
+
+
 def stop(process):
     """Interrupts a process as Ctrl-C does, and kills it if it does not end soon."""
     if process.poll() is None:

@@ -14,21 +14,29 @@ Before them, the page opened without the token in its address must say it needs 
 cookie the address gives it). Then the same checks run on `viewfinder preview camera --host HOST:PORT`, the preview of a simulated camera
 (`viewfinder simulate --identity nikon`).
 
+Last, a viewer that stops reading its stream (`/stream.mjpeg` with a small receive buffer) while 300 frames of a
+1920x1080 test pattern go by: the preview keeps no queue for it, so its resident memory grows by less than half of
+what those frames would hold.
+
 Screenshots go to the output directory (SOURCE-1.png, SOURCE-2.png) for people to look at. ffmpeg decodes them.
-Every wait is bounded; the whole check takes well under two minutes on a busy machine.
+Every wait is bounded; the whole check takes under three minutes on a busy machine.
 
 Usage: preview-browser-check.py VIEWFINDER OUTPUT_DIRECTORY
 """
 
+import http.client
+import json
 import os
 import re
 import shutil
+import socket
 import sys
 import tempfile
 import time
+import urllib.parse
 
 from browser_check_support import (
-    CAMERA_SCENE, CheckFailed, DevTools, check_bars, prepare, read_output, start, stop)
+    CAMERA_SCENE, CheckFailed, DevTools, check_bars, prepare, read_output, resident_memory, start, stop)
 
 # What each source shows: its frame size, and its colour bars from left to right across the whole width, as RGB,
 # with a row (as a fraction of the height) where nothing moves over them.
@@ -74,6 +82,7 @@ def main():
         port = read_output(simulator, rb"listening on 127\.0\.0\.1:(\d+) ", "its port")
         preview = start(processes, [viewfinder, "preview", "camera", "--host", f"127.0.0.1:{port}"])
         check(browser, "camera", read_output(preview, rb"Open (http://\S+) in a browser", "an address"), output)
+        check_stalled_viewer(processes, viewfinder)
     except CheckFailed as failure:
         print(f"FAILED: {failure}", file=sys.stderr)
         sys.exit(1)
@@ -114,6 +123,57 @@ def check(browser, source, url, output):
     for path, state in zip(shots, (first, second)):
         check_bars(path, state, scene)
     print(f"ok: {source}: the page showed live frames; screenshots in {shots[0]} and {shots[1]}")
+
+
+def check_stalled_viewer(processes, viewfinder, published=300):
+    """Opens the stream of a 1920x1080 preview, reads one frame and stops reading while `published` more frames go by;
+    checks that the preview's resident memory grows by less than half of what a queue of those frames would hold."""
+    preview = start(processes, [viewfinder, "preview", "--test-pattern", "--format", "1920x1080@60", "--quality", "95"])
+    url = urllib.parse.urlparse(read_output(preview, rb"Open (http://\S+) in a browser", "an address"))
+    token = urllib.parse.parse_qs(url.query)["token"][0]
+    viewer = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    viewer.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
+    viewer.settimeout(30)
+    viewer.connect((url.hostname, url.port))
+    viewer.sendall(f"GET /stream.mjpeg?viewer=stalled HTTP/1.1\r\nHost: {url.netloc}\r\n"
+                   f"X-Viewfinder-Token: {token}\r\n\r\n".encode())
+    received = b""
+    while not re.search(rb"\r\n\r\n--viewfinder-frame\r\n(.*?)\r\n\r\n", received, re.S):
+        chunk = viewer.recv(65536)
+        if not chunk:
+            raise CheckFailed(f"the stream ended before its first frame: {received[:400]!r}")
+        received += chunk
+    fields = re.search(rb"\r\n\r\n--viewfinder-frame\r\n(.*?)\r\n\r\n", received, re.S).group(1)
+    jpeg_bytes = int(re.search(rb"Content-Length: (\d+)", fields).group(1))
+
+    def frames():
+        connection = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+        connection.request("GET", "/stats", headers={"X-Viewfinder-Token": token})
+        body = connection.getresponse().read()
+        connection.close()
+        return json.loads(body)["frames"]
+
+    def wait_for_frames(count, timeout):
+        deadline = time.monotonic() + timeout
+        while frames() < count:
+            if time.monotonic() > deadline:
+                raise CheckFailed(f"the preview published fewer than {count} frames in {timeout} s")
+            time.sleep(0.1)
+
+    # The source cycles through its buffers first, so that the memory read is the steady state.
+    wait_for_frames(frames() + 60, 60)
+    start_frames = frames()
+    before = resident_memory(preview.pid)
+    wait_for_frames(start_frames + published, 120)
+    growth = resident_memory(preview.pid) - before
+    queue = published * jpeg_bytes // 1024
+    viewer.close()
+    print(f"stalled viewer: {published} frames of {jpeg_bytes} bytes went by; the preview grew by {growth} KiB "
+          f"(a queue of them would hold {queue} KiB)")
+    if growth >= queue // 2:
+        raise CheckFailed(f"the preview grew by {growth} KiB while a viewer stalled; a frame queue would hold {queue} KiB")
+    print("ok: a stalled viewer holds no queue in the preview")
+    stop(preview)
 
 
 def number(text):

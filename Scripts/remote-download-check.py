@@ -22,7 +22,7 @@ import sys
 import time
 import urllib.parse
 
-from browser_check_support import CheckFailed, read_output, start, stop
+from browser_check_support import CheckFailed, read_output, resident_memory, start, stop
 
 # The most the remote may hold at its peak, and the most it may grow by while streaming, in MiB.
 LIMIT = 128
@@ -50,9 +50,9 @@ def main():
         movie = next((file for file in files if file["name"] == "MVI_0001.MOV"), None)
         if not movie:
             fail(f"the remote lists no MVI_0001.MOV: {files}")
-        before = memory(remote.pid, "VmRSS")
+        before = resident_memory(remote.pid, "VmRSS")
         received, seconds, sampled, samples = download(url, f"/files/{movie['handle']}", headers, remote.pid)
-        peak = memory(remote.pid, "VmHWM")
+        peak = resident_memory(remote.pid, "VmHWM")
         rate = received / seconds / 1e6
         print(f"downloaded {received} bytes in {seconds:.1f} s ({rate:.0f} MB/s); checked {sampled} pages")
         print(f"remote resident memory: {before / 1024:.1f} MiB before, at most {max(samples) / 1024:.1f} MiB in "
@@ -98,7 +98,7 @@ def download(url, path, headers, pid):
             sampled += 1
         received += len(chunk)
         if time.monotonic() >= next_reading:
-            samples.append(memory(pid, "VmRSS"))
+            samples.append(resident_memory(pid, "VmRSS"))
             next_reading = time.monotonic() + 0.5
     connection.close()
     return received, time.monotonic() - started, sampled, samples
@@ -114,15 +114,6 @@ def request(url, path, headers):
     if response.status != 200:
         fail(f"{path} answered {response.status}: {body[:400]!r}")
     return body
-
-
-def memory(pid, field):
-    """A memory figure of a process from /proc/PID/status, in KiB."""
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    fail(f"/proc/{pid}/status has no {field}")
 
 
 def fail(message):

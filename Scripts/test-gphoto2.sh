@@ -188,7 +188,11 @@ expect_ok canon-movie "$canon" 'Movie capture finished \(31 frames\)' --capture-
 frames=$(ffprobe -v error -f mjpeg -count_frames -select_streams v:0 -show_entries stream=nb_read_frames \
     -of csv=p=0 "$work/files/movie.mjpg" 2>&1 || true)
 [ "$frames" = 31 ] && pass canon-movie-frames || fail canon-movie-frames "movie.mjpg holds '$frames' frames, not 31"
-expect_ok canon-list-files "$canon" 'IMG_0001\.JPG .* 3008x2000 image/jpeg' --list-files
+# An EOS camera's folders are listed with GetObjectInfoEx, a record per file that has no image size.
+expect_ok canon-list-files "$canon" 'IMG_0001\.JPG .* image/jpeg' --list-files --debug \
+    --debug-logfile "$work/canon-list-debug.txt"
+grep -q "0x9109" "$work/canon-list-debug.txt" && pass canon-lists-with-GetObjectInfoEx \
+    || fail canon-lists-with-GetObjectInfoEx "gphoto2's debug log never shows 0x9109"
 expect_ok canon-get-file "$canon" 'Saving file as canon-file1.jpg' --folder /store_00010001/DCIM/100CANON \
     --get-file 1 --filename canon-file1.jpg
 expect_jpeg canon-get-file-is-jpeg "$work/files/canon-file1.jpg" 3008x2000

@@ -294,6 +294,9 @@ for identity in generic nikon canon sony sony-stepping; do
     timeout 420 /bin/vivid-checks usb-camera \$identity /bin/viewfinder /bin/gphoto2
     status=\$?
     [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks usb-camera \$identity ended with status \$status"
+    timeout 60 /bin/vivid-checks usb-privileges \$identity \$simulator
+    status=\$?
+    [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks usb-privileges \$identity ended with status \$status"
     if [ \$identity = generic ]; then
         timeout 120 /bin/vivid-checks usb-permission /bin/viewfinder
         status=\$?
@@ -302,6 +305,9 @@ for identity in generic nikon canon sony sony-stepping; do
     [ \$status -eq 0 ] || sed "s/^/VIVID-INFO simulate --usb: /" /tmp/sim-usb.log
     kill -INT \$simulator
     wait \$simulator
+    # The simulator served as nobody: the process it left as root removed the gadget before the simulator ended.
+    [ ! -e /sys/kernel/config/usb_gadget/viewfinder-\$identity ] \\
+        || echo "VIVID FAIL the \$identity gadget outlived viewfinder simulate --usb"
 done
 # Real cameras played back from their gphoto2 logs, over USB.
 for trace in canon-eos60d nikon-z6 sony-a7sm3; do

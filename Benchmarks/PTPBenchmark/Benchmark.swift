@@ -147,6 +147,8 @@ enum Benchmark {
                 "CPU per small request ≤ 2× the floor", requests.viewfinder <= 2 * requests.floor,
                 "\(format(requests.viewfinder / requests.floor, 2))× the floor") && met
         say("")
+        met = try await ListingBenchmark.run() && met
+        met = try await MemoryBenchmark.run() && met
         met = try await CanonBenchmark.run(executable: executable, work: work) && met
         say("")
         met = try await SonyBenchmark.run(executable: executable, work: work) && met

@@ -1,12 +1,15 @@
 // Measures the PTP/IP client against gphoto2 on the same simulated camera in the same run: downloading a 50 MB
-// object and fetching Nikon live view frames, with loopback TCP (iperf3) as the ceiling for throughput, then
-// Canon EOS live view and property sets, then Sony live view and an ISO set by notches.
+// object and fetching Nikon live view frames, with loopback TCP (iperf3) as the ceiling for throughput; listing a
+// folder of 2000 files object by object and with the bulk forms (MTP, Canon EOS); the client's memory while a 5 GiB
+// movie downloads and a 1 GiB answer is drained; then Canon EOS live view and property sets, then Sony live view and
+// an ISO set by notches.
 //
 // Usage: ptp-benchmark            (build with -c release; needs gphoto2 and iperf3)
 //        ptp-benchmark serve      (the simulated Nikon camera, started by the benchmark as its own process)
 //        ptp-benchmark serve IDENTITY (the simulated canon, sony or sony-stepping camera, likewise)
 //        ptp-benchmark profile    (only Viewfinder's live view and small-request loops, 5 s each, for a profiler:
 //                                  perf record -g -- ptp-benchmark profile)
+//        ptp-benchmark files      (only the listing and memory rows, which need neither gphoto2 nor iperf3)
 
 import BenchmarkSupport
 import ViewfinderCore
@@ -77,6 +80,10 @@ func loopbackThroughput() throws -> Double {
 do {
     if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "serve" {
         try serve(CommandLine.arguments.dropFirst(2).first.flatMap(CameraSimulator.Identity.init) ?? .nikon)
+    } else if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "files" {
+        let listed = try await ListingBenchmark.run()
+        let held = try await MemoryBenchmark.run()
+        say(listed && held ? "every target met" : "some targets not met")
     } else if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "profile" {
         try await Benchmark.profile(executable: executablePath(orElse: "ptp-benchmark"))
     } else {

@@ -63,6 +63,11 @@ public final class DataCaptureContext: Sendable {
         worker.state.withLock { $0.frameSource }
     }
 
+    /// The source changes the context's thread has yet to carry out: it carries them out between frames.
+    var pendingSourceChanges: Int {
+        worker.state.withLock { $0.sourceChanges.count }
+    }
+
     /// Sets the frame source, detaching the previous one, whose queued frames stay queued in it.
     ///
     /// A source feeds one context at a time: setting it here detaches it from any other context. The previous

@@ -29,7 +29,7 @@ extension Publishers {
         }
 
         /// One subscriber's iteration.
-        private final class Inner<Downstream: Subscriber>: Subscription, Iteration
+        private final class Inner<Downstream: Subscriber>: Subscription, Iteration, DemandAwaiting
         where Downstream.Input == Output, Downstream.Failure == Failure {
             private struct State {
                 var downstream: Downstream?
@@ -47,6 +47,8 @@ extension Publishers {
                 self.base = base
                 self.state = LockedState(State(downstream: downstream))
             }
+
+            var isAwaitingDemand: Bool { state.withLock { $0.waiting != nil } }
 
             func request(_ demand: Subscribers.Demand) {
                 let (waiting, start) = state.withLock { state -> (CheckedContinuation<Bool, Never>?, Bool) in
@@ -130,6 +132,12 @@ extension Publishers {
 private protocol Iteration: Sendable {
     /// Reads the sequence while there is demand, until it ends or is cancelled.
     func run() async
+}
+
+/// A subscription whose work waits for its subscriber's demand, which tests can see.
+protocol DemandAwaiting {
+    /// Whether the work waits for demand now, having read as far as the demand so far allowed.
+    var isAwaitingDemand: Bool { get }
 }
 
 extension AsyncSequence where Self: Sendable {

@@ -21,6 +21,9 @@ final class RigStartGate: Sendable {
         state = Locked(State(expected: count))
     }
 
+    /// How many cameras wait at the gate now.
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
+
     /// Waits until every camera still taking part is waiting, as camera `index`.
     func pass(_ index: Int) async {
         await withCheckedContinuation { continuation in

@@ -226,6 +226,13 @@ extension CameraSimulator {
         /// A camera that asks on its screen (as Sony bodies do) leaves the handshake unanswered until its user
         /// accepts, and remembers the client from then on.
         public var pairingPrompt: Duration?
+        /// Whether the camera speaks MTP besides its identity's own extension, as many cameras do: its DeviceInfo
+        /// names `microsoft.com` and lists GetObjectPropValue, for a file's 64-bit size, and GetObjectPropList, for
+        /// a folder's listing in one request; `false` by default.
+        public var speaksMTP = false
+        /// Operations the camera lists in its DeviceInfo but refuses with OperationNotSupported, as cameras whose
+        /// DeviceInfo promises more than they do; none by default.
+        public var refusedOperations: Set<PTPOperationCode> = []
         /// Changes what GetDeviceInfo says after the identity has filled it in, such as another vendor's extension
         /// and operation codes, for testing how a client treats cameras the simulator does not otherwise play.
         public var deviceInfoChanges: (@Sendable (inout PTPDeviceInfo) -> Void)?

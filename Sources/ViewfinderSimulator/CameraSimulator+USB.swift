@@ -29,16 +29,23 @@ extension CameraSimulator {
     /// dummy_hcd gives a machine a virtual device controller joined to a virtual host controller, so that the
     /// camera appears on the same machine's USB bus (`modprobe dummy_hcd libcomposite usb_f_fs` as root).
     ///
-    /// - Parameter controller: The device controller, as `/sys/class/udc` names it; the first one when `nil`.
+    /// With an `owner`, the gadget is made so that this process can give up root once this returns, as a server
+    /// should: the function's FunctionFS is mounted for that user and group, whose the endpoint files then are, and
+    /// a process forked now, which keeps root, unplugs and removes the gadget when the simulator stops or this
+    /// process ends.
+    ///
+    /// - Parameters:
+    ///   - controller: The device controller, as `/sys/class/udc` names it; the first one when `nil`.
+    ///   - owner: The user and group this process becomes after this returns; `nil` when it stays root.
     /// - Throws: `ViewfinderError/Code/notAvailable` naming what to load when configfs, FunctionFS or a device
     ///   controller is missing, and `ViewfinderError/Code/permissionDenied` when not run as root.
-    public func startUSB(controller: String? = nil) throws {
+    public func startUSB(controller: String? = nil, owner: (user: UInt32, group: UInt32)? = nil) throws {
         let info = responder.deviceInfo
         let name = "viewfinder-\(configuration.identity.rawValue)"
         let ids = usbIDs
         let gadget = try USBGadget.create(
             name: name, vendorID: ids.vendor, productID: ids.product, manufacturer: info.manufacturer,
-            product: info.model, serial: info.serialNumber)
+            product: info.model, serial: info.serialNumber, owner: owner)
         let function: SimulatorUSBFunction
         do {
             function = try SimulatorUSBFunction(
@@ -46,6 +53,7 @@ extension CameraSimulator {
                 log: { [configuration] in
                     configuration.log?($0)
                 })
+            if owner != nil { try gadget.keepRemovable() }
             try function.start(controller: controller)
         } catch {
             gadget.remove()

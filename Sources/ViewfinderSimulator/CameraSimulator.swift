@@ -65,6 +65,8 @@ public final class CameraSimulator: Sendable {
     private let guid = PTPIPGUID.random()
     /// Whether the camera has stopped answering (``stopAnswering()``).
     private let silence = Locked(false)
+    /// The answers to the clients' probes sent so far.
+    private let probeAnswers = Locked(0)
     /// The camera as a USB device, once ``startUSB(controller:)`` made it one.
     let usb = Locked<SimulatorUSBFunction?>(nil)
     /// The clients the camera's user accepted on its screen since it started (``Configuration/pairingPrompt``).
@@ -298,7 +300,7 @@ public final class CameraSimulator: Sendable {
         do {
             pump = try SimulatorEventPump(
                 name: "sim\(port)-events", sockets: sockets, group: threads, silence: silence,
-                answersProbes: !configuration.strict, log: configuration.log)
+                answersProbes: !configuration.strict, probesAnswered: probeAnswers, log: configuration.log)
         } catch {
             configuration.log?("refused \(clientName) from \(endpoint): \(error)")
             try connection.send(.initFail(reason: PTPIPInitFailReason.busy.rawValue), while: "refusing \(endpoint)")
@@ -386,6 +388,20 @@ extension CameraSimulator {
     package var canonEOSDestinations: (pictures: UInt32, liveView: UInt32) {
         camera?.state.withLock { ($0.canon.captureDestination, $0.canon.evfOutput) } ?? (0, 0)
     }
+
+    /// How many requests for `operation` the simulated camera has answered, refusals included, for checks and
+    /// figures; every request when `operation` is `nil`.
+    package func requestsAnswered(_ operation: PTPOperationCode? = nil) -> Int {
+        camera?.requestsAnswered.withLock { counts in
+            operation.map { counts[$0.rawValue] ?? 0 } ?? counts.values.reduce(0, +)
+        } ?? 0
+    }
+
+    /// How many of the clients' probes the camera has answered, for checks.
+    package var probesAnswered: Int { probeAnswers.withLock { $0 } }
+
+    /// Whether a client waits for the active session to end before it is admitted, for checks.
+    package var isClientWaitingForTheSessionToEnd: Bool { server.withLock { $0.waiting } }
 
     /// Whether the simulated camera is recording a movie, for checks.
     package var isRecordingMovie: Bool {

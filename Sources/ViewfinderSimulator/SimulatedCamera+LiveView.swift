@@ -144,7 +144,7 @@ extension SimulatedCamera {
         let content = ObjectBytes(generatedCount: UInt64(seconds * 12_000_000))
         let handle = state.storage.addFile(
             named: name, format: .quickTime, content: content, thumbnail: nil, imageSize: nil,
-            date: CameraClock.format(CameraClock.now() + state.clockOffset))
+            date: PTPDate.string(secondsSince1970: CameraClock.now() + state.clockOffset))
         return (handle, name, content)
     }
 }

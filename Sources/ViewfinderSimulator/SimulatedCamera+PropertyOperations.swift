@@ -18,7 +18,7 @@ extension SimulatedCamera {
         return state.withLock { state in
             guard var property = state.properties[code] else { return SimulatorReply(code: .devicePropNotSupported) }
             if code == .dateTime {
-                property.value = .string(CameraClock.format(now + state.clockOffset))
+                property.value = .string(PTPDate.string(secondsSince1970: now + state.clockOffset))
             }
             switch request.code {
             case .getDevicePropDesc:
@@ -48,7 +48,7 @@ extension SimulatedCamera {
     func set(
         _ code: PTPDevicePropertyCode, to value: PTPValue, in state: inout State, now: Int
     ) -> SimulatorReply {
-        if code == .dateTime, case .string(let text) = value, let seconds = CameraClock.parse(text) {
+        if code == .dateTime, case .string(let text) = value, let seconds = PTPDate.secondsSince1970(text) {
             state.clockOffset = seconds - now
             return SimulatorReply(code: .ok, events: [Self.changed(code)])
         }

@@ -35,6 +35,10 @@ extension SimulatedCamera {
                 return .data(writer.bytes)
             case .deleteObject:
                 return delete(request.parameter(0), from: &state)
+            case .getObjectPropList:
+                return objectPropList(request, in: state)
+            case .canonEOSGetObjectInfoEx:
+                return canonEOSObjectEntries(request, in: state)
             default:
                 return respondToObject(request, in: state)
             }
@@ -73,6 +77,70 @@ extension SimulatedCamera {
         default:
             return SimulatorReply(code: .operationNotSupported)
         }
+    }
+
+    /// MTP's GetObjectPropList: every property the card knows (or the one asked for) of one object (depth 0), of a
+    /// folder's children (depth 1; the top of the card for handle 0), or of every object (handle `0xFFFFFFFF`).
+    private func objectPropList(_ request: SimulatorRequest, in state: State) -> SimulatorReply {
+        let handle = request.parameter(0) ?? 0
+        let format = PTPObjectFormatCode(rawValue: UInt16(truncatingIfNeeded: request.parameter(1) ?? 0))
+        let property = request.parameter(2) ?? 0xFFFF_FFFF
+        let depth = request.parameter(4) ?? 0
+        guard property != 0 else { return SimulatorReply(code: .specificationByGroupUnsupported) }
+        let handles: [UInt32]
+        switch (handle, depth) {
+        case (0xFFFF_FFFF, _):
+            handles = state.storage.handles(storageID: 0xFFFF_FFFF, format: format, parent: 0).handles
+        case (0, 0):
+            handles = []
+        case (_, 0):
+            guard state.storage.objects[handle] != nil, !state.storage.isHeldForTransfer(handle) else {
+                return SimulatorReply(code: .invalidObjectHandle)
+            }
+            handles = [handle]
+        case (_, 1):
+            let (children, code) = state.storage.handles(
+                storageID: 0xFFFF_FFFF, format: format, parent: handle == 0 ? 0xFFFF_FFFF : handle)
+            guard code == .ok else { return SimulatorReply(code: code) }
+            handles = children
+        default:
+            return SimulatorReply(code: .specificationByDepthUnsupported)
+        }
+        var elements: [MTPObjectPropList.Element] = []
+        for handle in handles {
+            guard let object = state.storage.objects[handle] else { continue }
+            let info = object.info
+            let values: [(PTPObjectPropertyCode, PTPValue)] = [
+                (.storageID, .uint32(info.storageID)), (.objectFormat, .uint16(info.format.rawValue)),
+                (.protectionStatus, .uint16(info.protectionStatus)), (.objectSize, .uint64(object.data?.count ?? 0)),
+                (.objectFileName, .string(info.filename)), (.dateCreated, .string(info.captureDate)),
+                (.dateModified, .string(info.modificationDate)), (.parentObject, .uint32(info.parentObject)),
+            ]
+            for (code, value) in values where property == 0xFFFF_FFFF || property == UInt32(code.rawValue) {
+                elements.append(MTPObjectPropList.Element(handle: handle, property: code, value: value))
+            }
+        }
+        guard property == 0xFFFF_FFFF || !elements.isEmpty || handles.isEmpty else {
+            return SimulatorReply(code: .invalidObjectPropCode)
+        }
+        return (try? MTPObjectPropList(elements: elements).encoded()).map(SimulatorReply.data)
+            ?? SimulatorReply(code: .generalError)
+    }
+
+    /// Canon EOS's GetObjectInfoEx: a folder's objects (the top of the card for `0xFFFFFFFF`), a record each.
+    private func canonEOSObjectEntries(_ request: SimulatorRequest, in state: State) -> SimulatorReply {
+        let folder = request.parameter(1) ?? 0xFFFF_FFFF
+        let (handles, code) = state.storage.handles(
+            storageID: request.parameter(0) ?? 0xFFFF_FFFF, format: .any, parent: folder)
+        guard code == .ok else { return SimulatorReply(code: code) }
+        let entries = handles.compactMap { handle -> CanonEOSObjectEntry? in
+            guard let info = state.storage.objects[handle]?.info else { return nil }
+            return CanonEOSObjectEntry(
+                handle: handle, storageID: info.storageID, format: info.format,
+                flags: info.protectionStatus == 0 ? 0 : 1, size: info.compressedSize, filename: info.filename,
+                time: UInt32(clamping: PTPDate.secondsSince1970(info.captureDate) ?? 0))
+        }
+        return .data(CanonEOSObjectEntry.encoded(entries, parent: folder))
     }
 
     /// Deletes one file, or every file for `0xFFFFFFFF`; folders stay.

@@ -93,6 +93,8 @@ final class SimulatedCamera: SimulatorResponder {
     let configuration: CameraSimulator.Configuration
     let deviceInfo: PTPDeviceInfo
     let state: Locked<State>
+    /// How many requests of each operation the camera has answered, by code.
+    let requestsAnswered = Locked<[UInt16: Int]>([:])
     /// Encodes captures, thumbnails and live view frames.
     let encoder = JPEGEncoder()
     /// When the camera was made; the scene's moving marker counts from here.
@@ -110,9 +112,14 @@ final class SimulatedCamera: SimulatorResponder {
         if !configuration.reportsCaptureComplete {
             deviceInfo.eventsSupported.removeAll { $0 == .captureComplete }
         }
+        if configuration.speaksMTP {
+            let extensions = [deviceInfo.vendorExtensionDescription, "microsoft.com: 1.0"].filter { !$0.isEmpty }
+            deviceInfo.vendorExtensionDescription = extensions.joined(separator: "; ")
+            deviceInfo.operationsSupported += [.getObjectPropValue, .getObjectPropList]
+        }
         configuration.deviceInfoChanges?(&deviceInfo)
         self.deviceInfo = deviceInfo
-        let date = CameraClock.format(CameraClock.now())
+        let date = PTPDate.string(secondsSince1970: CameraClock.now())
         var initial = State(
             storage: SimulatedStorage(
                 folderName: configuration.identity.folderName, volumeLabel: configuration.identity.volumeLabel,
@@ -187,7 +194,10 @@ final class SimulatedCamera: SimulatorResponder {
     }
 
     func respond(to request: SimulatorRequest, in context: any SimulatorSessionContext) -> SimulatorReply {
-        guard deviceInfo.supports(request.code) else { return SimulatorReply(code: .operationNotSupported) }
+        requestsAnswered.withLock { $0[request.code.rawValue, default: 0] += 1 }
+        guard deviceInfo.supports(request.code), !configuration.refusedOperations.contains(request.code) else {
+            return SimulatorReply(code: .operationNotSupported)
+        }
         // A strict camera is busy for a moment after its session opens, as real bodies are while they wake.
         let waking = state.withLock { state in
             defer { state.waking = max(0, state.waking - 1) }
@@ -222,6 +232,8 @@ final class SimulatedCamera: SimulatorResponder {
         case .nikonStartLiveView, .nikonEndLiveView, .nikonGetLiveViewImage, .nikonDeviceReady,
             .nikonStartMovieRecording, .nikonEndMovieRecording, .nikonAfDrive:
             return respondToLiveView(request, in: context)
+        case .canonEOSGetObjectInfoEx:
+            return respondToStorage(request)
         case _ where configuration.identity == .canon && (0x9100...0x91FF).contains(request.code.rawValue):
             return respondToCanonEOS(request, in: context)
         default:
@@ -302,6 +314,6 @@ final class SimulatedCamera: SimulatorResponder {
 
     /// The camera clock's current date.
     func currentDate() -> String {
-        CameraClock.format(CameraClock.now() + state.withLock { $0.clockOffset })
+        PTPDate.string(secondsSince1970: CameraClock.now() + state.withLock { $0.clockOffset })
     }
 }

@@ -74,6 +74,7 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
     private let group: DispatchGroup
     private let silence: Locked<Bool>
     private let answersProbes: Bool
+    private let probesAnswered: Locked<Int>?
     private let log: (@Sendable (String) -> Void)?
 
     /// Starts the pump's thread, named `name`.
@@ -81,15 +82,17 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
     /// - Parameters:
     ///   - silence: While `true`, nothing is sent: no events, no answers to probes.
     ///   - answersProbes: Whether probe requests are answered, as they are but by a strict camera.
+    ///   - probesAnswered: Counts the answers to probes the pump sends, when given.
     /// - Throws: ``PlatformThread/StartError`` when the system grants no thread.
     init(
         name: String, sockets: SimulatorSockets, group: DispatchGroup, silence: Locked<Bool>,
-        answersProbes: Bool = true, log: (@Sendable (String) -> Void)?
+        answersProbes: Bool = true, probesAnswered: Locked<Int>? = nil, log: (@Sendable (String) -> Void)?
     ) throws(PlatformThread.StartError) {
         self.sockets = sockets
         self.group = group
         self.silence = silence
         self.answersProbes = answersProbes
+        self.probesAnswered = probesAnswered
         self.log = log
         group.enter()
         do {
@@ -183,6 +186,7 @@ final class SimulatorEventPump: SimulatorSessionContext, Sendable {
                             PTPIPPacket.event(code: $0.code, transactionID: $0.transactionID, parameters: $0.parameters)
                         } + Array(repeating: .probeResponse, count: probeAnswers)
                     if !packets.isEmpty { send(packets, on: connection) }
+                    if probeAnswers > 0 { probesAnswered?.withLock { $0 += probeAnswers } }
                 }
             }
             if stopping { break }

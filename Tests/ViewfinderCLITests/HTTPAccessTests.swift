@@ -49,18 +49,20 @@ import ViewfinderTestSupport
     }
 
     /// A request must arrive whole by its deadline however slowly its bytes come, and its length is a number.
-    @Test func aRequestThatTricklesInOrLiesAboutItsLengthIsRefused() throws {
-        let (near, far) = try Socket.pair()
-        try far.send(Array("GET / HTTP/1.1\r\nHost: 127".utf8), timeout: .seconds(1), while: "sending")
-        #expect(throws: HTTPRequest.Failure.timedOut) {
-            try HTTPRequest.read(from: near, until: .now + .milliseconds(200))
-        }
-        let (reader, writer) = try Socket.pair()
-        try writer.send(
-            Array("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: +5\r\n\r\nhello".utf8), timeout: .seconds(1),
-            while: "sending")
-        #expect(throws: HTTPRequest.Failure.malformed) {
-            try HTTPRequest.read(from: reader, until: .now + .seconds(5))
+    @Test func aRequestThatTricklesInOrLiesAboutItsLengthIsRefused() async throws {
+        try await onOwnThread {
+            let (near, far) = try Socket.pair()
+            try far.send(Array("GET / HTTP/1.1\r\nHost: 127".utf8), timeout: .seconds(1), while: "sending")
+            #expect(throws: HTTPRequest.Failure.timedOut) {
+                try HTTPRequest.read(from: near, until: .now + .milliseconds(200))
+            }
+            let (reader, writer) = try Socket.pair()
+            try writer.send(
+                Array("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: +5\r\n\r\nhello".utf8), timeout: .seconds(1),
+                while: "sending")
+            #expect(throws: HTTPRequest.Failure.malformed) {
+                try HTTPRequest.read(from: reader, until: .now + .seconds(5))
+            }
         }
     }
 
@@ -148,26 +150,30 @@ import ViewfinderTestSupport
     }
 
     /// A body of unknown length goes in chunks, with the last, empty chunk at its end.
-    @Test func aBodyOfUnknownLengthGoesInChunks() throws {
-        let (near, far) = try Socket.pair()
-        let head = HTTPResponse.head(status: "200 OK", contentType: "video/mp4", length: .chunked, headers: [])
-        let writer = try HTTPBodyWriter(socket: near, head: head, length: .chunked, until: .now + .seconds(5))
-        try writer.write(Array("hello".utf8), until: .now + .seconds(5))
-        try writer.write([], until: .now + .seconds(5))
-        try writer.write(Array(repeating: UInt8(ascii: "x"), count: 26), until: .now + .seconds(5))
-        try writer.finish(until: .now + .seconds(5))
-        near.close()
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while let count = buffer.withUnsafeMutableBytes({ try? far.receive(into: $0, timeout: .seconds(5), while: "") }
-        ),
-            count > 0
-        {
-            received += buffer[..<count]
+    @Test func aBodyOfUnknownLengthGoesInChunks() async throws {
+        try await onOwnThread {
+            let (near, far) = try Socket.pair()
+            let head = HTTPResponse.head(status: "200 OK", contentType: "video/mp4", length: .chunked, headers: [])
+            let writer = try HTTPBodyWriter(socket: near, head: head, length: .chunked, until: .now + .seconds(5))
+            try writer.write(Array("hello".utf8), until: .now + .seconds(5))
+            try writer.write([], until: .now + .seconds(5))
+            try writer.write(Array(repeating: UInt8(ascii: "x"), count: 26), until: .now + .seconds(5))
+            try writer.finish(until: .now + .seconds(5))
+            near.close()
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while let count = buffer.withUnsafeMutableBytes({
+                try? far.receive(into: $0, timeout: .seconds(5), while: "")
+            }
+            ),
+                count > 0
+            {
+                received += buffer[..<count]
+            }
+            let text = String(decoding: received, as: UTF8.self)
+            #expect(text.contains("\r\nTransfer-Encoding: chunked\r\n") && !text.contains("Content-Length"))
+            #expect(text.hasSuffix("\r\n\r\n5\r\nhello\r\n1a\r\n\(String(repeating: "x", count: 26))\r\n0\r\n\r\n"))
         }
-        let text = String(decoding: received, as: UTF8.self)
-        #expect(text.contains("\r\nTransfer-Encoding: chunked\r\n") && !text.contains("Content-Length"))
-        #expect(text.hasSuffix("\r\n\r\n5\r\nhello\r\n1a\r\n\(String(repeating: "x", count: 26))\r\n0\r\n\r\n"))
     }
 
     /// Callers that need the listing while it is made wait for that making, and all get its value; a new key makes

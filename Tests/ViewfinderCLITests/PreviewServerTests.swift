@@ -144,8 +144,9 @@ import ViewfinderTestSupport
         }
     }
 
-    /// A viewer that stops reading holds no queue: the server's memory stays flat while the source runs on, and when
-    /// the viewer reads again it gets the newest frame, skipping the ones in between.
+    /// A viewer that stops reading holds no queue: the server sends it no more than the socket buffers hold while the
+    /// source runs on, and when the viewer reads again it gets the newest frame, skipping the ones in between. (The
+    /// server's memory meanwhile is checked by Scripts/preview-browser-check.py, out of the unit tests.)
     @Test func aSlowViewerGetsFewerFramesAndTheServerDoesNotGrow() async throws {
         try await onOwnThread {
             let preview = try Preview(["--format", "1920x1080@60", "--quality", "95"])
@@ -153,25 +154,15 @@ import ViewfinderTestSupport
             let firstPart = try stream.readPart()
             #expect(JPEGCheck.dimensions(of: firstPart.body)?.width == 1920)
             let jpegBytes = firstPart.body.count
-            // Let the source cycle through its buffers first, so that the memory measured is the steady state.
-            let start = try preview.statistics().frames
-            let before = try preview.statistics(within: .seconds(60)) { $0.frames >= start + 60 }
-            let residentBefore = try #require(preview.process.residentBytes)
-
-            // Enough frames that a queue of them (11 MB) would stand well clear of the allocator's own growth (3 MB
-            // seen on a loaded machine).
+            let before = try preview.statistics()
             let published = 300
             let after = try preview.statistics(within: .seconds(120)) { $0.frames >= before.frames + published }
             try #require(after.frames >= before.frames + published, "the source published too few frames: \(after)")
-            let residentAfter = try #require(preview.process.residentBytes)
             let slow = try #require(after.streams.first { $0.viewer == "slow" })
             // What the socket buffers (the server's 256 KiB send buffer, doubled by the kernel, and the reader's) hold.
             let inFlight = 2 + (2 * 262_144 + 65_536) / jpegBytes
             #expect(
                 slow.framesSent <= inFlight, "a stalled viewer was sent \(slow.framesSent) frames of \(jpegBytes) B")
-            let queueGrowth = published * jpegBytes
-            let growth = residentAfter - residentBefore
-            #expect(growth < queueGrowth / 2, "memory grew by \(growth) B; a frame queue would hold \(queueGrowth) B")
 
             var previous = try #require(firstPart.headers["x-frame-number"].flatMap(Int.init))
             var largestJump = 0
@@ -263,10 +254,13 @@ import ViewfinderTestSupport
                 usleep(20_000)
             }
             #expect(Self.openDescriptors(of: process.pid) >= 38, "the server never ran out of descriptors")
-            let before = process.cpuSecondsSoFar()
+            // The accept loop alone: the rest of the process draws and encodes the test pattern meanwhile, which under
+            // the thread sanitizer on a busy machine takes more CPU than a spinning loop would get. Waiting, the loop
+            // wakes a few times a second; spinning, it would use most of a core.
+            let before = process.cpuSecondsSoFar(ofThreadsNamed: "preview-accept")
             usleep(1_500_000)
-            let spent = process.cpuSecondsSoFar() - before
-            #expect(spent < 0.5, "the server used \(spent) s of CPU in 1.5 s while out of descriptors")
+            let spent = process.cpuSecondsSoFar(ofThreadsNamed: "preview-accept") - before
+            #expect(spent < 0.1, "the accept loop used \(spent) s of CPU in 1.5 s while out of descriptors")
             clients.removeAll()
             var status = 0
             let deadline = ContinuousClock.now + .seconds(30)

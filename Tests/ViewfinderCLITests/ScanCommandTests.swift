@@ -78,7 +78,7 @@ extension SimulatedCameraCommands {
         @Test func aCameraShowingALabelIsReadThroughItsLiveView() async throws {
             let directory = try ScratchDirectory()
             let label = directory.path + "/label.png"
-            let made = try ChildProcess.run("qrencode", ["-s", "8", "-o", label, "live view label"])
+            let made = try await ChildProcess.run(["qrencode", "-s", "8", "-o", label, "live view label"])
             try #require(made.status == 0, "\(made)")
             let picture = try PNGDecoder().decode(try directory.bytes(of: "label.png"), to: .gray8)
             try await CameraUnderTest.with(liveViewPicture: try PixelConverter().convert(picture, to: .nv12FullRange)) {

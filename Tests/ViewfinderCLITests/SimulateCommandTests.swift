@@ -63,6 +63,18 @@ import ViewfinderTestSupport
         }
     }
 
+    /// The user a USB camera is served as is checked before anything is made; --user is --usb's alone.
+    @Test func aUserToServeAsIsCheckedFirst() async throws {
+        try await onOwnThread {
+            let stranger = try Tool.run("simulate", "--usb", "--user", "no-such-user-of-this-machine")
+            #expect(stranger.status == 64, "\(stranger)")
+            #expect(stranger.standardError.contains("there is no user 'no-such-user-of-this-machine'"), "\(stranger)")
+            let withoutUSB = try Tool.run("simulate", "--user", "nobody")
+            #expect(withoutUSB.status == 64, "\(withoutUSB)")
+            #expect(withoutUSB.standardError.contains("--user is for --usb"), "\(withoutUSB)")
+        }
+    }
+
     private func littleEndian(_ value: UInt32) -> [UInt8] {
         (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
     }

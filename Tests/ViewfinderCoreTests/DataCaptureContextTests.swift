@@ -133,7 +133,8 @@ import ViewfinderTestSupport
         #expect(context.frameSource === new)
         new.add(makeFrame(100))
         old.add(makeFrame(2))
-        try await Task.sleep(for: .milliseconds(50))
+        // The context's thread holds frame 1 at the gate: the switch waits for it, queued.
+        #expect(context.pendingSourceChanges == 1)
         let switchedWhileInFlight = switched.load(ordering: .acquiring)
         #expect(!switchedWhileInFlight)
 

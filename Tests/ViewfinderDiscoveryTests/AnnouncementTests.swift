@@ -44,7 +44,7 @@ import Glibc
                 browser.standardOutput.contains(
                     "found Simulated Z 6._ptp._tcp.local. \(pair.gateway) 15740 guid=nk0000001 vid=04b0"),
                 "\(browser.standardOutput)")
-            announcer.stop()
+            await offThePool { announcer.stop() }
             let lost = await offThePool { browser.waitForOutput(timeout: .seconds(30)) { $0.contains("lost") } }
             #expect(lost, "\(browser.standardOutput)")
             try browser.write("done\n")
@@ -74,7 +74,7 @@ import Glibc
                 NetworkNamespacePair.inside(
                     pair.app, [SSDPSearchTests.python, Self.peers + "upnp-find.py", pair.appAddress, service]),
                 timeout: .seconds(60))
-            announcer.stop()
+            await offThePool { announcer.stop() }
             #expect(
                 result.output.contains(
                     "found uuid:00000000-0000-0000-0000-00000000c0de Canon Inc.|Canon EOS 5D Mark IV|Studio & Co \(service)"

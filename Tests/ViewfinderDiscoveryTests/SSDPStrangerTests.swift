@@ -100,8 +100,8 @@ import Glibc
     }
 
     /// An announcement whose LOCATION is on another host than its sender's is not followed, so nothing is fetched and
-    /// nothing found; the same camera announced with its description on itself is found, and only a byebye from
-    /// its own host loses it.
+    /// nothing found; the same camera announced with its description on itself is found, only a byebye from its own
+    /// host loses it, and an answer it sent before it left, arriving late, does not bring it back.
     @Test func onlyASendersOwnDescriptionIsReadAndOnlyItsByebyeCounts() async throws {
         let host = try DescriptionHost(answering: Self.describedCanon)
         defer { host.close() }
@@ -131,6 +131,9 @@ import Glibc
         #expect(events.withLock { $0.count } == 1, "a stranger's byebye lost the camera")
         search.take(byebye, from: "127.0.0.1")
         #expect(events.withLock { $0.last } == .gone(key: "ssdp:\(device)"))
+        search.take(Self.alive(device, location: location), from: "127.0.0.1")
+        #expect(events.withLock { $0.count } == 2, "an answer in flight brought back a camera that said goodbye")
+        #expect(search.waiting.isEmpty)
     }
 
     /// Descriptions are read a few at a time: hosts that never answer hold the places until they give up, and a
@@ -207,7 +210,7 @@ import Glibc
             }
             #expect(discovery.availableCameras.count == 1, "\(discovery.availableCameras)")
             try silent.acceptNow()?.close()
-            announcer.stop()
+            await offThePool { announcer.stop() }
             await offThePool { discovery.stopSearching() }
         } catch {
             await pair.remove()
@@ -248,7 +251,7 @@ import Glibc
                 let answered = try answer(on: grouped, until: .now + .seconds(30))
                 return (try answer(on: direct, until: .now), answered)
             }
-            announcer.stop()
+            await offThePool { announcer.stop() }
             #expect(grouped?.kind == .response && grouped?.target == Self.service, "\(String(describing: grouped))")
             #expect(direct == nil, "a search sent to the host alone was answered: \(String(describing: direct))")
         } catch {

@@ -162,8 +162,8 @@ extension SimulatedCameraTests {
                 }
                 #expect(error?.code == .notAvailable)
                 #expect(error?.message.contains("could not focus") == true, "\(String(describing: error))")
-                try await Task.sleep(for: .milliseconds(300))
-                #expect(files.all.isEmpty, "a picture was taken without focus")
+                // The camera's shutter never opened: the call ended without asking for a picture.
+                #expect(harness.simulator.lastShutterRelease == nil, "a picture was taken without focus")
                 // Without autofocus the shutter releases whatever the focus.
                 try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(false)
                 try await waitUntil("the new file to be reported") { files.all.count == 1 }
@@ -224,7 +224,7 @@ extension SimulatedCameraTests {
                     }
                 try await waitUntil("10 frames consumed") { consumed.load(ordering: .relaxed) == 10 }
                 #expect(harness.simulator.canonEOSDestinations.liveView & 2 != 0)
-                try await Task.sleep(for: .milliseconds(200))
+                try await waitUntil("live view to wait for demand") { publisher.statistics.isWaitingForDemand }
                 #expect(publisher.statistics.framesFetched <= 11, "fetched \(publisher.statistics.framesFetched)")
                 #expect(sizes.all.allSatisfy { $0 == Dimensions(width: 640, height: 424) })
                 cancellable.cancel()

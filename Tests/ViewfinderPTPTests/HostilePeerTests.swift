@@ -10,8 +10,10 @@ import ViewfinderTestSupport
 /// The client against cameras that break the protocol on purpose, over real loopback TCP: lengths that lie, packets
 /// cut short, wrong transaction IDs, unknown packet types, silence, floods, and connections that end mid-phase.
 ///
-/// Each case must fail with a clear `ViewfinderError`, without allocating what the peer claims, and leave nothing
-/// behind: once the session is closed, no thread or socket of it is left (counted in `/proc` by port).
+/// Each case must fail with a clear `ViewfinderError` and leave nothing behind: once the session is closed, no thread
+/// or socket of it is left (counted in `/proc` by port). That nothing the peer claims is allocated is held by
+/// fuzz-ptp-client, whose allocations libFuzzer limits to 64 MiB, and the memory while a gigabyte is drained is a
+/// figure of ptp-benchmark: resident memory is no measure in a test process that runs other tests meanwhile.
 @Suite struct HostilePeerTests {
     /// Small limits, so a buffer sized by the peer would stand out.
     static func configuration(port: UInt16, timeout: Duration = .seconds(5)) -> PTPIPTransport.Configuration {
@@ -26,10 +28,6 @@ import ViewfinderTestSupport
     /// The response timeout of the cases where the peer falls silent: short, yet long enough for the peer's thread to
     /// do its handshake on a loaded machine.
     static let silence = Duration.seconds(1)
-
-    /// A growth of resident memory far below what the hostile peers claim (3 GiB and more) or send (1 GiB), and far
-    /// above what other tests running at the same time allocate (thread sanitizer's shadow memory included).
-    static let memoryBound = 512 << 20
 
     /// Connects to `port`, runs `body`, closes the session and checks that none of its threads and sockets is left.
     func withSession(
@@ -74,9 +72,8 @@ import ViewfinderTestSupport
         #expect(later?.code == .notConnected)
     }
 
-    /// Runs GetObject against a camera that answers it with `answer` (given the transaction ID), checks that it ends
-    /// the session with `code`, that nothing of the session is left, and that memory grew by less than
-    /// ``memoryBound``.
+    /// Runs GetObject against a camera that answers it with `answer` (given the transaction ID), and checks that it
+    /// ends the session with `code` and that nothing of the session is left.
     func expectGetObject(
         endingTheSessionWith code: ViewfinderError.Code, timeout: Duration = .seconds(5),
         answer: @escaping @Sendable (ScriptedResponder.Peer, UInt32) throws -> Void
@@ -84,11 +81,9 @@ import ViewfinderTestSupport
         let responder = try ScriptedResponder { peer in
             try answer(peer, try peer.expectRequest(.getObject).transactionID)
         }
-        let resident = residentBytes()
         try await withSession(port: responder.port, timeout: timeout) { session in
             await expectSessionEnd(session, with: code) { _ = try await session.transaction(.getObject) }
         }
-        #expect(residentBytes() - resident < Self.memoryBound)
     }
 
     @Test(arguments: [0xC000_0000, 0xFFFF_FFFF, 0x8000_0000, 7, 0] as [UInt32])
@@ -242,12 +237,10 @@ import ViewfinderTestSupport
             let next = try peer.expectRequest(.getObject).transactionID
             try peer.sendData([7], next)
         }
-        let resident = residentBytes()
         try await withSession(port: responder.port) { session in
             let error = await #expect(throws: ViewfinderError.self) { try await session.transaction(.getObject) }
             #expect(error?.code == .invalidArgument)
             #expect(session.state == .open)
-            #expect(residentBytes() - resident < Self.memoryBound)
             let next = try await session.transaction(.getObject)
             #expect(next.data == [7])
         }

@@ -7,35 +7,15 @@ import ViewfinderTestSupport
 @testable import ViewfinderPTP
 @testable import ViewfinderPTPIP
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Checks downloaded pieces of a generated object against the pattern the simulator documents: each 4096-byte page
 /// starts with its number as a little-endian 64-bit integer, and its other bytes are the number's low byte.
 final class GeneratedContentChecker: Sendable {
     private struct State {
         var offset: UInt64 = 0
         var mismatch: String?
-        var peakResidentBytes = 0
-        var chunks = 0
     }
 
     private let state = Locked(State())
-    private let residentAtStart = GeneratedContentChecker.residentBytes()
-
-    /// The process's resident memory, from the second field of `/proc/self/statm` (in pages).
-    static func residentBytes() -> Int {
-        let descriptor = open("/proc/self/statm", O_RDONLY)
-        guard descriptor >= 0 else { return 0 }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 128)
-        let count = read(descriptor, &buffer, buffer.count)
-        guard count > 0 else { return 0 }
-        let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
-        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
 
     /// Checks the next piece: every page start in it, and one filler byte of every page.
     func check(_ chunk: [UInt8]) {
@@ -62,21 +42,16 @@ final class GeneratedContentChecker: Sendable {
                 }
             }
             state.offset += UInt64(chunk.count)
-            state.chunks += 1
-            if state.chunks % 16 == 0 {
-                state.peakResidentBytes = max(state.peakResidentBytes, Self.residentBytes())
-            }
         }
     }
 
     var offset: UInt64 { state.withLock { $0.offset } }
     var mismatch: String? { state.withLock { $0.mismatch } }
-    /// How much the resident memory grew during the download, at its peak.
-    var residentGrowth: Int { state.withLock { $0.peakResidentBytes } - residentAtStart }
 }
 
 extension SimulatedCameraTests {
-    /// Files of 4 GiB and more, whose size ObjectInfo cannot hold, downloaded without holding them.
+    /// Files of 4 GiB and more, whose size ObjectInfo cannot hold, downloaded in pieces. (The memory a download holds
+    /// meanwhile is checked out of the unit tests: by `make test-download` through the remote, and by ptp-benchmark.)
     @Suite(.timeLimit(.minutes(5))) struct LargeFileTests {
         static let fiveGiB: UInt64 = 5 << 30
 
@@ -90,7 +65,7 @@ extension SimulatedCameraTests {
             return configuration
         }
 
-        @Test func aFiveGiBVideoListsItsSizeAndDownloadsInBoundedMemory() async throws {
+        @Test func aFiveGiBVideoListsItsSizeAndDownloadsInPieces() async throws {
             try await CameraHarness.run(Self.mtpConfiguration()) { harness in
                 let handle = try harness.simulator.addGeneratedObject(
                     named: "MOVIE_0001.MOV", format: .quickTime, byteCount: Self.fiveGiB)
@@ -110,8 +85,6 @@ extension SimulatedCameraTests {
                 #expect(
                     last.withLock { $0 }
                         == CameraTransferProgress(completedByteCount: Self.fiveGiB, totalByteCount: Self.fiveGiB))
-                // Five gibibytes went through; memory grew by a few chunks at most, not by the file.
-                #expect(checker.residentGrowth < 512 << 20, "resident memory grew by \(checker.residentGrowth) bytes")
             }
         }
 
@@ -178,10 +151,15 @@ extension SimulatedCameraTests {
                 #expect(handled.withLock { $0 } == 3)
                 try await waitUntil("the camera to stop the phase") { cancellations.withLock { $0 } == 1 }
 
+                // Cancelled once the transfer is under way: its first piece has reached the handler.
+                let pieces = Locked(0)
                 let download = Task {
-                    try await harness.camera.download(movie) { _, _ in try await Task.sleep(for: .milliseconds(20)) }
+                    try await harness.camera.download(movie) { _, _ in
+                        pieces.withLock { $0 += 1 }
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
                 }
-                try await Task.sleep(for: .milliseconds(100))
+                try await waitUntil("the first piece of the movie") { pieces.withLock { $0 } > 0 }
                 download.cancel()
                 let result = await download.result
                 #expect(throws: (any Error).self) { try result.get() }

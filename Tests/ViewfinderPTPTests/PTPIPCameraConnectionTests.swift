@@ -147,7 +147,7 @@ extension SimulatedCameraTests {
             try await CameraHarness.run(transport: transport, strict: false) { harness in
                 let camera = harness.camera
                 // While the camera answers, probes keep the connection alive through several silent intervals.
-                try await Task.sleep(for: .seconds(1))
+                try await waitUntil("the camera to answer three probes") { harness.simulator.probesAnswered >= 3 }
                 #expect(camera.connectionState == .connected)
 
                 harness.simulator.stopAnswering()

@@ -129,14 +129,15 @@ extension SimulatedCameraTests {
                 let publisher = harness.camera.liveViewPublisher
                 let subscriber = IdleFrameSubscriber()
                 publisher.subscribe(subscriber)
-                try await Task.sleep(for: .milliseconds(300))
+                // A subscriber without demand starts nothing that could fetch.
+                #expect(publisher.statistics.isWaitingForDemand)
                 #expect(publisher.statistics.framesFetched == 0)
                 #expect(publisher.statistics.startCount == 0)
                 #expect(try await !Self.liveViewIsOn(harness))
 
                 subscriber.request(.max(2))
                 try await waitUntil("two frames") { subscriber.received == 2 }
-                try await Task.sleep(for: .milliseconds(300))
+                try await waitUntil("live view to wait for demand") { publisher.statistics.isWaitingForDemand }
                 #expect(publisher.statistics.framesFetched == 2)
                 subscriber.cancel()
             }
@@ -160,7 +161,7 @@ extension SimulatedCameraTests {
                         if count < 21 { ready() }
                     }
                 try await waitUntil("21 frames consumed") { consumed.load(ordering: .relaxed) == 21 }
-                try await Task.sleep(for: .milliseconds(300))
+                try await waitUntil("live view to wait for demand") { publisher.statistics.isWaitingForDemand }
                 let fetched = publisher.statistics.framesFetched
                 let ratio = Double(fetched) / 21
                 #expect(ratio <= 1.05, "fetched \(fetched) frames for 21 consumed")

@@ -35,9 +35,7 @@ import ViewfinderTestSupport
         }
         let session = try await PTPSession.connect(
             to: "127.0.0.1", configuration: Self.configuration(responder, probeInterval: .milliseconds(100)))
-        while answered.load(ordering: .acquiring) < 3 {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await waitUntil("three probes answered") { answered.load(ordering: .acquiring) >= 3 }
         #expect(session.state == .open)
         release.store(true, ordering: .releasing)
         await session.close()

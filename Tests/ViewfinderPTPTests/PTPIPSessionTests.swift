@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import ViewfinderCore
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderPTP
 @testable import ViewfinderPTPIP
@@ -305,10 +306,7 @@ import Glibc
         }
         let session = try await PTPSession.connect(
             to: "127.0.0.1", configuration: Self.configuration(responder), session: Self.session)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while session.droppedEventCount < 6, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await waitUntil("the oldest events to be dropped") { session.droppedEventCount >= 6 }
         #expect(session.droppedEventCount == 6)
         var handles: [UInt32] = []
         for try await event in session.events {

@@ -3,6 +3,7 @@ import Testing
 import ViewfinderCore
 import ViewfinderPTP
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderSimulator
 
@@ -49,12 +50,9 @@ import ViewfinderSystem
         pump.deliver(to: { events in delivered.withLock { $0 += events.map(\.code) } })
         pump.emit([PTPEvent(code: .objectAdded, parameters: [7])])
         pump.schedule(after: .milliseconds(20)) { [PTPEvent(code: .captureComplete)] }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while delivered.withLock({ $0.count }) < 2, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await waitUntil("both events") { delivered.withLock { $0.count } >= 2 }
         #expect(delivered.withLock { $0 } == [.objectAdded, .captureComplete])
         pump.stop()
-        #expect(group.wait(timeout: .now() + 5) == .success)
+        #expect(await offThePool { group.wait(timeout: .now() + 30) } == .success)
     }
 }

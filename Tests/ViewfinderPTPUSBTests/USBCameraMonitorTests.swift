@@ -83,11 +83,11 @@ import ViewfinderTestSupport
         #expect(seen.withLock { $0 } == [.attached(first), .attached(second), .detached(first)])
         #expect(monitor.cameras == [second])
 
-        // Stopped, it tells nothing more; started again, it tells what changed meanwhile.
+        // Stopped, it tells nothing more: stop() has joined the watching thread. Started again, it tells what
+        // changed meanwhile.
         monitor.stop()
         #expect(!monitor.isWatching)
         try sysfs.remove("1-2")
-        try await Task.sleep(for: .milliseconds(100))
         #expect(seen.withLock { $0.count } == 3)
         try monitor.start()
         try await waitUntil("the unplug while stopped") { seen.withLock { $0.count } == 4 }

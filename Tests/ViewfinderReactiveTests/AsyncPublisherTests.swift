@@ -1,9 +1,10 @@
 import Testing
 import ViewfinderReactive
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @Suite(.timeLimit(.minutes(1))) struct AsyncPublisherTests {
-    @Test func requestsOneValuePerIteration() async {
+    @Test func requestsOneValuePerIteration() async throws {
         let upstream = TrackingPublisher<Int, Never>()
         let waiter = Task {
             var iterator = upstream.values.makeAsyncIterator()
@@ -11,10 +12,10 @@ import ViewfinderSystem
             let second = await iterator.next()
             return [first, second]
         }
-        while upstream.events.isEmpty { await Task.yield() }
+        try await waitUntil("the first request") { !upstream.events.isEmpty }
         #expect(upstream.events == [.request(.max(1))])
         upstream.send(5)
-        while upstream.events.count < 2 { await Task.yield() }
+        try await waitUntil("the second request") { upstream.events.count >= 2 }
         #expect(upstream.events == [.request(.max(1)), .request(.max(1))])
         upstream.send(6)
         #expect(await waiter.value == [5, 6])
@@ -53,7 +54,7 @@ import ViewfinderSystem
         #expect(upstream.requests == [.max(1), .max(1)])
     }
 
-    @Test func cancellingTheTaskEndsTheIterationAndCancelsTheSubscription() async {
+    @Test func cancellingTheTaskEndsTheIterationAndCancelsTheSubscription() async throws {
         let upstream = TrackingPublisher<Int, Never>()
         let started = Signal()
         let task = Task {
@@ -66,9 +67,9 @@ import ViewfinderSystem
             return received
         }
         await started.wait()
-        while upstream.events.isEmpty { await Task.yield() }
+        try await waitUntil("the first request") { !upstream.events.isEmpty }
         upstream.send(1)
-        while upstream.events.count < 2 { await Task.yield() }
+        try await waitUntil("the second request") { upstream.events.count >= 2 }
         task.cancel()
         #expect(await task.value == [1])
         #expect(upstream.isCancelled)

@@ -1,5 +1,7 @@
 import Testing
-import ViewfinderReactive
+import ViewfinderTestSupport
+
+@testable import ViewfinderReactive
 
 @Suite(.timeLimit(.minutes(1))) struct AsyncSequencePublisherTests {
     @Test func deliversTheElementsThenFinishes() async {
@@ -13,15 +15,16 @@ import ViewfinderReactive
         #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
     }
 
-    @Test func readsTheSequenceOnlyAsFarAsDemanded() async {
+    @Test func readsTheSequenceOnlyAsFarAsDemanded() async throws {
         let pulled = Counter()
         let numbers = PulledNumbers(pulled: pulled)
         let delivered = Signal()
         let subscriber = TrackingSubscriber<Int, Never>(demand: .max(2), raising: delivered)
         numbers.publisher.subscribe(subscriber)
         await delivered.wait(for: 2)
-        // Give the iteration time to run ahead if it wrongly would.
-        for _ in 0..<100 { await Task.yield() }
+        // The iteration has come to its wait for demand: had it run ahead, it would have pulled a third number first.
+        let iteration = try #require(subscriber.subscription as? any DemandAwaiting)
+        try await waitUntil("the iteration to wait for demand") { iteration.isAwaitingDemand }
         #expect(pulled.value == 2)
         #expect(subscriber.values == [1, 2])
         subscriber.subscription?.request(.max(1))

@@ -35,17 +35,17 @@ import ViewfinderSystem
         #expect(subscriber.values.count == 1_000)
     }
 
-    @Test func subscribeAndCancelWhileSending() {
+    @Test func subscribeAndCancelWhileSending() async {
         let subject = PassthroughSubject<Int, Never>()
         let stop = Atomic(false)
-        let senderDone = DispatchSemaphore(value: 0)
+        let senderDone = Signal()
         DispatchQueue.global().async {
             var value = 0
             while !stop.load(ordering: .relaxed) {
                 subject.send(value)
                 value += 1
             }
-            senderDone.signal()
+            senderDone.raise()
         }
         let decreases = Atomic(0)
         DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
@@ -61,7 +61,7 @@ import ViewfinderSystem
             }
         }
         stop.store(true, ordering: .relaxed)
-        senderDone.wait()
+        await senderDone.wait()
         #expect(decreases.load(ordering: .relaxed) == 0)
     }
 

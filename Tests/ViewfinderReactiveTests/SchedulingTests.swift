@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import ViewfinderReactive
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 /// A serial queue that knows whether the current code runs on it.
 private final class MarkedQueue: Sendable {
@@ -47,7 +48,7 @@ private final class MarkedQueue: Sendable {
         #expect(subscriber.completions == [.finished])
     }
 
-    @Test func receiveOnPassesDemandUpstreamIncludingDemandReturnedOnTheQueue() async {
+    @Test func receiveOnPassesDemandUpstreamIncludingDemandReturnedOnTheQueue() async throws {
         let upstream = TrackingPublisher<Int, Never>()
         let delivered = Signal()
         let subscriber = TrackingSubscriber<Int, Never>(demand: .max(1), answer: .max(2), raising: delivered)
@@ -55,7 +56,7 @@ private final class MarkedQueue: Sendable {
         #expect(upstream.events == [.request(.max(1))])
         upstream.send(1)
         await delivered.wait()
-        while upstream.events.count < 2 { await Task.yield() }
+        try await waitUntil("the demand returned on the queue") { upstream.events.count >= 2 }
         #expect(upstream.events == [.request(.max(1)), .request(.max(2))])
     }
 

@@ -18,8 +18,8 @@ import ViewfinderTestSupport
             await gate.pass(1)
             through.withLock { $0.append(1) }
         }
-        // Both wait for camera 2; a while later, still nothing has gone through.
-        try await Task.sleep(for: .milliseconds(200))
+        // Both wait at the gate for camera 2, and nothing has gone through.
+        try await waitUntil("cameras 0 and 1 to wait at the gate") { gate.waitingCount == 2 }
         #expect(through.withLock { $0 }.isEmpty)
         // Camera 2 fails before the gate: the others go.
         gate.leave(2)
@@ -66,13 +66,16 @@ import ViewfinderTestSupport
     }
 
     @Test func cancellingTheCallerEndsTheWaitAsCancelled() async throws {
+        let started = Locked(false)
         let task = Task {
             await RigDeadline.run(.seconds(3600), doing: "wait") { () async throws -> Int in
+                started.withLock { $0 = true }
                 try await Task.sleep(for: .seconds(3600))
                 return 0
             }
         }
-        try await Task.sleep(for: .milliseconds(50))
+        // Cancelled while the operation runs, not before the wait began.
+        try await waitUntil("the operation to start") { started.withLock { $0 } }
         task.cancel()
         guard case .failure(let error) = await task.value else {
             Issue.record("a cancelled wait succeeded")

@@ -310,11 +310,16 @@ public final class ChildProcess: @unchecked Sendable {
         return nil
     }
 
-    /// The CPU seconds the running process has used so far, summed over its threads from
-    /// `/proc/PID/task/*/schedstat`, which counts nanoseconds.
-    public func cpuSecondsSoFar() -> Double {
-        let nanoseconds = ProcessThreads.lines(of: "schedstat", in: "\(pid)").reduce(0.0) { total, lines in
-            total + (Double(lines.first?.split(separator: " ").first ?? "0") ?? 0)
+    /// The CPU seconds the running process has used so far, summed over its threads (those named `name` only, when
+    /// given) from `/proc/PID/task/*/schedstat`, which counts nanoseconds.
+    public func cpuSecondsSoFar(ofThreadsNamed name: String? = nil) -> Double {
+        let process = "\(pid)"
+        let nanoseconds = ProcessThreads.ids(of: process).reduce(0.0) { total, id in
+            if let name, ProcessThreads.lines(of: "comm", thread: id, in: process)?.first != name + "\n" {
+                return total
+            }
+            let lines = ProcessThreads.lines(of: "schedstat", thread: id, in: process)
+            return total + (Double(lines?.first?.split(separator: " ").first ?? "0") ?? 0)
         }
         return nanoseconds / 1e9
     }

@@ -72,7 +72,7 @@ extension SimulatedCameraExamples {
                     print("frame \(frame.sequenceNumber): \(frame.pixelSize), decoded: \(frame.pixelBuffer != nil)")
                     readyForNextFrame()
                 }
-            try await Task.sleep(for: .seconds(2))
+            try await waitUntil("a live view frame") { printed.all.contains { $0.hasPrefix("frame 1: ") } }
             liveView.cancel()  // live view ends at the camera a moment later
 
             try await camera.disconnect()

@@ -118,12 +118,9 @@ final class FoundCameras: @unchecked Sendable {
         try simulator.start()
         print("simulated camera listening on \(address):\(simulator.port)")
         fflush(nil)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                var byte: UInt8 = 0
-                while read(0, &byte, 1) > 0 {}
-                continuation.resume()
-            }
+        await offThePool {
+            var byte: UInt8 = 0
+            while read(0, &byte, 1) > 0 {}
         }
         await simulator.stopOffThePool()
     }

@@ -18,6 +18,8 @@
 //                                          gphoto2 and VIEWFINDER against `VIEWFINDER simulate --usb` as IDENTITY
 //        vivid-checks usb-replay NAME VIEWFINDER
 //                                          VIEWFINDER against `VIEWFINDER simulate --replay LOG --usb` of trace NAME
+//        vivid-checks usb-privileges IDENTITY PID
+//                                          `viewfinder simulate --usb` as IDENTITY, process PID, serves as nobody
 //        vivid-checks usb-permission VIEWFINDER
 //                                          as nobody, opening the USB camera fails naming the udev rule, in the API
 //                                          and in VIEWFINDER
@@ -49,6 +51,8 @@ if arguments.count == 4 && arguments[1] == "hotplug" {
     await runUSBCameraChecks(runner, identity: arguments[2], tool: arguments[3], gphoto2: arguments[4])
 } else if arguments.count == 4 && arguments[1] == "usb-replay", let replay = USBReplay.all[arguments[2]] {
     await runUSBReplayCheck(runner, name: arguments[2], tool: arguments[3], model: replay.model, values: replay.values)
+} else if arguments.count == 4 && arguments[1] == "usb-privileges", let simulator = pid_t(arguments[3]) {
+    await runUSBPrivilegeCheck(runner, identity: arguments[2], simulator: simulator)
 } else if arguments.count == 3 && arguments[1] == "usb-permission" {
     await runUSBPermissionCheck(runner, tool: arguments[2])
 } else if arguments.count == 5 && arguments[1] == "usb-benchmark", let megabytes = Int(arguments[4]) {

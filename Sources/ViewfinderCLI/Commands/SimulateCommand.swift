@@ -2,6 +2,10 @@ import Viewfinder
 import ViewfinderSimulator
 import ViewfinderSystem
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `viewfinder simulate`: runs the simulated PTP/IP camera until interrupted.
 enum SimulateCommand: Command {
     static let spec = CommandSpec(
@@ -30,7 +34,9 @@ enum SimulateCommand: Command {
             client is told, as by a real camera. 'read iso' prints the value the camera holds. With --usb the \
             camera is a USB device instead, a gadget through configfs and FunctionFS on a USB device controller \
             (as root; dummy_hcd gives a machine a virtual one whose host side is its own USB bus, where gphoto2 \
-            and `viewfinder camera --usb` find it). Press Ctrl-C to stop it, which sends the announcements' \
+            and `viewfinder camera --usb` find it); once the gadget is made, the simulator gives up root and serves \
+            as --user (nobody unless told otherwise), for whom FunctionFS is mounted, while a process it leaves as \
+            root unplugs and removes the gadget when it ends. Press Ctrl-C to stop it, which sends the announcements' \
             goodbyes and unplugs the USB camera. With --replay LOG it plays back a real camera from a gphoto2 \
             debug log (such as those in libgphoto2's camlibs/ptp2/cameras): its DeviceInfo, and the recorded answer \
             to every request the log shows (Canon's and Nikon's event polls in order, then empty); anything else is \
@@ -66,6 +72,9 @@ enum SimulateCommand: Command {
                 help: "Answer as the real camera of a gphoto2 --debug log did, instead of simulating one."),
             .flag("usb", help: "Be a USB camera through a FunctionFS gadget instead of listening on TCP (as root)."),
             .value("usb-controller", "NAME", help: "The USB device controller for --usb; the first one by default."),
+            .value(
+                "user", "NAME|UID[:GID]",
+                help: "With --usb, the user to serve as once the gadget is made; root keeps root.", default: "nobody"),
         ],
         examples: [
             Example(commandLine: "simulate", comment: "A generic camera on 127.0.0.1:15740."),
@@ -125,6 +134,7 @@ enum SimulateCommand: Command {
         guard !usb || count == 1 else {
             throw UsageError("--usb runs one camera; leave out --count", commandPath: arguments.commandPath)
         }
+        let server = try serverAccount(arguments, usb: usb)
         let replay = try arguments.value("replay").map { path in
             let recording = try RecordedCamera(gphotoDebugLogAtPath: path)
             Console.print(
@@ -162,17 +172,46 @@ enum SimulateCommand: Command {
                 _ = try simulator.addGeneratedObject(named: String(parts[0]), byteCount: bytes)
             }
             if usb {
-                try simulator.startUSB(controller: arguments.value("usb-controller"))
+                try simulator.startUSB(
+                    controller: arguments.value("usb-controller"),
+                    owner: server.map { (user: $0.userID, group: $0.groupID) })
             } else {
                 try simulator.start()
             }
             simulators.append(simulator)
+        }
+        if let server {
+            do throws(Errno) {
+                try server.become()
+            } catch {
+                throw ViewfinderError(error, while: "giving up root to serve as \(server.name)")
+            }
+            Console.print("serving as \(server.name) (user \(server.userID), group \(server.groupID))")
         }
         if let first = simulators.first {
             try? IOThread.detach(name: "sim-dials") { readDials(for: first) }
         }
         await Interrupt.wait()
         Console.print("stopping")
+    }
+
+    /// The user a USB camera is served as once its gadget is made: nobody unless --user names another; `nil`
+    /// without --usb, when the simulator does not run as root (it has nothing to give up), or when --user says root.
+    private static func serverAccount(_ arguments: ParsedArguments, usb: Bool) throws -> UserAccount? {
+        guard let name = arguments.value("user") else {
+            return usb && getuid() == 0 ? UserAccount.named("nobody") : nil
+        }
+        guard usb else {
+            throw UsageError(
+                "--user is for --usb, which gives up root once the gadget is made",
+                commandPath: arguments.commandPath)
+        }
+        guard let account = UserAccount.named(name) else {
+            throw UsageError(
+                "--user takes a user of this machine or UID[:GID]; there is no user '\(name)'",
+                commandPath: arguments.commandPath)
+        }
+        return account.userID == 0 || getuid() != 0 ? nil : account
     }
 
     /// Reads dial commands from standard input until it ends, and turns the camera's dials.

@@ -10,11 +10,17 @@ import ViewfinderSystem
 final class LiveViewPump: Sendable {
     private struct State {
         var parked: CheckedContinuation<Void, Never>?
+        /// Whether the parked pump waits without a deadline: only a wake moves it.
+        var parkedWithoutDeadline = false
         var wakePending = false
         var parkings: UInt64 = 0
     }
 
     private let state = Locked(State())
+
+    /// Whether the pump is parked until woken, with no deadline to wake it: nothing happens until a subscriber asks
+    /// for a frame, leaves, or changes options.
+    var isParkedWithoutDeadline: Bool { state.withLock { $0.parked != nil && $0.parkedWithoutDeadline } }
 
     /// Waits until ``wake()`` is called or `deadline` passes; returns at once if a wake came since the last wait.
     ///
@@ -28,6 +34,7 @@ final class LiveViewPump: Sendable {
                 }
                 state.parkings += 1
                 state.parked = continuation
+                state.parkedWithoutDeadline = deadline == nil
                 return state.parkings
             }
             guard let parking else {

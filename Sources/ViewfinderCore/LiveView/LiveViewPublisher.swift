@@ -113,9 +113,11 @@ public final class LiveViewPublisher: Publisher, Sendable {
 
     /// What the publisher has done so far.
     public var statistics: LiveViewStatistics {
-        state.withLock { state in
+        let parked = pump.isParkedWithoutDeadline
+        return state.withLock { state in
             var statistics = state.statistics
             statistics.isStreaming = state.isStreaming
+            statistics.isWaitingForDemand = !state.isPumping || parked
             return statistics
         }
     }

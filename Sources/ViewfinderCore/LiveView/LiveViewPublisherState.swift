@@ -136,6 +136,9 @@ public struct LiveViewStatistics: Hashable, Sendable, CustomStringConvertible {
     public var subscriberCount = 0
     /// Whether live view is on at the camera.
     public var isStreaming = false
+    /// Whether the publisher fetches nothing until a subscriber asks for a frame: no subscriber has demand, and no
+    /// start, end of live view or paced frame is due.
+    public var isWaitingForDemand = true
 
     /// Creates statistics with every count zero.
     public init() {}
@@ -143,6 +146,7 @@ public struct LiveViewStatistics: Hashable, Sendable, CustomStringConvertible {
     /// The counts, for people.
     public var description: String {
         "fetched \(framesFetched), delivered \(framesDelivered), started \(startCount) (failed \(failedStartCount)), "
-            + "stopped \(stopCount), subscribers \(subscriberCount), streaming \(isStreaming)"
+            + "stopped \(stopCount), subscribers \(subscriberCount), streaming \(isStreaming), "
+            + "waiting for demand \(isWaitingForDemand)"
     }
 }

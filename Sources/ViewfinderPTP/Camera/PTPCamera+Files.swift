@@ -23,35 +23,98 @@ extension PTPCamera {
 
     /// The files and folders in a folder of a storage, or at its top when `folder` is `nil`, in the camera's order.
     ///
+    /// Where the camera offers a bulk form, one request lists the folder: Canon EOS's GetObjectInfoEx, or MTP's
+    /// GetObjectPropList; elsewhere, or when the camera refuses the bulk form, each object takes a GetObjectInfo.
     /// An object whose information the camera refuses is listed as `CameraFileItem.Kind.undescribed`, without a
     /// name or size; the rest of the listing goes on.
     public func contents(of folder: CameraFileItem?, in storage: CameraStorage) async throws -> [CameraFileItem] {
         let link = try requireFileAccess(for: "list files")
         let place = folder.map { "folder \($0.name)" } ?? "the top of storage \(Self.hex(storage.id))"
+        if let items = try await bulkContents(of: folder, in: storage, on: link, place: place) {
+            return items
+        }
         let handles = try await fileOperation("list \(place)", on: link) {
             try await link.session.objectHandles(storageID: storage.id, parent: folder?.id ?? 0xFFFF_FFFF)
         }
         var items: [CameraFileItem] = []
         items.reserveCapacity(handles.count)
         for handle in handles {
-            let info: PTPObjectInfo
-            do {
-                info = try await fileOperation("read object \(Self.hex(handle))", on: link) {
-                    try await link.session.objectInfo(handle)
+            items.append(try await describe(handle, in: storage, folder: folder, on: link))
+        }
+        return items
+    }
+
+    /// The item for an object, from its ObjectInfo; `CameraFileItem.Kind.undescribed` when the camera will not
+    /// describe it.
+    private func describe(
+        _ handle: UInt32, in storage: CameraStorage, folder: CameraFileItem?, on link: Link
+    ) async throws -> CameraFileItem {
+        let info: PTPObjectInfo
+        do {
+            info = try await fileOperation("read object \(Self.hex(handle))", on: link) {
+                try await link.session.objectInfo(handle)
+            }
+        } catch let error as ViewfinderError where error.code == .protocolFailure {
+            // The camera lists the object but will not describe it: the listing goes on, as gphoto2's does.
+            return CameraFileItem(
+                id: handle, storageID: storage.id, parentID: folder?.id, name: "", kind: .undescribed,
+                byteCount: CameraFileItem.sizeOf4GiBOrMore)
+        }
+        return await item(handle, info, on: link)
+    }
+
+    /// The item ObjectInfo gives, with the 64-bit size of an object of 4 GiB or more where the camera tells it.
+    private func item(_ handle: UInt32, _ info: PTPObjectInfo, on link: Link) async -> CameraFileItem {
+        var item = CameraFileItem(handle: handle, info: info)
+        if !item.isByteCountKnown, let size = await largeObjectSize(handle, on: link) {
+            item.byteCount = size
+        }
+        return item
+    }
+
+    /// A folder's items from the camera's bulk form, one request for the whole folder.
+    ///
+    /// The form is Canon EOS's GetObjectInfoEx where a Canon lists it (as libgphoto2 lists EOS folders), else MTP's
+    /// GetObjectPropList where the camera speaks MTP. `nil` when the camera has neither, or refuses or garbles its
+    /// answer and the session goes on: the listing then goes object by object. Objects the answer leaves
+    /// undescribed are described one by one.
+    private func bulkContents(
+        of folder: CameraFileItem?, in storage: CameraStorage, on link: Link, place: String
+    ) async throws -> [CameraFileItem]? {
+        let info = link.deviceInfo
+        let canon = info.vendorExtensionID == 0x0B && info.supports(.canonEOSGetObjectInfoEx)
+        guard canon || (info.speaksMTP && info.supports(.getObjectPropList)) else { return nil }
+        let answer: BulkListing
+        do {
+            answer = try await fileOperation("list \(place)", on: link) {
+                canon
+                    ? .canonEOS(
+                        try await link.session.canonEOSObjectEntries(
+                            storageID: storage.id, folder: folder?.id ?? 0xFFFF_FFFF))
+                    : .mtp(try await link.session.objectPropList(of: folder?.id ?? 0))
+            }
+        } catch is ViewfinderError where link.session.state == .open {
+            return nil
+        }
+        var items: [CameraFileItem] = []
+        switch answer {
+        case .canonEOS(let entries):
+            for entry in entries {
+                items.append(await item(entry.handle, entry.objectInfo(parent: folder?.id ?? 0), on: link))
+            }
+        case .mtp(let list):
+            for object in list.objects {
+                guard let info = object.info else {
+                    let item = try await describe(object.handle, in: storage, folder: folder, on: link)
+                    if item.kind == .undescribed || item.storageID == storage.id { items.append(item) }
+                    continue
                 }
-            } catch let error as ViewfinderError where error.code == .protocolFailure {
-                // The camera lists the object but will not describe it: the listing goes on, as gphoto2's does.
-                items.append(
-                    CameraFileItem(
-                        id: handle, storageID: storage.id, parentID: folder?.id, name: "", kind: .undescribed,
-                        byteCount: CameraFileItem.sizeOf4GiBOrMore))
-                continue
+                // At the top, the answer holds every storage's objects.
+                guard info.storageID == storage.id else { continue }
+                var item = CameraFileItem(handle: object.handle, info: info)
+                if let size = object.size { item.byteCount = size }
+                items.append(item)
             }
-            var item = CameraFileItem(handle: handle, info: info)
-            if !item.isByteCountKnown, let size = await largeObjectSize(handle, on: link) {
-                item.byteCount = size
-            }
-            items.append(item)
         }
         return items
     }
@@ -231,4 +294,12 @@ extension CameraFileItem {
             captureDate: info.captureDate.isEmpty ? nil : info.captureDate,
             pixelSize: hasSize ? Dimensions(width: Int(info.imagePixelWidth), height: Int(info.imagePixelHeight)) : nil)
     }
+}
+
+/// A folder's listing in one of the bulk forms cameras offer.
+private enum BulkListing: Sendable {
+    /// Canon EOS's GetObjectInfoEx records.
+    case canonEOS([CanonEOSObjectEntry])
+    /// MTP's GetObjectPropList properties.
+    case mtp(MTPObjectPropList)
 }

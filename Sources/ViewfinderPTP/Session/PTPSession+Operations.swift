@@ -42,6 +42,28 @@ extension PTPSession {
         try PTPObjectInfo(decoding: try await dataset(.getObjectInfo, parameters: [handle]))
     }
 
+    /// Properties of many objects in one request, with MTP's GetObjectPropList: every property of the objects in a
+    /// folder, where GetObjectInfo takes a request per object.
+    ///
+    /// - Parameters:
+    ///   - handle: The folder; 0 with depth 1 for the objects at the top of every storage.
+    ///   - depth: 1 for the folder's children, 0 for the object `handle` alone.
+    public func objectPropList(of handle: UInt32, depth: UInt32 = 1) async throws -> MTPObjectPropList {
+        try MTPObjectPropList(
+            decoding: try await dataset(.getObjectPropList, parameters: [handle, 0, 0xFFFF_FFFF, 0, depth]))
+    }
+
+    /// The objects in a folder in one request, with Canon EOS's GetObjectInfoEx, as libgphoto2 lists an EOS
+    /// camera's folders.
+    ///
+    /// - Parameters:
+    ///   - storageID: The storage.
+    ///   - folder: The folder, or `0xFFFFFFFF` for the top of the storage.
+    public func canonEOSObjectEntries(storageID: UInt32, folder: UInt32) async throws -> [CanonEOSObjectEntry] {
+        try CanonEOSObjectEntry.list(
+            decoding: try await dataset(.canonEOSGetObjectInfoEx, parameters: [storageID, folder, 0x0010_0000]))
+    }
+
     /// An object's bytes, received straight into the returned array.
     ///
     /// - Parameters:

@@ -30,13 +30,14 @@ struct CanonEOSState: Sendable {
 }
 
 extension SimulatedCamera {
-    /// The DeviceInfo of the simulated Canon: the standard file operations and the EOS ones; no property is listed,
-    /// as EOS cameras describe theirs only in GetEvent records.
+    /// The DeviceInfo of the simulated Canon: the standard file operations and the EOS ones (GetObjectInfoEx lists
+    /// a folder in one answer); no property is listed, as EOS cameras describe theirs only in GetEvent records.
     static func canonEOSDeviceInfo(model: String) -> PTPDeviceInfo {
         let operations: [PTPOperationCode] = [
             .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
             .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .deleteObject, .getPartialObject,
-            .canonEOSGetStorageIDs, .canonEOSGetStorageInfo, .canonEOSRemoteRelease, .canonEOSSetDevicePropValueEx,
+            .canonEOSGetStorageIDs, .canonEOSGetStorageInfo, .canonEOSGetObjectInfoEx, .canonEOSRemoteRelease,
+            .canonEOSSetDevicePropValueEx,
             .canonEOSSetRemoteMode, .canonEOSSetEventMode, .canonEOSGetEvent, .canonEOSTransferComplete,
             .canonEOSPCHDDCapacity, .canonEOSSetUILock, .canonEOSResetUILock, .canonEOSKeepDeviceOn,
             .canonEOSRemoteReleaseOn, .canonEOSRemoteReleaseOff, .canonEOSGetViewFinderData,

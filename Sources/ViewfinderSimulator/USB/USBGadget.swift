@@ -8,13 +8,17 @@ import Glibc
 /// A USB gadget made through configfs with one FunctionFS function: the device a USB device controller (a real one,
 /// or dummy_hcd's) shows its host, whose endpoints the simulator serves from user space.
 ///
-/// ``create(name:identity:serial:)`` makes the gadget and mounts the function's FunctionFS; the caller writes the
-/// descriptors to `ep0`, then ``bind(controller:)`` plugs the gadget in. ``remove()`` unplugs and removes it.
+/// ``create(name:vendorID:productID:manufacturer:product:serial:owner:)`` makes the gadget and mounts the function's
+/// FunctionFS; the caller writes the descriptors to `ep0`, then ``bind(controller:)`` plugs the gadget in.
+/// ``remove()`` unplugs and removes it. After ``keepRemovable()``, a keeper process does the unplugging and removing,
+/// so that this process may give up root.
 final class USBGadget: Sendable {
     /// The gadget's configfs folder.
     let directory: String
     /// Where the function's FunctionFS is mounted: `ep0`, then `ep1`… once the descriptors are written.
     let endpoints: String
+    /// The process that unplugs and removes the gadget, once ``keepRemovable()`` has forked it.
+    private let keeper = Locked<CleanupKeeper?>(nil)
 
     /// Where configfs keeps USB gadgets.
     static let configfs = "/sys/kernel/config/usb_gadget"
@@ -26,10 +30,13 @@ final class USBGadget: Sendable {
 
     /// Makes gadget `name` with the USB IDs and strings of a camera, and mounts its FunctionFS.
     ///
+    /// - Parameter owner: The user and group whose the function's files are (`ep0`, `ep1`…), for a process that
+    ///   serves them after it gives up root; root's when `nil`.
     /// - Throws: `ViewfinderError/Code/notAvailable` naming what to load when configfs, libcomposite or FunctionFS
     ///   is missing, `ViewfinderError/Code/permissionDenied` when not run as root.
     static func create(
-        name: String, vendorID: UInt16, productID: UInt16, manufacturer: String, product: String, serial: String
+        name: String, vendorID: UInt16, productID: UInt16, manufacturer: String, product: String, serial: String,
+        owner: (user: UInt32, group: UInt32)? = nil
     ) throws(ViewfinderError) -> USBGadget {
         guard access(configfs, F_OK) == 0 else {
             throw ViewfinderError(
@@ -57,7 +64,8 @@ final class USBGadget: Sendable {
                 throw ViewfinderError(Errno.current, while: "adding the function to the gadget's configuration")
             }
             try makeDirectory(endpoints)
-            guard mount(name, endpoints, "functionfs", 0, nil) == 0 else {
+            let options = owner.map { "uid=\($0.user),gid=\($0.group)" }
+            guard mount(name, endpoints, "functionfs", 0, options) == 0 else {
                 throw ViewfinderError(Errno.current, while: "mounting FunctionFS at \(endpoints)")
             }
         } catch {
@@ -81,23 +89,42 @@ final class USBGadget: Sendable {
         try Self.write(chosen, to: "UDC", in: directory)
     }
 
+    /// Forks a process, as root, that unplugs and removes the gadget when ``unbind()`` and ``remove()`` ask, or when
+    /// this process ends however it ends; this process may then give up root and still take its gadget away.
+    ///
+    /// - Throws: `ViewfinderError` when the keeper cannot be made.
+    func keepRemovable() throws(ViewfinderError) {
+        do {
+            let made = try CleanupKeeper(early: unbinding, last: removal)
+            keeper.withLock { $0 = made }
+        } catch {
+            throw ViewfinderError(error, while: "starting the process that removes the USB gadget")
+        }
+    }
+
     /// Unbinds the gadget, as if unplugged; it stays, ready for ``bind(controller:)``.
     func unbind() {
-        try? Self.write("", to: "UDC", in: directory)
+        guard let keeper = keeper.withLock({ $0 }) else { return CleanupKeeper.run(unbinding) }
+        keeper.runEarlySteps()
     }
 
     /// Unbinds, unmounts and removes the gadget; whatever part of it exists.
     func remove() {
-        unbind()
-        _ = umount2(endpoints, Int32(MNT_DETACH))
-        _ = rmdir(endpoints)
+        guard let keeper = keeper.withLock({ $0 }) else { return CleanupKeeper.run(removal) }
+        keeper.finish(within: .seconds(10))
+    }
+
+    /// What unplugs the gadget: its controller's name cleared.
+    private var unbinding: [CleanupKeeper.Step] { [.write("\n", to: "\(directory)/UDC")] }
+
+    /// What removes the gadget: unplugged, its FunctionFS unmounted, and its configfs folders removed, innermost
+    /// first.
+    private var removal: [CleanupKeeper.Step] {
         let name = String(directory.split(separator: "/").last ?? "")
-        _ = unlink("\(directory)/configs/c.1/ffs.\(name)")
-        for folder in [
-            "configs/c.1/strings/0x409", "configs/c.1", "functions/ffs.\(name)", "strings/0x409", "",
-        ] {
-            _ = rmdir(folder.isEmpty ? directory : "\(directory)/\(folder)")
-        }
+        let folders = ["configs/c.1/strings/0x409", "configs/c.1", "functions/ffs.\(name)", "strings/0x409"]
+        return unbinding + [
+            .unmount(endpoints), .removeDirectory(endpoints), .removeFile("\(directory)/configs/c.1/ffs.\(name)"),
+        ] + folders.map { .removeDirectory("\(directory)/\($0)") } + [.removeDirectory(directory)]
     }
 
     private static func hex(_ value: UInt16) -> String {

@@ -20,14 +20,18 @@ import ViewfinderTestSupport
         // The context holds frame 1 at the gate: one more frame is fetched and queued, and no others.
         try await waitUntil("the processor to hold the first frame") { gate.arrived == 1 }
         try await waitUntil("the next frame to be fetched") { camera.liveView.fetches == 2 }
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitUntil("live view to wait for the context") {
+            camera.liveViewPublisher.statistics.isWaitingForDemand
+        }
         #expect(camera.liveView.fetches == 2)
         for _ in 0..<4 { gate.open() }
         try await waitUntil("four frames processed") { processor.seen.count == 4 }
         #expect(processor.seen.all == [1, 2, 3, 4])
         // Frame 5 waits at the gate and frame 6 in the queue: nothing beyond.
         try await waitUntil("the sixth frame to be fetched") { camera.liveView.fetches == 6 }
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitUntil("live view to wait for the context again") {
+            camera.liveViewPublisher.statistics.isWaitingForDemand
+        }
         #expect(camera.liveView.fetches == 6)
 
         #expect(await source.switch(toDesiredState: .off))

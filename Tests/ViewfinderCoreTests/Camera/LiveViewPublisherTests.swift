@@ -81,7 +81,8 @@ final class FrameSubscriber: Subscriber, Sendable {
         let camera = Self.camera()
         let subscriber = FrameSubscriber()
         camera.liveViewPublisher.subscribe(subscriber)
-        try await Task.sleep(for: .milliseconds(100))
+        // A subscriber without demand starts nothing that could fetch.
+        #expect(camera.liveViewPublisher.statistics.isWaitingForDemand)
         #expect(camera.liveView.starts == 0)
         #expect(camera.liveView.fetches == 0)
 
@@ -89,8 +90,8 @@ final class FrameSubscriber: Subscriber, Sendable {
         try await waitUntil("three frames") { subscriber.frames.count == 3 }
         #expect(subscriber.frames == [1, 2, 3])
         #expect(camera.liveView.starts == 1)
-        // With no demand left, the pump waits; live view stays on for the subscriber.
-        try await Task.sleep(for: .milliseconds(100))
+        // With no demand left, the pump waits for more; live view stays on for the subscriber.
+        try await waitUntil("the pump to wait for demand") { camera.liveViewPublisher.statistics.isWaitingForDemand }
         #expect(camera.liveView.fetches == 3)
         #expect(camera.liveViewPublisher.statistics.isStreaming)
 

@@ -110,10 +110,3 @@ struct ProcessResources: CustomStringConvertible {
         return reading
     }
 }
-
-/// The resident memory of the process, in bytes, from `/proc/self/statm`.
-func residentBytes() -> Int {
-    guard let bytes = try? readFile("/proc/self/statm") else { return 0 }
-    let fields = String(decoding: bytes, as: UTF8.self).split(separator: " ")
-    return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
-}

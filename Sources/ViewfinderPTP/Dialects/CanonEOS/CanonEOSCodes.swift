@@ -4,6 +4,9 @@ extension PTPOperationCode {
     public static let canonEOSGetStorageIDs = PTPOperationCode(0x9101, vendorName: "EOS GetStorageIDs")
     /// EOS GetStorageInfo(storage).
     public static let canonEOSGetStorageInfo = PTPOperationCode(0x9102, vendorName: "EOS GetStorageInfo")
+    /// EOS GetObjectInfoEx(storage, folder, limit): a folder's objects in one answer, a fixed record each (see
+    /// ``CanonEOSObjectEntry``); `0xFFFFFFFF` is the top of the storage.
+    public static let canonEOSGetObjectInfoEx = PTPOperationCode(0x9109, vendorName: "EOS GetObjectInfoEx")
     /// EOS RemoteRelease: takes a picture; the first response parameter says whether it did (0) or why not.
     public static let canonEOSRemoteRelease = PTPOperationCode(0x910F, vendorName: "EOS RemoteRelease")
     /// EOS SetDevicePropValueEx: sets a property, with `[size][code][value]` as data.
