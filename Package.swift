@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "Viewfinder", targets: ["Viewfinder"]),
         .library(name: "ViewfinderSimulator", targets: ["ViewfinderSimulator"]),
+        .library(name: "ViewfinderRigNetwork", targets: ["ViewfinderRigNetwork"]),
         .executable(name: "viewfinder", targets: ["ViewfinderCLI"]),
     ],
     targets: [
@@ -85,6 +86,17 @@ let package = Package(
             dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderReactive"],
             swiftSettings: strict
         ),
+        // Rigs across hosts: an agent per host and a coordinator, through an MQTT 5 broker (Eclipse Mosquitto's
+        // client library), the pictures pulled over HTTP. A product of its own, so rigs on one host need no broker.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .target(
+            name: "ViewfinderRigNetwork",
+            dependencies: [
+                "ViewfinderSystem", "CViewfinderSystem", "ViewfinderCore", "ViewfinderRig", "ViewfinderHTTP",
+                "CMosquitto",
+            ],
+            swiftSettings: strict
+        ),
         // V4L2 capture devices.
         .target(name: "CV4L2"),
         .target(
@@ -113,6 +125,7 @@ let package = Package(
             name: "ViewfinderCLI",
             dependencies: [
                 "Viewfinder", "ViewfinderSimulator", "ViewfinderSystem", "CViewfinderSystem", "ViewfinderHTTP",
+                "ViewfinderRigNetwork",
             ],
             swiftSettings: strict),
 
@@ -158,6 +171,17 @@ let package = Package(
                 "ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore", "ViewfinderRig", "ViewfinderPTP",
                 "ViewfinderPTPIP", "ViewfinderSimulator",
             ],
+            swiftSettings: strict
+        ),
+        // The agent and the coordinator against a mosquitto of their own: on loopback, and as processes in network
+        // namespaces on a bridge with an independent MQTT client (paho-mqtt, in Peers).
+        .testTarget(
+            name: "ViewfinderRigNetworkTests",
+            dependencies: [
+                "ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore", "ViewfinderRig", "ViewfinderRigNetwork",
+                "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderSimulator",
+            ],
+            exclude: ["Peers"],
             swiftSettings: strict
         ),
         .testTarget(

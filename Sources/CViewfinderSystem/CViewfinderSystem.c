@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/timex.h>
 #include <unistd.h>
 
 #include "CViewfinderSystem.h"
@@ -53,4 +54,15 @@ int viewfinder_interrupt_descriptor(void) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, install_interrupt_handlers);
     return interrupt_pipe[0];
+}
+
+int viewfinder_clock_state(struct viewfinder_clock_state *state) {
+    struct timex time;
+    memset(&time, 0, sizeof time);
+    int result = ntp_adjtime(&time);
+    state->synchronized = result != -1 && result != TIME_ERROR && !(time.status & STA_UNSYNC);
+    state->offset_nanoseconds = (time.status & STA_NANO) ? (long long)time.offset : (long long)time.offset * 1000;
+    state->estimated_error_microseconds = time.esterror;
+    state->maximum_error_microseconds = time.maxerror;
+    return result;
 }
