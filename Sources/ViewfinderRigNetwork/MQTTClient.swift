@@ -11,7 +11,8 @@ import Glibc
 ///
 /// Everything the connection hears comes to one handler as an ``Event``, on the connection's thread: the handler
 /// must not block it (it hands work to tasks). Subscriptions are made again after every reconnection, as sessions
-/// start clean. A message longer than ``maximumMessageSize`` is dropped as it arrives, with an ``Event/refused(_:)``.
+/// start clean. A message longer than ``maximumMessageSize`` is dropped as it arrives, with an
+/// ``Event/refused(topic:reason:)``.
 ///
 /// This is the rig's seam to its transport: the agent and the coordinator publish, subscribe and hear events here
 /// and nowhere else, so another broker's client would replace this file alone.
@@ -40,8 +41,10 @@ final class MQTTClient: Sendable {
         case disconnected(String)
         /// A message arrived on a subscribed topic.
         case message(Message)
-        /// A message was dropped or the client reported a problem, such as a TLS failure.
-        case refused(String)
+        /// A message on `topic` was dropped as it arrived, for `reason`.
+        case refused(topic: String, reason: String)
+        /// The client reported a problem, such as a TLS failure.
+        case problem(String)
     }
 
     /// A message to publish.
@@ -158,7 +161,7 @@ final class MQTTClient: Sendable {
         }
         mosquitto_log_callback_set(handle) { _, context, level, text in
             guard level & Int32(MOSQ_LOG_ERR) != 0, let text else { return }
-            Callbacks.from(context)?.handler(.refused(String(cString: text)))
+            Callbacks.from(context)?.handler(.problem(String(cString: text)))
         }
         callbacks.takeUnretainedValue().client = handle
     }
@@ -285,7 +288,7 @@ private final class Callbacks: @unchecked Sendable {
         for filter in subscriptions {
             let result = mosquitto_subscribe_v5(client, nil, filter, 1, 0, nil)
             if result != MOSQ_ERR_SUCCESS.rawValue {
-                handler(.refused("could not subscribe to \(filter): \(String(cString: mosquitto_strerror(result)))"))
+                handler(.problem("could not subscribe to \(filter): \(String(cString: mosquitto_strerror(result)))"))
             }
         }
         isConnected.withLock { $0 = true }
@@ -308,8 +311,8 @@ private final class Callbacks: @unchecked Sendable {
         guard message.payloadlen <= maximumMessageSize else {
             handler(
                 .refused(
-                    "dropped a message of \(message.payloadlen) bytes on \(topic.prefix(200)): the most taken is "
-                        + "\(maximumMessageSize)"))
+                    topic: topic,
+                    reason: "it holds \(message.payloadlen) bytes, more than the \(maximumMessageSize) taken"))
             return
         }
         let payload =

@@ -154,6 +154,9 @@ public final class NetworkRig: Sendable {
         }.sorted { $0.name < $1.name }
     }
 
+    /// How many messages on the rig's topics the coordinator refused as malformed or out of bounds.
+    public var refusedMessageCount: Int { refusals.total }
+
     /// Waits until at least `count` hosts are online, or `timeout` passes; returns the hosts online then.
     public func waitForHosts(count: Int, timeout: Duration) async -> [RigHost] {
         let key = UUID()
@@ -250,7 +253,9 @@ public final class NetworkRig: Sendable {
             configuration.log("the broker \(configuration.broker.url) refused the connection: \(reason)")
         case .disconnected(let reason):
             configuration.log("lost the broker \(configuration.broker.url) (\(reason)); reconnecting")
-        case .refused(let reason):
+        case .refused(let topic, let reason):
+            refusals.refused(on: topic, because: reason)
+        case .problem(let reason):
             state.withLock { $0.lastProblem = reason }
             configuration.log("MQTT: \(reason)")
         case .message(let message):

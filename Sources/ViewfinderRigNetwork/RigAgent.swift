@@ -191,7 +191,9 @@ public final class RigAgent: Sendable {
             configuration.log("the broker \(configuration.broker.url) refused the connection: \(reason); trying again")
         case .disconnected(let reason):
             configuration.log("lost the broker \(configuration.broker.url) (\(reason)); reconnecting")
-        case .refused(let reason):
+        case .refused(let topic, let reason):
+            refusals.refused(on: topic, because: reason)
+        case .problem(let reason):
             configuration.log("MQTT: \(reason)")
         case .message(let message):
             receive(message)
