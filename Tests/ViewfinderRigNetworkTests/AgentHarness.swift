@@ -25,10 +25,13 @@ final class AgentHarness: @unchecked Sendable {
         self.folder = folder
     }
 
+    /// Changes host `index`'s agent configuration before it starts.
+    typealias Configure = (inout RigAgent.Configuration, _ index: Int) -> Void
+
     /// Starts a broker and `hosts` agents of `cameras` cameras each, runs `body`, and tears it all down.
     static func run<Result>(
         hosts: Int, cameras: Int, broker options: MosquittoBroker.Options = .init(),
-        configure: @escaping (inout RigAgent.Configuration, Int) -> Void = { _, _ in },
+        configure: @escaping Configure = { _, _ in },
         _ body: (AgentHarness) async throws -> Result
     ) async throws -> Result {
         let broker = try await offThePool { try MosquittoBroker(options) }
@@ -50,7 +53,7 @@ final class AgentHarness: @unchecked Sendable {
 
     /// Starts host `index` with its simulated cameras, connected, and its agent.
     private func addHost(
-        _ index: Int, cameras: Int, configure: (inout RigAgent.Configuration, Int) -> Void
+        _ index: Int, cameras: Int, configure: Configure
     ) async throws {
         var own: [CameraSimulator] = []
         for _ in 0..<cameras {

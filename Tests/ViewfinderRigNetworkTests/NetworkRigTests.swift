@@ -132,12 +132,10 @@ import ViewfinderTestSupport
     }
 
     @Test func aHostWhoseClockIsOffIsMeasuredAndLeftOut() async throws {
-        try await AgentHarness.run(
-            hosts: 2, cameras: 1,
-            configure: { configuration, index in
-                if index == 1 { configuration.simulatedClockError = .milliseconds(40) }
-            }
-        ) { harness in
+        let skewed: AgentHarness.Configure = { configuration, index in
+            if index == 1 { configuration.simulatedClockError = .milliseconds(40) }
+        }
+        try await AgentHarness.run(hosts: 2, cameras: 1, configure: skewed) { harness in
             let rig = try await harness.coordinator()
             let before = harness.pictureCounts(of: 1)
             let estimates = await rig.measureClocks(samples: 5)
@@ -160,15 +158,13 @@ import ViewfinderTestSupport
 
     @Test func settingsReachEveryCameraThroughTheAgentsSetter() async throws {
         let applied = Locked<[String]>([])
-        try await AgentHarness.run(
-            hosts: 2, cameras: 2,
-            configure: { configuration, index in
-                configuration.applySetting = { member, property, value in
-                    applied.withLock { $0.append("h\(index)/\(member.name) \(property)=\(value)") }
-                    return "\(property) is \(value)"
-                }
+        let recording: AgentHarness.Configure = { configuration, index in
+            configuration.applySetting = { member, property, value in
+                applied.withLock { $0.append("h\(index)/\(member.name) \(property)=\(value)") }
+                return "\(property) is \(value)"
             }
-        ) { harness in
+        }
+        try await AgentHarness.run(hosts: 2, cameras: 2, configure: recording) { harness in
             let rig = try await harness.coordinator()
             let report = try await rig.setValue("800", forProperty: "iso")
             #expect(report.allSucceeded, "\(report.failures)")
@@ -255,13 +251,11 @@ import ViewfinderTestSupport
         var options = MosquittoBroker.Options()
         options.users = ["agent": "secret-a", "coordinator": "secret-c"]
         options.tls = true
-        try await AgentHarness.run(
-            hosts: 1, cameras: 1, broker: options,
-            configure: { configuration, _ in
-                configuration.broker.username = "agent"
-                configuration.broker.password = "secret-a"
-            }
-        ) { harness in
+        let loggingIn: AgentHarness.Configure = { configuration, _ in
+            configuration.broker.username = "agent"
+            configuration.broker.password = "secret-a"
+        }
+        try await AgentHarness.run(hosts: 1, cameras: 1, broker: options, configure: loggingIn) { harness in
             let rig = try await harness.coordinator { configuration in
                 configuration.broker.username = "coordinator"
                 configuration.broker.password = "secret-c"
