@@ -176,7 +176,7 @@ final class MQTTClient: Sendable {
             return !state.isStarted
         }
         guard first else { return }
-        let keepAlive = max(1, Int32(broker.keepAlive.components.seconds))
+        let keepAlive = Int32(clamping: max(5, broker.keepAlive.components.seconds))
         let code = mosquitto_connect_async(handle, broker.host, Int32(broker.port), keepAlive)
         switch code {
         case MOSQ_ERR_SUCCESS.rawValue, MOSQ_ERR_ERRNO.rawValue:

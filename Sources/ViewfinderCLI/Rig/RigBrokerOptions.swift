@@ -25,8 +25,8 @@ enum RigBrokerOptions {
                 + "authorities)."),
         .value(
             "keepalive", "SECONDS",
-            help: "How often the connection is checked when idle; the broker declares a host gone after 1.5 times "
-                + "this.",
+            help: "How often the connection is checked when idle, 5 at least; the broker declares a host gone after "
+                + "1.5 times this.",
             default: "5"),
     ]
 
@@ -57,7 +57,7 @@ enum RigBrokerOptions {
                 certificateAuthorityFile: files[0], certificateFile: files[1], keyFile: files[2],
                 allowsMismatchedHostName: arguments.flag("tls-any-host-name"))
         }
-        broker.keepAlive = .seconds(try arguments.integer("keepalive", default: 5, in: 1...3600))
+        broker.keepAlive = .seconds(try arguments.integer("keepalive", default: 5, in: 5...3600))
         return broker
     }
 
