@@ -45,9 +45,10 @@ public struct RigBroker: Sendable, Equatable {
     public var password: String?
     /// TLS to the broker; plain TCP when `nil`.
     public var tls: TLS?
-    /// How often the client and the broker check the connection when nothing else is sent; the broker declares a
-    /// client gone (and sends its last will) after one and a half of these without a word. libmosquitto takes 5 s
-    /// at least; a shorter one counts as 5 s.
+    /// How often the client and the broker check the connection when nothing else is sent.
+    ///
+    /// The broker declares a client gone (and sends its last will) after one and a half of these without a word.
+    /// libmosquitto takes 5 s at least; a shorter one counts as 5 s.
     public var keepAlive: Duration = .seconds(5)
 
     /// A broker at `host` and `port`.
