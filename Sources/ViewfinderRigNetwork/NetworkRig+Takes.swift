@@ -81,10 +81,19 @@ extension NetworkRig {
     public func fireShutters(
         lead: Duration? = nil, engagingAutoFocus engageAutoFocus: Bool = false, timeout: Duration = .seconds(30)
     ) async throws -> RigReport<ShutterRelease> {
-        let (outcomes, _) = try await take(
+        try await fireShuttersTimingDelivery(lead: lead, engagingAutoFocus: engageAutoFocus, timeout: timeout).report
+    }
+
+    /// Fires as ``fireShutters(lead:engagingAutoFocus:timeout:)`` does, and says how long the fire took to reach each
+    /// host: from the moment it was made to the moment the host received it, by the two clocks (the benchmark of the
+    /// fan-out reads it on hosts that share one clock).
+    package func fireShuttersTimingDelivery(
+        lead: Duration? = nil, engagingAutoFocus engageAutoFocus: Bool = false, timeout: Duration = .seconds(30)
+    ) async throws -> (report: RigReport<ShutterRelease>, delivery: [String: Duration]) {
+        let fired = try await take(
             name: Self.makeTakeName(), lead: lead, download: false, autofocus: engageAutoFocus, timeout: timeout
         ) { _, _, release in .success(release) }
-        return RigReport(outcomes: outcomes)
+        return (RigReport(outcomes: fired.outcomes), fired.delivery)
     }
 
     /// Fires every camera of every online host at one instant, as ``fireShutters(lead:engagingAutoFocus:timeout:)``
@@ -112,12 +121,12 @@ extension NetworkRig {
             throw ViewfinderError(
                 .invalidArgument, "'\(name)' cannot name a take: use up to 64 letters, digits, '-', '_', '.'")
         }
-        let (outcomes, files) = try await self.take(
+        let fired = try await self.take(
             name: name, lead: lead, download: true, autofocus: engageAutoFocus, timeout: timeout
-        ) { host, camera, release in .success(RigCapture(release: release, files: [])) }
-        let fetched = await fetch(files, into: directory, timeout: timeout)
+        ) { _, _, release in .success(RigCapture(release: release, files: [])) }
+        let fetched = await fetch(fired.files, into: directory, timeout: timeout)
         return RigReport(
-            outcomes: outcomes.map { outcome in
+            outcomes: fired.outcomes.map { outcome in
                 guard case .success(let capture) = outcome.result, let result = fetched[outcome.camera] else {
                     return outcome
                 }
@@ -158,12 +167,19 @@ extension NetworkRig {
             })
     }
 
-    /// Fires take `name` on every online host whose clock is good, and reports each camera with `value`; returns the
-    /// outcomes and the files each camera's host listed.
+    /// What a take came to: each camera's outcome, the files each camera's host listed, and how long the fire took
+    /// to reach each host.
+    private struct Take<Value: Sendable> {
+        var outcomes: [RigReport<Value>.Outcome]
+        var files: [String: (host: RigHost, files: [RigWire.File])] = [:]
+        var delivery: [String: Duration] = [:]
+    }
+
+    /// Fires take `name` on every online host whose clock is good, and reports each camera with `value`.
     private func take<Value: Sendable>(
         name: String, lead: Duration?, download: Bool, autofocus: Bool, timeout: Duration,
         value: (RigHost, RigWire.CameraOutcome, ShutterRelease) -> Result<Value, ViewfinderError>
-    ) async throws -> ([RigReport<Value>.Outcome], [String: (host: RigHost, files: [RigWire.File])]) {
+    ) async throws -> Take<Value> {
         let lead = lead ?? configuration.lead
         var targets = hosts.filter(\.isOnline)
         try requireHosts(targets)
@@ -181,7 +197,7 @@ extension NetworkRig {
             }
             return false
         }
-        guard !ready.isEmpty else { return (refused, [:]) }
+        guard !ready.isEmpty else { return Take(outcomes: refused) }
         let slowest = ready.max { ($0.clockEstimate?.roundTrip ?? .zero) < ($1.clockEstimate?.roundTrip ?? .zero) }!
         let needed = (slowest.clockEstimate?.roundTrip ?? .zero) / 2 + configuration.minimumLead
         guard lead >= needed else {
@@ -192,9 +208,9 @@ extension NetworkRig {
                     + "host \(Self.text(configuration.minimumLead)) ahead; give a lead of at least \(Self.text(needed))"
             )
         }
+        let made = realtimeNanoseconds()
         let instant =
-            realtimeNanoseconds() + Int64(lead.components.seconds) * 1_000_000_000
-            + lead.components.attoseconds / 1_000_000_000
+            made + Int64(lead.components.seconds) * 1_000_000_000 + lead.components.attoseconds / 1_000_000_000
         let command = RigWire.Command(
             op: "fire", id: nextCommandID(), atNs: instant, take: name, download: download, autofocus: autofocus,
             timeoutMs: Self.milliseconds(timeout))
@@ -212,7 +228,9 @@ extension NetworkRig {
                 host, camera,
                 ShutterRelease(requested: instantOf(camera.requestedNs), completed: instantOf(camera.completedNs)))
         }
-        return (refused + fired, files)
+        return Take(
+            outcomes: refused + fired, files: files,
+            delivery: answers.replies.mapValues { .nanoseconds($0.reply.receivedNs - made) })
     }
 
     /// Why a host's cameras are not fired for its clock, if they are not.

@@ -60,6 +60,8 @@ public final class NetworkRig: Sendable {
     struct State {
         var client: MQTTClient?
         var hosts: [String: HostEntry] = [:]
+        /// When each host was last heard from: its record, or an answer to this coordinator.
+        var lastHeard: [String: ContinuousClock.Instant] = [:]
         var pending: [String: PendingCommand] = [:]
         var connectWaiters: [CheckedContinuation<Void, Never>] = []
         var hostWaiters: [UUID: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
@@ -79,6 +81,7 @@ public final class NetworkRig: Sendable {
     struct PendingCommand {
         var command: RigWire.Command
         var expected: Set<String>
+        var sent = ContinuousClock.now
         var replies: [String: (reply: RigWire.Reply, arrived: Int64)] = [:]
         var lost: [String: String] = [:]
         var continuation: CheckedContinuation<Void, Never>?
@@ -287,6 +290,7 @@ public final class NetworkRig: Sendable {
         let (was, waiters, lost, logs) = state.withLock { state in
             let was = state.hosts[host]?.record.online
             if let record {
+                state.lastHeard[host] = .now
                 var entry = state.hosts[host] ?? HostEntry(record: record)
                 if entry.record.session != record.session { entry.estimate = nil }
                 entry.record = record
@@ -313,12 +317,14 @@ public final class NetworkRig: Sendable {
         }
         for continuation in waiters + lost { continuation.resume() }
         let isOnline = record?.online == true
-        if isOnline, was != true {
-            if logs { configuration.log("host \(host) is online" + (was == false ? " again" : "")) }
-            if was == false { resendPending(to: host) }
+        if isOnline, was != true, logs {
+            configuration.log("host \(host) is online" + (was == false ? " again" : ""))
         } else if !isOnline, was == true {
             configuration.log("host \(host) went offline")
         }
+        // An agent publishes its record at every connection: one that reconnected (after a lost link, or a broker
+        // restart that sent no last will) may have missed a command, or its answer may have been lost.
+        if isOnline { resendPending(to: host) }
     }
 
     private func receiveReply(_ message: MQTTClient.Message) {
@@ -332,6 +338,7 @@ public final class NetworkRig: Sendable {
         }
         let correlation = message.correlationData.map { String(decoding: $0, as: UTF8.self) }
         let (accepted, continuation) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+            if correlation == reply.id, reply.id.hasPrefix(identifier + "-") { state.lastHeard[reply.host] = .now }
             guard correlation == reply.id, var pending = state.pending[reply.id], pending.expected.contains(reply.host)
             else { return (false, nil) }
             pending.replies[reply.host] = (reply, arrived)
@@ -381,8 +388,11 @@ public final class NetworkRig: Sendable {
             correlationData: Array(command.id.utf8), expiry: expiry)
     }
 
-    /// Publishes `command` to `hosts` and waits for their answers until `timeout` has passed (a host that goes
-    /// offline meanwhile is lost at once); returns the answers by host, with their arrival time, and the lost hosts.
+    /// Publishes `command` to `hosts` and waits for their answers until `timeout` has passed; returns the answers by
+    /// host, with their arrival time, and the lost hosts.
+    ///
+    /// A host that goes offline meanwhile (its last will) is lost at once; one that goes silent (see
+    /// ``watchForSilence(_:)``) is lost after one and a half of its keep-alives.
     func request(
         _ command: RigWire.Command, hosts: [String], timeout: Duration, expiry: Duration? = nil
     ) async throws -> (replies: [String: (reply: RigWire.Reply, arrived: Int64)], lost: [String: String]) {
@@ -402,7 +412,9 @@ public final class NetworkRig: Sendable {
             state.withLock { _ = $0.pending.removeValue(forKey: command.id) }
             throw error
         }
+        let watch = command.op == "ping" ? nil : watchForSilence(command.id)
         let pending = await waitForReplies(command.id, until: .now + timeout)
+        watch?.cancel()
         return (pending?.replies ?? [:], pending?.lost ?? [:])
     }
 

@@ -81,7 +81,7 @@ extension RigAgent {
             send(reply, to: request)
             return
         }
-        guard ledger.take("take/\(take)") == .new else {
+        guard takes.take(take) == .new else {
             reply.status = "error"
             reply.message = "take \(take) was fired already; a take fires once"
             send(reply, to: request)

@@ -82,6 +82,8 @@ public final class RigAgent: Sendable {
     public let configuration: Configuration
     let topics: RigTopics
     let ledger = CommandLedger()
+    /// The takes fired: a take fires once, whatever command asks for it.
+    let takes = CommandLedger()
     let refusals: RefusalLog
     let files: RigFileServer
     private let state = Locked(State())

@@ -136,7 +136,7 @@ public struct RigClockEstimate: Sendable, Equatable {
 }
 
 /// CLOCK_REALTIME in nanoseconds, as the rig's messages carry times.
-func realtimeNanoseconds() -> Int64 {
+package func realtimeNanoseconds() -> Int64 {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
     return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
