@@ -28,7 +28,7 @@ enum RigCommand: Command {
         ],
         subcommands: [
             RigConnectCommand.self, RigSetCommand.self, RigShootCommand.self, RigLiveViewCommand.self,
-            RigAgentCommand.self, RigHostsCommand.self,
+            RigAgentCommand.self, RigHostsCommand.self, RigCollectCommand.self,
         ]
     )
 }
