@@ -221,6 +221,14 @@ let package = Package(
             path: "Tests/ViewfinderV4L2VividChecks",
             swiftSettings: strict
         ),
+        // Faults of a rig across hosts in network namespaces (a killed agent, a cut link, a broker restart, packet
+        // loss), each against its limits; `make test-rig-faults`.
+        .executableTarget(
+            name: "rig-network-faults",
+            dependencies: ["ViewfinderTestSupport"],
+            path: "Tests/ViewfinderRigNetworkFaults",
+            swiftSettings: strict
+        ),
         // CPU per frame of CameraSource against v4l2-ctl, run in the same VM.
         .executableTarget(
             name: "v4l2-benchmark",

@@ -71,6 +71,12 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// The certificate authority that signed the broker's certificate, with TLS.
     public var certificateAuthorityFile: String { directory + "/ca.pem" }
 
+    /// The broker's log with its timestamps, of every run: `mosquitto.log` in ``directory``.
+    public var logFile: String { directory + "/mosquitto.log" }
+
+    /// The broker's resident memory in bytes, while it runs.
+    public var residentBytes: Int? { process?.residentBytes }
+
     /// What the broker printed, of its runs so far.
     public var log: String { (logs + [process?.standardOutput ?? ""]).joined(separator: "\n") }
 
@@ -106,6 +112,7 @@ public final class MosquittoBroker: @unchecked Sendable {
         var lines = [
             "listener \(port) \(options.address)", "persistence false", "user root", "set_tcp_nodelay true",
             "max_packet_size \(options.maximumPacketSize)", "log_dest stderr",
+            "log_dest file \(directory)/mosquitto.log",
             "log_type error", "log_type warning", "log_type notice", "log_type information",
         ]
         if options.users.isEmpty {
