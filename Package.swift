@@ -292,6 +292,17 @@ let package = Package(
             path: "Benchmarks/RigBenchmark",
             swiftSettings: strict
         ),
+        // A rig across hosts on MQTT: the fan-out of a fire, the shutter skew across hosts against one host and the
+        // gphoto2 recipe, and 200 agents on one broker; `make bench-rig-network`.
+        .executableTarget(
+            name: "rig-network-benchmark",
+            dependencies: [
+                "ViewfinderRig", "ViewfinderRigNetwork", "ViewfinderSimulator", "ViewfinderSystem", "BenchmarkSupport",
+                "ViewfinderTestSupport",
+            ],
+            path: "Benchmarks/RigNetworkBenchmark",
+            swiftSettings: strict
+        ),
         // Time to the first camera found, against avahi-browse in the same run; `make bench-discovery`.
         .executableTarget(
             name: "discovery-benchmark",
