@@ -40,7 +40,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// How the broker was set up.
     public let options: Options
     /// The listener's port.
-    public let port: UInt16
+    public private(set) var port: UInt16 = 0
     /// The folder of the configuration, the password file and the certificates.
     public let directory: String
     private var process: ChildProcess?
@@ -55,9 +55,19 @@ public final class MosquittoBroker: @unchecked Sendable {
         }
         self.options = options
         directory = String(cString: mkdtemp(strdup("/tmp/viewfinder-mosquitto.XXXXXX")))
-        port = options.port != 0 ? options.port : try Self.freePort(on: options.address)
-        try writeConfiguration()
-        try start()
+        if options.tls { try makeCertificates() }
+        // A free port may be taken by another test between its choice and mosquitto's bind: choose again then.
+        for attempt in 1...5 {
+            port = options.port != 0 ? options.port : try Self.freePort(on: options.address)
+            try writeConfiguration()
+            do {
+                try start()
+                return
+            } catch let failure as TestFailure
+            where options.port == 0 && attempt < 5 && failure.description.contains("Address already in use") {
+                continue
+            }
+        }
     }
 
     deinit {
@@ -103,6 +113,9 @@ public final class MosquittoBroker: @unchecked Sendable {
         let process = try ChildProcess(full[0], Array(full.dropFirst()), mergingErrors: true)
         self.process = process
         guard process.waitForOutput(timeout: .seconds(20), until: { $0.contains(" running") }) else {
+            process.signal(SIGKILL)
+            _ = process.wait(timeout: .seconds(10))
+            self.process = nil
             throw TestFailure("mosquitto did not start:\n\(process.standardOutput)")
         }
         // "running" comes once the listener is open.
@@ -132,7 +145,6 @@ public final class MosquittoBroker: @unchecked Sendable {
             lines.append("acl_file \(directory)/acl")
         }
         if options.tls {
-            try makeCertificates()
             lines += [
                 "cafile \(directory)/ca.pem", "certfile \(directory)/server.pem", "keyfile \(directory)/server.key",
             ]
