@@ -7,7 +7,7 @@ import ViewfinderSystem
 ///
 /// A `NetworkRig` learns the hosts from their retained records, sets their cameras, fires them together at an
 /// instant on the hosts' clocks, and pulls their pictures over HTTP. Its reports have the shapes of
-/// ``CameraRig``'s: a ``RigReport`` with an outcome per camera, each camera named `HOST/CAMERA`.
+/// `CameraRig`'s: a `RigReport` with an outcome per camera, each camera named `HOST/CAMERA`.
 ///
 /// ```swift
 /// let rig = try NetworkRig(configuration: .init(broker: try RigBroker(url: "mqtt://10.0.0.1"), rig: "studio"))

@@ -3,7 +3,7 @@ import ViewfinderCore
 import ViewfinderRig
 import ViewfinderSystem
 
-/// One host of a rig of many hosts: drives the host's cameras (a ``CameraRig``) on the commands a coordinator sends
+/// One host of a rig of many hosts: drives the host's cameras (a `CameraRig`) on the commands a coordinator sends
 /// through an MQTT broker, and serves their pictures over HTTP.
 ///
 /// ```swift

@@ -8,7 +8,7 @@ import Glibc
 
 /// Serves an agent's pictures over HTTP: `GET /files/TAKE/NAME`, streamed from the agent's folder of takes.
 ///
-/// It is the tool's one HTTP server (``HTTPServer``) with its one policy: every request needs the server's token
+/// It is the tool's one HTTP server (`HTTPServer`) with its one policy: every request needs the server's token
 /// (the agent gives it in its state record), names this host, and comes within the connection bounds. A file goes
 /// out in chunks with its length in advance, each chunk with its deadline, however large it is. Names are checked
 /// before any file is opened: a take and a file are each 1 to 64 letters, digits, `-`, `_` and `.`, not starting
