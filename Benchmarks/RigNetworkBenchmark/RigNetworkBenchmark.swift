@@ -46,6 +46,12 @@ struct RigNetworkBenchmark {
         guard status == 0 else { throw BenchmarkFailure("the measurements ended with status \(status ?? -1)") }
     }
 
+    /// The system's load averages over 1, 5 and 15 minutes, from `/proc/loadavg`.
+    static func loadAverage() -> String {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").prefix(3).joined(separator: ", ")
+    }
+
     static func mosquittoVersion() -> String {
         let result = try? ChildProcess.run("dpkg-query", ["-W", "-f=${Version}", "mosquitto"])
         return result?.standardOutput ?? "?"
@@ -63,11 +69,13 @@ struct RigNetworkBenchmark {
         defer { broker.stop() }
         let coordinator = try await connectCoordinator()
         defer { coordinator.disconnect() }
+        say("load average at the start (the machine is shared): \(Self.loadAverage())\n")
 
         let fanOut = try await measureFanOut(coordinator, hosts: 50, rounds: 60)
         let skew = try await measureSkew(coordinator)
         let scaled = try await measureScale(coordinator, broker: broker, hosts: scale)
 
+        say("\nload average at the end: \(Self.loadAverage())")
         say("\nTargets")
         say(
             check(
