@@ -26,8 +26,9 @@ RELEASE_FILES := $(RELEASE_TOOL) $(GENERATED)/viewfinder.1 $(GENERATED)/viewfind
 	$(GENERATED)/viewfinder.fish
 
 .PHONY: all build demo docs test test-browser test-download test-vivid test-gphoto2 test-tsan test-fuzz test-soak soak \
-	fuzz fuzz-corpus release install uninstall deb test-install \
-	bench-core bench-imaging bench-ptp bench-replay bench-reactive bench-liveview bench-discovery bench-barcode bench-rig bench-webcam bench-usb lint deps test-deps
+	fuzz fuzz-corpus release install uninstall deb test-install test-rig-faults \
+	bench-core bench-imaging bench-ptp bench-replay bench-reactive bench-liveview bench-discovery bench-barcode bench-rig \
+	bench-rig-network bench-webcam bench-usb lint deps test-deps
 
 all: build
 
@@ -147,6 +148,14 @@ soak: deps
 fuzz-corpus: test-deps
 	SWIFT=$(SWIFT) Scripts/record-fuzz-corpus.sh
 
+## Runs the faults of a rig across hosts (release build; needs root): on a bridge of network namespaces with a
+## mosquitto of its own and eight agents, an agent killed mid-take, a host's link cut and restored, the broker
+## restarted mid-take and 5 % of the packets to the broker dropped with nftables, each against its limits (a minute).
+test-rig-faults: test-deps
+	$(SWIFT) build -c release --product viewfinder
+	$(SWIFT) build -c release --product rig-network-faults
+	$$($(SWIFT) build -c release --show-bin-path)/rig-network-faults
+
 ## Checks the simulated camera against Debian's gphoto2 as an independent PTP/IP client (under a minute).
 test-gphoto2: test-deps
 	SWIFT=$(SWIFT) Scripts/test-gphoto2.sh
@@ -215,6 +224,15 @@ bench-barcode: test-deps
 bench-rig: test-deps
 	$(SWIFT) build -c release --product rig-benchmark
 	$$($(SWIFT) build -c release --show-bin-path)/rig-benchmark
+
+## Measures a rig across hosts on MQTT (release build; needs root): the fan-out of a fire to 50 hosts, the shutter
+## skew across 16 hosts × 4 cameras against one host and against one gphoto2 process per camera, and 200 agents on
+## one broker (BENCH_RIG_HOSTS), each host a network namespace on a bridge (a few minutes).
+BENCH_RIG_HOSTS ?= 200
+bench-rig-network: test-deps
+	$(SWIFT) build -c release --product viewfinder
+	$(SWIFT) build -c release --product rig-network-benchmark
+	$$($(SWIFT) build -c release --show-bin-path)/rig-network-benchmark --scale $(BENCH_RIG_HOSTS)
 
 ## Measures the reactive layer against AsyncStream and DispatchQueue.async in the same run (release build).
 bench-reactive: deps

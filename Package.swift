@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "Viewfinder", targets: ["Viewfinder"]),
         .library(name: "ViewfinderSimulator", targets: ["ViewfinderSimulator"]),
+        .library(name: "ViewfinderRigNetwork", targets: ["ViewfinderRigNetwork"]),
         .executable(name: "viewfinder", targets: ["ViewfinderCLI"]),
     ],
     targets: [
@@ -85,6 +86,17 @@ let package = Package(
             dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderReactive"],
             swiftSettings: strict
         ),
+        // Rigs across hosts: an agent per host and a coordinator, through an MQTT 5 broker (Eclipse Mosquitto's
+        // client library), the pictures pulled over HTTP. A product of its own, so rigs on one host need no broker.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .target(
+            name: "ViewfinderRigNetwork",
+            dependencies: [
+                "ViewfinderSystem", "CViewfinderSystem", "ViewfinderCore", "ViewfinderRig", "ViewfinderHTTP",
+                "CMosquitto",
+            ],
+            swiftSettings: strict
+        ),
         // V4L2 capture devices.
         .target(name: "CV4L2"),
         .target(
@@ -113,6 +125,7 @@ let package = Package(
             name: "ViewfinderCLI",
             dependencies: [
                 "Viewfinder", "ViewfinderSimulator", "ViewfinderSystem", "CViewfinderSystem", "ViewfinderHTTP",
+                "ViewfinderRigNetwork",
             ],
             swiftSettings: strict),
 
@@ -162,6 +175,17 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The agent and the coordinator against a mosquitto of their own: on loopback, and as processes in network
+        // namespaces on a bridge with an independent MQTT client (paho-mqtt, in Peers).
+        .testTarget(
+            name: "ViewfinderRigNetworkTests",
+            dependencies: [
+                "ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore", "ViewfinderRig", "ViewfinderRigNetwork",
+                "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderSimulator",
+            ],
+            exclude: ["Peers"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ViewfinderPTPUSBTests",
             dependencies: [
@@ -197,6 +221,14 @@ let package = Package(
                 "CV4L2", "ViewfinderPTP", "ViewfinderPTPUSB", "ViewfinderReactive",
             ],
             path: "Tests/ViewfinderV4L2VividChecks",
+            swiftSettings: strict
+        ),
+        // Faults of a rig across hosts in network namespaces (a killed agent, a cut link, a broker restart, packet
+        // loss), each against its limits; `make test-rig-faults`.
+        .executableTarget(
+            name: "rig-network-faults",
+            dependencies: ["ViewfinderTestSupport"],
+            path: "Tests/ViewfinderRigNetworkFaults",
             swiftSettings: strict
         ),
         // CPU per frame of CameraSource against v4l2-ctl, run in the same VM.
@@ -260,6 +292,17 @@ let package = Package(
                 "ViewfinderSimulator", "ViewfinderSystem", "BenchmarkSupport", "ViewfinderTestSupport",
             ],
             path: "Benchmarks/RigBenchmark",
+            swiftSettings: strict
+        ),
+        // A rig across hosts on MQTT: the fan-out of a fire, the shutter skew across hosts against one host and the
+        // gphoto2 recipe, and 200 agents on one broker; `make bench-rig-network`.
+        .executableTarget(
+            name: "rig-network-benchmark",
+            dependencies: [
+                "ViewfinderRig", "ViewfinderRigNetwork", "ViewfinderSimulator", "ViewfinderSystem", "BenchmarkSupport",
+                "ViewfinderTestSupport",
+            ],
+            path: "Benchmarks/RigNetworkBenchmark",
             swiftSettings: strict
         ),
         // Time to the first camera found, against avahi-browse in the same run; `make bench-discovery`.

@@ -54,3 +54,12 @@ package func median(_ values: [Double]) -> Double {
     return sorted.count % 2 == 1
         ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
+
+/// A failure that stops a benchmark, saying why.
+package struct BenchmarkFailure: Error, CustomStringConvertible {
+    package var description: String
+
+    package init(_ description: String) {
+        self.description = description
+    }
+}

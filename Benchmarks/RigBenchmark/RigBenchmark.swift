@@ -283,12 +283,3 @@ enum RigBenchmark {
         text + String(repeating: " ", count: max(width - text.count, 1))
     }
 }
-
-/// A failure that stops the benchmark.
-struct BenchmarkFailure: Error, CustomStringConvertible {
-    var description: String
-
-    init(_ description: String) {
-        self.description = description
-    }
-}

@@ -8,6 +8,7 @@
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/timex.h>
 #include <unistd.h>
 
 #include "CViewfinderSystem.h"
@@ -178,5 +179,14 @@ int viewfinder_set_thread_credentials(int thread, unsigned int user, unsigned in
     int saved_errno = errno;
     sigaction(signal_number, &previous, NULL);
     errno = saved_errno;
+
+int viewfinder_clock_state(struct viewfinder_clock_state *state) {
+    struct timex time;
+    memset(&time, 0, sizeof time);
+    int result = ntp_adjtime(&time);
+    state->synchronized = result != -1 && result != TIME_ERROR && !(time.status & STA_UNSYNC);
+    state->offset_nanoseconds = (time.status & STA_NANO) ? (long long)time.offset : (long long)time.offset * 1000;
+    state->estimated_error_microseconds = time.esterror;
+    state->maximum_error_microseconds = time.maxerror;
     return result;
 }

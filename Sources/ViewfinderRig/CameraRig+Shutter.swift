@@ -8,15 +8,21 @@ extension CameraRig {
     /// part is ready, all shutter requests go out at once. A camera that fails or is slow to get ready is left out and
     /// does not hold the others back.
     ///
+    /// Given an instant, the requests go out at that instant instead (or at once, if the cameras get ready after
+    /// it), as a rig of many hosts fires every host's cameras at one time agreed beforehand.
+    ///
     /// - Parameters:
     ///   - engageAutoFocus: Whether each camera focuses before its picture (it then fires when focused, which spreads
     ///     the pictures by the cameras' focusing times).
-    ///   - timeout: How long each camera may take, from the start to its picture taken.
+    ///   - instant: When the shutter requests go out; as soon as every camera is ready when `nil`.
+    ///   - timeout: How long each camera may take, from the start to its picture taken (the wait for `instant`
+    ///     included).
     /// - Returns: Each camera's ``ShutterRelease``, or the error that kept it from taking the picture.
-    public func fireShutters(engagingAutoFocus engageAutoFocus: Bool = false, timeout: Duration = .seconds(30)) async
-        -> RigReport<ShutterRelease>
-    {
-        await perform("take a picture", timeout: timeout) { member, start in
+    public func fireShutters(
+        engagingAutoFocus engageAutoFocus: Bool = false, at instant: ContinuousClock.Instant? = nil,
+        timeout: Duration = .seconds(30)
+    ) async -> RigReport<ShutterRelease> {
+        await perform("take a picture", timeout: timeout, startingAt: instant) { member, start in
             try Self.requireStillCapture(member)
             await start()
             return try await Self.release(member, engagingAutoFocus: engageAutoFocus)
@@ -32,18 +38,21 @@ extension CameraRig {
     /// - Parameters:
     ///   - directory: An existing folder for the pictures.
     ///   - engageAutoFocus: Whether each camera focuses before its picture.
+    ///   - instant: When the shutter requests go out, as for ``fireShutters(engagingAutoFocus:at:timeout:)``; as
+    ///     soon as every camera is ready when `nil`.
     ///   - filesPerPicture: The most files one picture is taken to make.
     ///   - settleTime: How long to wait after a picture's first file for more files of the same picture.
     ///   - timeout: How long each camera may take, from the start to its last file downloaded.
     /// - Returns: Each camera's pictures, or the error that ended its part; a camera whose picture was taken but
     ///   whose file did not arrive in time fails with `ViewfinderError/Code/timeout`.
     public func capturePictures(
-        into directory: String, engagingAutoFocus engageAutoFocus: Bool = false, filesPerPicture: Int = 4,
-        settleTime: Duration = .milliseconds(300), timeout: Duration = .seconds(60)
+        into directory: String, engagingAutoFocus engageAutoFocus: Bool = false,
+        at instant: ContinuousClock.Instant? = nil, filesPerPicture: Int = 4, settleTime: Duration = .milliseconds(300),
+        timeout: Duration = .seconds(60)
     ) async -> RigReport<RigCapture> {
         let folder = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         let limit = max(filesPerPicture, 1)
-        return await perform("take and download a picture", timeout: timeout) { member, start in
+        return await perform("take and download a picture", timeout: timeout, startingAt: instant) { member, start in
             try Self.requireStillCapture(member)
             guard let access = member.camera.fileAccess else {
                 throw ViewfinderError(.notAvailable, "camera '\(member.name)' gives no access to its files")

@@ -113,12 +113,13 @@ public final class CameraRig: Sendable {
     /// Runs `part` for every camera at once, as ``forEachCamera(doing:timeout:_:)`` does.
     ///
     /// `part` gets the camera and a gate: a part that must act at the same moment as the others passes the gate
-    /// first (``RigStartGate/pass(_:)``), which opens once every camera still taking part has reached it.
+    /// first (``RigStartGate/pass(_:)``), which opens once every camera still taking part has reached it, and not
+    /// before `instant` when one is given.
     func perform<Value: Sendable>(
-        _ what: String, timeout: Duration,
+        _ what: String, timeout: Duration, startingAt instant: ContinuousClock.Instant? = nil,
         _ part: @escaping @Sendable (RigMember, _ start: @escaping @Sendable () async -> Void) async throws -> Value
     ) async -> RigReport<Value> {
-        let gate = RigStartGate(count: members.count)
+        let gate = RigStartGate(count: members.count, opensAt: instant)
         let began = ContinuousClock.now
         let outcomes = await withTaskGroup(of: (Int, RigReport<Value>.Outcome).self) { group in
             for (index, member) in members.enumerated() {

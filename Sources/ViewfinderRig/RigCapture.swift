@@ -1,6 +1,6 @@
 import ViewfinderCore
 
-/// One camera's picture from ``CameraRig/capturePictures(into:engagingAutoFocus:filesPerPicture:settleTime:timeout:)``:
+/// One camera's picture from ``CameraRig/capturePictures(into:engagingAutoFocus:at:filesPerPicture:settleTime:timeout:)``:
 /// when it was taken and where its files were saved.
 public struct RigCapture: Sendable {
     /// One file of the picture, saved.

@@ -7,14 +7,7 @@ import Glibc
 /// The built `viewfinder` executable, run as a child process.
 enum Tool {
     /// The executable's path: `VIEWFINDER` when set, otherwise beside the test bundle in the build products.
-    static let path: String = {
-        if let path = getenv("VIEWFINDER") { return String(cString: path) }
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let executable = String(decoding: buffer[..<max(count, 0)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let directory = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-        return directory.joined(separator: "/") + "/viewfinder"
-    }()
+    static let path = BuiltProduct.path(of: "viewfinder")
 
     /// Runs the tool with `arguments` to its end.
     static func run(_ arguments: String..., timeout: Duration = .seconds(120)) throws -> ChildProcess.Result {

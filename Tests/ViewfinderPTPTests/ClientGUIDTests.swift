@@ -1,4 +1,5 @@
 import Testing
+import ViewfinderSystem
 import ViewfinderTestSupport
 
 @testable import ViewfinderPTPIP

@@ -61,4 +61,18 @@ int viewfinder_fork_cleanup_keeper(
 /// seconds.
 int viewfinder_set_thread_credentials(int thread, unsigned int user, unsigned int group);
 
+/// What the kernel says of the system clock (ntp_adjtime(2) in read-only mode), as the time daemon keeps it.
+struct viewfinder_clock_state {
+    /// Whether the clock is synchronised: STA_UNSYNC clear and no TIME_ERROR.
+    int synchronized;
+    /// The offset to the reference the daemon last gave, in nanoseconds.
+    long long offset_nanoseconds;
+    /// The estimated and maximum errors, in microseconds.
+    long long estimated_error_microseconds;
+    long long maximum_error_microseconds;
+};
+
+/// Reads the kernel's clock state without changing it; returns what ntp_adjtime returns (-1 on failure).
+int viewfinder_clock_state(struct viewfinder_clock_state *state);
+
 #endif

@@ -10,19 +10,27 @@ enum RigShootCommand: Command {
             Once every camera is connected and ready, the shutter requests go out together; the spread between the \
             first and the last request is printed. With --download DIR each camera's new picture is saved in DIR \
             (created when missing) as its camera's name, a dash and the camera's file name, such as \
-            DIR/cam3-DSC_0042.JPG; the downloads run side by side.
+            DIR/cam3-DSC_0042.JPG; the downloads run side by side. With --broker, every host of the rig fires its \
+            cameras at one instant --lead ahead on the hosts' clocks (a host whose clock is off by more than \
+            --max-clock-offset is left out, and the shoot is refused when the lead is too short to reach every \
+            host); each host downloads its cameras' pictures, and with --download they are fetched from the hosts \
+            into DIR/HOST/, each checked against its size and SHA-256.
             """,
-        options: RigTarget.options + [
-            .value("download", "DIR", short: "d", help: "Download each camera's picture into DIR."),
-            .flag("af", help: "Focus before each picture (the pictures then follow each camera's focusing)."),
-            .value("timeout", "SECONDS", help: "How long each camera may take, downloads included.", default: "60"),
-            .json,
-        ],
+        options: RigTarget.options + RigBrokerOptions.options + RigBrokerCommands.options
+            + RigBrokerCommands.shootOptions + [
+                .value("download", "DIR", short: "d", help: "Download each camera's picture into DIR."),
+                .flag("af", help: "Focus before each picture (the pictures then follow each camera's focusing)."),
+                .value("timeout", "SECONDS", help: "How long each camera may take, downloads included.", default: "60"),
+                .json,
+            ],
         examples: [
             Example(commandLine: "rig shoot --hosts 127.0.0.1:15740+4", comment: "Fires four cameras together."),
             Example(
                 commandLine: "rig shoot --hosts 10.0.0.21,10.0.0.22 --names left,right --download take1",
                 comment: "Saves take1/left-….JPG and take1/right-….JPG."),
+            Example(
+                commandLine: "rig shoot --broker mqtt://10.0.0.1 --wait-for 16 --download take1",
+                comment: "Waits for 16 hosts, fires them all at once, and gathers take1/h01/cam0-….JPG and the rest."),
         ]
     )
 
@@ -30,6 +38,11 @@ enum RigShootCommand: Command {
         let timeout = Duration.seconds(try arguments.seconds("timeout", default: 60, in: 1...3600))
         let directory = try arguments.value("download").map { try OutputDirectory($0) }
         let focus = arguments.flag("af")
+        if arguments.value("broker") != nil {
+            try RigTarget.refuseHosts(with: arguments)
+            try await RigBrokerCommands.shoot(arguments, directory: directory, focus: focus, timeout: timeout)
+            return
+        }
         let target = try RigTarget(arguments)
         try await target.withConnectedRig(commandPath: arguments.commandPath) { rig, connectFailures in
             let records: [RigOutcomeRecord]

@@ -6,7 +6,7 @@ import ViewfinderSystem
 struct RigOutcomeRecord: Encodable {
     /// The camera's name in the rig.
     var camera: String
-    /// Where it is.
+    /// Where it is: the camera's address, or the host of a rig of many hosts.
     var address: String
     /// Whether its part succeeded.
     var ok: Bool
@@ -22,7 +22,8 @@ struct RigOutcomeRecord: Encodable {
     var files: [String]?
 
     init<Success>(
-        _ outcome: RigReport<Success>.Outcome, address: RigTarget.Address?, detail: (Success) -> String? = { _ in nil },
+        _ outcome: RigReport<Success>.Outcome, address: (any CustomStringConvertible)?,
+        detail: (Success) -> String? = { _ in nil },
         files: (Success) -> [String]? = { _ in nil }
     ) {
         camera = outcome.camera

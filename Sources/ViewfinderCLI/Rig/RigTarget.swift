@@ -83,6 +83,15 @@ struct RigTarget {
         connectTimeout = .seconds(try arguments.seconds("connect-timeout", default: 15, in: 0.1...600))
     }
 
+    /// Fails when a command line gives both `--broker` and `--hosts`: a rig is one or the other.
+    static func refuseHosts(with arguments: ParsedArguments) throws {
+        guard arguments.value("hosts") == nil else {
+            throw UsageError(
+                "give --hosts for cameras driven from here, or --broker for a rig of many hosts, not both",
+                commandPath: arguments.commandPath)
+        }
+    }
+
     /// Makes the rig, not yet connected.
     ///
     /// - Throws: ``UsageError`` for names a rig cannot take or the same address twice.
