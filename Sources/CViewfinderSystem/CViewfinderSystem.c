@@ -179,6 +179,8 @@ int viewfinder_set_thread_credentials(int thread, unsigned int user, unsigned in
     int saved_errno = errno;
     sigaction(signal_number, &previous, NULL);
     errno = saved_errno;
+    return result;
+}
 
 int viewfinder_clock_state(struct viewfinder_clock_state *state) {
     struct timex time;
