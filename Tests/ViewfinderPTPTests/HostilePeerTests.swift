@@ -246,8 +246,9 @@ import ViewfinderTestSupport
         }
     }
 
-    /// A data phase announced beyond the in-memory limit is never allocated: the client gives it up and asks the
-    /// camera to stop it with a Cancel packet, and a phase that then ends early is the camera honouring that.
+    /// A data phase announced beyond the in-memory limit is given up: the client asks the camera to stop it with a
+    /// Cancel packet, and a phase that then ends early is the camera honouring that. (That the claim is never
+    /// allocated is held by fuzz-ptp-client's allocation limit and measured by ptp-benchmark.)
     @Test func anAnnouncedLengthBeyondTheLimitIsNeverAllocated() async throws {
         let responder = try ScriptedResponder { peer in
             let id = try peer.expectRequest(.getObject).transactionID
@@ -258,13 +259,11 @@ import ViewfinderTestSupport
             try peer.command.send(.endData(transactionID: id, payload: [1, 2, 3]), while: "test")
             try peer.respond(.transactionCancelled, id)
         }
-        let resident = residentBytes()
         try await withSession(port: responder.port) { session in
             let error = await #expect(throws: ViewfinderError.self) { try await session.transaction(.getObject) }
             #expect(error?.code == .invalidArgument, "\(error?.message ?? "")")
             #expect(session.state == .open)
         }
-        #expect(residentBytes() - resident < Self.memoryBound)
         #expect(try await responder.recordedFailures() == [])
     }
 
