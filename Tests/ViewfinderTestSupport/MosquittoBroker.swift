@@ -64,7 +64,8 @@ public final class MosquittoBroker: @unchecked Sendable {
                 try start()
                 return
             } catch let failure as TestFailure
-            where options.port == 0 && attempt < 5 && failure.description.contains("Address already in use") {
+                where options.port == 0 && attempt < 5 && failure.description.contains("Address already in use")
+            {
                 continue
             }
         }
