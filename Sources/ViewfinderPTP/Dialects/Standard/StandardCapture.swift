@@ -18,6 +18,8 @@ final class StandardCapture: Sendable {
         var transactionID: UInt32?
         /// CaptureComplete events that arrived before the caller began to wait.
         var completedTransactions: Set<UInt32> = []
+        /// A failure, such as StoreFull, that arrived before the caller began to wait.
+        var failure: ViewfinderError?
         var continuation: CheckedContinuation<Void, any Error>?
         var timer: Task<Void, Never>?
 
@@ -123,10 +125,15 @@ final class StandardCapture: Sendable {
                 }
                 enum Outcome {
                     case waiting, completed
+                    case failed(ViewfinderError)
                     case gone(ViewfinderError?)
                 }
                 let outcome = state.withLock { state -> Outcome in
                     guard var wait = state.wait, wait.id == id else { return .gone(state.ended) }
+                    if let failure = wait.failure {
+                        state.wait = nil
+                        return .failed(failure)
+                    }
                     wait.transactionID = transactionID
                     if wait.completedTransactions.contains(where: wait.isCompleted(by:)) {
                         state.wait = nil
@@ -143,6 +150,9 @@ final class StandardCapture: Sendable {
                 case .completed:
                     timer.cancel()
                     continuation.resume()
+                case .failed(let failure):
+                    timer.cancel()
+                    continuation.resume(throwing: failure)
                 case .gone(let ended):
                     // Ended before the wait began, by cancellation or by the connection ending.
                     timer.cancel()
@@ -157,10 +167,16 @@ final class StandardCapture: Sendable {
         }
     }
 
-    /// Ends capture `id`, if it is still the one under way.
+    /// Ends capture `id`, if it is still the one under way; a failure before the caller waits is kept for it.
     private func end(_ id: UInt64, _ result: Result<Void, ViewfinderError>) {
         let wait = state.withLock { state -> Wait? in
-            guard let wait = state.wait, wait.id == id else { return nil }
+            guard var wait = state.wait, wait.id == id else { return nil }
+            if wait.continuation == nil, case .failure(let error) = result {
+                // StoreFull on the event channel may come before InitiateCapture's answer on the command channel.
+                wait.failure = error
+                state.wait = wait
+                return nil
+            }
             state.wait = nil
             return wait
         }
