@@ -36,19 +36,30 @@ let package = Package(
         .systemLibrary(name: "CLibYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
-        // Pixel kernels libyuv does not offer: range maps, and packing YUYV with a range map and scaling in one pass.
+        // Pixel kernels of Viewfinder's own: range maps, packing YUYV with a range map and scaling in one pass, and
+        // the plane copies, merges and chroma resampling that JPEG decoding needs without libyuv.
         .target(name: "CViewfinderPixels"),
+        // JPEG decoding with libjpeg-turbo alone, and the live view decoder cameras use: what a program that drives
+        // cameras links of imaging.
+        .target(
+            name: "ViewfinderJPEG",
+            dependencies: ["ViewfinderSystem", "ViewfinderCore", "CTurboJPEG", "CViewfinderPixels"],
+            swiftSettings: strict
+        ),
+        // Conversion, scaling, rotation, JPEG encoding and PNG, over libyuv, libjpeg-turbo and libpng; re-exports
+        // ViewfinderJPEG.
         .target(
             name: "ViewfinderImaging",
             dependencies: [
-                "ViewfinderSystem", "ViewfinderCore", "CLibYUV", "CTurboJPEG", "CLibPNG", "CViewfinderPixels",
+                "ViewfinderSystem", "ViewfinderCore", "ViewfinderJPEG", "CLibYUV", "CTurboJPEG", "CLibPNG",
+                "CViewfinderPixels",
             ],
             swiftSettings: strict
         ),
         // PTP over any transport: datasets and codes, the session, the camera and the vendor dialects.
         .target(
             name: "ViewfinderPTP",
-            dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderImaging"],
+            dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderJPEG"],
             swiftSettings: strict
         ),
         // The PTP/IP transport: packets, the command and event connections, the network camera's connector.

@@ -1,5 +1,5 @@
 import ViewfinderCore
-import ViewfinderImaging
+import ViewfinderJPEG
 
 /// A camera that speaks PTP, over any transport: a `Camera` with typed properties, shutter, video recording and
 /// live view where the camera offers them, and its card's files.
