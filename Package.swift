@@ -6,10 +6,16 @@ let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
     name: "Viewfinder",
-    // The products users see: the library, the simulated camera for their own tests and demos, and the tool.
-    // Benchmarks, fuzzers and check programs are built by name from this package (`swift build --product NAME`).
+    // The products users see: the whole library, or the part for one job, each linking only what it needs; the
+    // simulated camera for their own tests and demos; and the tool. Benchmarks, fuzzers and check programs are built
+    // by name from this package (`swift build --product NAME`).
     products: [
         .library(name: "Viewfinder", targets: ["Viewfinder"]),
+        // Cameras alone: no libyuv, libpng, zxing-cpp or V4L2 (Scripts/check-products.sh checks a program's links).
+        .library(name: "ViewfinderCameras", targets: ["ViewfinderCameras"]),
+        .library(name: "ViewfinderCaptureDevices", targets: ["ViewfinderV4L2", "ViewfinderImaging"]),
+        .library(name: "ViewfinderBarcodeCapture", targets: ["ViewfinderBarcode"]),
+        .library(name: "ViewfinderRig", targets: ["ViewfinderRig"]),
         .library(name: "ViewfinderSimulator", targets: ["ViewfinderSimulator"]),
         .executable(name: "viewfinder", targets: ["ViewfinderCLI"]),
     ],
@@ -103,12 +109,20 @@ let package = Package(
             dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderImaging", "CV4L2"],
             swiftSettings: strict
         ),
+        // The cameras' module: PTP over the network and USB, discovery, and CameraDiscovery.shared over them.
+        .target(
+            name: "ViewfinderCameras",
+            dependencies: [
+                "ViewfinderReactive", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderPTP", "ViewfinderPTPIP",
+                "ViewfinderPTPUSB", "ViewfinderDiscovery",
+            ],
+            swiftSettings: strict
+        ),
         // The umbrella module users import.
         .target(
             name: "Viewfinder",
             dependencies: [
-                "ViewfinderReactive", "ViewfinderCore", "ViewfinderImaging", "ViewfinderPTP", "ViewfinderPTPIP",
-                "ViewfinderPTPUSB", "ViewfinderV4L2", "ViewfinderDiscovery", "ViewfinderBarcode", "ViewfinderRig",
+                "ViewfinderCameras", "ViewfinderImaging", "ViewfinderV4L2", "ViewfinderBarcode", "ViewfinderRig",
             ],
             swiftSettings: strict
         ),
