@@ -3,7 +3,7 @@ import ViewfinderCore
 /// One connection of the PTP driver: a session, over the transport a ``PTPEndpoint`` opened, and the dialect that
 /// speaks to the camera, chosen from what the camera said about itself.
 ///
-/// ``PTPCamera``'s ``CameraDriverCore`` opens one per connection; the lifecycle around it is the core's.
+/// ``PTPCamera``'s `CameraDriverCore` opens one per connection; the lifecycle around it is the core's.
 public final class PTPDriverConnection: CameraDriverConnection {
     /// The session of this connection.
     let session: PTPSession
