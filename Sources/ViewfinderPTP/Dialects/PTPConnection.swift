@@ -5,11 +5,11 @@ import ViewfinderCore
 ///
 /// The reports go through the connection's `CameraDriverContext`, which holds the camera weakly: a dialect keeps the
 /// connection, and calls on it do nothing once the camera is gone or has connected again.
-final class PTPConnection: Sendable {
+public final class PTPConnection: Sendable {
     /// The session of this connection.
-    let session: PTPSession
+    public let session: PTPSession
     /// How the camera was configured: timeouts for captures, live view and property sets.
-    let configuration: PTPCamera.Configuration
+    public let configuration: PTPCamera.Configuration
     private let context: CameraDriverContext
 
     init(session: PTPSession, configuration: PTPCamera.Configuration, context: CameraDriverContext) {
@@ -19,13 +19,13 @@ final class PTPConnection: Sendable {
     }
 
     /// What the camera said about itself when the session opened.
-    var deviceInfo: PTPDeviceInfo { session.deviceInfo }
+    public var deviceInfo: PTPDeviceInfo { session.deviceInfo }
 
     /// The camera's model name, for messages.
-    var model: String { session.deviceInfo.model }
+    public var model: String { session.deviceInfo.model }
 
     /// Passes a property's value and valid settable values to the camera's typed property.
-    func update<Value>(
+    public func update<Value>(
         _ identifier: CameraPropertyIdentifier<Value>, currentValue: TypedCameraPropertyValue<Value>?,
         validSettableValues: CameraPropertySettableValues<Value>
     ) {
@@ -33,7 +33,7 @@ final class PTPConnection: Sendable {
     }
 
     /// Tells the camera's new-file observers of a file the camera added, reading its information first.
-    func reportNewObject(_ handle: UInt32) async {
+    public func reportNewObject(_ handle: UInt32) async {
         guard context.wantsNewFiles, deviceInfo.supports(.getObjectInfo),
             let info = try? await session.objectInfo(handle)
         else { return }
@@ -41,32 +41,32 @@ final class PTPConnection: Sendable {
     }
 
     /// Tells the camera's new-file observers of a file the camera added.
-    func reportNewFile(_ item: CameraFileItem) {
+    public func reportNewFile(_ item: CameraFileItem) {
         context.reportNewFile(item)
     }
 
     /// Records that the camera records video, unless that is known already, and starts the timer's ticks.
-    func recordingStarted() {
+    public func recordingStarted() {
         context.recordingStarted()
     }
 
     /// Records that the camera stopped recording video.
-    func recordingStopped() {
+    public func recordingStopped() {
         context.recordingStopped()
     }
 
     /// How long a capture's request may wait for the camera: the exposure time the camera shows plus 100 s, as a
     /// camera may answer only after a long exposure and the writing of the file; the capture timeout for a bulb or
     /// unknown exposure.
-    var captureRequestTimeout: Duration {
+    public var captureRequestTimeout: Duration {
         let seconds = context.property(for: .shutterSpeed)?.commonValue?.approximateSeconds
         return seconds.map { .seconds(100) + .milliseconds(Int64(($0 * 1000).rounded(.up))) }
             ?? max(configuration.captureTimeout, .seconds(100))
     }
 
     /// The error for a call whose session ended under it: the error that ended the session, saying the camera went
-    /// away, rather than the session's ``ViewfinderError/Code/notConnected`` for calls after its end.
-    func lostSessionError(_ error: ViewfinderError, while activity: String) -> ViewfinderError {
+    /// away, rather than the session's `ViewfinderError/Code/notConnected` for calls after its end.
+    public func lostSessionError(_ error: ViewfinderError, while activity: String) -> ViewfinderError {
         guard error.code == .notConnected, case .closed(let reason?) = session.state,
             let lost = context.lostCameraError(reason, while: activity)
         else { return error }

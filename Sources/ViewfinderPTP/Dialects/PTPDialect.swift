@@ -18,10 +18,21 @@ import ViewfinderCore
 ///
 /// Files on the card are the standard operations for every vendor and stay in ``PTPCamera``.
 ///
-/// A dialect is one folder under `Dialects/`: the type, its codes as extensions of the code types, its value tables
-/// and anything it keeps per connection. Adding a vendor is adding a folder and one line in
-/// ``PTPDialects/all``; no other dialect changes.
-protocol PTPDialect: CameraDriverOperations {
+/// Viewfinder's own dialects are each one folder under `Dialects/`: the type, its codes as extensions of the code
+/// types, its value tables and anything it keeps per connection; adding one is adding a folder and one line in
+/// ``PTPDialects``' list. A dialect in another package is registered instead, before the first camera connects:
+///
+/// ```swift
+/// final class LeicaDialect: PTPDialect {
+///     static let name = "Leica"
+///     static func claims(_ deviceInfo: PTPDeviceInfo) -> Bool { deviceInfo.manufacturer.hasPrefix("Leica") }
+///     static func open(_ connection: PTPConnection) async throws -> LeicaDialect { … }
+///     // functionality, handle(_:), setRawValue(_:forPropertyNamed:), takePicture(engagingAutoFocus:), …
+/// }
+///
+/// PTPDialects.register(LeicaDialect.self)
+/// ```
+public protocol PTPDialect: CameraDriverOperations {
     /// The dialect's name for messages, such as `"standard PTP"`.
     static var name: String { get }
 
@@ -56,39 +67,47 @@ protocol PTPDialect: CameraDriverOperations {
 }
 
 extension PTPDialect {
-    func observe(_ event: PTPEvent) {}
+    /// Does nothing: the dialect acts on events in ``handle(_:)``.
+    public func observe(_ event: PTPEvent) {}
 
-    func eventsWereMissed() async {}
+    /// Does nothing: the dialect keeps nothing that missed events could have changed.
+    public func eventsWereMissed() async {}
 
-    func stepValue(forPropertyNamed name: String, by steps: Int) async throws {
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func stepValue(forPropertyNamed name: String, by steps: Int) async throws {
         throw ViewfinderError(.notAvailable, "\(Self.name) cameras have no property that moves by steps")
     }
 
-    func startLiveView() async throws {
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func startLiveView() async throws {
         throw ViewfinderError(
             .notAvailable, "\(Self.name) cameras offer no live view Viewfinder can drive")
     }
 
-    func liveViewImage() async throws -> [UInt8] {
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func liveViewImage() async throws -> [UInt8] {
         throw ViewfinderError(.notAvailable, "\(Self.name) cameras offer no live view Viewfinder can drive")
     }
 
-    func startRecording() async throws {
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func startRecording() async throws {
         throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot record video over PTP")
     }
 
-    func stopRecording() async throws {
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func stopRecording() async throws {
         throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot record video over PTP")
     }
 
-    func fileDownloaded(_ handle: UInt32) async {}
+    /// Does nothing: the camera keeps its files whether or not they were downloaded.
+    public func fileDownloaded(_ handle: UInt32) async {}
 
     /// Runs a step of a connection's opening it can do without: a camera's refusal is noted by the result, any other
     /// error fails the connection.
     ///
     /// - Returns: Whether the camera did the step.
     @discardableResult
-    static func refusalIsNotFatal(_ step: () async throws -> some Any) async throws -> Bool {
+    public static func refusalIsNotFatal(_ step: () async throws -> some Any) async throws -> Bool {
         do {
             _ = try await step()
             return true
