@@ -25,8 +25,8 @@ GENERATED := .build-static/share
 RELEASE_FILES := $(RELEASE_TOOL) $(GENERATED)/viewfinder.1 $(GENERATED)/viewfinder.bash $(GENERATED)/_viewfinder \
 	$(GENERATED)/viewfinder.fish
 
-.PHONY: all build demo docs test test-browser test-download test-vivid test-gphoto2 test-tsan test-fuzz test-soak soak \
-	fuzz fuzz-corpus release install uninstall deb test-install test-rig-faults \
+.PHONY: all build demo docs test test-products test-browser test-download test-vivid test-gphoto2 test-tsan test-fuzz \
+	test-soak soak fuzz fuzz-corpus release install uninstall deb test-install test-rig-faults \
 	bench-core bench-imaging bench-ptp bench-replay bench-reactive bench-liveview bench-discovery bench-barcode bench-rig \
 	bench-rig-network bench-webcam bench-usb lint deps test-deps
 
@@ -105,11 +105,18 @@ $(GENERATED)/viewfinder.fish: $(RELEASE_TOOL)
 docs: deps
 	SWIFT=$(SWIFT) Scripts/docs.sh
 
-## Runs every check: formatting, the documentation, the build, all tests, the tests again under the thread sanitizer,
-## gphoto2, the preview and the camera remote in a browser, a 5 GB download through the remote, vivid, installing and
-## packaging, each fuzz target for a short while, and a one-minute soak.
+## Checks that a program depending on the ViewfinderCameras product alone links no libyuv, libpng, zxing-cpp or V4L2
+## code (a package of its own in .build-products, built against this checkout); needs the tool built, to check the check.
+test-products: deps
+	$(SWIFT) build --product viewfinder
+	SWIFT=$(SWIFT) Scripts/check-products.sh
+
+## Runs every check: formatting, the documentation, the build, what the cameras product links, all tests, the tests
+## again under the thread sanitizer, gphoto2, the preview and the camera remote in a browser, a 5 GB download through
+## the remote, vivid, installing and packaging, each fuzz target for a short while, and a one-minute soak.
 test: test-deps lint docs
 	$(SWIFT) build --build-tests
+	SWIFT=$(SWIFT) Scripts/check-products.sh
 	$(SWIFT) test --skip-build
 	$(MAKE) test-tsan
 	$(MAKE) test-gphoto2

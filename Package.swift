@@ -6,10 +6,16 @@ let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
     name: "Viewfinder",
-    // The products users see: the library, the simulated camera for their own tests and demos, and the tool.
-    // Benchmarks, fuzzers and check programs are built by name from this package (`swift build --product NAME`).
+    // The products users see: the whole library, or the part for one job, each linking only what it needs; the
+    // simulated camera for their own tests and demos; and the tool. Benchmarks, fuzzers and check programs are built
+    // by name from this package (`swift build --product NAME`).
     products: [
         .library(name: "Viewfinder", targets: ["Viewfinder"]),
+        // Cameras alone: no libyuv, libpng, zxing-cpp or V4L2 (Scripts/check-products.sh checks a program's links).
+        .library(name: "ViewfinderCameras", targets: ["ViewfinderCameras"]),
+        .library(name: "ViewfinderCaptureDevices", targets: ["ViewfinderV4L2", "ViewfinderImaging"]),
+        .library(name: "ViewfinderBarcodeCapture", targets: ["ViewfinderBarcode"]),
+        .library(name: "ViewfinderRig", targets: ["ViewfinderRig"]),
         .library(name: "ViewfinderSimulator", targets: ["ViewfinderSimulator"]),
         .library(name: "ViewfinderRigNetwork", targets: ["ViewfinderRigNetwork"]),
         .executable(name: "viewfinder", targets: ["ViewfinderCLI"]),
@@ -37,19 +43,30 @@ let package = Package(
         .systemLibrary(name: "CLibYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
-        // Pixel kernels libyuv does not offer: range maps, and packing YUYV with a range map and scaling in one pass.
+        // Pixel kernels of Viewfinder's own: range maps, packing YUYV with a range map and scaling in one pass, and
+        // the plane copies, merges and chroma resampling that JPEG decoding needs without libyuv.
         .target(name: "CViewfinderPixels"),
+        // JPEG decoding with libjpeg-turbo alone, and the live view decoder cameras use: what a program that drives
+        // cameras links of imaging.
+        .target(
+            name: "ViewfinderJPEG",
+            dependencies: ["ViewfinderSystem", "ViewfinderCore", "CTurboJPEG", "CViewfinderPixels"],
+            swiftSettings: strict
+        ),
+        // Conversion, scaling, rotation, JPEG encoding and PNG, over libyuv, libjpeg-turbo and libpng; re-exports
+        // ViewfinderJPEG.
         .target(
             name: "ViewfinderImaging",
             dependencies: [
-                "ViewfinderSystem", "ViewfinderCore", "CLibYUV", "CTurboJPEG", "CLibPNG", "CViewfinderPixels",
+                "ViewfinderSystem", "ViewfinderCore", "ViewfinderJPEG", "CLibYUV", "CTurboJPEG", "CLibPNG",
+                "CViewfinderPixels",
             ],
             swiftSettings: strict
         ),
         // PTP over any transport: datasets and codes, the session, the camera and the vendor dialects.
         .target(
             name: "ViewfinderPTP",
-            dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderImaging"],
+            dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderJPEG"],
             swiftSettings: strict
         ),
         // The PTP/IP transport: packets, the command and event connections, the network camera's connector.
@@ -104,12 +121,20 @@ let package = Package(
             dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderImaging", "CV4L2"],
             swiftSettings: strict
         ),
+        // The cameras' module: PTP over the network and USB, discovery, and CameraDiscovery.shared over them.
+        .target(
+            name: "ViewfinderCameras",
+            dependencies: [
+                "ViewfinderReactive", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderPTP", "ViewfinderPTPIP",
+                "ViewfinderPTPUSB", "ViewfinderDiscovery",
+            ],
+            swiftSettings: strict
+        ),
         // The umbrella module users import.
         .target(
             name: "Viewfinder",
             dependencies: [
-                "ViewfinderReactive", "ViewfinderCore", "ViewfinderImaging", "ViewfinderPTP", "ViewfinderPTPIP",
-                "ViewfinderPTPUSB", "ViewfinderV4L2", "ViewfinderDiscovery", "ViewfinderBarcode", "ViewfinderRig",
+                "ViewfinderCameras", "ViewfinderImaging", "ViewfinderV4L2", "ViewfinderBarcode", "ViewfinderRig",
             ],
             swiftSettings: strict
         ),

@@ -1,40 +1,8 @@
-// Viewfinder: one API for cameras on Linux. Importing this module brings in every part of the library.
+// Viewfinder: one API for cameras on Linux. Importing this module brings in every part of the library: the cameras
+// (ViewfinderCameras), capture devices and imaging, barcode capture and rigs.
 
 @_exported import ViewfinderBarcode
-@_exported import ViewfinderCore
-@_exported import ViewfinderDiscovery
+@_exported import ViewfinderCameras
 @_exported import ViewfinderImaging
-@_exported import ViewfinderPTP
-@_exported import ViewfinderPTPIP
-@_exported import ViewfinderPTPUSB
-@_exported import ViewfinderReactive
 @_exported import ViewfinderRig
 @_exported import ViewfinderV4L2
-
-extension CameraDiscovery {
-    /// Discovery through every transport Viewfinder has: USB for attached cameras (addresses `usb:BUS:ADDRESS`), and
-    /// PTP/IP for cameras on the network, with the gateways of the kernel's routing table.
-    ///
-    /// ```swift
-    /// let manualDiscovery = CameraDiscovery.shared.manualDiscovery
-    /// manualDiscovery.discover(.cameraAtSuggestedGateway(.canon)) { result in
-    ///     switch result {
-    ///     case .success(let camera):
-    ///         // Use the camera. Make sure you keep a strong reference to it!
-    ///     case .failure(let error):
-    ///         print("Couldn't resolve camera with error: \(error)")
-    ///     }
-    /// }
-    /// ```
-    ///
-    /// Automatic discovery (`beginSearching()`) listens with every searcher Viewfinder has:
-    /// multicast DNS for `_ptp._tcp` services, SSDP for Canon's, Sony's and MTP cameras' services, and the kernel's
-    /// device events for cameras plugged in and out by USB.
-    public static let shared: CameraDiscovery = {
-        let discovery = CameraDiscovery(connectors: [PTPUSBCameraConnector(), PTPIPCameraConnector()])
-        discovery.register(MulticastDNSSearcher())
-        discovery.register(SSDPSearcher())
-        discovery.register(USBCameraSearcher())
-        return discovery
-    }()
-}

@@ -32,15 +32,19 @@ public struct PTPIPCameraConnector: CameraConnector {
         self.configuration = configuration
     }
 
-    /// Returns a camera for `host` on `port` (15740 when `nil`), not yet connected; `PTPCamera/connect()` finds out
-    /// whether it answers.
+    /// Network addresses.
+    public var addressKind: CameraAddress.Kind { .network }
+
+    /// Returns a camera for a network address, on its port (15740 when it names none), not yet connected;
+    /// `PTPCamera/connect()` finds out whether it answers.
     ///
     /// - Throws: `ViewfinderError/Code/notAvailable` for Fujifilm, Olympus and Panasonic cameras and Sony's Camera
-    ///   Remote API, which need protocols Viewfinder does not speak.
-    public func camera(of family: CameraFamily, at host: String, port: UInt16?) async throws -> any Camera {
+    ///   Remote API, which need protocols Viewfinder does not speak, and for an address that is not on the network.
+    public func camera(of family: CameraFamily, at address: CameraAddress) async throws -> any Camera {
+        guard case .network(let host, let port) = address else {
+            throw ViewfinderError(.notAvailable, "\(address) is not a network address; PTP/IP reaches cameras by host")
+        }
         switch family {
-        case .canon, .nikon, .sony, .genericPTPIP:
-            break
         case .fujifilm:
             throw ViewfinderError(
                 .notAvailable, "Fujifilm cameras speak their own PTP/IP variant, which Viewfinder does not support yet")
@@ -52,6 +56,8 @@ public struct PTPIPCameraConnector: CameraConnector {
                 .notAvailable,
                 "this Sony speaks its Camera Remote API over HTTP, which Viewfinder does not support yet; Sony bodies "
                     + "that offer PC Remote over WiFi speak PTP/IP: choose PC Remote on the camera")
+        default:
+            break
         }
         var transport = transport
         transport.port = port ?? Self.standardPort

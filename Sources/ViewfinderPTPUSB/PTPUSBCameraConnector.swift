@@ -2,11 +2,10 @@ import ViewfinderCore
 import ViewfinderPTP
 import ViewfinderSystem
 
-/// Makes `PTPCamera`s for cameras attached by USB, for discovery: it answers for addresses that start with `usb:`
-/// and leaves every other address to the next connector.
+/// Makes `PTPCamera`s for cameras attached by USB, for discovery: the connector for USB addresses.
 ///
-/// The address names the camera as `usb:BUS:ADDRESS` (as ``USBCameraSearcher`` reports it), `usb:SERIAL`, or `usb:`
-/// alone for the only camera attached. `CameraDiscovery.shared` asks it before the network's connectors:
+/// The address names the camera by its bus and device (as ``USBCameraSearcher`` reports it), its serial number, or
+/// as the only camera attached. `CameraDiscovery.shared` has it beside the network's connectors:
 ///
 /// ```swift
 /// let camera = try await CameraDiscovery.shared.manualDiscovery.discover(.cameraAttachedByUSB("1:4"))
@@ -31,19 +30,22 @@ public struct PTPUSBCameraConnector: CameraConnector {
         self.sysfs = sysfs
     }
 
-    /// Finds the attached camera a `usb:` address names and returns a camera for it, not yet connected; the family
-    /// and port are not needed, as the camera's own device information chooses its dialect.
+    /// USB addresses.
+    public var addressKind: CameraAddress.Kind { .usb }
+
+    /// Finds the attached camera a USB address names and returns a camera for it, not yet connected; the family is
+    /// not needed, as the camera's own device information chooses its dialect.
     ///
-    /// - Throws: `ViewfinderError/Code/notAvailable` for an address that does not start with `usb:`;
+    /// - Throws: `ViewfinderError/Code/notAvailable` for an address that is not a USB one;
     ///   `ViewfinderError/Code/notFound` when no attached camera matches, listing those there are;
-    ///   `ViewfinderError/Code/invalidArgument` for `usb:` alone when several are attached.
-    public func camera(of family: CameraFamily, at host: String, port: UInt16?) async throws -> any Camera {
-        guard let selector = ManualCameraDescriptor.usbSelector(inAddress: host).map(String.init) else {
-            throw ViewfinderError(.notAvailable, "\(host) is not a USB address (usb:BUS:ADDRESS or usb:SERIAL)")
+    ///   `ViewfinderError/Code/invalidArgument` for the only camera when several are attached.
+    public func camera(of family: CameraFamily, at address: CameraAddress) async throws -> any Camera {
+        guard case .usb(let selector) = address else {
+            throw ViewfinderError(.notAvailable, "\(address) is not a USB address")
         }
         let sysfs = sysfs
         let device = try await IOThread.run(name: "usb-find") {
-            try USBCameraDevice.find(selector.isEmpty ? nil : selector, sysfs: sysfs)
+            try USBCameraDevice.find(selector, sysfs: sysfs)
         }
         return PTPCamera(
             endpoint: PTPUSBEndpoint(device: device, configuration: transport, sysfs: sysfs),

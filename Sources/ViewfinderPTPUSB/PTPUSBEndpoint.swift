@@ -71,15 +71,26 @@ extension USBCameraDevice {
 
     /// The attached camera `selector` names: `BUS:ADDRESS`, a serial number, or `nil` for the only one.
     ///
-    /// - Throws: `ViewfinderError/Code/notFound` when none matches, listing the cameras there are;
-    ///   `ViewfinderError/Code/invalidArgument` when `selector` is `nil` and several are attached.
+    /// - Throws: As ``find(_:sysfs:)-(USBCameraSelector,_)``.
     public static func find(_ selector: String?, sysfs: String = sysfsDevices) throws(ViewfinderError)
+        -> USBCameraDevice
+    {
+        try find(USBCameraSelector(selector ?? ""), sysfs: sysfs)
+    }
+
+    /// The attached camera a USB address's selector names: the only one, the one at a bus and device address (or,
+    /// when none is there, whose serial number reads as that address), or the one with a serial number.
+    ///
+    /// - Throws: `ViewfinderError/Code/notFound` when none matches, listing the cameras there are;
+    ///   `ViewfinderError/Code/invalidArgument` for the only camera when several are attached.
+    public static func find(_ selector: USBCameraSelector, sysfs: String = sysfsDevices) throws(ViewfinderError)
         -> USBCameraDevice
     {
         let devices = all(sysfs: sysfs)
         let listed =
             devices.isEmpty ? "none is attached" : "attached: " + devices.map(\.description).joined(separator: ", ")
-        guard let selector, !selector.isEmpty else {
+        switch selector {
+        case .only:
             guard devices.count <= 1 else {
                 throw ViewfinderError(
                     .invalidArgument, "several USB cameras are attached; name one as BUS:ADDRESS or serial (\(listed))")
@@ -90,14 +101,14 @@ extension USBCameraDevice {
                 )
             }
             return only
+        case .busAddress(let bus, let address):
+            if let device = devices.first(where: { $0.bus == bus && $0.address == address }) {
+                return device
+            }
+        case .serialNumber:
+            break
         }
-        let parts = selector.split(separator: ":")
-        if parts.count == 2, let bus = Int(parts[0]), let address = Int(parts[1]),
-            let device = devices.first(where: { $0.bus == bus && $0.address == address })
-        {
-            return device
-        }
-        guard let device = devices.first(where: { $0.serialNumber == selector }) else {
+        guard let device = devices.first(where: { $0.serialNumber == selector.description }) else {
             throw ViewfinderError(.notFound, "no USB camera is at \(selector) or has that serial number (\(listed))")
         }
         return device

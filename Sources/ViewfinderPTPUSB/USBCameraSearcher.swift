@@ -4,7 +4,7 @@ import ViewfinderSystem
 /// Reports the PTP and MTP cameras attached by USB to `CameraDiscovery`, as they are plugged in and out.
 ///
 /// `CameraDiscovery.shared` registers one, so `beginSearching()` lists USB cameras beside the network's, found by
-/// `DiscoveryMethod/usb` at an address such as `usb:1:4`, and its observers hear of cameras plugged in or out.
+/// `DiscoveryMethod/usb` at its bus and device (`usb:1:4`), and its observers hear of cameras plugged in or out.
 /// `CameraDiscovery.camera(for:)` opens such a camera through ``PTPUSBCameraConnector``.
 ///
 /// ```swift
@@ -80,7 +80,8 @@ extension USBCameraDevice {
     public var discovered: DiscoveredCamera {
         DiscoveredCamera(
             id: serialNumber.map { "usb-\($0)" } ?? "usb-\(sysfsName)", family: family, manufacturer: manufacturer,
-            model: product, name: name, serialNumber: serialNumber, host: ManualCameraDescriptor.usbAddress(location),
+            model: product, name: name, serialNumber: serialNumber,
+            address: .usb(.busAddress(bus: bus, address: address)),
             foundBy: .usb)
     }
 }

@@ -68,8 +68,8 @@ import Glibc
             #expect(camera.name == "Nikon Z 6 (Study)")
             #expect(camera.family == .nikon)
             #expect(camera.manufacturer == "Nikon")
-            #expect(camera.host == pair.gateway)
-            #expect(camera.port == 15740)
+            #expect(camera.address.host == pair.gateway)
+            #expect(camera.address.port == 15740)
             #expect(camera.id == "guid:0123456789abcdef")
             #expect(camera.foundBy == .multicastDNS)
 
@@ -97,8 +97,8 @@ import Glibc
             try await waitUntil("the camera to be found") { !discovery.availableCameras.isEmpty }
             let camera = try #require(discovery.availableCameras.first)
             #expect(camera.name == "Z 6 over IPv6")
-            #expect(camera.host == pair.gatewayIPv6)
-            #expect(camera.port == 15740)
+            #expect(camera.address.host == pair.gatewayIPv6)
+            #expect(camera.address.port == 15740)
             try peer.write("unregister\n")
             try await waitUntil("the camera to be lost") { discovery.availableCameras.isEmpty }
             await offThePool { discovery.stopSearching() }
@@ -150,8 +150,8 @@ import Glibc
             let camera = try #require(discovery.availableCameras.first)
             #expect(camera.name == "Nikon D850 (Avahi)")
             #expect(camera.family == .nikon)
-            #expect(camera.host == pair.gateway)
-            #expect(camera.port == 15741)
+            #expect(camera.address.host == pair.gateway)
+            #expect(camera.address.port == 15741)
             #expect(camera.id == "guid:00112233445566778899aabbccddeeff")
             // Stopping, avahi sends the service's goodbye.
             await offThePool { avahi.stop() }

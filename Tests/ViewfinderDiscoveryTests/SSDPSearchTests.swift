@@ -46,7 +46,7 @@ import Glibc
             #expect(camera.model == "Canon EOS R6")
             #expect(camera.name == "Canon EOS R6")
             #expect(camera.serialNumber == "012345678901")
-            #expect(camera.host == pair.gateway)
+            #expect(camera.address.host == pair.gateway)
             #expect(camera.foundBy == .ssdp)
 
             try peer.write("stop\n")
@@ -100,7 +100,7 @@ import Glibc
             let camera = try #require(discovery.availableCameras.first)
             #expect(camera.model == "Canon EOS R6")
             #expect(camera.name == "Anna's R6")
-            #expect(camera.host == pair.gateway)
+            #expect(camera.address.host == pair.gateway)
             await offThePool { discovery.stopSearching() }
             for process in [peer, web] {
                 kill(process.pid, SIGKILL)

@@ -123,7 +123,7 @@ import Glibc
         guard case .seen(let key, let camera, _)? = events.withLock({ $0.last }) else {
             throw TestFailure("the camera was not reported: \(events.withLock { $0 })")
         }
-        #expect(key == "ssdp:\(device)" && camera.host == "127.0.0.1" && camera.model == "Canon EOS R6")
+        #expect(key == "ssdp:\(device)" && camera.address.host == "127.0.0.1" && camera.model == "Canon EOS R6")
 
         let byebye = SSDPMessage(
             kind: .notify, headers: ["NT": Self.service, "NTS": "ssdp:byebye", "USN": "\(device)::\(Self.service)"])

@@ -106,7 +106,7 @@ import ViewfinderTestSupport
             let camera = try #require(discovery.availableCameras.first)
             #expect(camera.family == .sony)
             #expect(camera.model == "ILCE-7M4")
-            #expect(camera.host == pair.gateway)
+            #expect(camera.address.host == pair.gateway)
             discovery.stopSearching()
             announcer.stop()
         } catch {

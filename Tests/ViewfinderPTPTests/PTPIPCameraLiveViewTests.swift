@@ -82,7 +82,7 @@ extension SimulatedCameraTests {
 
         @Test func framesComeOnTheSessionsCommandThreadWhichStillServesOtherCalls() async throws {
             try await CameraHarness.run(Self.nikon) { harness in
-                let commandThread = try harness.camera.requireLink(for: "test").session.core.commandThread
+                let commandThread = try harness.camera.driverCore.connection(for: "test").session.core.commandThread
                 let places = Observed<Bool>()
                 let cancellable = harness.camera.liveViewPublisher(options: [.maximumFramesPerSecond: 30])
                     .sinkWithReadyHandler { _ in

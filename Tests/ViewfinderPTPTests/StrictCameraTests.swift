@@ -63,7 +63,7 @@ extension SimulatedCameraTests {
                 eventProbeInterval: .milliseconds(100))
             let camera = PTPCamera(host: "127.0.0.1", transport: transport)
             try await camera.connect()
-            let link = try camera.requireLink(for: "test")
+            let link = try camera.driverCore.connection(for: "test")
             let ptpip = try #require(link.session.transport as? PTPIPTransport)
             try await waitUntil("probing to stop") { ptpip.probing.withLock { $0 } == .stopped }
             #expect(camera.connectionState == .connected)

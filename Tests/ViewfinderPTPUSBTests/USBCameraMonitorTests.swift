@@ -124,7 +124,9 @@ import ViewfinderTestSupport
         #expect(discovery.searchErrors.isEmpty)
         try await waitUntil("the attached camera") { discovery.availableCameras.count == 1 }
         let found = try #require(discovery.availableCameras.first)
-        #expect(found.host == "usb:1:4" && found.foundBy == .usb && found.id == "usb-3001234")
+        #expect(
+            found.address == .usb(.busAddress(bus: 1, address: 4)) && found.foundBy == .usb && found.id == "usb-3001234"
+        )
         #expect(found.family == .nikon && found.name == "Maker Camera 1-1" && found.description.hasSuffix("at usb:1:4"))
 
         // The camera found opens through the USB connector, not yet connected.
@@ -136,7 +138,7 @@ import ViewfinderTestSupport
         try await waitUntil("the unplug") { discovery.availableCameras.isEmpty }
         try sysfs.camera("1-1", bus: 1, address: 9, serial: "3001234")
         try await waitUntil("the camera plugged in again") { discovery.availableCameras.count == 1 }
-        #expect(discovery.availableCameras.first?.host == "usb:1:9")
+        #expect(discovery.availableCameras.first?.address.description == "usb:1:9")
         #expect(
             changes.withLock { $0 } == [
                 .discovered(found), .lost(found), .discovered(discovery.availableCameras[0]),
@@ -148,21 +150,23 @@ import ViewfinderTestSupport
     @Test func theConnectorAnswersOnlyForUSBAddresses() async throws {
         let sysfs = try FakeSysfs()
         let connector = PTPUSBCameraConnector(sysfs: sysfs.root.path)
+        #expect(connector.addressKind == .usb)
         let network = await #expect(throws: ViewfinderError.self) {
-            _ = try await connector.camera(of: .nikon, at: "192.168.1.1", port: nil)
+            _ = try await connector.camera(of: .nikon, at: .network(host: "192.168.1.1", port: nil))
         }
         #expect(network?.code == .notAvailable)
         let absent = await #expect(throws: ViewfinderError.self) {
-            _ = try await connector.camera(of: .nikon, at: "usb:", port: nil)
+            _ = try await connector.camera(of: .nikon, at: .usb(.only))
         }
         #expect(absent?.code == .notFound)
         try sysfs.camera("1-1", bus: 1, address: 4)
         try sysfs.camera("1-2", bus: 1, address: 5)
         let several = await #expect(throws: ViewfinderError.self) {
-            _ = try await connector.camera(of: .genericPTPIP, at: "usb:", port: nil)
+            _ = try await connector.camera(of: .genericPTPIP, at: .usb(.only))
         }
         #expect(several?.code == .invalidArgument)
-        let named = try #require(await connector.camera(of: .genericPTPIP, at: "usb:1:5", port: nil) as? PTPCamera)
+        let named = try #require(
+            await connector.camera(of: .genericPTPIP, at: .usb(.busAddress(bus: 1, address: 5))) as? PTPCamera)
         #expect((named.endpoint as? PTPUSBEndpoint)?.device.location == "1:5")
         #expect(ManualCameraDescriptor.cameraAttachedByUSB("1:5").description == "the USB camera 1:5")
         #expect(ManualCameraDescriptor.cameraAttachedByUSB().description == "the camera attached by USB")

@@ -4,9 +4,10 @@
 #include <stdint.h>
 #include <string.h>
 
-// Pixel kernels libyuv does not offer, for ViewfinderImaging: maps between full-range and video-range samples, and
-// packing planar 4:2:0 as YUYV with the map (and scaling) in the same pass. SSE2 where the target has it, plain C
-// elsewhere.
+// Pixel kernels of Viewfinder's own: maps between full-range and video-range samples, and packing planar 4:2:0 as
+// YUYV with the map (and scaling) in the same pass, for ViewfinderImaging; the plane copies, fills, merges and the
+// chroma resampling that ViewfinderJPEG's decoder needs, so that JPEG decoding links no libyuv. SSE2 where the target
+// has it, plain C elsewhere.
 
 /// Sixteen bytes, and sixteen 16-bit lanes, as vectors of the compiler's own (SSE2 registers on x86-64).
 typedef uint8_t viewfinder_u8x16 __attribute__((vector_size(16)));
@@ -73,5 +74,27 @@ int viewfinder_scale_pack_yuyv_mapped(const uint8_t *y, int y_stride, const uint
                                       int v_stride, int src_width, int src_height, uint8_t *dst, int dst_stride,
                                       int dst_width, int dst_height, int luma_multiplier, int luma_offset,
                                       int chroma_multiplier, int chroma_offset, void *scratch);
+
+/// Copies `height` rows of `width` bytes.
+void viewfinder_copy_plane(const uint8_t *src, int src_stride, uint8_t *dst, int dst_stride, int width, int height);
+
+/// Sets `height` rows of `width` bytes to `value`.
+void viewfinder_set_plane(uint8_t *dst, int dst_stride, int width, int height, uint8_t value);
+
+/// Interleaves two planes of `width` x `height` samples into one of sample pairs (`first second`), as NV12's chroma.
+void viewfinder_merge_uv_plane(const uint8_t *first, int first_stride, const uint8_t *second, int second_stride,
+                               uint8_t *dst, int dst_stride, int width, int height);
+
+/// Resamples a chroma plane of a JPEG image's own subsampling to another size of at most as many rows: rows and
+/// columns are blended about the centre of each output sample's span (16.16 fixed point positions, 8-bit weights
+/// down and 7-bit weights across, rounded to nearest), an exact halving both ways is the rounded mean of each 2x2
+/// block, a doubling across of a single kept row is 3:1 blends of neighbours, and a size kept in one direction is not
+/// filtered in it. These are, sample for sample, the results libyuv's `ScalePlane` gives with its box filter for the
+/// sizes JPEG decoding resamples between (any subsampling to 4:2:0), which this replaces there.
+///
+/// `row_scratch` holds at least `src_width` bytes. Returns 0, having written nothing, for an empty size or an output
+/// taller than the input.
+int viewfinder_resample_chroma(const uint8_t *src, int src_stride, int src_width, int src_height, uint8_t *dst,
+                               int dst_stride, int dst_width, int dst_height, uint8_t *row_scratch);
 
 #endif

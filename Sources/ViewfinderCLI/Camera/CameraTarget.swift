@@ -184,8 +184,9 @@ struct CameraTarget {
         return switch descriptor.location {
         case .suggestedGateway: "the default gateway"
         case .gatewayOfInterface(let interface): "the gateway of \(interface)"
-        case .address(let host):
-            descriptor.port.map { (host.contains(":") ? "[\(host)]" : host) + ":\($0)" } ?? host
+        case .address(let host): CameraAddress.network(host: host, port: descriptor.port).description
+        case .usb(.only): "USB"
+        case .usb(let selector): "USB \(selector)"
         }
     }
 
@@ -199,6 +200,7 @@ struct CameraTarget {
             case .suggestedGateway: "If the camera is elsewhere, give --interface IF or --host HOST."
             case .gatewayOfInterface: "If the camera is elsewhere, give --host HOST."
             case .address: "Check the address and port with the camera's network settings."
+            case .usb: "`viewfinder discover` lists the cameras attached by USB."
             }
         let hint: String? =
             switch error.code {

@@ -11,6 +11,12 @@ struct DiscoveredCameraRecord: Encodable {
     var host: String
     var port: Int?
     var foundBy: [String]
+    /// The address as the table shows it: `usb:1:4`, `192.168.1.2:15740`, or an IPv6 host in brackets.
+    private let place: String
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name, manufacturer, model, family, serialNumber, host, port, foundBy
+    }
 
     init(_ camera: DiscoveredCamera) {
         id = camera.id
@@ -19,17 +25,18 @@ struct DiscoveredCameraRecord: Encodable {
         model = camera.model
         family = camera.family.rawValue
         serialNumber = camera.serialNumber
-        host = camera.host
-        port = camera.port.map(Int.init)
+        host = camera.address.host ?? camera.address.description
+        port = camera.address.port.map(Int.init)
         foundBy = camera.foundBy.description.split(separator: "+").map(String.init)
+        switch camera.address {
+        case .network(let host, nil) where host.contains(":"): place = "[\(host)]"
+        default: place = camera.address.description
+        }
     }
 
     /// The table row: name, model, family, address, how it was found, ID.
     var row: [String] {
-        let address =
-            ManualCameraDescriptor.usbSelector(inAddress: host) != nil
-            ? host : (host.contains(":") ? "[\(host)]" : host) + (port.map { ":\($0)" } ?? "")
-        return [name, model, family, address, foundBy.joined(separator: "+"), id]
+        [name, model, family, place, foundBy.joined(separator: "+"), id]
     }
 
     static let header = ["NAME", "MODEL", "FAMILY", "ADDRESS", "FOUND BY", "ID"]

@@ -20,10 +20,9 @@
 ///
 /// ## Implementing a camera
 ///
-/// Keep properties in a ``CameraPropertyStore`` and become their ``CameraPropertyBackend``; keep connection and
-/// recording observers in ``CameraObserverRegistry``s; make one ``LiveViewPublisher`` with a ``LiveViewBackend``.
-/// When the connection ends, record a ``CameraDisconnection``, reset the store so that property values read `nil`,
-/// terminate live view, and tell the connection observers.
+/// Write a driver: a ``CameraDriverConnection`` that speaks the camera's protocol, opened by a
+/// ``CameraDriverCore`` that keeps the rest (connection states, teardown, properties, live view, the recording
+/// timer, observers). A type that holds the core and conforms to ``DriverBackedCamera`` is a `Camera`.
 public protocol Camera: AnyObject, Sendable {
     // MARK: Connection
 

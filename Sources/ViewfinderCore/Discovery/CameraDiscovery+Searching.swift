@@ -62,8 +62,7 @@ extension CameraDiscovery {
     ///
     /// - Throws: As ``ManualCameraDiscovery/discover(_:)``.
     public func camera(for discovered: DiscoveredCamera) async throws -> any Camera {
-        try await manualDiscovery.discover(
-            .cameraType(discovered.family, atAddress: discovered.host, port: discovered.port))
+        try await manualDiscovery.discover(.camera(discovered.family, at: discovered.address))
     }
 }
 

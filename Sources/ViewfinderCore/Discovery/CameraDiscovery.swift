@@ -1,18 +1,21 @@
 import Dispatch
 import ViewfinderSystem
 
-/// Makes a camera object for a camera found at an address, for one transport.
+/// Makes a camera object for a camera at an address of one kind, for one transport.
 ///
-/// Each transport module provides one, such as `ViewfinderPTPIP`'s `PTPIPCameraConnector`; `CameraDiscovery.shared`
-/// (in the `Viewfinder` module) asks every transport's connector.
+/// Each transport module provides one, such as `ViewfinderPTPIP`'s `PTPIPCameraConnector` for network addresses and
+/// `ViewfinderPTPUSB`'s for USB; discovery asks only the connectors for the kind of address a camera has.
+/// `CameraDiscovery.shared` (in the `ViewfinderCameras` module) has every transport's connector.
 public protocol CameraConnector: Sendable {
-    /// Checks that a camera of `family` answers at `host` (on `port`, or the family's usual port), and returns a
-    /// camera object for it, not yet connected.
+    /// The kind of address the connector reaches cameras at.
+    var addressKind: CameraAddress.Kind { get }
+
+    /// Returns a camera object for a camera of `family` at `address`, not yet connected.
     ///
     /// - Throws: ``ViewfinderError`` with ``ViewfinderError/Code/notAvailable`` for a family the connector does not
-    ///   speak to, or ``ViewfinderError/Code/connectionFailed`` or ``ViewfinderError/Code/timeout`` when nothing
-    ///   answers.
-    func camera(of family: CameraFamily, at host: String, port: UInt16?) async throws -> any Camera
+    ///   speak to, saying what the camera would need, ``ViewfinderError/Code/notFound`` when nothing is there, or
+    ///   ``ViewfinderError/Code/connectionFailed`` or ``ViewfinderError/Code/timeout`` when nothing answers.
+    func camera(of family: CameraFamily, at address: CameraAddress) async throws -> any Camera
 }
 
 /// Finds cameras, through the connectors of the transports it knows: at an address the app names
@@ -30,10 +33,10 @@ public final class CameraDiscovery: Sendable {
     /// What searching keeps: searchers, the cameras found and their observers.
     let search = CameraSearch()
 
-    /// Creates discovery that makes cameras with `connectors`, asked in order.
+    /// Creates discovery that makes cameras with `connectors`, those for an address's kind asked in order.
     ///
     /// - Parameters:
-    ///   - connectors: One per transport: each checks an address and makes the camera object.
+    ///   - connectors: One per transport: each makes the camera objects for the addresses of its kind.
     ///   - routingTable: Reads the routing table for gateway descriptors; the kernel's by default.
     public init(
         connectors: [any CameraConnector],
@@ -44,7 +47,7 @@ public final class CameraDiscovery: Sendable {
         manualDiscovery = ManualCameraDiscovery(connectors: { connectors.withLock { $0 } }, routingTable: routingTable)
     }
 
-    /// Adds a transport's connector, asked after those there already.
+    /// Adds a transport's connector, asked after those of its kind there already.
     public func register(_ connector: any CameraConnector) {
         connectors.withLock { $0.append(connector) }
     }
@@ -83,40 +86,47 @@ public final class ManualCameraDiscovery: Sendable {
     ///   for the descriptor, ``ViewfinderError/Code/notAvailable`` for a family Viewfinder cannot talk to, or
     ///   ``ViewfinderError/Code/connectionFailed`` or ``ViewfinderError/Code/timeout`` when no camera answers.
     public func discover(_ descriptor: ManualCameraDescriptor) async throws -> any Camera {
-        var host: String?
+        var gateway: String?
         do {
-            let resolved = try address(of: descriptor)
-            host = resolved
-            return try await camera(of: descriptor.family, at: resolved, port: descriptor.port)
+            let address = try address(of: descriptor)
+            switch descriptor.location {
+            case .suggestedGateway, .gatewayOfInterface: gateway = address.host
+            case .address, .usb: break
+            }
+            return try await camera(of: descriptor.family, at: address)
         } catch let error as ViewfinderError {
             // The address found, where the descriptor named a gateway rather than the address itself.
-            let place = host.map { if case .address = descriptor.location { "" } else { " (\($0))" } } ?? ""
+            let place = gateway.map { " (\($0))" } ?? ""
             throw ViewfinderError(
                 error.code, "cannot find \(descriptor)\(place): \(error.message)", responseCode: error.responseCode,
                 errno: error.errno)
         }
     }
 
-    /// The camera the first connector that speaks to `family` at `host` makes; a connector that answers
-    /// ``ViewfinderError/Code/notAvailable`` leaves the camera to the next, and when all do, the last one's reason
-    /// is given (the most specific, as connectors for particular kinds of address come first).
-    private func camera(of family: CameraFamily, at host: String, port: UInt16?) async throws -> any Camera {
-        var refusal: ViewfinderError?
-        for connector in connectors() {
+    /// The camera that the first connector for `address`'s kind that speaks to `family` makes.
+    ///
+    /// A connector that answers ``ViewfinderError/Code/notAvailable`` for the family leaves the camera to the next of
+    /// its kind, and when all do, the last one's reason is given.
+    private func camera(of family: CameraFamily, at address: CameraAddress) async throws -> any Camera {
+        let candidates = connectors().filter { $0.addressKind == address.kind }
+        var refusal = ViewfinderError(.notAvailable, "no transport Viewfinder has reaches cameras over \(address.kind)")
+        for connector in candidates {
             do {
-                return try await connector.camera(of: family, at: host, port: port)
+                return try await connector.camera(of: family, at: address)
             } catch let error as ViewfinderError where error.code == .notAvailable {
                 refusal = error
             }
         }
-        throw refusal ?? ViewfinderError(.notAvailable, "no transport Viewfinder has reaches \(family) cameras")
+        throw refusal
     }
 
-    /// The host a descriptor names, from the routing table for the gateway descriptors.
-    private func address(of descriptor: ManualCameraDescriptor) throws -> String {
+    /// The address a descriptor names, from the routing table for the gateway descriptors.
+    private func address(of descriptor: ManualCameraDescriptor) throws -> CameraAddress {
         switch descriptor.location {
-        case .address(let address):
-            return address
+        case .address(let host):
+            return .network(host: host, port: descriptor.port)
+        case .usb(let selector):
+            return .usb(selector)
         case .suggestedGateway:
             guard let gateway = try routingTable().defaultGateway else {
                 throw ViewfinderError(
@@ -124,9 +134,9 @@ public final class ManualCameraDiscovery: Sendable {
                     "the routing table has no default route; join the camera's WiFi network, or name the interface "
                         + "or the camera's address")
             }
-            return gateway
+            return .network(host: gateway, port: descriptor.port)
         case .gatewayOfInterface(let interface):
-            return try routingTable().gateway(ofInterface: interface)
+            return .network(host: try routingTable().gateway(ofInterface: interface), port: descriptor.port)
         }
     }
 

@@ -12,7 +12,7 @@ public struct DiscoveryMethod: OptionSet, Hashable, Sendable, CustomStringConver
     public static let ssdp = DiscoveryMethod(rawValue: 1)
     /// Multicast DNS service discovery (`_ptp._tcp.local`).
     public static let multicastDNS = DiscoveryMethod(rawValue: 2)
-    /// Attached by USB, listed by the kernel; its address is `usb:BUS:ADDRESS`.
+    /// Attached by USB, listed by the kernel; its address is a ``CameraAddress/usb(_:)`` at its bus and device.
     public static let usb = DiscoveryMethod(rawValue: 4)
 
     /// The methods' names, such as `ssdp+mdns`.
@@ -26,7 +26,7 @@ public struct DiscoveryMethod: OptionSet, Hashable, Sendable, CustomStringConver
 ///
 /// ```swift
 /// for camera in CameraDiscovery.shared.availableCameras {
-///     print("\(camera.name): \(camera.model) at \(camera.host), found by \(camera.foundBy)")
+///     print("\(camera.name): \(camera.model) at \(camera.address), found by \(camera.foundBy)")
 /// }
 /// ```
 public struct DiscoveredCamera: Hashable, Sendable, Identifiable, CustomStringConvertible {
@@ -42,17 +42,16 @@ public struct DiscoveredCamera: Hashable, Sendable, Identifiable, CustomStringCo
     public var name: String
     /// Its serial number, where it gives one.
     public var serialNumber: String?
-    /// The address it announced from; for a camera attached by USB, `usb:BUS:ADDRESS`.
-    public var host: String
-    /// The port it serves PTP/IP on, where it says; the family's usual port otherwise.
-    public var port: UInt16?
+    /// Where it is: the host it announced from and the port it serves on, where it says (its family's usual port
+    /// otherwise), or its bus and device on USB.
+    public var address: CameraAddress
     /// How it was found; a camera found both ways is one entry.
     public var foundBy: DiscoveryMethod
 
     /// Describes a camera.
     public init(
         id: String, family: CameraFamily, manufacturer: String, model: String, name: String,
-        serialNumber: String? = nil, host: String, port: UInt16? = nil, foundBy: DiscoveryMethod
+        serialNumber: String? = nil, address: CameraAddress, foundBy: DiscoveryMethod
     ) {
         self.id = id
         self.family = family
@@ -60,15 +59,14 @@ public struct DiscoveredCamera: Hashable, Sendable, Identifiable, CustomStringCo
         self.model = model
         self.name = name
         self.serialNumber = serialNumber
-        self.host = host
-        self.port = port
+        self.address = address
         self.foundBy = foundBy
     }
 
     /// The name, the model and the address: `Anna's R6 (Canon EOS R6) at 192.168.1.2`.
     public var description: String {
         let model = model.isEmpty || model == name ? "" : " (\(model))"
-        return "\(name)\(model) at \(host)"
+        return "\(name)\(model) at \(address.host ?? address.description)"
     }
 }
 

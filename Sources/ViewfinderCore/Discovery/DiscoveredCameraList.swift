@@ -71,11 +71,13 @@ struct DiscoveredCameraList {
         var firstWithID: [String: Int] = [:]
         var firstAtHost: [String: Int] = [:]
         for (index, camera) in members.enumerated() {
-            for first in [firstWithID[camera.id], firstAtHost[camera.host]].compactMap({ $0 }) {
+            // Announcements from one host are one camera, whatever ports they give; USB places stand for themselves.
+            let place = camera.address.host ?? camera.address.description
+            for first in [firstWithID[camera.id], firstAtHost[place]].compactMap({ $0 }) {
                 parent[root(index)] = root(first)
             }
             firstWithID[camera.id] = firstWithID[camera.id] ?? index
-            firstAtHost[camera.host] = firstAtHost[camera.host] ?? index
+            firstAtHost[place] = firstAtHost[place] ?? index
         }
         let groups = Dictionary(grouping: members.indices, by: root).values.map { $0.sorted() }
         var merged: [DiscoveredCamera] = []
@@ -116,7 +118,9 @@ struct DiscoveredCameraList {
             if camera.model.isEmpty { camera.model = other.model }
             if camera.manufacturer.isEmpty { camera.manufacturer = other.manufacturer }
             camera.serialNumber = camera.serialNumber ?? other.serialNumber
-            camera.port = camera.port ?? other.port
+            if case .network(let host, nil) = camera.address, let port = other.address.port {
+                camera.address = .network(host: host, port: port)
+            }
             camera.foundBy.formUnion(other.foundBy)
         }
         return camera

@@ -15,6 +15,8 @@ public struct ManualCameraDescriptor: Hashable, Sendable, CustomStringConvertibl
         case gatewayOfInterface(String)
         /// A host name or IP address.
         case address(String)
+        /// A camera attached by USB.
+        case usb(USBCameraSelector)
     }
 
     /// The kind of camera.
@@ -55,35 +57,32 @@ public struct ManualCameraDescriptor: Hashable, Sendable, CustomStringConvertibl
     /// The camera attached by USB that `selector` names: `BUS:ADDRESS` (such as `1:4`), a serial number, or `nil`
     /// for the only one attached.
     ///
-    /// Its address is `usb:` and the selector, which the USB transport's connector answers for; the camera's own
-    /// device information chooses its dialect, whatever the family.
+    /// The USB transport's connector answers for it; the camera's own device information chooses its dialect,
+    /// whatever the family.
     public static func cameraAttachedByUSB(_ selector: String? = nil) -> ManualCameraDescriptor {
-        ManualCameraDescriptor(family: .genericPTPIP, location: .address(usbAddress(selector ?? "")))
+        ManualCameraDescriptor(family: .genericPTPIP, location: .usb(USBCameraSelector(selector ?? "")))
     }
 
-    /// The address of the camera attached by USB that `selector` names: `usb:1:4`, `usb:SERIAL`, or `usb:` for the
-    /// only one.
-    public static func usbAddress(_ selector: String) -> String {
-        "usb:\(selector)"
-    }
-
-    /// What a USB address names after its `usb:` (`1:4`, a serial number, or empty for the only camera); `nil` for
-    /// any other address.
-    public static func usbSelector(inAddress host: String) -> Substring? {
-        host.hasPrefix("usb:") ? host.dropFirst("usb:".count) : nil
+    /// A camera of `family` at an address of either kind, such as one a searcher found.
+    public static func camera(_ family: CameraFamily, at address: CameraAddress) -> ManualCameraDescriptor {
+        switch address {
+        case .network(let host, let port):
+            ManualCameraDescriptor(family: family, location: .address(host), port: port)
+        case .usb(let selector):
+            ManualCameraDescriptor(family: family, location: .usb(selector))
+        }
     }
 
     /// "a Canon camera at the default gateway", and the like, for messages.
     public var description: String {
-        if case .address(let host) = location, let selector = Self.usbSelector(inAddress: host) {
-            return selector.isEmpty ? "the camera attached by USB" : "the USB camera \(selector)"
+        let place: String
+        switch location {
+        case .usb(.only): return "the camera attached by USB"
+        case .usb(let selector): return "the USB camera \(selector)"
+        case .suggestedGateway: place = "the default gateway"
+        case .gatewayOfInterface(let interface): place = "the gateway of \(interface)"
+        case .address(let host): place = host
         }
-        let place =
-            switch location {
-            case .suggestedGateway: "the default gateway"
-            case .gatewayOfInterface(let interface): "the gateway of \(interface)"
-            case .address(let host): host
-            }
         return "a \(family) camera at \(place)\(port.map { " port \($0)" } ?? "")"
     }
 }

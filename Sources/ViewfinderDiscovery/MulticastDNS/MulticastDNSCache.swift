@@ -100,7 +100,7 @@ package struct MulticastDNSCache {
             id: instance.text["guid"].map { "guid:\($0.lowercased())" } ?? "mdns:\(name)", family: family,
             manufacturer: instance.text["manufacturer"] ?? (family == .genericPTPIP ? "" : family.description),
             model: instance.text["model"] ?? instance.text["md"] ?? "", name: label,
-            serialNumber: instance.text["serial"], host: host, port: port, foundBy: .multicastDNS)
+            serialNumber: instance.text["serial"], address: .network(host: host, port: port), foundBy: .multicastDNS)
         return .seen(key: Self.key(name), camera: camera, lifetime: .seconds(Int64(lifetime)))
     }
 

@@ -130,7 +130,7 @@ public final class SSDPSearcher: CameraSearcher {
         return DiscoveredCamera(
             id: id, family: family, manufacturer: description.manufacturer ?? "", model: model,
             name: description.nickname ?? description.friendlyName ?? model, serialNumber: description.serialNumber,
-            host: sender, port: nil, foundBy: .ssdp)
+            address: .network(host: sender, port: nil), foundBy: .ssdp)
     }
 
     /// One search: its sockets, what it has read, and the loop.

@@ -121,8 +121,8 @@ extension PTPCamera {
 
     /// The 64-bit size of an object whose ObjectInfo says `0xFFFFFFFF`, from MTP's ObjectSize where the camera
     /// speaks MTP; `nil` where it does not, or does not answer, and the size is known only once the download starts.
-    private func largeObjectSize(_ handle: UInt32, on link: Link) async -> UInt64? {
-        guard link.deviceInfo.speaksMTP, link.deviceInfo.supports(.getObjectPropValue) else { return nil }
+    private func largeObjectSize(_ handle: UInt32, on link: PTPDriverConnection) async -> UInt64? {
+        guard link.ptpDeviceInfo.speaksMTP, link.ptpDeviceInfo.supports(.getObjectPropValue) else { return nil }
         return try? await link.session.objectSize(handle)
     }
 
@@ -147,7 +147,7 @@ extension PTPCamera {
         }
         let total = item.byteCount
         // GetPartialObject's offset and length are 32 bits.
-        guard link.deviceInfo.supports(.getPartialObject), total < CameraFileItem.sizeOf4GiBOrMore else {
+        guard link.ptpDeviceInfo.supports(.getPartialObject), total < CameraFileItem.sizeOf4GiBOrMore else {
             try await streamDownload(item, on: link, chunkHandler: chunkHandler)
             return await link.dialect.fileDownloaded(item.id)
         }
@@ -171,7 +171,7 @@ extension PTPCamera {
 
     /// Downloads a file with GetObject, handed on in pieces as they arrive.
     private func streamDownload(
-        _ item: CameraFileItem, on link: Link,
+        _ item: CameraFileItem, on link: PTPDriverConnection,
         chunkHandler: @escaping @Sendable (_ chunk: [UInt8], _ progress: CameraTransferProgress) async throws -> Void
     ) async throws {
         // The item's size is the camera's word, unless it is the 32-bit field's "4 GiB or more".
@@ -219,31 +219,26 @@ extension PTPCamera {
     public func delete(_ item: CameraFileItem) async throws {
         let link = try requireFileAccess(for: "delete \(item.name)")
         guard link.functionality.contains(.fileDeletion) else {
-            throw ViewfinderError(.notAvailable, "\(link.deviceInfo.model) cannot delete files over PTP/IP")
+            throw ViewfinderError(.notAvailable, "\(link.ptpDeviceInfo.model) cannot delete files over PTP/IP")
         }
         try await fileOperation("delete \(item.name)", on: link) {
             try await link.session.deleteObject(item.id)
         }
     }
 
-    /// Calls `observer` with each file the camera reports added to its card, such as a picture just taken.
-    public func addNewFileObserver(_ observer: @escaping @Sendable (CameraFileItem) -> Void) -> ObservationToken {
-        newFileObservers.addObserver(observer)
-    }
-
-    private func requireFileAccess(for activity: String) throws(ViewfinderError) -> Link {
-        try requireLink(.fileAccess, for: activity)
+    private func requireFileAccess(for activity: String) throws(ViewfinderError) -> PTPDriverConnection {
+        try driverCore.connection(.fileAccess, for: activity)
     }
 
     /// Runs a file operation, turning the camera's refusals into the codes of the file API, and a session that ended
     /// under it into the error that ended it.
     private func fileOperation<Result: Sendable>(
-        _ activity: String, on link: Link, _ body: @Sendable () async throws -> Result
+        _ activity: String, on link: PTPDriverConnection, _ body: @Sendable () async throws -> Result
     ) async throws -> Result {
         do {
             return try await body()
         } catch let error as ViewfinderError where error.code == .notConnected {
-            throw lostSessionError(error, of: link, while: activity)
+            throw driverCore.passingOn(error, from: link, while: activity)
         } catch let error as ViewfinderError where error.code == .protocolFailure {
             let code = error.responseCode.map(PTPResponseCode.init(rawValue:))
             let kind: ViewfinderError.Code

@@ -11,16 +11,28 @@ import ViewfinderCore
 /// - the opening steps after the session opens, and the properties read then (``open(_:)``);
 /// - how events arrive: pushed by the transport (``handle(_:)``) or polled by the dialect itself, from a task it
 ///   starts in ``open(_:)`` and stops in ``connectionEnded(with:)``;
-/// - which typed properties exist, their value tables, and how a value is set (``setRawValue(_:forPropertyNamed:)``)
-///   or stepped, for properties the camera moves without listing their values (``stepValue(forPropertyNamed:by:)``);
-/// - what the camera can do (``functionality``), the shutter, live view and video recording.
+/// - which typed properties exist, their value tables, and how a value is set or stepped, for properties the camera
+///   moves without listing their values;
+/// - what the camera can do (``functionality``), the shutter, live view and video recording: the operations of
+///   `CameraDriverOperations`, which the PTP driver's connection passes to its dialect.
 ///
 /// Files on the card are the standard operations for every vendor and stay in ``PTPCamera``.
 ///
-/// A dialect is one folder under `Dialects/`: the type, its codes as extensions of the code types, its value tables
-/// and anything it keeps per connection. Adding a vendor is adding a folder and one line in
-/// ``PTPDialects/all``; no other dialect changes.
-protocol PTPDialect: AnyObject, Sendable {
+/// Viewfinder's own dialects are each one folder under `Dialects/`: the type, its codes as extensions of the code
+/// types, its value tables and anything it keeps per connection; adding one is adding a folder and one line in
+/// ``PTPDialects``' list. A dialect in another package is registered instead, before the first camera connects:
+///
+/// ```swift
+/// final class LeicaDialect: PTPDialect {
+///     static let name = "Leica"
+///     static func claims(_ deviceInfo: PTPDeviceInfo) -> Bool { deviceInfo.manufacturer.hasPrefix("Leica") }
+///     static func open(_ connection: PTPConnection) async throws -> LeicaDialect { … }
+///     // functionality, handle(_:), setRawValue(_:forPropertyNamed:), takePicture(engagingAutoFocus:), …
+/// }
+///
+/// PTPDialects.register(LeicaDialect.self)
+/// ```
+public protocol PTPDialect: CameraDriverOperations {
     /// The dialect's name for messages, such as `"standard PTP"`.
     static var name: String { get }
 
@@ -47,83 +59,55 @@ protocol PTPDialect: AnyObject, Sendable {
     /// what they could have changed.
     func eventsWereMissed() async
 
-    /// Sends a property's new value; returns once the camera has taken it.
-    ///
-    /// - Throws: ``ViewfinderError/Code/notAvailable`` for a property the dialect does not have, and the errors
-    ///   ``CameraPropertyBackend/setRawValue(_:forPropertyNamed:)`` documents.
-    func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws
-
-    /// Moves a property the camera steps without listing its values (`CameraPropertyValueSetType.stepping`)
-    /// `steps` steps up or down; returns once the camera has taken the request.
-    func stepValue(forPropertyNamed name: String, by steps: Int) async throws
-
-    /// Takes one picture, focusing first when `engageAutoFocus` is `true`; returns once the camera has taken it.
-    func takePicture(engagingAutoFocus engageAutoFocus: Bool) async throws
-
-    /// Starts live view, returning once frames can be fetched.
-    func startLiveView() async throws
-
-    /// Fetches the current live view image: JPEG bytes, without any vendor header.
-    func liveViewImage() async throws -> [UInt8]
-
-    /// Ends live view; errors are the dialect's to ignore.
-    func endLiveView() async
-
-    /// Starts recording video.
-    func startRecording() async throws
-
-    /// Stops recording video.
-    func stopRecording() async throws
-
     /// The whole of a file reached the app: a camera that holds pictures for the computer can let go of it.
     func fileDownloaded(_ handle: UInt32) async
-
-    /// Lets go of what the dialect holds on the camera (live view, a remote mode) before the session closes on
-    /// request.
-    func prepareToClose() async
 
     /// The connection ended: waits under way fail with `error`, and tasks the dialect runs stop.
     func connectionEnded(with error: ViewfinderError)
 }
 
 extension PTPDialect {
-    func observe(_ event: PTPEvent) {}
+    /// Does nothing: the dialect acts on events in ``handle(_:)``.
+    public func observe(_ event: PTPEvent) {}
 
-    func eventsWereMissed() async {}
+    /// Does nothing: the dialect keeps nothing that missed events could have changed.
+    public func eventsWereMissed() async {}
 
-    func stepValue(forPropertyNamed name: String, by steps: Int) async throws {
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func stepValue(forPropertyNamed name: String, by steps: Int) async throws {
         throw ViewfinderError(.notAvailable, "\(Self.name) cameras have no property that moves by steps")
     }
 
-    func startLiveView() async throws {
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func startLiveView() async throws {
         throw ViewfinderError(
             .notAvailable, "\(Self.name) cameras offer no live view Viewfinder can drive")
     }
 
-    func liveViewImage() async throws -> [UInt8] {
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func liveViewImage() async throws -> [UInt8] {
         throw ViewfinderError(.notAvailable, "\(Self.name) cameras offer no live view Viewfinder can drive")
     }
 
-    func endLiveView() async {}
-
-    func startRecording() async throws {
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func startRecording() async throws {
         throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot record video over PTP")
     }
 
-    func stopRecording() async throws {
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func stopRecording() async throws {
         throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot record video over PTP")
     }
 
-    func fileDownloaded(_ handle: UInt32) async {}
-
-    func prepareToClose() async {}
+    /// Does nothing: the camera keeps its files whether or not they were downloaded.
+    public func fileDownloaded(_ handle: UInt32) async {}
 
     /// Runs a step of a connection's opening it can do without: a camera's refusal is noted by the result, any other
     /// error fails the connection.
     ///
     /// - Returns: Whether the camera did the step.
     @discardableResult
-    static func refusalIsNotFatal(_ step: () async throws -> some Any) async throws -> Bool {
+    public static func refusalIsNotFatal(_ step: () async throws -> some Any) async throws -> Bool {
         do {
             _ = try await step()
             return true

@@ -52,13 +52,18 @@ import ViewfinderTestSupport
         #expect(missing?.code == .notFound)
     }
 
-    /// A connector that records where it was asked to look and returns a fake camera.
+    /// A connector for one kind of address that records where it was asked to look and returns a fake camera.
     final class RecordingConnector: CameraConnector {
+        let addressKind: CameraAddress.Kind
         let asked = Recorder<String>()
 
-        func camera(of family: CameraFamily, at host: String, port: UInt16?) async throws -> any Camera {
-            asked.append("\(family) \(host) \(port.map(String.init) ?? "-")")
-            guard host != "10.9.9.9" else { throw ViewfinderError(.connectionFailed, "connection refused") }
+        init(_ addressKind: CameraAddress.Kind = .network) {
+            self.addressKind = addressKind
+        }
+
+        func camera(of family: CameraFamily, at address: CameraAddress) async throws -> any Camera {
+            asked.append("\(family) \(address.host ?? "\(address)") \(address.port.map(String.init) ?? "-")")
+            guard address.host != "10.9.9.9" else { throw ViewfinderError(.connectionFailed, "connection refused") }
             return FakeCamera()
         }
     }
@@ -81,6 +86,42 @@ import ViewfinderTestSupport
         }
         #expect(refused?.code == .connectionFailed)
         #expect(refused?.message.hasPrefix("cannot find a Canon camera at 10.9.9.9: ") == true)
+    }
+
+    @Test func eachAddressGoesToTheConnectorsOfItsKind() async throws {
+        let network = RecordingConnector(.network)
+        let usb = RecordingConnector(.usb)
+        let discovery = CameraDiscovery(connectors: [network, usb]) { try RoutingTable(parsing: Self.table) }
+        _ = try await discovery.manualDiscovery.discover(.cameraAttachedByUSB("1:4"))
+        _ = try await discovery.manualDiscovery.discover(.cameraAttachedByUSB())
+        _ = try await discovery.manualDiscovery.discover(.cameraType(.nikon, atAddress: "10.0.0.7"))
+        #expect(usb.asked.all == ["PTP/IP usb:1:4 -", "PTP/IP usb: -"])
+        #expect(network.asked.all == ["Nikon 10.0.0.7 -"])
+
+        let onlyNetwork = CameraDiscovery(connectors: [network]) { try RoutingTable(parsing: "") }
+        let noUSB = await #expect(throws: ViewfinderError.self) {
+            _ = try await onlyNetwork.manualDiscovery.discover(.cameraAttachedByUSB("serial-9"))
+        }
+        #expect(noUSB?.code == .notAvailable)
+        #expect(
+            noUSB?.message
+                == "cannot find the USB camera serial-9: no transport Viewfinder has reaches cameras over USB")
+        #expect(network.asked.all == ["Nikon 10.0.0.7 -"])
+    }
+
+    @Test func addressesReadAndPrintAsTheToolTakesThem() {
+        #expect(USBCameraSelector("") == .only)
+        #expect(USBCameraSelector("1:4") == .busAddress(bus: 1, address: 4))
+        #expect(USBCameraSelector("3001234") == .serialNumber("3001234"))
+        #expect(USBCameraSelector("1:x") == .serialNumber("1:x"))
+        #expect(CameraAddress.usb(.busAddress(bus: 2, address: 11)).description == "usb:2:11")
+        #expect(CameraAddress.usb(.only).description == "usb:")
+        #expect(CameraAddress.network(host: "192.168.1.1", port: nil).description == "192.168.1.1")
+        #expect(CameraAddress.network(host: "fe80::1", port: 15740).description == "[fe80::1]:15740")
+        #expect(CameraFamily(rawValue: "canon") == .canon)
+        #expect(CameraFamily(rawValue: "leica") == nil)
+        let leica = CameraFamily("leica", name: "Leica")
+        #expect(leica.description == "Leica" && leica != .canon && leica == CameraFamily("leica", name: "LEICA"))
     }
 
     @Test func theCompletionHandlerRunsOnTheQueueGiven() async throws {

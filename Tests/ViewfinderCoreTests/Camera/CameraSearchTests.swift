@@ -11,8 +11,8 @@ import ViewfinderTestSupport
         _ id: String, host: String, by method: DiscoveryMethod, model: String = "", family: CameraFamily = .canon
     ) -> DiscoveredCamera {
         DiscoveredCamera(
-            id: id, family: family, manufacturer: "Canon", model: model, name: "R6", host: host,
-            port: method == .multicastDNS ? 15740 : nil, foundBy: method)
+            id: id, family: family, manufacturer: "Canon", model: model, name: "R6",
+            address: .network(host: host, port: method == .multicastDNS ? 15740 : nil), foundBy: method)
     }
 
     @Test func oneCameraSeenBothWaysIsOneEntryUntilBothLetGo() {
@@ -28,7 +28,7 @@ import ViewfinderTestSupport
         #expect(merged.foundBy == [.ssdp, .multicastDNS])
         #expect(merged.model == "Canon EOS R6")
         #expect(merged.family == .canon)
-        #expect(merged.port == 15740)
+        #expect(merged.address.port == 15740)
         // The entry keeps the ID it was found under: SSDP's word updates it.
         #expect(merged.id == "guid-1")
         #expect(changes == [.updated(merged)])
@@ -51,7 +51,7 @@ import ViewfinderTestSupport
         _ = list.apply(.seen(key: "mdns:R6", camera: wired, lifetime: .seconds(60)), at: now)
         #expect(list.cameras.count == 1)
         #expect(list.cameras.first?.foundBy == [.ssdp, .multicastDNS])
-        #expect(list.cameras.first?.host == "192.168.1.2")
+        #expect(list.cameras.first?.address.host == "192.168.1.2")
     }
 
     @Test func announcementsRunOutUnlessRenewed() {

@@ -52,7 +52,7 @@ struct CameraHarness {
     /// The shutter of a camera the standard dialect speaks to, for checking whether a picture is being taken.
     var capture: StandardCapture {
         get throws {
-            guard let dialect = try camera.requireLink(for: "test").dialect as? StandardDialect else {
+            guard let dialect = try camera.driverCore.connection(for: "test").dialect as? StandardDialect else {
                 throw ViewfinderError(.notAvailable, "the camera is not spoken to in the standard dialect")
             }
             return dialect.capture
@@ -61,7 +61,7 @@ struct CameraHarness {
 
     /// The camera's PTP/IP session, for checking what the simulated camera holds.
     var session: PTPSession {
-        get throws { try camera.requireLink(for: "test").session }
+        get throws { try camera.driverCore.connection(for: "test").session }
     }
 }
 

@@ -1,26 +1,25 @@
-import CLibYUV
 import CViewfinderPixels
 
 /// The affine map between full-range and video-range samples, in the 8.8 fixed point of `viewfinder_map_plane`.
 ///
 /// Full range spans 0–255; video range puts luma in 16–235 and chroma in 16–240 around 128.
-struct RangeMap {
-    let multiplier: Int32
-    let offset: Int32
+package struct RangeMap {
+    package let multiplier: Int32
+    package let offset: Int32
 
     /// Video-range luma to full range: `(y - 16) × 255 / 219`.
-    static let lumaToFull = RangeMap(multiplier: 298, offset: -16 * 298 + 128)
+    package static let lumaToFull = RangeMap(multiplier: 298, offset: -16 * 298 + 128)
     /// Full-range luma to video range: `16 + y × 219 / 255`.
-    static let lumaToVideo = RangeMap(multiplier: 220, offset: 16 * 256 + 128)
+    package static let lumaToVideo = RangeMap(multiplier: 220, offset: 16 * 256 + 128)
     /// Video-range chroma to full range: `128 + (c - 128) × 255 / 224`.
-    static let chromaToFull = RangeMap(multiplier: 291, offset: 128 * 256 - 128 * 291 + 128)
+    package static let chromaToFull = RangeMap(multiplier: 291, offset: 128 * 256 - 128 * 291 + 128)
     /// Full-range chroma to video range: `128 + (c - 128) × 224 / 255`.
-    static let chromaToVideo = RangeMap(multiplier: 225, offset: 128 * 256 - 128 * 225 + 128)
+    package static let chromaToVideo = RangeMap(multiplier: 225, offset: 128 * 256 - 128 * 225 + 128)
     /// Every sample as it is, for code that maps in any case.
-    static let identity = RangeMap(multiplier: 256, offset: 0)
+    package static let identity = RangeMap(multiplier: 256, offset: 0)
 
     /// The map for luma between two ranges, or `nil` when they are the same.
-    static func luma(from source: SampleRange, to destination: SampleRange) -> RangeMap? {
+    package static func luma(from source: SampleRange, to destination: SampleRange) -> RangeMap? {
         switch (source, destination) {
         case (.video, .full): lumaToFull
         case (.full, .video): lumaToVideo
@@ -29,7 +28,7 @@ struct RangeMap {
     }
 
     /// The map for chroma between two ranges, or `nil` when they are the same.
-    static func chroma(from source: SampleRange, to destination: SampleRange) -> RangeMap? {
+    package static func chroma(from source: SampleRange, to destination: SampleRange) -> RangeMap? {
         switch (source, destination) {
         case (.video, .full): chromaToFull
         case (.full, .video): chromaToVideo
@@ -38,7 +37,7 @@ struct RangeMap {
     }
 
     /// Maps `rows` rows of `byteWidth` bytes from `source` to `destination`, which may be the same plane.
-    func apply(from source: PlaneRef, to destination: PlaneRef, byteWidth: Int32, rows: Int32) {
+    package func apply(from source: PlaneRef, to destination: PlaneRef, byteWidth: Int32, rows: Int32) {
         viewfinder_map_plane(
             source.base, source.stride, destination.base, destination.stride, byteWidth, rows, multiplier, offset)
     }
@@ -46,19 +45,19 @@ struct RangeMap {
 
 extension ImagePlanes {
     /// What a plane's bytes hold, which decides how a change of range treats them.
-    enum PlaneContent {
+    package enum PlaneContent {
         case luma
         case chroma
         case other
     }
 
     /// The bytes per row, the rows and the content of plane `index`.
-    func extent(ofPlane index: Int) -> (byteWidth: Int32, rows: Int32, content: PlaneContent) {
+    package func extent(ofPlane index: Int) -> (byteWidth: Int32, rows: Int32, content: PlaneContent) {
         Self.extent(ofPlane: index, layout: layout, width: width, height: height)
     }
 
     /// The bytes per row, the rows and the content of plane `index` of an image of a size and layout.
-    static func extent(ofPlane index: Int, layout: PixelLayout, width: Int32, height: Int32) -> (
+    package static func extent(ofPlane index: Int, layout: PixelLayout, width: Int32, height: Int32) -> (
         byteWidth: Int32, rows: Int32, content: PlaneContent
     ) {
         let chromaWidth = (width + 1) / 2
@@ -75,7 +74,7 @@ extension ImagePlanes {
     }
 
     /// Plane `index`.
-    func plane(_ index: Int) -> PlaneRef {
+    package func plane(_ index: Int) -> PlaneRef {
         switch index {
         case 0: planes.0
         case 1: planes.1
@@ -93,7 +92,7 @@ extension ImagePlanes {
     }
 
     /// Copies every plane to `destination`, which has the same size and layout, mapping samples between ranges.
-    func copy(to destination: ImagePlanes) {
+    package func copy(to destination: ImagePlanes) {
         for index in 0..<layout.planeCount {
             let (byteWidth, rows, _) = extent(ofPlane: index)
             let source = plane(index)
@@ -101,13 +100,13 @@ extension ImagePlanes {
             if let map = map(forPlane: index, to: destination.range) {
                 map.apply(from: source, to: target, byteWidth: byteWidth, rows: rows)
             } else {
-                CopyPlane(source.base, source.stride, target.base, target.stride, byteWidth, rows)
+                viewfinder_copy_plane(source.base, source.stride, target.base, target.stride, byteWidth, rows)
             }
         }
     }
 
     /// Maps the samples of this image in place, as if they were written in `source` range, to its own range.
-    func mapInPlace(from source: SampleRange) {
+    package func mapInPlace(from source: SampleRange) {
         var original = self
         original.range = source
         for index in 0..<layout.planeCount {

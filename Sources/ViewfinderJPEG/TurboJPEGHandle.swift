@@ -5,26 +5,28 @@ import ViewfinderCore
 ///
 /// Unchecked `Sendable`: a handle moves between threads only through ``ReusableResources``, which hands it to one
 /// caller at a time.
-final class TurboJPEGHandle: @unchecked Sendable {
+package final class TurboJPEGHandle: @unchecked Sendable {
     /// Whether the instance compresses or decompresses.
-    enum Kind {
+    package enum Kind {
         case compressor
         case decompressor
     }
 
-    let handle: tjhandle
+    package let handle: tjhandle
     /// Scratch memory for a luma plane padded as TurboJPEG's planar functions need it.
-    let lumaScratch = ScratchMemory()
+    package let lumaScratch = ScratchMemory()
     /// Scratch memory for separate chroma planes.
-    let chromaScratch = ScratchMemory()
+    package let chromaScratch = ScratchMemory()
     /// Scratch memory for chroma planes resampled to 4:2:0.
-    let resampledScratch = ScratchMemory()
+    package let resampledScratch = ScratchMemory()
+    /// Scratch memory for one row of chroma being resampled.
+    package let rowScratch = ScratchMemory()
     /// Scratch memory for a reduced copy of an image, for thumbnails.
-    let thumbnailScratch = ScratchMemory()
+    package let thumbnailScratch = ScratchMemory()
     /// The compressor's output buffer, from `tjAlloc`, and its size.
-    var output: (base: UnsafeMutablePointer<UInt8>, capacity: Int)?
+    package var output: (base: UnsafeMutablePointer<UInt8>, capacity: Int)?
 
-    init(_ kind: Kind) throws {
+    package init(_ kind: Kind) throws {
         let made =
             switch kind {
             case .compressor: tjInitCompress()
@@ -43,13 +45,13 @@ final class TurboJPEGHandle: @unchecked Sendable {
     }
 
     /// TurboJPEG's message for the last failure on this instance.
-    var errorMessage: String { String(cString: tjGetErrorStr2(handle)) }
+    package var errorMessage: String { String(cString: tjGetErrorStr2(handle)) }
 
     /// Whether the last failure was only a warning, after which the image was still produced.
-    var lastFailureWasWarning: Bool { tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) }
+    package var lastFailureWasWarning: Bool { tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) }
 
     /// An output buffer of at least `byteCount` bytes, kept for the next compression.
-    func outputBuffer(byteCount: Int) throws -> UnsafeMutablePointer<UInt8> {
+    package func outputBuffer(byteCount: Int) throws -> UnsafeMutablePointer<UInt8> {
         if let output, output.capacity >= byteCount {
             return output.base
         }

@@ -1,6 +1,6 @@
 /// Calls `body` with the bytes of `bytes`, copying them only when the collection is not contiguous.
 @usableFromInline
-func withContiguousBytes<Bytes: Collection<UInt8>, Result>(
+package func withContiguousBytes<Bytes: Collection<UInt8>, Result>(
     _ bytes: Bytes, _ body: (UnsafeRawBufferPointer) throws -> Result
 ) throws -> Result {
     if let result = try bytes.withContiguousStorageIfAvailable({ try body(UnsafeRawBufferPointer($0)) }) {

@@ -1,12 +1,10 @@
-import ViewfinderCore
-
 /// A video recording under way, with the task that ticks its timer once a second.
 struct Recording {
     let start: ContinuousClock.Instant
     let ticker: Task<Void, Never>
 }
 
-extension PTPCamera {
+extension CameraDriverCore {
     /// Whether the camera records video, with the time recorded so far as its timer.
     public var videoRecordingState: VideoRecordingState {
         guard let start = state.withLock({ $0.recording?.start }) else { return .notRecording }
@@ -21,35 +19,28 @@ extension PTPCamera {
         recordingObservers.addObserver(observer)
     }
 
-    /// Starts recording a movie to the card, turning on whatever the camera needs for it (live view, for some).
+    /// Starts recording a movie through the connection.
     ///
-    /// ``videoRecordingState`` then shows the time recorded, updated once a second.
-    ///
-    /// - Throws: `ViewfinderError/Code/notAvailable` when the camera cannot record over PTP,
-    ///   `ViewfinderError/Code/alreadyRunning` while it records, or what the camera answered.
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot record through its connection,
+    ///   ``ViewfinderError/Code/alreadyRunning`` while it records, or what the camera answered.
     public func startVideoRecording() async throws {
-        let link = try requireLink(.videoRecording, for: "start recording video")
+        let connection = try connection(.videoRecording, for: "start recording video")
         guard state.withLock({ $0.recording == nil }) else {
             throw ViewfinderError(.alreadyRunning, "the camera is already recording video")
         }
         do {
-            try await link.dialect.startRecording()
+            try await connection.startRecording()
         } catch let error as ViewfinderError {
-            throw lostSessionError(error, of: link, while: "start recording video")
+            throw passingOn(error, from: connection, while: "start recording video")
         }
     }
 
-    /// Stops recording; the camera finishes writing the movie to the card by itself.
+    /// Stops recording; the camera finishes writing the movie by itself.
     ///
-    /// - Throws: `ViewfinderError/Code/notAvailable` when the camera cannot record over PTP, or when it is not
-    ///   recording.
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot record through its connection, or
+    ///   when it is not recording.
     public func stopVideoRecording() async throws {
-        let link = try requireLink(.videoRecording, for: "stop recording video")
-        do {
-            try await link.dialect.stopRecording()
-        } catch let error as ViewfinderError {
-            throw lostSessionError(error, of: link, while: "stop recording video")
-        }
+        try await withConnection(.videoRecording, for: "stop recording video") { try await $0.stopRecording() }
     }
 
     /// Records that the camera records, unless that is known already, and starts the timer's ticks.

@@ -4,7 +4,7 @@ import ViewfinderCore
 ///
 /// Viewfinder names byte orders by memory order; libyuv names them by a little-endian word. The cases say which
 /// libyuv name each one is.
-enum PixelLayout: Hashable, Sendable {
+package enum PixelLayout: Hashable, Sendable {
     /// A luma plane, then interleaved Cb/Cr at half size.
     case nv12
     /// A luma plane, then interleaved Cr/Cb at half size.
@@ -31,7 +31,7 @@ enum PixelLayout: Hashable, Sendable {
     case jpeg
 
     /// The layout of a format, or `nil` when the imaging code does not know its code.
-    init?(_ format: PixelFormat) {
+    package init?(_ format: PixelFormat) {
         switch format.fourCC {
         case Code.nv12: self = .nv12
         case Code.nv21: self = .nv21
@@ -78,7 +78,7 @@ enum PixelLayout: Hashable, Sendable {
     }
 
     /// The number of planes a buffer of this layout has.
-    var planeCount: Int {
+    package var planeCount: Int {
         switch self {
         case .nv12, .nv21: 2
         case .i420: 3
@@ -87,7 +87,7 @@ enum PixelLayout: Hashable, Sendable {
     }
 
     /// Whether scaling and rotation handle this layout: all but packed 4:2:2, the other four-byte orders and JPEG.
-    var isOutput: Bool {
+    package var isOutput: Bool {
         switch self {
         case .nv12, .nv21, .i420, .bgra, .rgba, .rgb24, .bgr24, .gray: true
         case .yuyv, .uyvy, .otherRGB32, .jpeg: false
@@ -95,10 +95,10 @@ enum PixelLayout: Hashable, Sendable {
     }
 
     /// Whether conversions write this layout: those scaling handles, and YUYV, which video output devices take.
-    var isConversionOutput: Bool { isOutput || self == .yuyv }
+    package var isConversionOutput: Bool { isOutput || self == .yuyv }
 
     /// Whether the layout holds YCbCr samples, whose range matters.
-    var isYCbCr: Bool {
+    package var isYCbCr: Bool {
         switch self {
         case .nv12, .nv21, .i420, .yuyv, .uyvy: true
         case .rgb24, .bgr24, .bgra, .rgba, .otherRGB32, .gray, .jpeg: false
@@ -107,14 +107,14 @@ enum PixelLayout: Hashable, Sendable {
 }
 
 /// Whether YCbCr samples use the full range; the scale the imaging code converts between.
-enum SampleRange: Sendable {
+package enum SampleRange: Sendable {
     case full
     case video
 
     /// The range of a format's samples; RGB, greyscale and JPEG data count as full range.
     ///
     /// A YCbCr format that does not state its range is taken to be video range, as V4L2 devices deliver by default.
-    init(_ format: PixelFormat) {
+    package init(_ format: PixelFormat) {
         switch format.colorRange {
         case .full: self = .full
         case .video: self = .video

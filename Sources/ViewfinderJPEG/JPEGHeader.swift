@@ -30,7 +30,7 @@ public enum JPEGChromaSubsampling: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// TurboJPEG's constant for the subsampling.
-    var turboJPEG: Int32 {
+    package var turboJPEG: Int32 {
         switch self {
         case .yuv444: Int32(TJSAMP_444.rawValue)
         case .yuv422: Int32(TJSAMP_422.rawValue)

@@ -1,5 +1,5 @@
-import CLibYUV
 import CTurboJPEG
+import CViewfinderPixels
 import ViewfinderCore
 import ViewfinderSystem
 
@@ -246,9 +246,9 @@ public final class JPEGDecoder: Sendable {
         if header.chromaSubsampling == .grayscale {
             try decompress(jpeg, width: width, height: height, luma: destination.y, chroma: nil, with: instance)
             let (byteWidth, rows, _) = destination.extent(ofPlane: 1)
-            SetPlane(destination.u.base, destination.u.stride, byteWidth, rows, 128)
+            viewfinder_set_plane(destination.u.base, destination.u.stride, byteWidth, rows, 128)
             if destination.layout == .i420 {
-                SetPlane(destination.v.base, destination.v.stride, byteWidth, rows, 128)
+                viewfinder_set_plane(destination.v.base, destination.v.stride, byteWidth, rows, 128)
             }
         } else {
             let subsampling = header.chromaSubsampling.turboJPEG
@@ -271,7 +271,7 @@ public final class JPEGDecoder: Sendable {
                 luma.repeatEdges(
                     width: width, height: height, paddedWidth: destination.width, paddedHeight: destination.height)
             } else {
-                CopyPlane(
+                viewfinder_copy_plane(
                     luma.base, luma.stride, destination.y.base, destination.y.stride, destination.width,
                     destination.height)
             }
@@ -280,22 +280,28 @@ public final class JPEGDecoder: Sendable {
                     destination.layout == .i420
                     ? (destination.u, destination.v)
                     : instance.resampledScratch.chromaPlanes(bytesPerRow: chromaWidth, rows: chromaHeight)
-                func resample(_ from: PlaneRef, _ to: PlaneRef) {
-                    ScalePlane(
+                let row = instance.rowScratch.plane(bytesPerRow: decodedWidth, rows: 1).base
+                func resample(_ from: PlaneRef, _ to: PlaneRef) throws {
+                    let done = viewfinder_resample_chroma(
                         from.base, from.stride, decodedWidth, decodedHeight, to.base, to.stride, chromaWidth,
-                        chromaHeight, kFilterBox)
+                        chromaHeight, row)
+                    guard done != 0 else {
+                        throw ViewfinderError(
+                            .malformedData,
+                            "cannot resample \(decodedWidth)x\(decodedHeight) chroma to \(chromaWidth)x\(chromaHeight)")
+                    }
                 }
-                resample(cb, resampledCb)
-                resample(cr, resampledCr)
+                try resample(cb, resampledCb)
+                try resample(cr, resampledCr)
                 (cb, cr) = (resampledCb, resampledCr)
             }
             switch destination.layout {
             case .nv12:
-                MergeUVPlane(
+                viewfinder_merge_uv_plane(
                     cb.base, cb.stride, cr.base, cr.stride, destination.u.base, destination.u.stride,
                     chromaWidth, chromaHeight)
             case .nv21:
-                MergeUVPlane(
+                viewfinder_merge_uv_plane(
                     cr.base, cr.stride, cb.base, cb.stride, destination.u.base, destination.u.stride,
                     chromaWidth, chromaHeight)
             default:

@@ -2,14 +2,14 @@ import ViewfinderCore
 
 /// Where the result of an imaging operation goes: a new buffer, or one from a caller's pool.
 @usableFromInline
-enum OutputTarget {
+package enum OutputTarget {
     /// A buffer allocated for this result, in a format.
     case newBuffer(PixelFormat)
     /// A buffer from a pool, whose geometry must match the result.
     case pool(PixelBufferPool)
 
     /// The format of the result.
-    var format: PixelFormat {
+    package var format: PixelFormat {
         switch self {
         case .newBuffer(let format): format
         case .pool(let pool): pool.format
@@ -20,7 +20,7 @@ enum OutputTarget {
     ///
     /// - Throws: `ViewfinderError/Code/invalidArgument` when the pool's buffers have another size, and whatever
     ///   `fill` throws.
-    func makeBuffer(width: Int, height: Int, operation: String, fill: (ImagePlanes) throws -> Void) throws
+    package func makeBuffer(width: Int, height: Int, operation: String, fill: (ImagePlanes) throws -> Void) throws
         -> PixelBuffer?
     {
         switch self {

@@ -3,11 +3,11 @@ import ViewfinderSystem
 /// Memory that grows to the largest size asked of it and is then reused, for intermediate planes.
 ///
 /// Not thread-safe: one user at a time, which ``ReusableResources`` ensures.
-final class ScratchMemory {
+package final class ScratchMemory {
     private var base: UnsafeMutableRawPointer?
     private var capacity = 0
 
-    init() {}
+    package init() {}
 
     deinit {
         base?.deallocate()
@@ -16,7 +16,7 @@ final class ScratchMemory {
     /// Lays out one plane of `rows` rows of `bytesPerRow` bytes.
     ///
     /// The memory stays valid until the next call; its contents are undefined.
-    func plane(bytesPerRow: Int32, rows: Int32) -> PlaneRef {
+    package func plane(bytesPerRow: Int32, rows: Int32) -> PlaneRef {
         let stride = Self.stride(bytesPerRow)
         return PlaneRef(reserve(stride * Int(rows)), stride: stride)
     }
@@ -24,7 +24,7 @@ final class ScratchMemory {
     /// Lays out two planes of `rows` rows of `bytesPerRow` bytes, such as separate Cb and Cr.
     ///
     /// The memory stays valid until the next call; its contents are undefined.
-    func chromaPlanes(bytesPerRow: Int32, rows: Int32) -> (PlaneRef, PlaneRef) {
+    package func chromaPlanes(bytesPerRow: Int32, rows: Int32) -> (PlaneRef, PlaneRef) {
         let stride = Self.stride(bytesPerRow)
         let planeBytes = stride * Int(rows)
         let memory = reserve(2 * planeBytes)
@@ -37,7 +37,7 @@ final class ScratchMemory {
     }
 
     /// Lays out an image of `width` × `height` pixels in `layout` and `range`.
-    func image(width: Int32, height: Int32, layout: PixelLayout, range: SampleRange) -> ImagePlanes {
+    package func image(width: Int32, height: Int32, layout: PixelLayout, range: SampleRange) -> ImagePlanes {
         var offsets = (0, 0, 0)
         var strides = (0, 0, 0)
         var total = 0

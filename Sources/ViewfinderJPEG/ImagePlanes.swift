@@ -1,20 +1,19 @@
-import CLibYUV
 import ViewfinderCore
 
-/// One plane as libyuv and TurboJPEG take it: the first byte and the distance from one row to the next.
-struct PlaneRef {
+/// One plane as TurboJPEG, libyuv and Viewfinder's pixel kernels take it: the first byte and the distance from one row to the next.
+package struct PlaneRef {
     /// The first byte; read-only when the plane belongs to a source image.
-    var base: UnsafeMutablePointer<UInt8>
+    package var base: UnsafeMutablePointer<UInt8>
     /// Bytes from one row to the next.
-    var stride: Int32
+    package var stride: Int32
 
-    init(_ base: UnsafeMutableRawPointer, stride: Int) {
+    package init(_ base: UnsafeMutableRawPointer, stride: Int) {
         self.base = base.assumingMemoryBound(to: UInt8.self)
         self.stride = Int32(stride)
     }
 
     /// Fills the columns right of `width` and the rows below `height` with copies of the last column and row.
-    func repeatEdges(width: Int32, height: Int32, paddedWidth: Int32, paddedHeight: Int32) {
+    package func repeatEdges(width: Int32, height: Int32, paddedWidth: Int32, paddedHeight: Int32) {
         if paddedWidth > width {
             for row in 0..<Int(height) {
                 let line = base + row * Int(stride)
@@ -32,14 +31,16 @@ struct PlaneRef {
 ///
 /// Unused planes repeat the first, so the value never holds a dangling pointer. The memory belongs to whoever made
 /// the value: a `PixelBuffer` kept alive around the call, a buffer being filled, or scratch memory.
-struct ImagePlanes {
-    var width: Int32
-    var height: Int32
-    var layout: PixelLayout
-    var range: SampleRange
-    var planes: (PlaneRef, PlaneRef, PlaneRef)
+package struct ImagePlanes {
+    package var width: Int32
+    package var height: Int32
+    package var layout: PixelLayout
+    package var range: SampleRange
+    package var planes: (PlaneRef, PlaneRef, PlaneRef)
 
-    init(width: Int, height: Int, layout: PixelLayout, range: SampleRange, planes: (PlaneRef, PlaneRef, PlaneRef)) {
+    package init(
+        width: Int, height: Int, layout: PixelLayout, range: SampleRange, planes: (PlaneRef, PlaneRef, PlaneRef)
+    ) {
         self.width = Int32(width)
         self.height = Int32(height)
         self.layout = layout
@@ -48,21 +49,21 @@ struct ImagePlanes {
     }
 
     /// The first plane: luma, packed pixels or greyscale.
-    var y: PlaneRef { planes.0 }
+    package var y: PlaneRef { planes.0 }
     /// The second plane: interleaved chroma (NV12, NV21) or Cb (I420).
-    var u: PlaneRef { planes.1 }
+    package var u: PlaneRef { planes.1 }
     /// The third plane: Cr (I420).
-    var v: PlaneRef { planes.2 }
+    package var v: PlaneRef { planes.2 }
 
     /// The width of a 4:2:0 chroma plane, in samples.
-    var chromaWidth: Int32 { (width + 1) / 2 }
+    package var chromaWidth: Int32 { (width + 1) / 2 }
     /// The height of a 4:2:0 chroma plane, in rows.
-    var chromaHeight: Int32 { (height + 1) / 2 }
+    package var chromaHeight: Int32 { (height + 1) / 2 }
 
     /// Describes a buffer for reading, or throws when the imaging code cannot handle its format.
     ///
     /// Call it inside `PixelBuffer/withUnsafePlanes(_:)` and use the result only there.
-    init(reading buffer: PixelBuffer, planes: [PixelBuffer.Plane], operation: String) throws {
+    package init(reading buffer: PixelBuffer, planes: [PixelBuffer.Plane], operation: String) throws {
         let layout = try PixelLayout.required(buffer.format, operation: operation)
         try Self.checkSize(width: buffer.width, height: buffer.height)
         func ref(_ index: Int) throws -> PlaneRef {
@@ -76,7 +77,9 @@ struct ImagePlanes {
     }
 
     /// Describes a buffer that is being filled.
-    init(writing planes: PixelBuffer.MutablePlanes, width: Int, height: Int, format: PixelFormat, operation: String)
+    package init(
+        writing planes: PixelBuffer.MutablePlanes, width: Int, height: Int, format: PixelFormat, operation: String
+    )
         throws
     {
         let layout = try PixelLayout.required(format, operation: operation)
@@ -108,7 +111,7 @@ struct ImagePlanes {
 
 extension PixelLayout {
     /// The layout of a format, or an `ViewfinderError/Code/unsupportedPixelFormat` error naming the operation.
-    static func required(_ format: PixelFormat, operation: String) throws -> PixelLayout {
+    package static func required(_ format: PixelFormat, operation: String) throws -> PixelLayout {
         guard let layout = PixelLayout(format) else {
             throw ViewfinderError(
                 .unsupportedPixelFormat,

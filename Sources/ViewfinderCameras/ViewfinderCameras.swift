@@ -1,0 +1,39 @@
+// ViewfinderCameras: the cameras part of Viewfinder alone. Importing this module brings in the camera model, the
+// reactive layer, PTP with every dialect, PTP/IP, PTP over USB, discovery and the JPEG decoding live view needs, and
+// links no libyuv, libpng, zxing-cpp or V4L2 code.
+
+@_exported import ViewfinderCore
+@_exported import ViewfinderDiscovery
+@_exported import ViewfinderJPEG
+@_exported import ViewfinderPTP
+@_exported import ViewfinderPTPIP
+@_exported import ViewfinderPTPUSB
+@_exported import ViewfinderReactive
+
+extension CameraDiscovery {
+    /// Discovery through every transport Viewfinder has: USB for attached cameras (addresses `usb:BUS:ADDRESS`), and
+    /// PTP/IP for cameras on the network, with the gateways of the kernel's routing table.
+    ///
+    /// ```swift
+    /// let manualDiscovery = CameraDiscovery.shared.manualDiscovery
+    /// manualDiscovery.discover(.cameraAtSuggestedGateway(.canon)) { result in
+    ///     switch result {
+    ///     case .success(let camera):
+    ///         // Use the camera. Make sure you keep a strong reference to it!
+    ///     case .failure(let error):
+    ///         print("Couldn't resolve camera with error: \(error)")
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Automatic discovery (`beginSearching()`) listens with every searcher Viewfinder has:
+    /// multicast DNS for `_ptp._tcp` services, SSDP for Canon's, Sony's and MTP cameras' services, and the kernel's
+    /// device events for cameras plugged in and out by USB.
+    public static let shared: CameraDiscovery = {
+        let discovery = CameraDiscovery(connectors: [PTPUSBCameraConnector(), PTPIPCameraConnector()])
+        discovery.register(MulticastDNSSearcher())
+        discovery.register(SSDPSearcher())
+        discovery.register(USBCameraSearcher())
+        return discovery
+    }()
+}

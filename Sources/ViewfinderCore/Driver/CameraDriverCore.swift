@@ -1,0 +1,386 @@
+import ViewfinderSystem
+
+/// The lifecycle every camera shares, whatever protocol its driver speaks: connecting and disconnecting, connection
+/// generations and teardown, the property store and its reset, live view, the recording timer and the observers.
+///
+/// A driver adds only its protocol: a ``CameraDriverConnection`` that the core opens through the closure it was
+/// made with, once per ``connect()``. A camera type keeps one core and conforms to ``DriverBackedCamera``, which
+/// gives it every member of ``Camera`` from the core:
+///
+/// ```swift
+/// public final class LumixCamera: DriverBackedCamera {
+///     public let driverCore: CameraDriverCore<LumixConnection>
+///
+///     public init(host: String) {
+///         driverCore = CameraDriverCore(
+///             location: host, configuration: .init(liveViewDecoder: JPEGLiveViewDecoder())
+///         ) { context in
+///             try await LumixConnection.open(host: host, context: context)
+///         }
+///     }
+/// }
+/// ```
+///
+/// ## The connection
+///
+/// ``connect()`` opens a connection and then lets it follow the camera (``CameraDriverConnection/run()``). When the
+/// camera closes the connection, or stops answering, the camera becomes ``CameraConnectionState/notConnected`` and
+/// ``lastDisconnection`` carries the error. A call under way then, and every call until the camera connects again,
+/// throws that error (``ViewfinderError/Code/disconnected`` or ``ViewfinderError/Code/timeout``, saying the camera
+/// went away); ``ViewfinderError/Code/notConnected`` means the camera never connected or was disconnected on request.
+///
+/// Every member may be called from any thread. Observers are called outside the core's locks.
+public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraPropertyBackend, Sendable {
+    /// How long property sets wait, and how live view is delivered and decoded.
+    public struct Configuration: Sendable {
+        /// How long a set property waits by default for the camera to show the new value.
+        public var propertySetTimeout: Duration
+        /// The live view publisher's grace period, retries and warning output.
+        public var liveView: LiveViewPublisher.Configuration
+        /// What turns the connection's live view images into frames.
+        public var liveViewDecoder: any LiveViewImageDecoder
+
+        /// Creates a configuration.
+        ///
+        /// - Parameters:
+        ///   - propertySetTimeout: How long a set waits by default for the camera to show the new value.
+        ///   - liveView: The live view publisher's grace period, retries and warning output.
+        ///   - liveViewDecoder: What turns the connection's live view images into frames.
+        public init(
+            propertySetTimeout: Duration = .seconds(10),
+            liveView: LiveViewPublisher.Configuration = LiveViewPublisher.Configuration(),
+            liveViewDecoder: any LiveViewImageDecoder
+        ) {
+            self.propertySetTimeout = propertySetTimeout
+            self.liveView = liveView
+            self.liveViewDecoder = liveViewDecoder
+        }
+    }
+
+    /// A connection the core opened, with the generation that tells it from the connections before and after.
+    struct Link: Sendable {
+        let connection: Connection
+        let generation: UInt64
+    }
+
+    struct State {
+        var connection = CameraConnectionState.notConnected
+        var lastDisconnection: CameraDisconnection?
+        var link: Link?
+        var connecting: Task<Void, any Error>?
+        var generation: UInt64 = 0
+        var recording: Recording?
+    }
+
+    /// Where the camera is, for messages, such as its host name.
+    public let location: String
+    /// How long property sets wait, and how live view is delivered and decoded.
+    public let configuration: Configuration
+
+    private let open: @Sendable (CameraDriverContext) async throws -> Connection
+    let state = Locked(State())
+    let properties: CameraPropertyStore
+    let connectionObservers = CameraObserverRegistry<CameraConnectionState>()
+    let recordingObservers = CameraObserverRegistry<VideoRecordingState>()
+    /// The observers of files the camera adds.
+    public let newFileObservers = CameraObserverRegistry<CameraFileItem>()
+    /// The live view backend and publisher, made on first use.
+    let liveView = Locked<(backend: CameraDriverLiveView<Connection>, publisher: LiveViewPublisher)?>(nil)
+
+    /// Creates the core of a camera; nothing happens until ``connect()``.
+    ///
+    /// - Parameters:
+    ///   - location: Where the camera is, for messages, such as its host name.
+    ///   - configuration: How long property sets wait, and how live view is delivered and decoded.
+    ///   - open: Opens a connection to the camera, reporting through the context it is given; called once per
+    ///     connection. An error it throws fails the connection.
+    public init(
+        location: String, configuration: Configuration,
+        open: @escaping @Sendable (CameraDriverContext) async throws -> Connection
+    ) {
+        self.location = location
+        self.configuration = configuration
+        self.open = open
+        properties = CameraPropertyStore(setValueTimeout: configuration.propertySetTimeout)
+    }
+
+    deinit {
+        let (link, recording) = state.withLock { ($0.link, $0.recording) }
+        recording?.ticker.cancel()
+        if let link {
+            link.connection.connectionEnded(with: ViewfinderError(.notConnected, "the camera object was released"))
+            Task { await link.connection.close() }
+        }
+    }
+
+    // MARK: Connection
+
+    /// Where the camera is in its connection's life.
+    public var connectionState: CameraConnectionState { state.withLock { $0.connection } }
+
+    /// How the last connection ended: asked for, or with the error that ended it; `nil` while connected.
+    public var lastDisconnection: CameraDisconnection? { state.withLock { $0.lastDisconnection } }
+
+    /// Calls `observer` with the new state whenever ``connectionState`` changes, until the token is released.
+    public func addConnectionStateObserver(_ observer: @escaping @Sendable (CameraConnectionState) -> Void)
+        -> ObservationToken
+    {
+        connectionObservers.addObserver(observer)
+    }
+
+    /// Opens a connection and starts following the camera; a call while a connection is being made waits for it
+    /// and shares its outcome.
+    ///
+    /// - Throws: What the driver's opening throws, or ``ViewfinderError/Code/deviceBusy`` while the camera is
+    ///   disconnecting.
+    public func connect() async throws {
+        let (task, began) = try state.withLock { state throws(ViewfinderError) -> (Task<Void, any Error>?, Bool) in
+            switch state.connection {
+            case .connected:
+                return (nil, false)
+            case .connecting:
+                return (state.connecting, false)
+            case .disconnecting:
+                throw ViewfinderError(
+                    .deviceBusy, "the camera at \(location) is disconnecting; connect again once it is not connected")
+            case .notConnected:
+                state.generation += 1
+                let generation = state.generation
+                let task = Task { try await self.openLink(generation) }
+                state.connecting = task
+                state.connection = .connecting
+                return (task, true)
+            }
+        }
+        if began {
+            connectionObservers.notify(.connecting)
+        }
+        try await task?.value
+    }
+
+    /// Opens the driver's connection; runs once per connection, in the task ``connect()`` made.
+    private func openLink(_ generation: UInt64) async throws {
+        let connection: Connection
+        do {
+            connection = try await open(CameraDriverContext(host: self, generation: generation))
+        } catch {
+            failConnecting()
+            throw error
+        }
+        let link = Link(connection: connection, generation: generation)
+        state.withLock { state in
+            state.link = link
+            state.connection = .connected
+            state.connecting = nil
+            state.lastDisconnection = nil
+        }
+        follow(link)
+        connectionObservers.notify(.connected)
+    }
+
+    private func failConnecting() {
+        state.withLock { state in
+            state.connection = .notConnected
+            state.connecting = nil
+        }
+        properties.resetAll(failingRequestsWith: ViewfinderError(.notConnected, "the camera did not connect"))
+        connectionObservers.notify(.notConnected)
+    }
+
+    /// Closes the connection; a call while connecting waits for the connection first.
+    public func disconnect() async throws {
+        if let connecting = state.withLock({ $0.connecting }) {
+            _ = try? await connecting.value
+        }
+        let link = state.withLock { state -> Link? in
+            guard state.connection == .connected, let link = state.link else { return nil }
+            state.connection = .disconnecting
+            return link
+        }
+        guard let link else { return }
+        connectionObservers.notify(.disconnecting)
+        existingLiveViewPublisher?.terminate(.endedNormally)
+        await link.connection.prepareToClose()
+        await link.connection.close()
+        tearDown(link, disconnection: .requested)
+    }
+
+    /// Forgets a connection that ended: its property values and recording.
+    ///
+    /// - Parameter disconnection: How it ended: asked for, or with the error that ended it.
+    private func tearDown(_ link: Link, disconnection: CameraDisconnection) {
+        let (current, recording) = state.withLock { state -> (Bool, Recording?) in
+            guard state.link?.generation == link.generation else { return (false, nil) }
+            state.link = nil
+            state.connection = .notConnected
+            state.lastDisconnection = disconnection
+            defer { state.recording = nil }
+            return (true, state.recording)
+        }
+        guard current else { return }
+        let error =
+            disconnection.error.map { ViewfinderError($0.code, "the camera went away: \($0.message)") }
+            ?? ViewfinderError(.disconnected, "the camera was disconnected")
+        link.connection.connectionEnded(with: error)
+        if let failure = disconnection.error {
+            existingLiveViewPublisher?.terminate(.failed(failure))
+        }
+        recording?.ticker.cancel()
+        properties.resetAll(failingRequestsWith: error)
+        if recording != nil {
+            recordingObservers.notify(.notRecording)
+        }
+        connectionObservers.notify(.notConnected)
+    }
+
+    /// Lets the connection follow the camera until it ends, then records how it ended.
+    private func follow(_ link: Link) {
+        Task { [weak self] in
+            let failure = await link.connection.run()
+            self?.linkEnded(link, error: failure)
+            // Release the ended connection's threads and sockets now rather than when the last reference goes.
+            await link.connection.close()
+        }
+    }
+
+    /// Records a connection that ended without ``disconnect()``.
+    private func linkEnded(_ link: Link, error: ViewfinderError?) {
+        let unexpected = state.withLock { $0.connection == .connected && $0.link?.generation == link.generation }
+        guard unexpected else { return }
+        let reason = error ?? ViewfinderError(.disconnected, "the camera ended the session")
+        tearDown(link, disconnection: CameraDisconnection(error: reason))
+    }
+
+    // MARK: For drivers
+
+    /// The current connection, or an error that says there is none.
+    ///
+    /// While ``disconnect()`` runs, the connection is still given out: calls already under way, such as a live view
+    /// fetch, finish or fail on the closing connection after live view has ended normally, instead of racing the
+    /// disconnection with an error of their own.
+    ///
+    /// - Throws: The error that ended the last connection (``ViewfinderError/Code/disconnected`` or
+    ///   ``ViewfinderError/Code/timeout``, saying the camera went away) until the camera connects again after losing
+    ///   it; ``ViewfinderError/Code/notConnected`` when it never connected or was disconnected on request.
+    public func connection(for activity: String) throws(ViewfinderError) -> Connection {
+        let (link, lost) = state.withLock { state in
+            state.connection == .connected || state.connection == .disconnecting
+                ? (state.link, nil) : (nil, state.connection == .notConnected ? state.lastDisconnection?.error : nil)
+        }
+        if let link {
+            return link.connection
+        }
+        if let lost {
+            throw lostCameraError(lost, while: activity)
+        }
+        throw ViewfinderError(.notConnected, "cannot \(activity): the camera at \(location) is not connected")
+    }
+
+    /// The current connection, for a call that needs `functionality`.
+    ///
+    /// - Throws: What ``connection(for:)`` throws, or ``ViewfinderError/Code/notAvailable`` when the camera cannot
+    ///   do it through this connection.
+    public func connection(_ functionality: CameraFunctionality, for activity: String) throws(ViewfinderError)
+        -> Connection
+    {
+        let connection = try connection(for: activity)
+        guard connection.functionality.isSuperset(of: functionality) else {
+            throw ViewfinderError(
+                .notAvailable,
+                "cannot \(activity): \(connection.deviceInfo.model) offers no way to do it "
+                    + connection.driverDescription)
+        }
+        return connection
+    }
+
+    /// The current connection, while connected or disconnecting; `nil` otherwise.
+    public var currentConnection: Connection? {
+        state.withLock { $0.link?.connection }
+    }
+
+    /// The error for a call on `connection` that failed with `error`: the error that ended the connection, saying the
+    /// camera went away, when the call failed because the connection ended under it; `error` otherwise.
+    public func passingOn(_ error: ViewfinderError, from connection: Connection, while activity: String)
+        -> ViewfinderError
+    {
+        guard error.code == .notConnected, let reason = connection.endingError else { return error }
+        return lostCameraError(reason, while: activity)
+    }
+
+    /// Runs `body` on the connection that `functionality` needs, passing on its errors as ``passingOn(_:from:while:)``
+    /// does.
+    func withConnection<Result: Sendable>(
+        _ functionality: CameraFunctionality = [], for activity: String,
+        _ body: (Connection) async throws -> Result
+    ) async throws -> Result {
+        let connection = try connection(functionality, for: activity)
+        do {
+            return try await body(connection)
+        } catch let error as ViewfinderError {
+            throw passingOn(error, from: connection, while: activity)
+        }
+    }
+
+    // MARK: Identity
+
+    /// The maker, model, serial number and firmware version of the connected camera; `nil` until connected.
+    public var deviceInfo: CameraDeviceInfo? {
+        currentConnection?.deviceInfo
+    }
+
+    /// What the camera can do through its connection; empty until connected.
+    public var supportedFunctionality: CameraFunctionality {
+        currentConnection?.functionality ?? []
+    }
+
+    // MARK: Properties and the shutter
+
+    /// The camera's property for an identifier, the same object for every call; `nil`-valued until the camera
+    /// reports it.
+    public func property<Value>(for identifier: CameraPropertyIdentifier<Value>) -> TypedCameraProperty<Value> {
+        properties.property(for: identifier, backend: self)
+    }
+
+    /// Sends a property's new value through the connection, returning once the camera has taken it.
+    public func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws {
+        try await withConnection(for: "set \(name)") {
+            try await $0.setRawValue(rawValue, forPropertyNamed: name)
+        }
+    }
+
+    /// Asks the camera, through the connection, to move a stepping property `steps` steps up or down.
+    public func stepValue(forPropertyNamed name: String, by steps: Int) async throws {
+        try await withConnection(for: "step \(name)") {
+            try await $0.stepValue(forPropertyNamed: name, by: steps)
+        }
+    }
+
+    /// Takes one picture and returns once the camera has taken it.
+    public func invokeOneShotShutterExplicitlyEngagingAutoFocus(_ engageAutoFocus: Bool) async throws {
+        try await withConnection(.stillCapture, for: "take a picture") {
+            try await $0.takePicture(engagingAutoFocus: engageAutoFocus)
+        }
+    }
+
+    /// Calls `observer` with each file the camera reports added to its card, such as a picture just taken.
+    public func addNewFileObserver(_ observer: @escaping @Sendable (CameraFileItem) -> Void) -> ObservationToken {
+        newFileObservers.addObserver(observer)
+    }
+}
+
+extension CameraDriverCore: CameraDriverHost {
+    func isCurrent(_ generation: UInt64) -> Bool {
+        state.withLock { state in
+            state.link?.generation == generation
+                || (state.connection == .connecting && state.generation == generation)
+        }
+    }
+
+    /// The error for a call that found the camera gone with `reason`: it says the camera went away, and to connect
+    /// again.
+    func lostCameraError(_ reason: ViewfinderError, while activity: String) -> ViewfinderError {
+        ViewfinderError(
+            reason.code, "cannot \(activity): the camera at \(location) went away (\(reason.message)); connect again",
+            errno: reason.errno)
+    }
+}

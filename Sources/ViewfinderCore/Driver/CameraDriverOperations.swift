@@ -1,0 +1,72 @@
+/// What a driver does with a connected camera: set and step properties, take pictures, run live view and record.
+///
+/// ``CameraDriverConnection`` refines it with the connection's lifecycle; a PTP dialect conforms to it too, as the
+/// part of the PTP driver that differs between makers. Live view, video recording and property steps have defaults
+/// that throw ``ViewfinderError/Code/notAvailable``.
+public protocol CameraDriverOperations: AnyObject, Sendable {
+    /// Sends a property's new value; returns once the camera has taken it.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` for a property the camera does not have, and the errors
+    ///   ``CameraPropertyBackend/setRawValue(_:forPropertyNamed:)`` documents.
+    func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws
+
+    /// Moves a property the camera steps without listing its values (``CameraPropertyValueSetType/stepping``)
+    /// `steps` steps up or down; returns once the camera has taken the request.
+    func stepValue(forPropertyNamed name: String, by steps: Int) async throws
+
+    /// Takes one picture, focusing first when `engageAutoFocus` is `true`; returns once the camera has taken it.
+    func takePicture(engagingAutoFocus engageAutoFocus: Bool) async throws
+
+    /// Starts live view, returning once frames can be fetched.
+    func startLiveView() async throws
+
+    /// Fetches the current live view image: JPEG bytes, without any header of the driver's protocol.
+    func liveViewImage() async throws -> [UInt8]
+
+    /// Ends live view; errors are the driver's to ignore.
+    func endLiveView() async
+
+    /// Starts recording video; the connection reports the recording with ``CameraDriverContext/recordingStarted()``
+    /// once the camera shows it.
+    func startRecording() async throws
+
+    /// Stops recording video; the connection reports it with ``CameraDriverContext/recordingStopped()``.
+    func stopRecording() async throws
+
+    /// Lets go of what the driver holds on the camera (live view, a remote mode) before the connection closes on
+    /// request.
+    func prepareToClose() async
+}
+
+extension CameraDriverOperations {
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera has no property that moves by steps.
+    public func stepValue(forPropertyNamed name: String, by steps: Int) async throws {
+        throw ViewfinderError(.notAvailable, "cannot step \(name): the camera has no property that moves by steps")
+    }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera offers no live view.
+    public func startLiveView() async throws {
+        throw ViewfinderError(.notAvailable, "the camera offers no live view Viewfinder can drive")
+    }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera offers no live view.
+    public func liveViewImage() async throws -> [UInt8] {
+        throw ViewfinderError(.notAvailable, "the camera offers no live view Viewfinder can drive")
+    }
+
+    /// Does nothing.
+    public func endLiveView() async {}
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot record video.
+    public func startRecording() async throws {
+        throw ViewfinderError(.notAvailable, "the camera cannot record video")
+    }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot record video.
+    public func stopRecording() async throws {
+        throw ViewfinderError(.notAvailable, "the camera cannot record video")
+    }
+
+    /// Does nothing.
+    public func prepareToClose() async {}
+}

@@ -1,0 +1,124 @@
+/// A camera whose lifecycle a ``CameraDriverCore`` keeps: conforming types get every member of ``Camera`` (and of
+/// ``CameraPropertyBackend``) from their core, and add only what their driver has of its own.
+///
+/// ```swift
+/// public final class LumixCamera: DriverBackedCamera {
+///     public let driverCore: CameraDriverCore<LumixConnection>
+///     // init makes the core with the closure that opens a LumixConnection.
+/// }
+///
+/// let camera = LumixCamera(host: "192.168.54.1")
+/// try await camera.connect()
+/// try await camera.property(for: .iso).setValue(.iso400)
+/// ```
+public protocol DriverBackedCamera: Camera, CameraPropertyBackend {
+    /// The type of the connections the camera's driver opens.
+    associatedtype DriverConnection: CameraDriverConnection
+
+    /// The core that keeps the camera's connection, properties, live view and recording state.
+    var driverCore: CameraDriverCore<DriverConnection> { get }
+}
+
+extension DriverBackedCamera {
+    /// Where the camera is in its connection's life.
+    public var connectionState: CameraConnectionState { driverCore.connectionState }
+
+    /// How the last connection ended: asked for, or with the error that ended it; `nil` while connected.
+    public var lastDisconnection: CameraDisconnection? { driverCore.lastDisconnection }
+
+    /// Calls `observer` with the new state whenever ``Camera/connectionState`` changes, until the token is released.
+    public func addConnectionStateObserver(_ observer: @escaping @Sendable (CameraConnectionState) -> Void)
+        -> ObservationToken
+    {
+        driverCore.addConnectionStateObserver(observer)
+    }
+
+    /// Connects, and starts following the camera; see ``CameraDriverCore/connect()``.
+    public func connect() async throws {
+        try await driverCore.connect()
+    }
+
+    /// Closes the connection; a call while connecting waits for the connection first.
+    public func disconnect() async throws {
+        try await driverCore.disconnect()
+    }
+
+    /// The maker, model, serial number and firmware version of the connected camera; `nil` until connected.
+    public var deviceInfo: CameraDeviceInfo? { driverCore.deviceInfo }
+
+    /// What the camera can do through its driver; empty until connected.
+    public var supportedFunctionality: CameraFunctionality { driverCore.supportedFunctionality }
+
+    /// The camera's property for an identifier, the same object for every call; `nil`-valued until the camera
+    /// reports it.
+    public func property<Value>(for identifier: CameraPropertyIdentifier<Value>) -> TypedCameraProperty<Value> {
+        driverCore.property(for: identifier)
+    }
+
+    /// Sends a property's new value through the camera's driver, returning once the camera has taken it.
+    ///
+    /// - Throws: ``ViewfinderError/Code/invalidPropertyValue`` when the camera refuses the value,
+    ///   ``ViewfinderError/Code/notAvailable`` when the camera does not let the property be set now (its exposure
+    ///   mode sets it) or does not have it, ``ViewfinderError/Code/deviceBusy``,
+    ///   ``ViewfinderError/Code/notConnected``, or ``ViewfinderError/Code/disconnected`` or
+    ///   ``ViewfinderError/Code/timeout`` when the camera went away.
+    public func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws {
+        try await driverCore.setRawValue(rawValue, forPropertyNamed: name)
+    }
+
+    /// Asks the camera, through its driver, to move a stepping property `steps` steps up or down.
+    public func stepValue(forPropertyNamed name: String, by steps: Int) async throws {
+        try await driverCore.stepValue(forPropertyNamed: name, by: steps)
+    }
+
+    /// Takes one picture and returns once the camera has taken it.
+    ///
+    /// The picture's file then appears on the card; new-file observers hear of it. With `engageAutoFocus`, a
+    /// driver that can drive the camera's autofocus focuses first and fails when the camera cannot focus; otherwise
+    /// the camera focuses as its focus mode says.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot take pictures through its driver, or
+    ///   could not focus, ``ViewfinderError/Code/deviceBusy`` while another capture is under way,
+    ///   ``ViewfinderError/Code/timeout`` when the camera does not report the capture in time, or what the camera
+    ///   answered.
+    public func invokeOneShotShutterExplicitlyEngagingAutoFocus(_ engageAutoFocus: Bool) async throws {
+        try await driverCore.invokeOneShotShutterExplicitlyEngagingAutoFocus(engageAutoFocus)
+    }
+
+    /// The camera's live view, the same publisher for every call; see ``CameraDriverCore/liveViewPublisher``.
+    public var liveViewPublisher: LiveViewPublisher { driverCore.liveViewPublisher }
+
+    /// Whether the camera records video, with the time recorded so far as its timer.
+    public var videoRecordingState: VideoRecordingState { driverCore.videoRecordingState }
+
+    /// Calls `observer` whenever ``Camera/videoRecordingState`` changes, each tick of the timer included, until the
+    /// token is released.
+    public func addVideoRecordingStateObserver(_ observer: @escaping @Sendable (VideoRecordingState) -> Void)
+        -> ObservationToken
+    {
+        driverCore.addVideoRecordingStateObserver(observer)
+    }
+
+    /// Starts recording a movie to the card, turning on whatever the camera needs for it (live view, for some).
+    ///
+    /// ``Camera/videoRecordingState`` then shows the time recorded, updated once a second.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot record through its driver,
+    ///   ``ViewfinderError/Code/alreadyRunning`` while it records, or what the camera answered.
+    public func startVideoRecording() async throws {
+        try await driverCore.startVideoRecording()
+    }
+
+    /// Stops recording; the camera finishes writing the movie to the card by itself.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot record through its driver, or when it
+    ///   is not recording.
+    public func stopVideoRecording() async throws {
+        try await driverCore.stopVideoRecording()
+    }
+
+    /// Calls `observer` with each file the camera reports added to its card, such as a picture just taken.
+    public func addNewFileObserver(_ observer: @escaping @Sendable (CameraFileItem) -> Void) -> ObservationToken {
+        driverCore.addNewFileObserver(observer)
+    }
+}

@@ -1,0 +1,3 @@
+// ViewfinderImaging builds on ViewfinderJPEG: importing this module brings in JPEG decoding too.
+
+@_exported import ViewfinderJPEG
