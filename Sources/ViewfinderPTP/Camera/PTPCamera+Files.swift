@@ -47,7 +47,7 @@ extension PTPCamera {
     /// The item for an object, from its ObjectInfo; `CameraFileItem.Kind.undescribed` when the camera will not
     /// describe it.
     private func describe(
-        _ handle: UInt32, in storage: CameraStorage, folder: CameraFileItem?, on link: Link
+        _ handle: UInt32, in storage: CameraStorage, folder: CameraFileItem?, on link: PTPDriverConnection
     ) async throws -> CameraFileItem {
         let info: PTPObjectInfo
         do {
@@ -64,7 +64,7 @@ extension PTPCamera {
     }
 
     /// The item ObjectInfo gives, with the 64-bit size of an object of 4 GiB or more where the camera tells it.
-    private func item(_ handle: UInt32, _ info: PTPObjectInfo, on link: Link) async -> CameraFileItem {
+    private func item(_ handle: UInt32, _ info: PTPObjectInfo, on link: PTPDriverConnection) async -> CameraFileItem {
         var item = CameraFileItem(handle: handle, info: info)
         if !item.isByteCountKnown, let size = await largeObjectSize(handle, on: link) {
             item.byteCount = size
@@ -79,9 +79,9 @@ extension PTPCamera {
     /// answer and the session goes on: the listing then goes object by object. Objects the answer leaves
     /// undescribed are described one by one.
     private func bulkContents(
-        of folder: CameraFileItem?, in storage: CameraStorage, on link: Link, place: String
+        of folder: CameraFileItem?, in storage: CameraStorage, on link: PTPDriverConnection, place: String
     ) async throws -> [CameraFileItem]? {
-        let info = link.deviceInfo
+        let info = link.ptpDeviceInfo
         let canon = info.vendorExtensionID == 0x0B && info.supports(.canonEOSGetObjectInfoEx)
         guard canon || (info.speaksMTP && info.supports(.getObjectPropList)) else { return nil }
         let answer: BulkListing
