@@ -43,12 +43,17 @@ import Glibc
     }
 
     /// A discovery with only the multicast DNS searcher, searching from inside the app's namespace.
-    static func discovery(in pair: NetworkNamespacePair, lifetime: Duration = .seconds(150)) async throws
-        -> CameraDiscovery
-    {
+    ///
+    /// `prepare` runs before searching begins, so an observer it adds hears every change: a camera may be found
+    /// as soon as the first query goes out.
+    static func discovery(
+        in pair: NetworkNamespacePair, lifetime: Duration = .seconds(150),
+        prepare: (CameraDiscovery) -> Void = { _ in }
+    ) async throws -> CameraDiscovery {
         let discovery = CameraDiscovery(connectors: [])
         discovery.register(
             MulticastDNSSearcher(configuration: .init(queryInterval: .seconds(1), lifetime: lifetime)))
+        prepare(discovery)
         try await NetworkNamespacePair.run(in: pair.app) { discovery.beginSearching() }
         guard discovery.searchErrors.isEmpty else {
             throw TestFailure("the searcher could not listen: \(discovery.searchErrors)")
@@ -61,8 +66,10 @@ import Glibc
         let changes = Locked<[CameraDiscoveryChange]>([])
         do {
             let peer = try await Self.zeroconfCamera(in: pair, pair.gateway, "Nikon Z 6 (Study)")
-            let discovery = try await Self.discovery(in: pair)
-            let token = discovery.addDiscoveryObserver { change in changes.withLock { $0.append(change) } }
+            var token: ObservationToken?
+            let discovery = try await Self.discovery(in: pair) { discovery in
+                token = discovery.addDiscoveryObserver { change in changes.withLock { $0.append(change) } }
+            }
             try await waitUntil("the camera to be found") { !discovery.availableCameras.isEmpty }
             let camera = try #require(discovery.availableCameras.first)
             #expect(camera.name == "Nikon Z 6 (Study)")
