@@ -35,6 +35,9 @@ fail() {
 start_simulator() {
     local name=$1
     shift
+    # The log exists before the simulator starts: the background job opens it only once it runs, which on a busy
+    # machine came after the first look for the port below.
+    : >"$work/$name.log"
     "$viewfinder" simulate --port 0 "$@" >"$work/$name.log" 2>&1 &
     simulators+=($!)
     for _ in $(seq 1 200); do
