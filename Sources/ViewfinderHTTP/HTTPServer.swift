@@ -146,8 +146,7 @@ package final class HTTPServer: Sendable {
         switch address {
         case "0.0.0.0": "127.0.0.1"
         case "::": "[::1]"
-        case let address where address.contains(":"): "[\(address)]"
-        case let address: address
+        case let address: HostPort.bracketed(address)
         }
     }
 

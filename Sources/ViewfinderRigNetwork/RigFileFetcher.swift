@@ -26,9 +26,8 @@ enum RigFileFetcher {
         do {
             let socket = try Socket.connect(host: host, port: port, timeout: timeout)
             defer { socket.close() }
-            let shown = host.contains(":") ? "[\(host)]" : host
             let request =
-                "GET \(target) HTTP/1.1\r\nHost: \(shown):\(port)\r\nX-Viewfinder-Token: \(token)\r\n"
+                "GET \(target) HTTP/1.1\r\nHost: \(HostPort.text(host, port: port))\r\nX-Viewfinder-Token: \(token)\r\n"
                 + "Connection: close\r\nUser-Agent: Viewfinder\r\n\r\n"
             try socket.send(Array(request.utf8), until: .now + timeout, while: "asking for \(file.name)")
             var buffer = [UInt8](repeating: 0, count: 256 * 1024)

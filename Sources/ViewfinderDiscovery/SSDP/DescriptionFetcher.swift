@@ -33,13 +33,15 @@ package enum DescriptionFetcher {
             let socket = try Socket.connect(host: host, port: port, timeout: timeout)
             defer { socket.close() }
             let request =
-                "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\nUser-Agent: Viewfinder\r\n\r\n"
+                "GET \(path) HTTP/1.1\r\nHost: \(HostPort.text(host, port: port))\r\nConnection: close\r\n"
+                + "User-Agent: Viewfinder\r\n\r\n"
             try socket.send(Array(request.utf8), until: deadline, while: "asking for \(location)")
             var buffer = [UInt8](repeating: 0, count: 16384)
             reading: while answer.count < maximumAnswerLength {
                 let remaining = ContinuousClock.now.duration(to: deadline)
                 guard remaining > .zero else {
-                    throw SocketError(.timedOut(timeout), while: "reading \(location)", endpoint: "\(host):\(port)")
+                    throw SocketError(
+                        .timedOut(timeout), while: "reading \(location)", endpoint: HostPort.text(host, port: port))
                 }
                 let received = buffer.withUnsafeMutableBytes { raw in
                     Result { () throws(SocketError) in
