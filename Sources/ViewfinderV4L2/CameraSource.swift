@@ -79,7 +79,7 @@ public final class CameraSource: FrameSource {
     /// The options the source was created with.
     public let options: Options
     let backend: CaptureBackend
-    let operations = SerialOperations()
+    let operations = SerialTasks()
     private let delegateQueue: DispatchQueue
     private let state = Locked(State())
 
