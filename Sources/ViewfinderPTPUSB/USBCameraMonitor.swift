@@ -28,13 +28,9 @@ import Glibc
 /// Observers are called one at a time, in order, on the monitor's thread; changes that come while an observer is slow
 /// are handed over together.
 public final class USBCameraMonitor: Sendable {
-    /// A camera plugged in or out.
-    public enum Change: Hashable, Sendable {
-        /// A camera appeared, or the monitor found it attached when it started.
-        case attached(USBCameraDevice)
-        /// The camera is no longer attached; a camera plugged in again comes back at a new address.
-        case detached(USBCameraDevice)
-    }
+    /// A camera plugged in (or found attached when the monitor started) or out; a camera plugged in again comes
+    /// back at a new address.
+    public typealias Change = DeviceChange<USBCameraDevice>
 
     private struct State {
         var thread: WakeableThread?
