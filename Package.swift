@@ -35,7 +35,7 @@ let package = Package(
         ),
         // The one reader and writer of HTTP/1.1 heads and http:// URLs (package access only), which the tool's
         // servers, SSDP's datagrams, the UPnP description fetch and announcer, and the rig's file fetches share.
-        .target(name: "ViewfinderHTTPMessage", swiftSettings: strict),
+        .target(name: "ViewfinderHTTPMessage", dependencies: ["ViewfinderSystem"], swiftSettings: strict),
         // Finding cameras on the network: multicast DNS and SSDP, their wire formats and browsers.
         .target(
             name: "ViewfinderDiscovery",

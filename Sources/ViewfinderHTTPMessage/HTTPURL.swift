@@ -1,3 +1,5 @@
+import ViewfinderSystem
+
 /// The parts of an `http://` URL that a request needs: the host, the port and the path with its query.
 ///
 /// ```swift
@@ -38,5 +40,14 @@ package struct HTTPURL: Hashable, Sendable {
         self.host = String(host)
         self.port = port
         target = path.isEmpty ? "/" : String(path)
+    }
+
+    /// The GET request for the URL that Viewfinder's clients send: `Host`, the fields given, `Connection: close` and
+    /// `User-Agent: Viewfinder`.
+    package func getRequest(with fields: [HTTPHead.Field] = []) -> HTTPHead {
+        HTTPHead(
+            startLine: "GET \(target) HTTP/1.1",
+            fields: [.init("Host", HostPort.text(host, port: port))] + fields
+                + [.init("Connection", "close"), .init("User-Agent", "Viewfinder")])
     }
 }

@@ -27,12 +27,7 @@ enum RigFileFetcher {
         do {
             let socket = try Socket.connect(host: url.host, port: url.port, timeout: timeout)
             defer { socket.close() }
-            let request = HTTPHead(
-                startLine: "GET \(url.target) HTTP/1.1",
-                fields: [
-                    .init("Host", HostPort.text(url.host, port: url.port)), .init("X-Viewfinder-Token", token),
-                    .init("Connection", "close"), .init("User-Agent", "Viewfinder"),
-                ])
+            let request = url.getRequest(with: [.init("X-Viewfinder-Token", token)])
             try socket.send(request.encoded(), until: .now + timeout, while: "asking for \(file.name)")
             var buffer = [UInt8](repeating: 0, count: 256 * 1024)
             var head: [UInt8] = []

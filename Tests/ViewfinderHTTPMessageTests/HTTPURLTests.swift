@@ -12,6 +12,17 @@ import ViewfinderHTTPMessage
         #expect((bare.host, bare.port, bare.target) == ("h", 80, "/"))
     }
 
+    @Test func aGETRequestNamesTheHostAndPortAndTheFieldsGiven() throws {
+        let url = try #require(HTTPURL("http://[fd00::2]:81/files/a.jpg?x=1"))
+        let request = url.getRequest(with: [.init("X-Viewfinder-Token", "t")])
+        #expect(
+            request.encoded()
+                == Array(
+                    ("GET /files/a.jpg?x=1 HTTP/1.1\r\nHost: [fd00::2]:81\r\nX-Viewfinder-Token: t\r\n"
+                        + "Connection: close\r\nUser-Agent: Viewfinder\r\n\r\n").utf8))
+        #expect(try #require(HTTPURL("http://h/")).getRequest()["host"] == "h:80")
+    }
+
     @Test func anythingButAnHTTPURLWithAHostAndANumericPortIsRefused() {
         for url in ["https://h/", "http://h:port/", "http://:80/", "http:///x", "http://h:70000/", "ftp://h/"] {
             #expect(HTTPURL(url) == nil, "\(url)")

@@ -20,13 +20,7 @@ package enum DescriptionFetcher {
         do throws(SocketError) {
             let socket = try Socket.connect(host: url.host, port: url.port, timeout: timeout)
             defer { socket.close() }
-            let request = HTTPHead(
-                startLine: "GET \(url.target) HTTP/1.1",
-                fields: [
-                    .init("Host", HostPort.text(url.host, port: url.port)), .init("Connection", "close"),
-                    .init("User-Agent", "Viewfinder"),
-                ])
-            try socket.send(request.encoded(), until: deadline, while: "asking for \(location)")
+            try socket.send(url.getRequest().encoded(), until: deadline, while: "asking for \(location)")
             var buffer = [UInt8](repeating: 0, count: 16384)
             reading: while answer.count < maximumAnswerLength {
                 let remaining = ContinuousClock.now.duration(to: deadline)
