@@ -33,10 +33,13 @@ let package = Package(
             dependencies: ["ViewfinderSystem", "ViewfinderReactive"],
             swiftSettings: strict
         ),
+        // The one reader and writer of HTTP/1.1 heads and http:// URLs (package access only), which the tool's
+        // servers, SSDP's datagrams, the UPnP description fetch and announcer, and the rig's file fetches share.
+        .target(name: "ViewfinderHTTPMessage", dependencies: ["ViewfinderSystem"], swiftSettings: strict),
         // Finding cameras on the network: multicast DNS and SSDP, their wire formats and browsers.
         .target(
             name: "ViewfinderDiscovery",
-            dependencies: ["ViewfinderSystem", "ViewfinderCore"],
+            dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderHTTPMessage"],
             swiftSettings: strict
         ),
         // System libraries for pixel-format conversion and JPEG.
@@ -110,7 +113,7 @@ let package = Package(
             name: "ViewfinderRigNetwork",
             dependencies: [
                 "ViewfinderSystem", "CViewfinderSystem", "ViewfinderCore", "ViewfinderRig", "ViewfinderHTTP",
-                "CMosquitto",
+                "ViewfinderHTTPMessage", "CMosquitto",
             ],
             swiftSettings: strict
         ),
@@ -142,7 +145,7 @@ let package = Package(
         // the request's host, a token, the origin of changes, connections per peer, deadlines.
         .target(
             name: "ViewfinderHTTP",
-            dependencies: ["ViewfinderSystem", "ViewfinderCore"],
+            dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderHTTPMessage"],
             swiftSettings: strict
         ),
         // The `viewfinder` command-line tool.
@@ -173,6 +176,7 @@ let package = Package(
         .testTarget(
             name: "ViewfinderSystemTests", dependencies: ["ViewfinderTestSupport", "ViewfinderSystem"],
             swiftSettings: strict),
+        .testTarget(name: "ViewfinderHTTPMessageTests", dependencies: ["ViewfinderHTTPMessage"], swiftSettings: strict),
         .testTarget(
             name: "ViewfinderImagingTests", dependencies: ["ViewfinderImaging", "CTurboJPEG", "CLibYUV"],
             swiftSettings: strict),

@@ -1,12 +1,12 @@
 import ViewfinderCore
 import ViewfinderSystem
 
-/// A thread that runs a searcher's or an announcer's loop over the sockets it owns, until stopped.
+/// A searcher's or an announcer's loop over the sockets it owns, on a thread of its own, until stopped.
 ///
 /// The loop checks ``isStopping`` at least every tenth of a second; ``stop(beforeClosing:)`` waits for it to end,
-/// then closes the sockets.
+/// then closes the sockets. The thread is a `WakeableThread`, so a loop that stops itself is not joined by itself.
 final class SocketLoop: Sendable {
-    private let thread: Locked<PlatformThread?> = Locked(nil)
+    private let thread: Locked<WakeableThread?> = Locked(nil)
     private let stopping = Locked(false)
     private let sockets: [Socket]
 
@@ -17,7 +17,7 @@ final class SocketLoop: Sendable {
     init(name: String, sockets: [Socket], _ body: @escaping @Sendable (SocketLoop) -> Void) throws(ViewfinderError) {
         self.sockets = sockets
         do {
-            let started = try PlatformThread(name: name) { [self] in body(self) }
+            let started = try WakeableThread(name: name) { [self] _ in body(self) }
             thread.withLock { $0 = started }
         } catch {
             for socket in sockets { socket.close() }
@@ -35,7 +35,7 @@ final class SocketLoop: Sendable {
             })
         else { return }
         stopping.withLock { $0 = true }
-        running.join()
+        running.stop()
         last()
         for socket in sockets { socket.close() }
     }

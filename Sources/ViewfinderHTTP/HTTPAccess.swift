@@ -1,3 +1,5 @@
+import ViewfinderSystem
+
 /// Who may use one of the tool's servers: the policy ``HTTPServer`` applies to every request, on every route, before
 /// any handler sees it.
 ///
@@ -142,7 +144,7 @@ package struct HTTPAccess: Sendable {
     static func literal(_ address: String) -> String {
         let lowered = address.lowercased()
         if lowered.hasPrefix("::ffff:"), !lowered.dropFirst(7).contains(":") { return String(lowered.dropFirst(7)) }
-        return lowered.contains(":") ? "[\(lowered)]" : lowered
+        return HostPort.bracketed(lowered)
     }
 
     /// A name the user allows, as ``host(of:)`` would read it from a `Host` field.

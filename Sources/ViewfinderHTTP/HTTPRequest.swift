@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderHTTPMessage
 import ViewfinderSystem
 
 /// An HTTP request as the tool's servers read it: the request line, the header fields and a short body.
@@ -98,7 +99,7 @@ package struct HTTPRequest: Equatable, Sendable {
         var headEnd: Int?
         var searched = 0
         while headEnd == nil {
-            headEnd = endOfHead(in: bytes, from: searched)
+            headEnd = HTTPHead.end(in: bytes, from: searched)
             guard headEnd == nil else { break }
             guard bytes.count < maximumHeadSize else { throw .tooLarge }
             searched = max(0, bytes.count - 3)
@@ -106,7 +107,7 @@ package struct HTTPRequest: Equatable, Sendable {
         }
         let end = headEnd!
         guard end <= maximumHeadSize + 4 else { throw .tooLarge }
-        var request = try parse(String(decoding: bytes[..<end], as: UTF8.self))
+        var request = try parse(bytes[..<end])
         if request.headers["transfer-encoding"] != nil { throw .chunked }
         let length = try request.headers["content-length"].map(contentLength) ?? 0
         guard length <= maximumBodySize else { throw .bodyTooLarge }
@@ -115,18 +116,6 @@ package struct HTTPRequest: Equatable, Sendable {
         }
         request.body = Array(bytes[end..<(end + length)])
         return request
-    }
-
-    /// Where the head ends in `bytes` (just past its empty line), looking from `start`; `nil` while it does not.
-    private static func endOfHead(in bytes: [UInt8], from start: Int) -> Int? {
-        var index = start
-        while index + 3 < bytes.count {
-            if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 {
-                return index + 4
-            }
-            index += 1
-        }
-        return nil
     }
 
     /// The length a `Content-Length` field gives: digits only, at most 18 of them.
@@ -139,9 +128,21 @@ package struct HTTPRequest: Equatable, Sendable {
 
     /// Parses a request head, such as `GET /stats HTTP/1.1` and its header fields.
     package static func parse(_ head: String) throws(Failure) -> HTTPRequest {
-        var lines = head.split(omittingEmptySubsequences: true) { $0 == "\r\n" || $0 == "\n" }[...]
-        guard let line = lines.popFirst() else { throw .malformed }
-        let parts = line.split(separator: " ", omittingEmptySubsequences: false)
+        try parse(Array(head.utf8)[...])
+    }
+
+    /// Parses a request head's bytes.
+    private static func parse(_ bytes: ArraySlice<UInt8>) throws(Failure) -> HTTPRequest {
+        let head: HTTPHead
+        do throws(HTTPHead.Failure) {
+            head = try HTTPHead(parsing: bytes, maximumFieldCount: maximumHeaderCount)
+        } catch {
+            switch error {
+            case .tooManyFields: throw .tooLarge
+            case .fieldWithoutName: throw .malformed
+            }
+        }
+        let parts = head.startLine.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 3, isToken(parts[0]), parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0",
             parts[1].hasPrefix("/"), parts[1].unicodeScalars.allSatisfy({ $0.value > 32 && $0.value < 127 })
         else { throw .malformed }
@@ -150,16 +151,13 @@ package struct HTTPRequest: Equatable, Sendable {
         var request = HTTPRequest(
             method: String(parts[0]), path: String(path),
             query: formFields(String(target.dropFirst(path.count + 1))))
-        guard lines.count <= maximumHeaderCount else { throw .tooLarge }
-        for field in lines {
-            guard let colon = field.firstIndex(of: ":"), case let name = field[..<colon], isToken(name) else {
-                throw .malformed
-            }
-            let value = field[field.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        for field in head.fields {
+            guard isToken(field.name[...]) else { throw .malformed }
+            let value = field.value
             guard value.unicodeScalars.allSatisfy({ $0.value >= 32 && $0.value != 127 || $0 == "\t" }) else {
                 throw .malformed
             }
-            let key = name.lowercased()
+            let key = field.name.lowercased()
             guard let earlier = request.headers[key] else {
                 request.headers[key] = value
                 continue

@@ -1,4 +1,5 @@
 import Foundation
+import ViewfinderHTTPMessage
 import ViewfinderSystem
 
 /// A whole HTTP response with a body, sent with `Connection: close`, and the heads of responses whose body is sent
@@ -49,22 +50,16 @@ package struct HTTPResponse: Sendable {
     package static func head(
         status: String, contentType: String, length: BodyLength, headers: [(name: String, value: String)]
     ) -> [UInt8] {
-        let delimiter =
-            switch length {
-            case .bytes(let count): "Content-Length: \(count)\r\n"
-            case .chunked: "Transfer-Encoding: chunked\r\n"
-            case .untilClosed: ""
-            }
-        let extra = headers.map { "\($0.name): \($0.value)\r\n" }.joined()
-        let head = """
-            HTTP/1.1 \(status)\r
-            Content-Type: \(contentType)\r
-            \(delimiter)Cache-Control: no-store\r
-            \(extra)Connection: close\r
-            \r
-
-            """
-        return Array(head.utf8)
+        var fields = [HTTPHead.Field("Content-Type", contentType)]
+        switch length {
+        case .bytes(let count): fields.append(.init("Content-Length", "\(count)"))
+        case .chunked: fields.append(.init("Transfer-Encoding", "chunked"))
+        case .untilClosed: break
+        }
+        fields.append(.init("Cache-Control", "no-store"))
+        fields += headers.map { HTTPHead.Field($0.name, $0.value) }
+        fields.append(.init("Connection", "close"))
+        return HTTPHead(startLine: "HTTP/1.1 \(status)", fields: fields).encoded()
     }
 
     /// Sends the response on `socket` until `deadline`, with `extraHeaders` after its own; only the head for `HEAD`

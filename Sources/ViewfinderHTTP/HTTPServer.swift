@@ -59,7 +59,7 @@ package final class HTTPServer: Sendable {
         var refusals = 0
         var nextID = 1
         var stopping = false
-        var acceptThread: PlatformThread?
+        var acceptThread: WakeableThread?
         var handler: (@Sendable (HTTPExchange) -> Void)?
     }
 
@@ -70,7 +70,6 @@ package final class HTTPServer: Sendable {
     /// The token every request but the page's needs.
     package let token: String
     private let state = Locked(State())
-    private let stopWakeup: Wakeup
     /// Wakes the accept loop when a connection closes, which frees a descriptor after the process ran out.
     private let closedWakeup: Wakeup
     private let connectionThreads = DispatchGroup()
@@ -84,7 +83,6 @@ package final class HTTPServer: Sendable {
         self.name = name
         self.configuration = configuration
         token = HTTPAccess.makeToken()
-        stopWakeup = try Wakeup()
         closedWakeup = try Wakeup()
         refuser = try IOThread(name: "\(name)-refuse")
     }
@@ -115,7 +113,9 @@ package final class HTTPServer: Sendable {
             token: token, name: name, port: port, openPaths: configuration.openPaths,
             allowedHosts: configuration.allowedHosts)
         do {
-            let thread = try PlatformThread(name: "\(name)-accept") { [self] in acceptConnections(on: listener) }
+            let thread = try WakeableThread(name: "\(name)-accept") { [self] stop in
+                acceptConnections(on: listener, until: stop)
+            }
             state.withLock { state in
                 state.listener = listener
                 state.port = port
@@ -146,8 +146,7 @@ package final class HTTPServer: Sendable {
         switch address {
         case "0.0.0.0": "127.0.0.1"
         case "::": "[::1]"
-        case let address where address.contains(":"): "[\(address)]"
-        case let address: address
+        case let address: HostPort.bracketed(address)
         }
     }
 
@@ -171,15 +170,15 @@ package final class HTTPServer: Sendable {
             defer { state.acceptThread = nil }
             return (state.acceptThread, state.listener)
         }
-        stopWakeup.signal()
-        thread?.join()
+        thread?.stop()
         listener?.close()
         _ = connectionThreads.wait(timeout: .now() + .seconds(3))
     }
 
-    private func acceptConnections(on listener: Socket) {
+    /// Admits connections until the server stops; `stop` is the accept thread's wake-up, which ``stop()`` signals.
+    private func acceptConnections(on listener: Socket, until stop: Wakeup) {
         let requests: [Poll.Request] = [
-            .init(listener.descriptor, for: Poll.readable), .init(stopWakeup.descriptor, for: Poll.readable),
+            .init(listener.descriptor, for: Poll.readable), .init(stop.descriptor, for: Poll.readable),
         ]
         while !isStopping {
             guard (try? Poll.wait(requests, until: .now + .seconds(1))) != nil else { return }
@@ -194,7 +193,7 @@ package final class HTTPServer: Sendable {
                 _ = try? Poll.wait(
                     [
                         .init(closedWakeup.descriptor, for: Poll.readable),
-                        .init(stopWakeup.descriptor, for: Poll.readable),
+                        .init(stop.descriptor, for: Poll.readable),
                     ],
                     until: .now + .milliseconds(250))
             }

@@ -22,7 +22,7 @@ public struct PTPIPEndpoint: PTPEndpoint {
 
     /// `host:port`.
     public var description: String {
-        host.contains(":") ? "[\(host)]:\(configuration.port)" : "\(host):\(configuration.port)"
+        HostPort.text(host, port: configuration.port)
     }
 
     /// Connects both channels and performs the PTP/IP handshake, on a thread of its own.

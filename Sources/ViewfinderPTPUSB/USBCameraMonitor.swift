@@ -28,13 +28,9 @@ import Glibc
 /// Observers are called one at a time, in order, on the monitor's thread; changes that come while an observer is slow
 /// are handed over together.
 public final class USBCameraMonitor: Sendable {
-    /// A camera plugged in or out.
-    public enum Change: Hashable, Sendable {
-        /// A camera appeared, or the monitor found it attached when it started.
-        case attached(USBCameraDevice)
-        /// The camera is no longer attached; a camera plugged in again comes back at a new address.
-        case detached(USBCameraDevice)
-    }
+    /// A camera plugged in (or found attached when the monitor started) or out; a camera plugged in again comes
+    /// back at a new address.
+    public typealias Change = DeviceChange<USBCameraDevice>
 
     private struct State {
         var thread: WakeableThread?
@@ -77,10 +73,21 @@ public final class USBCameraMonitor: Sendable {
         scanner.observers.addObserver(observer)
     }
 
+    /// Each change from now on, one at a time and in order, as an async sequence.
+    ///
+    /// ```swift
+    /// for await change in monitor.changes() {
+    ///     print(change)
+    /// }
+    /// ```
+    public func changes() -> AsyncStream<Change> {
+        AsyncStream(observing: { observer in addObserver { changes in changes.forEach(observer) } })
+    }
+
     /// Lists the cameras attached now and starts watching; does nothing while already watching.
     ///
     /// The observers hear first what the listing found that the monitor did not know (every camera, the first time)
-    /// as ``Change/attached(_:)``, and what went while it was stopped as ``Change/detached(_:)``; then each change.
+    /// as `.attached`, and what went while it was stopped as `.detached`; then each change.
     ///
     /// - Throws: `ViewfinderError` with `ViewfinderError/Code/io` when no thread could be started.
     public func start() throws(ViewfinderError) {

@@ -21,9 +21,9 @@ final class USBDeviceHandle: USBDeviceIO {
     private let file: Locked<FileDescriptor?>
     /// The device file's number, for the calls made while it is open.
     private let number: CInt
-    private let wakeup: FileDescriptor.Pipe
     private let state = Locked(State())
-    private let reaper: Locked<PlatformThread?> = Locked(nil)
+    /// The reaping thread; its wake-up ends the reaping.
+    private let reaper: Locked<WakeableThread?> = Locked(nil)
 
     /// How a transfer ended, as the reaping thread saw it.
     private enum Outcome: Sendable {
@@ -74,11 +74,6 @@ final class USBDeviceHandle: USBDeviceIO {
                 throw ViewfinderError(error, while: "opening \(path)")
             }
         }
-        do {
-            wakeup = try FileDescriptor.pipe(nonBlocking: true)
-        } catch {
-            throw ViewfinderError(error, while: "making a pipe for \(path)")
-        }
         var claimed = UInt32(interface)
         if ioctl(number, cusb_USBDEVFS_CLAIMINTERFACE, &claimed) != 0 {
             let error = Errno.current
@@ -89,9 +84,9 @@ final class USBDeviceHandle: USBDeviceIO {
                         + "PTP mount such as gvfs): close it and try again", errno: error.rawValue)
                 : ViewfinderError(error, while: "claiming interface \(interface) of \(path)")
         }
-        let thread: PlatformThread
+        let thread: WakeableThread
         do {
-            thread = try PlatformThread(name: "usb-reap") { [self] in reap() }
+            thread = try WakeableThread(name: "usb-reap") { [self] stop in reap(until: stop) }
         } catch {
             throw ViewfinderError(.notAvailable, "cannot start a thread for \(path): \(error)")
         }
@@ -194,7 +189,7 @@ final class USBDeviceHandle: USBDeviceIO {
     /// Ends every transfer with `disconnected` and stops the reaping thread; safe from any thread, more than once.
     func shutdown() {
         end(with: ViewfinderError(.disconnected, "the connection to the camera on \(path) was closed"))
-        _ = withUnsafeBytes(of: UInt8(1)) { try? wakeup.write.write($0) }
+        reaper.withLock { $0 }?.wake()
     }
 
     /// Shuts down, waits for the reaping thread, and closes the device file, which releases the interface for the
@@ -206,7 +201,7 @@ final class USBDeviceHandle: USBDeviceIO {
             defer { thread = nil }
             return thread
         }
-        thread?.join()
+        thread?.stop()
         file.withLock { $0 = nil }
     }
 
@@ -237,13 +232,13 @@ final class USBDeviceHandle: USBDeviceIO {
         return urb
     }
 
-    /// Reaps completed URBs until the handle ends: the body of the reaping thread.
-    private func reap() {
+    /// Reaps completed URBs until the handle ends, or until `stop` is signalled: the body of the reaping thread.
+    private func reap(until stop: Wakeup) {
         while true {
             let events: [Int16]
             do {
                 events = try Poll.wait(
-                    [.init(number, for: Poll.writable), .init(wakeup.read.rawValue, for: Poll.readable)],
+                    [.init(number, for: Poll.writable), .init(stop.descriptor, for: Poll.readable)],
                     until: nil)
             } catch {
                 return end(with: ViewfinderError(error, while: "waiting for transfers on \(path)"))

@@ -32,7 +32,7 @@ extension CameraRig {
     /// Fires every camera's shutter together, then downloads each camera's new picture into `directory`.
     ///
     /// Each picture is saved as the camera's name, a dash and the name the camera gave the file, such as
-    /// `cam07-IMG_0042.JPG`; a camera that makes several files for one picture (JPEG and raw) gives all of them.
+    /// `cam07-IMG_0042.JPG` (`CameraFileItem/safeFileName`, so that no name leaves `directory`); a camera that makes several files for one picture (JPEG and raw) gives all of them.
     /// Downloads of different cameras run side by side; each file appears under its name only once complete.
     ///
     /// - Parameters:
@@ -65,7 +65,7 @@ extension CameraRig {
             let files = try await arrivals.wait(settleTime: settleTime)
             var pictures: [RigCapture.File] = []
             for item in files {
-                let path = "\(folder)/\(member.name)-\(Self.safeFileName(item.name))"
+                let path = "\(folder)/\(member.name)-\(item.safeFileName)"
                 try await access.download(item, toFile: path)
                 pictures.append(RigCapture.File(item: item, path: path))
             }
@@ -88,13 +88,6 @@ extension CameraRig {
         let requested = ContinuousClock.now
         try await member.camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(engagingAutoFocus)
         return ShutterRelease(requested: requested, completed: .now)
-    }
-
-    /// A camera's file name made safe to join to a folder: no path separators, no leading dot.
-    static func safeFileName(_ name: String) -> String {
-        var safe = String(name.map { $0 == "/" || $0 == "\0" ? "_" : $0 })
-        while safe.hasPrefix(".") { safe.removeFirst() }
-        return safe.isEmpty ? "picture" : safe
     }
 }
 

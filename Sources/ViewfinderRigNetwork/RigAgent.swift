@@ -207,8 +207,7 @@ public final class RigAgent: Sendable {
         let (client, session) = state.withLock { ($0.client, $0.session) }
         guard let client else { return }
         let address = configuration.advertisedAddress ?? client.localAddress ?? "127.0.0.1"
-        let host = address.contains(":") ? "[\(address)]" : address
-        let url = "http://\(host):\(files.port)/"
+        let url = "http://\(HostPort.text(address, port: files.port))/"
         state.withLock { $0.filesURL = url }
         let record = RigWire.HostState(
             host: configuration.host, online: true, session: session, agent: configuration.agentVersion,

@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderSystem
 
 /// The MQTT broker a rig's hosts and coordinator meet at, and how to log in to it.
 ///
@@ -109,7 +110,6 @@ public struct RigBroker: Sendable, Equatable {
 
     /// The broker as a URL, without credentials, for messages.
     public var url: String {
-        let shown = host.contains(":") ? "[\(host)]" : host
-        return "\(tls == nil ? "mqtt" : "mqtts")://\(shown):\(port)"
+        "\(tls == nil ? "mqtt" : "mqtts")://\(HostPort.text(host, port: port))"
     }
 }

@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderHTTPMessage
 import ViewfinderSystem
 
 #if canImport(Glibc)
@@ -19,18 +20,15 @@ enum RigFileFetcher {
     /// - Throws: `ViewfinderError`: `connectionFailed` or `timeout` when the host does not answer, `notFound` for an
     ///   answer other than 200, `malformedData` for a file of another size or digest, `io` when it cannot be written.
     static func fetch(_ file: RigWire.File, token: String, to path: String, timeout: Duration) throws(ViewfinderError) {
-        guard let (host, port, target) = parts(of: file.url) else {
+        guard let url = HTTPURL(file.url) else {
             throw ViewfinderError(.malformedData, "the host listed \(file.name) at \(file.url), not an http:// URL")
         }
         let partial = path + ".part"
         do {
-            let socket = try Socket.connect(host: host, port: port, timeout: timeout)
+            let socket = try Socket.connect(host: url.host, port: url.port, timeout: timeout)
             defer { socket.close() }
-            let shown = host.contains(":") ? "[\(host)]" : host
-            let request =
-                "GET \(target) HTTP/1.1\r\nHost: \(shown):\(port)\r\nX-Viewfinder-Token: \(token)\r\n"
-                + "Connection: close\r\nUser-Agent: Viewfinder\r\n\r\n"
-            try socket.send(Array(request.utf8), until: .now + timeout, while: "asking for \(file.name)")
+            let request = url.getRequest(with: [.init("X-Viewfinder-Token", token)])
+            try socket.send(request.encoded(), until: .now + timeout, while: "asking for \(file.name)")
             var buffer = [UInt8](repeating: 0, count: 256 * 1024)
             var head: [UInt8] = []
             var body: ArraySlice<UInt8> = []
@@ -39,7 +37,7 @@ enum RigFileFetcher {
                     try socket.receive(into: raw, timeout: timeout, while: "reading \(file.name)")
                 }
                 head += buffer[..<count]
-                if let end = endOfHead(head) {
+                if let end = HTTPHead.end(in: head) {
                     body = head[end...]
                     head = Array(head[..<end])
                     break
@@ -99,18 +97,14 @@ enum RigFileFetcher {
 
     /// Checks an answer's head: status 200 and the length the host listed; returns the length.
     private static func checkHead(_ head: [UInt8], of file: RigWire.File) throws(ViewfinderError) -> UInt64 {
-        let lines = String(decoding: head, as: UTF8.self).split(separator: "\r\n")
-        guard let status = lines.first, status.hasPrefix("HTTP/1.") else {
+        guard let answer = try? HTTPHead(parsing: head), answer.startLine.hasPrefix("HTTP/1.") else {
             throw ViewfinderError(.malformedData, "the host's answer for \(file.name) is not HTTP")
         }
-        guard status.split(separator: " ").dropFirst().first == "200" else {
-            throw ViewfinderError(.notFound, "the host answered \(status.dropFirst(9).prefix(120)) for \(file.name)")
+        guard answer.startWords.dropFirst().first == "200" else {
+            throw ViewfinderError(
+                .notFound, "the host answered \(answer.startLine.dropFirst(9).prefix(120)) for \(file.name)")
         }
-        let length = lines.dropFirst().compactMap { line -> UInt64? in
-            let parts = line.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
-            return UInt64(parts[1].trimmingCharacters(in: .whitespaces))
-        }.first
+        let length = answer["content-length"].flatMap { UInt64($0) }
         guard let length, length == file.size else {
             throw ViewfinderError(
                 .malformedData,
@@ -118,39 +112,5 @@ enum RigFileFetcher {
                     + "\(file.size) bytes it listed")
         }
         return length
-    }
-
-    /// Where a head ends: just past its empty line.
-    private static func endOfHead(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4)
-        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
-            return index + 4
-        }
-        return nil
-    }
-
-    /// The host, port and path of an `http://` URL; `nil` for anything else.
-    static func parts(of url: String) -> (host: String, port: UInt16, path: String)? {
-        guard url.lowercased().hasPrefix("http://") else { return nil }
-        let rest = url.dropFirst("http://".count)
-        let authority = rest.prefix { $0 != "/" }
-        let path = rest.dropFirst(authority.count)
-        var host = authority
-        var port: UInt16 = 80
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            host = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":") {
-                guard let number = UInt16(after.dropFirst()) else { return nil }
-                port = number
-            }
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = authority[..<colon]
-            guard let number = UInt16(authority[authority.index(after: colon)...]) else { return nil }
-            port = number
-        }
-        guard !host.isEmpty else { return nil }
-        return (String(host), port, path.isEmpty ? "/" : String(path))
     }
 }

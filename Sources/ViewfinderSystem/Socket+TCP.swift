@@ -11,7 +11,7 @@ extension Socket {
     ///   ``SocketError/Reason/unresolvable(_:)`` when the name does not resolve, or the system's error, such as
     ///   `ECONNREFUSED`, from the last address tried.
     package static func connect(host: String, port: UInt16, timeout: Duration) throws(SocketError) -> Socket {
-        let endpoint = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let endpoint = HostPort.text(host, port: port)
         var lastError = SocketError(.unresolvable("no usable address"), while: "connecting", endpoint: endpoint)
         for address in try SocketAddress.resolve(host, port: port, type: SOCK_STREAM) {
             do {

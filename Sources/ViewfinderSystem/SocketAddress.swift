@@ -132,7 +132,7 @@ package struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `host:port`, with brackets around an IPv6 host.
-    package var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var description: String { HostPort.text(host, port: port) }
 
     /// Calls `body` with the address as the system calls take it.
     package func withSockAddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws -> Result) rethrows -> Result

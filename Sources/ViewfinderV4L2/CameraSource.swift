@@ -79,7 +79,7 @@ public final class CameraSource: FrameSource {
     /// The options the source was created with.
     public let options: Options
     let backend: CaptureBackend
-    let operations = SerialOperations()
+    let operations = SerialTasks()
     private let delegateQueue: DispatchQueue
     private let state = Locked(State())
 
@@ -158,8 +158,8 @@ public final class CameraSource: FrameSource {
         let created = try? CaptureDeviceWatcher(directory: directory, system: system) { [weak self] event in
             guard let self else { return }
             switch event {
-            case .added(let device): notifyDelegate { $0.cameraSource(self, didAddDevice: device) }
-            case .removed(let device): notifyDelegate { $0.cameraSource(self, didRemoveDevice: device) }
+            case .attached(let device): notifyDelegate { $0.cameraSource(self, didAddDevice: device) }
+            case .detached(let device): notifyDelegate { $0.cameraSource(self, didRemoveDevice: device) }
             }
         }
         state.withLock { $0.watcher = created }

@@ -1,4 +1,5 @@
 import Synchronization
+import ViewfinderCore
 import ViewfinderSystem
 
 #if canImport(Glibc)
@@ -11,13 +12,8 @@ import Glibc
 /// a node that is not ready yet when it appears is tried again when its attributes change (as udev sets permissions).
 /// Events arrive on the watcher's own thread, in order.
 package final class CaptureDeviceWatcher: Sendable {
-    /// A change in the set of capture devices.
-    package enum Event: Hashable, Sendable {
-        /// A capture device appeared.
-        case added(CaptureDevice)
-        /// The capture device that was at this node went away.
-        case removed(CaptureDevice)
-    }
+    /// A capture device appeared (attached), or the one that was at its node went away (detached).
+    package typealias Event = DeviceChange<CaptureDevice>
 
     private let thread: WakeableThread
     private let inotify: FileDescriptor
@@ -108,11 +104,11 @@ private struct Tracker {
         guard CaptureDevice.videoNodeNumber(name) != nil else { return nil }
         let path = directory + "/" + name
         if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
-            return known.removeValue(forKey: path).map { .removed($0) }
+            return known.removeValue(forKey: path).map { .detached($0) }
         }
         guard known[path] == nil, let device = CaptureDevice.identify(path: path, system: system) else { return nil }
         known[path] = device
-        return .added(device)
+        return .attached(device)
     }
 
     /// Splits a read from an inotify descriptor into (mask, name) pairs, ignoring a truncated tail.

@@ -78,14 +78,6 @@ import Viewfinder
         #expect(property.match("+1", in: values) == nil)
     }
 
-    @Test func onlyPlainFileNamesAreSaved() {
-        #expect(CameraDownload.isPlainFileName("DSC_0001.JPG"))
-        #expect(CameraDownload.isPlainFileName(".hidden"))
-        for name in ["", ".", "..", "../up.jpg", "DCIM/x.jpg", "/etc/passwd", "bell\u{7}.jpg", "line\n.jpg"] {
-            #expect(!CameraDownload.isPlainFileName(name), "\(name)")
-        }
-    }
-
     @Test func hostsAndPorts() throws {
         #expect(try CameraTarget.hostAndPort("192.168.1.1", commandPath: "") == ("192.168.1.1", nil))
         #expect(try CameraTarget.hostAndPort("camera.local:15741", commandPath: "") == ("camera.local", 15741))

@@ -96,6 +96,22 @@ import ViewfinderTestSupport
         withExtendedLifetime(token) {}
     }
 
+    @Test(.timeLimit(.minutes(1))) func theMonitorsChangesReadAsAnAsyncSequenceOneAtATime() async throws {
+        let sysfs = try FakeSysfs()
+        try sysfs.camera("1-1", bus: 1, address: 4, serial: "A")
+        let monitor = USBCameraMonitor(sysfs: sysfs.root.path, rescanInterval: .milliseconds(20))
+        let stream = monitor.changes()
+        var changes = stream.makeAsyncIterator()
+        try monitor.start()
+        defer { monitor.stop() }
+        let first = try #require(monitor.cameras.first)
+        #expect(await changes.next() == .attached(first))
+        try sysfs.camera("1-2", bus: 1, address: 7, serial: "B")
+        #expect(await changes.next()?.device.location == "1:7")
+        try sysfs.remove("1-1")
+        #expect(await changes.next() == .detached(first))
+    }
+
     @Test func aMonitorLetGoStopsItsThread() async throws {
         let sysfs = try FakeSysfs()
         func monitorThreads() -> Int {

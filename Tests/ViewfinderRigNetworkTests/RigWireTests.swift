@@ -152,14 +152,6 @@ import ViewfinderSystem
                 == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
-    @Test func fileURLsAreReadAsHostPortAndPath() {
-        #expect(RigFileFetcher.parts(of: "http://10.0.0.2:4000/files/t/a.jpg")! == ("10.0.0.2", 4000, "/files/t/a.jpg"))
-        #expect(RigFileFetcher.parts(of: "http://[fd00::2]:81/x")! == ("fd00::2", 81, "/x"))
-        #expect(RigFileFetcher.parts(of: "http://h/")! == ("h", 80, "/"))
-        #expect(RigFileFetcher.parts(of: "https://h/") == nil)
-        #expect(RigFileFetcher.parts(of: "http://h:port/") == nil)
-    }
-
     @Test func aFloodOfRefusalsIsLoggedInBrief() {
         let lines = Locked<[String]>([])
         let log = RefusalLog(burst: 3, every: 10) { line in lines.withLock { $0.append(line) } }

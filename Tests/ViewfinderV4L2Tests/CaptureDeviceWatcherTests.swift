@@ -31,6 +31,6 @@ import Glibc
         let device = CaptureDevice(
             path: path, name: "Fake Camera", bus: "usb-0000:00:14.0-1", driver: "fakecam",
             capabilities: FakeV4L2System.Node().capabilities)
-        #expect(events.withLock { $0 } == [.added(device), .removed(device)])
+        #expect(events.withLock { $0 } == [.attached(device), .detached(device)])
     }
 }

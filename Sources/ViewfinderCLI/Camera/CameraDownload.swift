@@ -19,7 +19,7 @@ struct CameraDownload {
     /// - Throws: ``CommandFailure`` for a name that is not a plain file name, such as one with a `/` that would put
     ///   the file outside the directory; what the camera answered; or why the file could not be written.
     func download(_ item: CameraFileItem) async throws -> String {
-        guard Self.isPlainFileName(item.name) else {
+        guard CameraFileItem.isPlainFileName(item.name) else {
             throw CommandFailure(
                 "the camera names file \(item.id) '\(item.name.unicodeScalars.map { $0.escaped(asASCII: true) }.joined())'"
                     + ", which is not a plain file name; it was not saved")
@@ -62,12 +62,5 @@ struct CameraDownload {
         }
         bar?.finish()
         return path
-    }
-
-    /// Whether a name from the camera names a file in the directory and nothing else: not empty, `.` or `..`, and
-    /// without `/` or control characters.
-    static func isPlainFileName(_ name: String) -> Bool {
-        !name.isEmpty && name != "." && name != ".." && !name.contains("/")
-            && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 }

@@ -1,4 +1,5 @@
 import Viewfinder
+import ViewfinderSystem
 
 /// A network camera as `discover` and `camera info` show it.
 struct CameraRecord: Encodable {
@@ -25,7 +26,7 @@ struct CameraRecord: Encodable {
 
     /// The address for people: `192.168.1.1:15740`, or `[fe80::1]:15740`.
     var address: String {
-        (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+        HostPort.text(host, port: port)
     }
 
     /// The names of what a camera can do, such as `stillCapture` and `liveView`.

@@ -1,4 +1,5 @@
 import Viewfinder
+import ViewfinderSystem
 
 /// A camera found by searching the network or attached by USB, as `discover` prints it.
 struct DiscoveredCameraRecord: Encodable {
@@ -29,7 +30,7 @@ struct DiscoveredCameraRecord: Encodable {
         port = camera.address.port.map(Int.init)
         foundBy = camera.foundBy.description.split(separator: "+").map(String.init)
         switch camera.address {
-        case .network(let host, nil) where host.contains(":"): place = "[\(host)]"
+        case .network(let host, nil): place = HostPort.bracketed(host)
         default: place = camera.address.description
         }
     }

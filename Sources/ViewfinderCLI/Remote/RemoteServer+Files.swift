@@ -50,7 +50,7 @@ extension RemoteServer {
             return
         }
         defer { downloads.withLock { _ = $0.remove(item.id) } }
-        let name = CameraDownload.isPlainFileName(item.name) ? item.name : "file-\(item.id)"
+        let name = item.safeFileName
         let length: HTTPResponse.BodyLength = item.isByteCountKnown ? .bytes(item.byteCount) : .chunked
         let head = exchange.head(
             status: "200 OK", contentType: Self.mediaType(of: name), length: length,

@@ -1,5 +1,6 @@
 import Foundation
 import Viewfinder
+import ViewfinderSystem
 
 /// The cameras of a `viewfinder rig` command, from the options the rig commands share: `--hosts` and `--names`.
 ///
@@ -28,7 +29,7 @@ struct RigTarget {
         var host: String
         var port: UInt16
 
-        var description: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
+        var description: String { HostPort.text(host, port: port) }
     }
 
     /// The cameras' names and addresses, in order.

@@ -13,7 +13,7 @@ extension CameraFileAccess {
     /// only on success, never written through. A partial file left by a download that was killed is replaced.
     ///
     /// ```swift
-    /// try await camera.download(item, toFile: "/home/me/Pictures/\(item.name)")
+    /// try await camera.download(item, toFile: "/home/me/Pictures/\(item.safeFileName)")
     /// ```
     ///
     /// - Parameters:

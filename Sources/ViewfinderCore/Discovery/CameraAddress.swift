@@ -1,3 +1,5 @@
+import ViewfinderSystem
+
 /// Where a camera is reached: a host and port on the network, or a place on USB.
 ///
 /// Discovery hands a camera's address to the connectors for its kind (``Kind``): PTP/IP's for the network, the USB
@@ -53,7 +55,7 @@ public enum CameraAddress: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .network(let host, let port):
             guard let port else { return host }
-            return (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+            return HostPort.text(host, port: port)
         case .usb(let selector):
             return "usb:\(selector)"
         }

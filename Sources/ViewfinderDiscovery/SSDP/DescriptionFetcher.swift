@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderHTTPMessage
 import ViewfinderSystem
 
 /// Reads a UPnP device description from its LOCATION: one HTTP/1.1 GET, its answer bounded in size and time.
@@ -6,40 +7,27 @@ package enum DescriptionFetcher {
     /// The most bytes of an answer read, headers included.
     static let maximumAnswerLength = UPnPDeviceDescription.maximumLength + 8192
 
-    /// The host, port and path of an `http://` URL; `nil` for anything else.
-    static func parts(of location: String) -> (host: String, port: UInt16, path: String)? {
-        guard location.lowercased().hasPrefix("http://") else { return nil }
-        let rest = location.dropFirst("http://".count)
-        let authority = rest.prefix { $0 != "/" }
-        let path = rest.dropFirst(authority.count)
-        let hostAndPort = authority.split(separator: ":", maxSplits: 1)
-        guard let host = hostAndPort.first, !host.isEmpty else { return nil }
-        let port = hostAndPort.count == 2 ? UInt16(hostAndPort[1]) : 80
-        guard let port else { return nil }
-        return (String(host), port, path.isEmpty ? "/" : String(path))
-    }
-
     /// Fetches and reads the description at `location`, all within `timeout`.
     ///
     /// - Throws: `ViewfinderError`: `invalidArgument` for a location that is not an `http://` URL, the connection's
     ///   error, `timeout`, or `malformedData` for an answer that is not a 200 with a description within bounds.
     static func fetch(_ location: String, timeout: Duration) throws(ViewfinderError) -> UPnPDeviceDescription {
-        guard let (host, port, path) = parts(of: location) else {
+        guard let url = HTTPURL(location) else {
             throw ViewfinderError(.invalidArgument, "the device description is not at an http:// URL: \(location)")
         }
         let deadline = ContinuousClock.now + timeout
         var answer: [UInt8] = []
         do throws(SocketError) {
-            let socket = try Socket.connect(host: host, port: port, timeout: timeout)
+            let socket = try Socket.connect(host: url.host, port: url.port, timeout: timeout)
             defer { socket.close() }
-            let request =
-                "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\nUser-Agent: Viewfinder\r\n\r\n"
-            try socket.send(Array(request.utf8), until: deadline, while: "asking for \(location)")
+            try socket.send(url.getRequest().encoded(), until: deadline, while: "asking for \(location)")
             var buffer = [UInt8](repeating: 0, count: 16384)
             reading: while answer.count < maximumAnswerLength {
                 let remaining = ContinuousClock.now.duration(to: deadline)
                 guard remaining > .zero else {
-                    throw SocketError(.timedOut(timeout), while: "reading \(location)", endpoint: "\(host):\(port)")
+                    throw SocketError(
+                        .timedOut(timeout), while: "reading \(location)",
+                        endpoint: HostPort.text(url.host, port: url.port))
                 }
                 let received = buffer.withUnsafeMutableBytes { raw in
                     Result { () throws(SocketError) in
@@ -65,24 +53,23 @@ package enum DescriptionFetcher {
     package static func description(inAnswer answer: [UInt8], from location: String) throws(ViewfinderError)
         -> UPnPDeviceDescription
     {
-        let separator: [UInt8] = [13, 10, 13, 10]
-        guard let end = answer.indices.dropLast(3).first(where: { answer[$0..<($0 + 4)].elementsEqual(separator) })
-        else {
+        guard let end = HTTPHead.end(in: answer) else {
             throw ViewfinderError(.malformedData, "the answer from \(location) has no end of headers")
         }
-        let head = String(decoding: answer[..<end], as: UTF8.self).split(separator: "\r\n")
-        guard let status = head.first?.split(separator: " "), status.count >= 2, status[1] == "200" else {
-            throw ViewfinderError(.malformedData, "\(location) answered '\(head.first?.prefix(40) ?? "")'")
+        let head: HTTPHead
+        do throws(HTTPHead.Failure) {
+            head = try HTTPHead(parsing: answer[..<end])
+        } catch {
+            throw ViewfinderError(.malformedData, "the answer from \(location) has a header line without a name")
         }
-        let headers = Dictionary(
-            head.dropFirst().compactMap { line -> (String, String)? in
-                guard let colon = line.firstIndex(of: ":") else { return nil }
-                return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingWhitespace)
-            }, uniquingKeysWith: { first, _ in first })
-        var body = Array(answer[(end + 4)...])
-        if headers["transfer-encoding"]?.lowercased() == "chunked" {
+        let status = head.startWords
+        guard status.count >= 2, status[1] == "200" else {
+            throw ViewfinderError(.malformedData, "\(location) answered '\(head.startLine.prefix(40))'")
+        }
+        var body = Array(answer[end...])
+        if head["transfer-encoding"]?.lowercased() == "chunked" {
             body = try dechunked(body, from: location)
-        } else if let length = headers["content-length"].flatMap({ Int($0) }), length >= 0, length <= body.count {
+        } else if let length = head["content-length"].flatMap({ Int($0) }), length >= 0, length <= body.count {
             body = Array(body[..<length])
         }
         return try UPnPDeviceDescription(decoding: body)

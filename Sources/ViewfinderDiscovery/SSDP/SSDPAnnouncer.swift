@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderHTTPMessage
 import ViewfinderSystem
 
 /// Announces a UPnP device over SSDP, as a Canon camera does: its device description served over HTTP, NOTIFY
@@ -186,7 +187,7 @@ package final class SSDPAnnouncer: Sendable {
         var request: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 2048)
         let deadline = ContinuousClock.now + .seconds(1)
-        while request.count < 8192, !request.suffix(4).elementsEqual([13, 10, 13, 10]) {
+        while request.count < 8192, HTTPHead.end(in: request, from: max(0, request.count - 4)) == nil {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero,
                 let count = chunk.withUnsafeMutableBytes({ raw in
@@ -195,21 +196,21 @@ package final class SSDPAnnouncer: Sendable {
             else { return }
             request += chunk[..<count]
         }
-        let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
+        let words = (try? HTTPHead(parsing: request))?.startWords ?? []
         let document: [UInt8]? =
-            if line.hasPrefix("GET \(Self.path) ") {
-                description
-            } else if line.hasPrefix("GET \(Self.servicePath) ") {
-                Self.serviceDescription
-            } else {
-                nil
+            switch words.count >= 3 && words[0] == "GET" ? words[1] : "" {
+            case Self.path[...]: description
+            case Self.servicePath[...]: Self.serviceDescription
+            default: nil
             }
-        let found = document != nil
         let body = document ?? Array("not found\n".utf8)
-        let head =
-            "HTTP/1.1 \(found ? "200 OK" : "404 Not Found")\r\nContent-Type: text/xml; charset=\"utf-8\"\r\n"
-            + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-        try? client.send(Array(head.utf8) + body, timeout: .seconds(1), while: "serving the description")
+        let head = HTTPHead(
+            startLine: document != nil ? "HTTP/1.1 200 OK" : "HTTP/1.1 404 Not Found",
+            fields: [
+                .init("Content-Type", "text/xml; charset=\"utf-8\""), .init("Content-Length", "\(body.count)"),
+                .init("Connection", "close"),
+            ])
+        try? client.send(head.encoded() + body, timeout: .seconds(1), while: "serving the description")
     }
 
     /// The device description.

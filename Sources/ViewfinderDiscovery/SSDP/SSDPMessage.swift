@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderHTTPMessage
 
 /// An SSDP message (UPnP Device Architecture 2.0 §1): HTTP's start line and headers, carried in one UDP datagram.
 ///
@@ -97,12 +98,18 @@ package struct SSDPMessage: Hashable, Sendable {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw ViewfinderError(.malformedData, "an SSDP datagram is not UTF-8 text")
         }
-        // Lines end in CRLF, or LF alone from lax senders; Swift's strings treat CRLF as one character, so the
-        // bytes are split.
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
-            String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)[...]
-        }[...]
-        let start = (lines.popFirst() ?? "").split(separator: " ", omittingEmptySubsequences: true)
+        let head: HTTPHead
+        do throws(HTTPHead.Failure) {
+            head = try HTTPHead(parsing: bytes, maximumFieldCount: Self.maximumHeaderCount)
+        } catch {
+            switch error {
+            case .tooManyFields:
+                throw ViewfinderError(.malformedData, "an SSDP datagram has more than 64 headers")
+            case .fieldWithoutName(let line):
+                throw ViewfinderError(.malformedData, "an SSDP header line '\(line.prefix(40))' has no name")
+            }
+        }
+        let start = head.startWords
         switch start.count >= 2 ? (start[0].uppercased(), String(start[1])) : ("", "") {
         case ("NOTIFY", "*"): kind = .notify
         case ("M-SEARCH", "*"): kind = .search
@@ -112,19 +119,12 @@ package struct SSDPMessage: Hashable, Sendable {
                 .malformedData, "an SSDP datagram starts with '\(start.joined(separator: " ").prefix(40))'")
         }
         var headers: [String: String] = [:]
-        var count = 0
-        for line in lines {
-            if line.isEmpty { break }
-            count += 1
-            guard count <= Self.maximumHeaderCount else {
-                throw ViewfinderError(.malformedData, "an SSDP datagram has more than 64 headers")
+        for field in head.fields {
+            let name = field.name.trimmingWhitespace.lowercased()
+            guard !name.isEmpty else {
+                throw ViewfinderError(.malformedData, "an SSDP header line '\(field.name.prefix(40))' has no name")
             }
-            guard let colon = line.firstIndex(of: ":"), case let name = line[..<colon].trimmingWhitespace.lowercased(),
-                !name.isEmpty
-            else {
-                throw ViewfinderError(.malformedData, "an SSDP header line '\(line.prefix(40))' has no name")
-            }
-            if headers[name] == nil { headers[name] = line[line.index(after: colon)...].trimmingWhitespace }
+            if headers[name] == nil { headers[name] = field.value }
         }
         self.headers = headers
     }
@@ -138,8 +138,8 @@ package struct SSDPMessage: Hashable, Sendable {
             case .search: "M-SEARCH * HTTP/1.1"
             case .response: "HTTP/1.1 200 OK"
             }
-        let lines = [start] + headers.keys.sorted().map { "\($0): \(headers[$0]!)" }
-        return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+        return HTTPHead(startLine: start, fields: headers.keys.sorted().map { HTTPHead.Field($0, headers[$0]!) })
+            .encoded()
     }
 }
 

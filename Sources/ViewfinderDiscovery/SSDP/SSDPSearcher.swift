@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderHTTPMessage
 import ViewfinderSystem
 
 /// Finds cameras that announce themselves over SSDP (UPnP), as Canon and Sony cameras do.
@@ -249,7 +250,7 @@ public final class SSDPSearcher: CameraSearcher {
             }
             guard byebyes[deviceID] == nil else { return }
             // A description anywhere but on the sender would have this computer fetch what a stranger points it at.
-            guard let location = message.location, DescriptionFetcher.parts(of: location)?.host == sender else {
+            guard let location = message.location, HTTPURL(location)?.host == sender else {
                 return
             }
             if let known = descriptions[location], known.description != nil || known.readAt > now - .seconds(10) {

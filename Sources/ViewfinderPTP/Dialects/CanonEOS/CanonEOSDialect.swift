@@ -39,7 +39,7 @@ final class CanonEOSDialect: PTPDialect {
 
     private let connection: PTPConnection
     private let properties: CanonEOSProperties
-    private let polls = PTPSerialTasks()
+    private let polls = SerialTasks()
     private let state = Locked(State())
 
     private init(connection: PTPConnection) {

@@ -20,7 +20,7 @@ final class NikonLiveViewLease: Sendable {
     }
 
     private let state = Locked(State())
-    private let operations = PTPSerialTasks()
+    private let operations = SerialTasks()
 
     /// Starts live view unless it is on, waits until the camera is ready, and records `user`.
     ///
@@ -38,7 +38,7 @@ final class NikonLiveViewLease: Sendable {
 
     /// Forgets `user`, and ends live view when no user is left.
     func release(_ user: User, on session: PTPSession) async {
-        _ = try? await operations.run { [state] in
+        await operations.run { [state] in
             let ends = state.withLock { state in
                 state.users.remove(user)
                 defer { if state.users.isEmpty { state.isOn = false } }
@@ -52,7 +52,7 @@ final class NikonLiveViewLease: Sendable {
 
     /// Ends live view for every user, before the session closes.
     func end(on session: PTPSession) async {
-        _ = try? await operations.run { [state] in
+        await operations.run { [state] in
             let ends = state.withLock { state in
                 defer {
                     state.users = []

@@ -41,7 +41,7 @@ final class SonyProperties: Sendable {
     let extendedInfo: PTPSonyExtendedDeviceInfo?
     private let bindings: [Binding]
     private let reads = Locked(Reads())
-    private let serial = PTPSerialTasks()
+    private let serial = SerialTasks()
     /// Called after every read with the records that changed in it.
     private let changed: @Sendable ([PTPSonyProperty]) -> Void
 

@@ -1,0 +1,50 @@
+import Testing
+import ViewfinderSystem
+
+/// The async FIFO that V4L2 sources and PTP dialects order their work with.
+@Suite(.timeLimit(.minutes(1))) struct SerialTasksTests {
+    private struct Refused: Error, Equatable {}
+
+    @Test func anOperationStartsOnlyOnceTheOneBeforeHasEnded() async {
+        let serial = SerialTasks()
+        let events = Locked<[String]>([])
+        let (gate, opener) = AsyncStream.makeStream(of: Void.self)
+        await withCheckedContinuation { (firstStarted: CheckedContinuation<Void, Never>) in
+            serial.add {
+                events.withLock { $0.append("first started") }
+                firstStarted.resume()
+                for await _ in gate { break }
+                events.withLock { $0.append("first ended") }
+            }
+        }
+        let second = Task { await serial.run { events.withLock { $0.append("second") } } }
+        opener.yield()
+        await second.value
+        #expect(events.withLock { $0 } == ["first started", "first ended", "second"])
+    }
+
+    @Test func operationsRunInTheOrderTheyWereAdded() async {
+        let serial = SerialTasks()
+        let order = Locked<[Int]>([])
+        for index in 0..<200 {
+            serial.add {
+                if index % 3 == 0 { await Task.yield() }
+                order.withLock { $0.append(index) }
+            }
+        }
+        let count = await serial.run { order.withLock { $0.count } }
+        #expect(count == 200)
+        #expect(order.withLock { $0 } == Array(0..<200))
+    }
+
+    @Test func runPassesOnWhatTheOperationReturnsOrThrowsAndTheQueueGoesOn() async throws {
+        let serial = SerialTasks()
+        let value = await serial.run { 42 }
+        #expect(value == 42)
+        await #expect(throws: Refused.self) {
+            try await serial.run { () throws(Refused) -> Int in throw Refused() }
+        }
+        let after = try await serial.run { () async throws -> String in "after" }
+        #expect(after == "after")
+    }
+}
