@@ -139,8 +139,12 @@ extension SimulatedCameraTests {
         @Test func aDownloadFromACameraThatFallsSilentTimesOutAndLeavesNoFile() async throws {
             let configuration = PTPCamera.Configuration(downloadChunkSize: 1 << 20)
             try await Self.run(
+                // Long enough for a busy machine under the thread sanitizer: with 1 s, the first piece's data phase
+                // could stall that long (a timeout inside a data phase rightly ends the session at once), or the look
+                // at the state below come a whole timeout after the download failed, after another request had timed
+                // out in a row; the camera was then rightly gone, and the test failed once in CI.
                 CameraSimulator.Configuration(sampleImageCount: 1), camera: configuration,
-                transport: .init(responseTimeout: .seconds(1))
+                transport: .init(responseTimeout: .seconds(4))
             ) { harness in
                 // The camera leaves the network after the first piece: the request for the next goes unanswered.
                 let simulator = harness.simulator
