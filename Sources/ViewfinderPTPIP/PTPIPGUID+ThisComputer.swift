@@ -17,8 +17,13 @@ extension PTPIPGUID {
     public static var thisComputer: PTPIPGUID { computedForThisComputer }
 
     private static let computedForThisComputer: PTPIPGUID = {
-        let identity = ["/etc/machine-id", "/var/lib/dbus/machine-id"].lazy.compactMap(hexadecimalIdentifier(at:)).first
-        if let identity { return keyed(machineIdentity: identity, user: getuid()) }
+        // Each file is read once (a lazy compactMap's `first` reads the one it finds twice, and traps if the second
+        // read fails).
+        for path in ["/etc/machine-id", "/var/lib/dbus/machine-id"] {
+            if let identity = hexadecimalIdentifier(at: path) {
+                return keyed(machineIdentity: identity, user: getuid())
+            }
+        }
         return configurationDirectory().flatMap { kept(in: $0) } ?? .random()
     }()
 

@@ -34,7 +34,14 @@ extension USBCameraDevice {
             let product = UInt16(attribute("idProduct", of: directory) ?? "", radix: 16)
         else { return nil }
         let interfaces = entries.filter { $0.hasPrefix(name + ":") }.sorted()
-        guard let pipes = interfaces.lazy.compactMap({ pipes(of: "\(sysfs)/\($0)") }).first else { return nil }
+        // Each interface is read once: a lazy compactMap's `first` reads the one it finds twice, and trapped when a
+        // device unplugged between the two reads.
+        var found: Pipes?
+        for interface in interfaces {
+            found = pipes(of: "\(sysfs)/\(interface)")
+            if found != nil { break }
+        }
+        guard let pipes = found else { return nil }
         func padded(_ number: Int) -> String {
             let digits = String(number)
             return String(repeating: "0", count: max(0, 3 - digits.count)) + digits
