@@ -408,6 +408,12 @@ extension CameraSimulator {
         camera?.state.withLock { $0.recordingSince != nil } ?? false
     }
 
+    /// Where the simulated lens is focused: steps of the focus motor from the closest distance (0) to infinity
+    /// (10 000), half way when the camera starts.
+    package var focusPosition: Int {
+        camera?.state.withLock { $0.focusPosition } ?? 0
+    }
+
     /// When the simulated shutter last opened for a picture; `nil` before the first.
     ///
     /// Taken when the camera accepts the request, as a real camera's shutter opens: comparing it across cameras

@@ -75,8 +75,12 @@ final class SimulatedCamera: SimulatorResponder {
         var lastShutterRelease: ContinuousClock.Instant?
         var liveView: LiveView?
         var recordingSince: ContinuousClock.Instant?
-        /// When autofocus started (AfDrive, a half press) and whether it finds focus, until DeviceReady tells.
-        var focusing: (until: ContinuousClock.Instant, succeeds: Bool)?
+        /// Until when the lens moves after AfDrive or MfDrive, and what DeviceReady answers once it has: OK, or why it
+        /// did not focus or move.
+        var focusing: (until: ContinuousClock.Instant, answer: PTPResponseCode)?
+        /// Where the lens is focused, in steps of Nikon's focus motor from the closest distance (0) to infinity
+        /// (``focusTravel``).
+        var focusPosition = SimulatedCamera.focusTravel / 2
         /// What a Canon holds of its own.
         var canon = CanonEOSState()
         /// Events a Nikon holds for CheckEvent, oldest first.
@@ -99,6 +103,9 @@ final class SimulatedCamera: SimulatorResponder {
     let encoder = JPEGEncoder()
     /// When the camera was made; the scene's moving marker counts from here.
     let epoch = ContinuousClock.now
+
+    /// The steps of the focus motor from the closest distance to infinity.
+    static let focusTravel = 10_000
 
     /// The header in front of each live view JPEG.
     static let liveViewHeaderLength = 384
@@ -230,7 +237,7 @@ final class SimulatedCamera: SimulatorResponder {
         case .nikonCheckEvent:
             return checkEvent()
         case .nikonStartLiveView, .nikonEndLiveView, .nikonGetLiveViewImage, .nikonDeviceReady,
-            .nikonStartMovieRecording, .nikonEndMovieRecording, .nikonAfDrive:
+            .nikonStartMovieRecording, .nikonEndMovieRecording, .nikonAfDrive, .nikonMfDrive:
             return respondToLiveView(request, in: context)
         case .canonEOSGetObjectInfoEx:
             return respondToStorage(request)

@@ -30,6 +30,17 @@ extension Camera {
             completion: completionHandler)
     }
 
+    /// Moves the focus one step, then calls `completionHandler` on `completionQueue` with `nil`, or with the error.
+    public func driveFocus(
+        _ amount: FocusDriveAmount, towards direction: FocusDriveDirection,
+        completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(
+            on: completionQueue, { try await self.driveFocus(amount, towards: direction) },
+            completion: completionHandler)
+    }
+
     /// Starts recording video, then calls `completionHandler` on `completionQueue` with `nil`, or with the error.
     public func startVideoRecording(
         completionQueue: DispatchQueue = .global(),

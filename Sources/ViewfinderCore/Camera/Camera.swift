@@ -87,6 +87,24 @@ public protocol Camera: AnyObject, Sendable {
     ///   ``CameraFunctionality/stillCapture``.
     func invokeOneShotShutterExplicitlyEngagingAutoFocus(_ engageAutoFocus: Bool) async throws
 
+    // MARK: Focus
+
+    /// Moves the lens's focus one step of `amount` towards the camera or towards infinity, returning once the
+    /// camera has taken the step.
+    ///
+    /// Cameras drive their focus motor only while live view is on and the lens is set to autofocus; the size of each
+    /// step is the camera's own.
+    ///
+    /// ```swift
+    /// for _ in 0..<5 {
+    ///     try await camera.driveFocus(.small, towards: .towardsInfinity)
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/directFocusDrive``, when
+    ///   live view is off or the lens is at the end of its travel; or what the camera answered.
+    func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws
+
     // MARK: Live view
 
     /// The camera's live view, the same publisher for every call.

@@ -20,4 +20,6 @@ public struct CameraFunctionality: OptionSet, Hashable, Sendable {
     public static let fileDeletion = CameraFunctionality(rawValue: 1 << 4)
     /// Setting properties such as ISO, shutter speed and aperture.
     public static let propertyControl = CameraFunctionality(rawValue: 1 << 5)
+    /// Moving the focus motor in steps with ``Camera/driveFocus(_:towards:)``.
+    public static let directFocusDrive = CameraFunctionality(rawValue: 1 << 6)
 }

@@ -362,6 +362,13 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         }
     }
 
+    /// Moves the focus one step through the connection, returning once the camera has taken it.
+    public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
+        try await withConnection(.directFocusDrive, for: "drive the focus") {
+            try await $0.driveFocus(amount, towards: direction)
+        }
+    }
+
     /// Calls `observer` with each file the camera reports added to its card, such as a picture just taken.
     public func addNewFileObserver(_ observer: @escaping @Sendable (CameraFileItem) -> Void) -> ObservationToken {
         newFileObservers.addObserver(observer)

@@ -1,8 +1,9 @@
-/// What a driver does with a connected camera: set and step properties, take pictures, run live view and record.
+/// What a driver does with a connected camera: set and step properties, take pictures, drive the focus, run live view
+/// and record.
 ///
 /// ``CameraDriverConnection`` refines it with the connection's lifecycle; a PTP dialect conforms to it too, as the
-/// part of the PTP driver that differs between makers. Live view, video recording and property steps have defaults
-/// that throw ``ViewfinderError/Code/notAvailable``.
+/// part of the PTP driver that differs between makers. Focus drive, live view, video recording and property steps
+/// have defaults that throw ``ViewfinderError/Code/notAvailable``.
 public protocol CameraDriverOperations: AnyObject, Sendable {
     /// Sends a property's new value; returns once the camera has taken it.
     ///
@@ -16,6 +17,9 @@ public protocol CameraDriverOperations: AnyObject, Sendable {
 
     /// Takes one picture, focusing first when `engageAutoFocus` is `true`; returns once the camera has taken it.
     func takePicture(engagingAutoFocus engageAutoFocus: Bool) async throws
+
+    /// Moves the focus one step of `amount` in `direction`; returns once the camera has taken the step.
+    func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws
 
     /// Starts live view, returning once frames can be fetched.
     func startLiveView() async throws
@@ -42,6 +46,11 @@ extension CameraDriverOperations {
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera has no property that moves by steps.
     public func stepValue(forPropertyNamed name: String, by steps: Int) async throws {
         throw ViewfinderError(.notAvailable, "cannot step \(name): the camera has no property that moves by steps")
+    }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot drive its focus.
+    public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
+        throw ViewfinderError(.notAvailable, "the camera cannot drive its focus")
     }
 
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera offers no live view.

@@ -85,6 +85,14 @@ extension DriverBackedCamera {
         try await driverCore.invokeOneShotShutterExplicitlyEngagingAutoFocus(engageAutoFocus)
     }
 
+    /// Moves the lens's focus one step through the camera's driver, returning once the camera has taken it.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot drive its focus through its driver,
+    ///   when live view is off or the lens is at the end of its travel; or what the camera answered.
+    public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
+        try await driverCore.driveFocus(amount, towards: direction)
+    }
+
     /// The camera's live view, the same publisher for every call; see ``CameraDriverCore/liveViewPublisher``.
     public var liveViewPublisher: LiveViewPublisher { driverCore.liveViewPublisher }
 

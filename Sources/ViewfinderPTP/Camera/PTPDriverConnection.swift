@@ -91,6 +91,11 @@ public final class PTPDriverConnection: CameraDriverConnection {
         try await dialect.takePicture(engagingAutoFocus: engageAutoFocus)
     }
 
+    /// Moves the focus through the dialect.
+    public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
+        try await dialect.driveFocus(amount, towards: direction)
+    }
+
     /// Starts live view through the dialect.
     public func startLiveView() async throws {
         try await dialect.startLiveView()

@@ -79,6 +79,11 @@ extension PTPDialect {
     }
 
     /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
+        throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot drive their focus over PTP")
+    }
+
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
     public func startLiveView() async throws {
         throw ViewfinderError(
             .notAvailable, "\(Self.name) cameras offer no live view Viewfinder can drive")

@@ -218,6 +218,10 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
         addFile(named: "IMG_\(shot).JPG", bytes: Array(repeating: UInt8(shot), count: 100))
     }
 
+    func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
+        throw ViewfinderError(.notAvailable, "the fake camera has no focus motor")
+    }
+
     var videoRecordingState: VideoRecordingState { state.withLock { $0.recordingState } }
 
     func addVideoRecordingStateObserver(_ observer: @escaping @Sendable (VideoRecordingState) -> Void)

@@ -37,8 +37,8 @@ final class CanonEOSDialect: PTPDialect {
     /// How many times a live view frame that is not ready is asked for again.
     private static let notReadyRetries = 200
 
-    private let connection: PTPConnection
-    private let properties: CanonEOSProperties
+    let connection: PTPConnection
+    let properties: CanonEOSProperties
     private let polls = SerialTasks()
     private let state = Locked(State())
 
@@ -125,6 +125,9 @@ final class CanonEOSDialect: PTPDialect {
         }
         if info.supports(.canonEOSGetViewFinderData) {
             functionality.insert(.liveView)
+            if info.supports(.canonEOSDriveLens) {
+                functionality.insert(.directFocusDrive)
+            }
         }
         if properties.hasReported(.canonEOSEVFRecordStatus) {
             functionality.insert(.videoRecording)
@@ -138,7 +141,7 @@ final class CanonEOSDialect: PTPDialect {
     ///
     /// - Returns: How many records the camera sent.
     @discardableResult
-    private func poll() async throws -> Int {
+    func poll() async throws -> Int {
         try await polls.run { [self] in
             let data = try await connection.session.dataset(.canonEOSGetEvent)
             let events = try PTPCanonEOSEvent.decode(data)

@@ -49,6 +49,9 @@ final class NikonDialect: PTPDialect {
         var functionality = StandardDialect.standardFunctionality(of: info)
         if [.nikonStartLiveView, .nikonGetLiveViewImage, .nikonEndLiveView].allSatisfy(info.supports) {
             functionality.insert(.liveView)
+            if info.supports(.nikonMfDrive) {
+                functionality.insert(.directFocusDrive)
+            }
             if info.supports(.nikonStartMovieRecording), info.supports(.nikonEndMovieRecording) {
                 functionality.insert(.videoRecording)
             }
@@ -107,6 +110,46 @@ final class NikonDialect: PTPDialect {
                 responseCode: error.responseCode)
         } catch let error as ViewfinderError {
             throw StandardCapture.captureError(error, connection: connection)
+        }
+    }
+
+    // MARK: Focus drive
+
+    /// How many steps of Nikon's focus motor each amount is.
+    static func mfDriveSteps(_ amount: FocusDriveAmount) -> UInt32 {
+        switch amount {
+        case .small: 10
+        case .medium: 100
+        case .large: 1000
+        }
+    }
+
+    /// Moves the focus with MfDrive, as libgphoto2's `manualfocusdrive` does: direction 1 towards the camera and 2
+    /// towards infinity, then DeviceReady until the lens has moved.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` while live view is off (NotLiveView), when the lens is at the
+    ///   end of its travel (MfDriveStepEnd) or the step was too small to move it; what the camera answered otherwise.
+    func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
+        let session = connection.session
+        do {
+            _ = try await session.transaction(
+                .nikonMfDrive, parameters: [direction == .towardsCamera ? 1 : 2, Self.mfDriveSteps(amount)])
+            try await session.waitUntilNikonReady(
+                timeout: connection.configuration.focusTimeout, after: "driving the focus")
+        } catch let error as ViewfinderError {
+            let message: String? =
+                switch error.responseCode {
+                case PTPResponseCode.nikonNotLiveView.rawValue:
+                    "\(connection.model) drives its focus only in live view; start live view first"
+                case PTPResponseCode.nikonMfDriveStepEnd.rawValue:
+                    "the focus did not move: the lens is at the end of its travel "
+                        + (direction == .towardsCamera ? "towards the camera" : "towards infinity")
+                case PTPResponseCode.nikonMfDriveStepInsufficiency.rawValue:
+                    "the focus did not move: the step was too small for the lens"
+                default: nil
+                }
+            guard let message else { throw error }
+            throw ViewfinderError(.notAvailable, message, responseCode: error.responseCode)
         }
     }
 
