@@ -414,6 +414,12 @@ extension CameraSimulator {
         camera?.state.withLock { $0.focusPosition } ?? 0
     }
 
+    /// How long the simulated shutter stayed open for the last picture: as long as the shutter button was held, and at
+    /// least the set exposure time (at most a second); `nil` before the first.
+    package var lastExposureLength: Duration? {
+        camera?.state.withLock { $0.lastExposureLength }
+    }
+
     /// When the simulated shutter last opened for a picture; `nil` before the first.
     ///
     /// Taken when the camera accepts the request, as a real camera's shutter opens: comparing it across cameras

@@ -65,6 +65,16 @@ final class SimulatedCamera: SimulatorResponder {
         var frame: (index: Int, bytes: [UInt8])?
     }
 
+    /// A picture whose shutter is open: when it opened, what it shows, and its set exposure time.
+    struct HeldExposure {
+        var since: ContinuousClock.Instant
+        var transactionID: UInt32
+        var lighting: TestScene.Lighting
+        var size: Dimensions
+        var time: Double
+        var minimum: Duration
+    }
+
     struct State {
         var properties: [PTPDevicePropertyCode: SimulatedProperty] = [:]
         var clockOffset = 0
@@ -73,6 +83,10 @@ final class SimulatedCamera: SimulatorResponder {
         var isCapturing = false
         /// When the shutter last opened.
         var lastShutterRelease: ContinuousClock.Instant?
+        /// The picture whose shutter is held open, until the shutter button is let go.
+        var heldExposure: HeldExposure?
+        /// How long the shutter stayed open for the last picture.
+        var lastExposureLength: Duration?
         var liveView: LiveView?
         var recordingSince: ContinuousClock.Instant?
         /// Until when the lens moves after AfDrive or MfDrive, and what DeviceReady answers once it has: OK, or why it
@@ -266,6 +280,7 @@ final class SimulatedCamera: SimulatorResponder {
         state.withLock { state in
             state.openSessionID = nil
             state.isCapturing = false
+            state.heldExposure = nil
             state.focusing = nil
             state.canon.eventMode = 0
             state.canon.reported = [:]

@@ -30,6 +30,24 @@ extension Camera {
             completion: completionHandler)
     }
 
+    /// Holds the shutter button down, then calls `completionHandler` on `completionQueue` with `nil`, or with the
+    /// error.
+    public func engageShutter(
+        completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(on: completionQueue, { try await self.engageShutter() }, completion: completionHandler)
+    }
+
+    /// Lets go of the shutter button, then calls `completionHandler` on `completionQueue` with `nil` once the picture
+    /// is taken, or with the error.
+    public func disengageShutter(
+        completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(on: completionQueue, { try await self.disengageShutter() }, completion: completionHandler)
+    }
+
     /// Moves the focus one step, then calls `completionHandler` on `completionQueue` with `nil`, or with the error.
     public func driveFocus(
         _ amount: FocusDriveAmount, towards direction: FocusDriveDirection,

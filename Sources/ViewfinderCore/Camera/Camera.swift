@@ -87,6 +87,31 @@ public protocol Camera: AnyObject, Sendable {
     ///   ``CameraFunctionality/stillCapture``.
     func invokeOneShotShutterExplicitlyEngagingAutoFocus(_ engageAutoFocus: Bool) async throws
 
+    /// Presses the shutter button fully down and holds it there until ``disengageShutter()``, without focusing
+    /// first.
+    ///
+    /// With the shutter speed at bulb the exposure lasts until the shutter is let go; otherwise the camera takes its
+    /// picture as its drive mode says.
+    ///
+    /// ```swift
+    /// try await camera.engageShutter()
+    /// try await Task.sleep(for: .seconds(30))
+    /// try await camera.disengageShutter()  // a 30 s exposure
+    /// ```
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/heldShutter``,
+    ///   ``ViewfinderError/Code/alreadyRunning`` while the shutter is held, ``ViewfinderError/Code/deviceBusy``
+    ///   while a picture is being taken, or what the camera answered.
+    func engageShutter() async throws
+
+    /// Lets go of the shutter button that ``engageShutter()`` holds, returning once the camera has taken the
+    /// picture; its file then appears as any other.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/heldShutter`` or when the
+    ///   shutter is not held, ``ViewfinderError/Code/timeout`` when the camera reports no picture in time, or what the
+    ///   camera answered.
+    func disengageShutter() async throws
+
     // MARK: Focus
 
     /// Moves the lens's focus one step of `amount` towards the camera or towards infinity, returning once the

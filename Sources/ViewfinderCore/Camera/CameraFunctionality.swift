@@ -22,4 +22,7 @@ public struct CameraFunctionality: OptionSet, Hashable, Sendable {
     public static let propertyControl = CameraFunctionality(rawValue: 1 << 5)
     /// Moving the focus motor in steps with ``Camera/driveFocus(_:towards:)``.
     public static let directFocusDrive = CameraFunctionality(rawValue: 1 << 6)
+    /// Holding the shutter button down with ``Camera/engageShutter()`` and letting it go with
+    /// ``Camera/disengageShutter()``, as a bulb exposure needs.
+    public static let heldShutter = CameraFunctionality(rawValue: 1 << 7)
 }

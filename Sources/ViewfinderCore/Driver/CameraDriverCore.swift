@@ -362,6 +362,16 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         }
     }
 
+    /// Holds the shutter button down through the connection.
+    public func engageShutter() async throws {
+        try await withConnection(.heldShutter, for: "hold the shutter") { try await $0.engageShutter() }
+    }
+
+    /// Lets go of the shutter button through the connection, returning once the camera has taken the picture.
+    public func disengageShutter() async throws {
+        try await withConnection(.heldShutter, for: "let go of the shutter") { try await $0.disengageShutter() }
+    }
+
     /// Moves the focus one step through the connection, returning once the camera has taken it.
     public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
         try await withConnection(.directFocusDrive, for: "drive the focus") {

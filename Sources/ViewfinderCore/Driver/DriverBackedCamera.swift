@@ -85,6 +85,25 @@ extension DriverBackedCamera {
         try await driverCore.invokeOneShotShutterExplicitlyEngagingAutoFocus(engageAutoFocus)
     }
 
+    /// Presses the shutter button fully down through the camera's driver and holds it until
+    /// ``Camera/disengageShutter()``.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera's shutter cannot be held through its driver,
+    ///   ``ViewfinderError/Code/alreadyRunning`` while it is held, ``ViewfinderError/Code/deviceBusy`` while a
+    ///   picture is being taken, or what the camera answered.
+    public func engageShutter() async throws {
+        try await driverCore.engageShutter()
+    }
+
+    /// Lets go of the shutter button through the camera's driver, returning once the camera has taken the picture.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera's shutter cannot be held through its driver or
+    ///   is not held, ``ViewfinderError/Code/timeout`` when the camera reports no picture in time, or what the camera
+    ///   answered.
+    public func disengageShutter() async throws {
+        try await driverCore.disengageShutter()
+    }
+
     /// Moves the lens's focus one step through the camera's driver, returning once the camera has taken it.
     ///
     /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot drive its focus through its driver,

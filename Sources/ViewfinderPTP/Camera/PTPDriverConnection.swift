@@ -91,6 +91,16 @@ public final class PTPDriverConnection: CameraDriverConnection {
         try await dialect.takePicture(engagingAutoFocus: engageAutoFocus)
     }
 
+    /// Holds the shutter through the dialect.
+    public func engageShutter() async throws {
+        try await dialect.engageShutter()
+    }
+
+    /// Lets go of the shutter through the dialect.
+    public func disengageShutter() async throws {
+        try await dialect.disengageShutter()
+    }
+
     /// Moves the focus through the dialect.
     public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
         try await dialect.driveFocus(amount, towards: direction)

@@ -79,6 +79,16 @@ extension PTPDialect {
     }
 
     /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func engageShutter() async throws {
+        throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot hold their shutter over PTP")
+    }
+
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func disengageShutter() async throws {
+        throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot hold their shutter over PTP")
+    }
+
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
     public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
         throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot drive their focus over PTP")
     }

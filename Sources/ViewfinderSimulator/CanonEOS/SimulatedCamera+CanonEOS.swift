@@ -42,8 +42,12 @@ extension SimulatedCamera {
         case .canonEOSRemoteReleaseOn:
             return pressShutter(request, in: context)
         case .canonEOSRemoteReleaseOff:
+            let button = request.parameter(0) ?? 0
+            if button & 2 != 0 {
+                releaseHeldShutter(in: context)
+            }
             state.withLock { state in
-                if (request.parameter(0) ?? 0) & 1 != 0 { state.canon.halfPressFocused = nil }
+                if button & 1 != 0 { state.canon.halfPressFocused = nil }
             }
             return .ok
         case .canonEOSGetViewFinderData:
@@ -88,7 +92,9 @@ extension SimulatedCamera {
     }
 
     /// RemoteReleaseOn(button, without autofocus): a half press (1) focuses and reports what it found in an
-    /// OLCInfoChanged record; a full press (2, or 3 for both) takes the picture unless autofocus found no focus.
+    /// OLCInfoChanged record; a full press (2, or 3 for both) opens the shutter unless autofocus found no focus, and
+    /// RemoteReleaseOff of the full press closes it, the exposure lasting as long as the button was held and at least
+    /// the set time.
     private func pressShutter(_ request: SimulatorRequest, in context: SimulatorSessionContext) -> SimulatorReply {
         let button = request.parameter(0) ?? 0
         let withoutAutofocus = request.parameter(1) == 1
@@ -101,7 +107,7 @@ extension SimulatedCamera {
             guard button & 2 != 0 else { return false }
             return withoutAutofocus || (state.canon.halfPressFocused ?? findsFocus(in: state))
         }
-        if releases, !startCapture(transactionID: request.transactionID, in: context) {
+        if releases, !startCapture(transactionID: request.transactionID, held: true, in: context) {
             return SimulatorReply(code: .deviceBusy)
         }
         return .ok

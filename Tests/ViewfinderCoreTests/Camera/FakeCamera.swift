@@ -218,6 +218,14 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
         addFile(named: "IMG_\(shot).JPG", bytes: Array(repeating: UInt8(shot), count: 100))
     }
 
+    func engageShutter() async throws {
+        throw ViewfinderError(.notAvailable, "the fake camera's shutter cannot be held")
+    }
+
+    func disengageShutter() async throws {
+        throw ViewfinderError(.notAvailable, "the fake camera's shutter cannot be held")
+    }
+
     func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
         throw ViewfinderError(.notAvailable, "the fake camera has no focus motor")
     }

@@ -11,7 +11,7 @@ import ViewfinderSystem
 final class CanonEOSDialect: PTPDialect {
     static let name = "Canon EOS"
 
-    private struct State {
+    struct State {
         var poller: Task<Void, Never>?
         /// Files the camera has reported added since the connection opened.
         var filesAdded = 0
@@ -26,6 +26,8 @@ final class CanonEOSDialect: PTPDialect {
         var heldForTransfer: Set<UInt32> = []
         /// Whether the camera refused remote mode, so that it cannot be shot from the computer.
         var remoteModeRefused = false
+        /// While the shutter button is held down: the files added before it was pressed.
+        var shutterHeldAfter: Int?
     }
 
     /// How often the camera's events are read while nothing waits for them.
@@ -40,7 +42,7 @@ final class CanonEOSDialect: PTPDialect {
     let connection: PTPConnection
     let properties: CanonEOSProperties
     private let polls = SerialTasks()
-    private let state = Locked(State())
+    let state = Locked(State())
 
     private init(connection: PTPConnection) {
         self.connection = connection
@@ -122,6 +124,9 @@ final class CanonEOSDialect: PTPDialect {
         guard !state.withLock({ $0.remoteModeRefused }) else { return functionality }
         if info.supports(.canonEOSRemoteRelease) || info.supports(.canonEOSRemoteReleaseOn) {
             functionality.insert(.stillCapture)
+        }
+        if info.supports(.canonEOSRemoteReleaseOn), info.supports(.canonEOSRemoteReleaseOff) {
+            functionality.insert(.heldShutter)
         }
         if info.supports(.canonEOSGetViewFinderData) {
             functionality.insert(.liveView)
@@ -333,7 +338,7 @@ final class CanonEOSDialect: PTPDialect {
 
     /// Waits for the camera to report a file added after `marker` files: within the focus timeout unless the camera
     /// reports itself busy taking the picture, then within the capture timeout.
-    private func waitForFile(after marker: Int, focusing: Bool) async throws {
+    func waitForFile(after marker: Int, focusing: Bool) async throws {
         let configuration = connection.configuration
         let started = ContinuousClock.now
         let added = try await poll(upTo: configuration.captureTimeout) {
