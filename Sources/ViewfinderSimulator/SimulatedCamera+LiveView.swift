@@ -23,15 +23,18 @@ extension SimulatedCamera {
                 return .ok
             }
         case .nikonMfDrive:
-            return state.withLock { state in
-                guard state.liveView != nil else { return SimulatorReply(code: .nikonNotLiveView) }
-                guard let direction = request.parameter(0), direction == 1 || direction == 2,
-                    let steps = request.parameter(1)
-                else { return SimulatorReply(code: .invalidParameter) }
+            guard let direction = request.parameter(0), direction == 1 || direction == 2,
+                let steps = request.parameter(1)
+            else { return SimulatorReply(code: .invalidParameter) }
+            let moved: Bool? = state.withLock { state in
+                guard state.liveView != nil else { return nil }
                 let moved = Self.driveFocus(by: Int(steps) * (direction == 1 ? -1 : 1), in: &state)
                 state.focusing = (now + .milliseconds(20), moved ? .ok : .nikonMfDriveStepEnd)
-                return .ok
+                return moved
             }
+            guard let moved else { return SimulatorReply(code: .nikonNotLiveView) }
+            logFocus(moved: moved)
+            return .ok
         case .nikonDeviceReady:
             return state.withLock { state in
                 if let focusing = state.focusing {
@@ -75,6 +78,15 @@ extension SimulatedCamera {
             }
             return SimulatorReply(code: .ok, events: ended.events)
         }
+    }
+
+    /// Logs where the lens is focused after a focus drive step.
+    func logFocus(moved: Bool) {
+        let position = state.withLock { $0.focusPosition }
+        configuration.log?(
+            moved
+                ? "focus drive: the lens is at \(position) of \(Self.focusTravel)"
+                : "focus drive: the lens is at the end of its travel (\(position))")
     }
 
     /// Moves the lens's focus `steps` steps towards infinity (towards the camera when negative), stopping at the ends

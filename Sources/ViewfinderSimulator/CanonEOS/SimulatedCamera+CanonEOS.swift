@@ -64,17 +64,19 @@ extension SimulatedCamera {
     /// The steps of the focus motor a DriveLens step of each size (1 to 3) moves.
     static let canonEOSDriveLensSteps: [UInt32: Int] = [1: 10, 2: 100, 3: 1000]
 
-    /// DriveLens(step): moves the focus in live view by the step's size (its low bits, 1 to 3), towards infinity
-    /// with bit 15 set; refused outside live view.
+    /// DriveLens(step): moves the focus in live view (EVFMode 1, or live view sent to the computer) by the step's size
+    /// (its low bits, 1 to 3), towards infinity with bit 15 set; refused outside live view.
     private func driveLens(_ step: UInt32) -> SimulatorReply {
         guard let steps = Self.canonEOSDriveLensSteps[step & 0x7FFF], step & ~0x8007 == 0 else {
             return SimulatorReply(code: .invalidParameter)
         }
-        return state.withLock { state in
-            guard state.canon.evfMode == 1 else { return SimulatorReply(code: .generalError) }
-            _ = Self.driveFocus(by: step & 0x8000 != 0 ? steps : -steps, in: &state)
-            return .ok
+        let moved: Bool? = state.withLock { state in
+            guard state.canon.evfMode == 1 || state.canon.evfOutput & 2 != 0 else { return nil }
+            return Self.driveFocus(by: step & 0x8000 != 0 ? steps : -steps, in: &state)
         }
+        guard let moved else { return SimulatorReply(code: .generalError) }
+        logFocus(moved: moved)
+        return .ok
     }
 
     /// Whether focusing now would find focus: always in manual focus, else as configured.
