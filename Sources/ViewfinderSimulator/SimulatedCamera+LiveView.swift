@@ -22,6 +22,9 @@ extension SimulatedCamera {
                 state.focusing = (now + .milliseconds(80), configuration.focusSucceeds ? .ok : .nikonOutOfFocus)
                 return .ok
             }
+        case .nikonAfDriveCancel:
+            state.withLock { $0.focusing = nil }
+            return .ok
         case .nikonMfDrive:
             guard let direction = request.parameter(0), direction == 1 || direction == 2,
                 let steps = request.parameter(1)

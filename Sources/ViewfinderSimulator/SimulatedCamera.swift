@@ -251,7 +251,7 @@ final class SimulatedCamera: SimulatorResponder {
         case .nikonCheckEvent:
             return checkEvent()
         case .nikonStartLiveView, .nikonEndLiveView, .nikonGetLiveViewImage, .nikonDeviceReady,
-            .nikonStartMovieRecording, .nikonEndMovieRecording, .nikonAfDrive, .nikonMfDrive:
+            .nikonStartMovieRecording, .nikonEndMovieRecording, .nikonAfDrive, .nikonAfDriveCancel, .nikonMfDrive:
             return respondToLiveView(request, in: context)
         case .canonEOSGetObjectInfoEx:
             return respondToStorage(request)

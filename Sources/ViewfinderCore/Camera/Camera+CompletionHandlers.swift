@@ -30,6 +30,24 @@ extension Camera {
             completion: completionHandler)
     }
 
+    /// Holds the shutter button half down to focus, then calls `completionHandler` on `completionQueue` with `nil`, or
+    /// with the error.
+    public func engageAutoFocus(
+        completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(on: completionQueue, { try await self.engageAutoFocus() }, completion: completionHandler)
+    }
+
+    /// Lets go of the half-pressed shutter button, then calls `completionHandler` on `completionQueue` with `nil`, or
+    /// with the error.
+    public func disengageAutoFocus(
+        completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(on: completionQueue, { try await self.disengageAutoFocus() }, completion: completionHandler)
+    }
+
     /// Holds the shutter button down, then calls `completionHandler` on `completionQueue` with `nil`, or with the
     /// error.
     public func engageShutter(

@@ -87,8 +87,32 @@ public protocol Camera: AnyObject, Sendable {
     ///   ``CameraFunctionality/stillCapture``.
     func invokeOneShotShutterExplicitlyEngagingAutoFocus(_ engageAutoFocus: Bool) async throws
 
-    /// Presses the shutter button fully down and holds it there until ``disengageShutter()``, without focusing
-    /// first.
+    /// Presses the shutter button half down, as a photographer does to focus, and holds it there until
+    /// ``disengageAutoFocus()``; returns once the camera has taken the press, and for cameras that say when they have
+    /// focused (Nikon), once they have.
+    ///
+    /// ``engageShutter()`` while it is held takes the picture with that focus.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/shutterHalfPress`` or when the
+    ///   camera could not focus, or what the camera answered.
+    func engageAutoFocus() async throws
+
+    /// Lets go of the half-pressed shutter button that ``engageAutoFocus()`` holds.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/shutterHalfPress``, or what
+    ///   the camera answered.
+    func disengageAutoFocus() async throws
+
+    /// Whether the shutter button is held half down by ``engageAutoFocus()``; `false` while not connected.
+    var autoFocusEngaged: Bool { get }
+
+    /// Calls `observer` with the new value whenever ``autoFocusEngaged`` changes.
+    ///
+    /// - Returns: A token that keeps the observation: it ends when the token is released or cancelled.
+    func addAutoFocusEngagedObserver(_ observer: @escaping @Sendable (Bool) -> Void) -> ObservationToken
+
+    /// Presses the shutter button fully down and holds it there until ``disengageShutter()``, focusing first only
+    /// when ``engageAutoFocus()`` holds it half down.
     ///
     /// With the shutter speed at bulb the exposure lasts until the shutter is let go; otherwise the camera takes its
     /// picture as its drive mode says.

@@ -25,4 +25,7 @@ public struct CameraFunctionality: OptionSet, Hashable, Sendable {
     /// Holding the shutter button down with ``Camera/engageShutter()`` and letting it go with
     /// ``Camera/disengageShutter()``, as a bulb exposure needs.
     public static let heldShutter = CameraFunctionality(rawValue: 1 << 7)
+    /// Holding the shutter button half down to focus with ``Camera/engageAutoFocus()`` and letting it go with
+    /// ``Camera/disengageAutoFocus()``.
+    public static let shutterHalfPress = CameraFunctionality(rawValue: 1 << 8)
 }

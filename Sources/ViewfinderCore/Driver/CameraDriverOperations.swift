@@ -2,8 +2,8 @@
 /// focus, run live view and record.
 ///
 /// ``CameraDriverConnection`` refines it with the connection's lifecycle; a PTP dialect conforms to it too, as the
-/// part of the PTP driver that differs between makers. The held shutter, focus drive, live view, video recording and
-/// property steps have defaults that throw ``ViewfinderError/Code/notAvailable``.
+/// part of the PTP driver that differs between makers. The half press, the held shutter, focus drive, live view, video
+/// recording and property steps have defaults that throw ``ViewfinderError/Code/notAvailable``.
 public protocol CameraDriverOperations: AnyObject, Sendable {
     /// Sends a property's new value; returns once the camera has taken it.
     ///
@@ -17,6 +17,13 @@ public protocol CameraDriverOperations: AnyObject, Sendable {
 
     /// Takes one picture, focusing first when `engageAutoFocus` is `true`; returns once the camera has taken it.
     func takePicture(engagingAutoFocus engageAutoFocus: Bool) async throws
+
+    /// Presses the shutter button half down and holds it; returns once the camera has taken the press, or has focused
+    /// where it says when it has.
+    func engageAutoFocus() async throws
+
+    /// Lets go of the half-pressed shutter button.
+    func disengageAutoFocus() async throws
 
     /// Presses the shutter button fully and holds it; returns once the camera has taken the press.
     func engageShutter() async throws
@@ -52,6 +59,16 @@ extension CameraDriverOperations {
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera has no property that moves by steps.
     public func stepValue(forPropertyNamed name: String, by steps: Int) async throws {
         throw ViewfinderError(.notAvailable, "cannot step \(name): the camera has no property that moves by steps")
+    }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera's shutter button cannot be held half down.
+    public func engageAutoFocus() async throws {
+        throw ViewfinderError(.notAvailable, "the camera's shutter button cannot be held half down")
+    }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera's shutter button cannot be held half down.
+    public func disengageAutoFocus() async throws {
+        throw ViewfinderError(.notAvailable, "the camera's shutter button cannot be held half down")
     }
 
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera's shutter cannot be held.

@@ -85,6 +85,29 @@ extension DriverBackedCamera {
         try await driverCore.invokeOneShotShutterExplicitlyEngagingAutoFocus(engageAutoFocus)
     }
 
+    /// Presses the shutter button half down through the camera's driver and holds it until
+    /// ``Camera/disengageAutoFocus()``, returning once the camera has taken the press (and focused, for cameras that
+    /// say when they have).
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera's shutter button cannot be held half down
+    ///   through its driver or the camera could not focus, or what the camera answered.
+    public func engageAutoFocus() async throws {
+        try await driverCore.engageAutoFocus()
+    }
+
+    /// Lets go of the half-pressed shutter button through the camera's driver.
+    public func disengageAutoFocus() async throws {
+        try await driverCore.disengageAutoFocus()
+    }
+
+    /// Whether the shutter button is held half down by ``Camera/engageAutoFocus()``.
+    public var autoFocusEngaged: Bool { driverCore.autoFocusEngaged }
+
+    /// Calls `observer` whenever ``Camera/autoFocusEngaged`` changes, until the token is released.
+    public func addAutoFocusEngagedObserver(_ observer: @escaping @Sendable (Bool) -> Void) -> ObservationToken {
+        driverCore.addAutoFocusEngagedObserver(observer)
+    }
+
     /// Presses the shutter button fully down through the camera's driver and holds it until
     /// ``Camera/disengageShutter()``.
     ///

@@ -91,6 +91,16 @@ public final class PTPDriverConnection: CameraDriverConnection {
         try await dialect.takePicture(engagingAutoFocus: engageAutoFocus)
     }
 
+    /// Holds the shutter button half down through the dialect.
+    public func engageAutoFocus() async throws {
+        try await dialect.engageAutoFocus()
+    }
+
+    /// Lets go of the half press through the dialect.
+    public func disengageAutoFocus() async throws {
+        try await dialect.disengageAutoFocus()
+    }
+
     /// Holds the shutter through the dialect.
     public func engageShutter() async throws {
         try await dialect.engageShutter()

@@ -79,6 +79,16 @@ extension PTPDialect {
     }
 
     /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func engageAutoFocus() async throws {
+        throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot hold their shutter button half down over PTP")
+    }
+
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func disengageAutoFocus() async throws {
+        throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot hold their shutter button half down over PTP")
+    }
+
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
     public func engageShutter() async throws {
         throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot hold their shutter over PTP")
     }

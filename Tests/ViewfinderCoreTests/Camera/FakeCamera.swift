@@ -218,6 +218,20 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
         addFile(named: "IMG_\(shot).JPG", bytes: Array(repeating: UInt8(shot), count: 100))
     }
 
+    func engageAutoFocus() async throws {
+        throw ViewfinderError(.notAvailable, "the fake camera's shutter button cannot be held half down")
+    }
+
+    func disengageAutoFocus() async throws {
+        throw ViewfinderError(.notAvailable, "the fake camera's shutter button cannot be held half down")
+    }
+
+    var autoFocusEngaged: Bool { false }
+
+    func addAutoFocusEngagedObserver(_ observer: @escaping @Sendable (Bool) -> Void) -> ObservationToken {
+        ObservationToken(remove: {})
+    }
+
     func engageShutter() async throws {
         throw ViewfinderError(.notAvailable, "the fake camera's shutter cannot be held")
     }

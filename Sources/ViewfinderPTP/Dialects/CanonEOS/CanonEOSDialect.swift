@@ -28,6 +28,8 @@ final class CanonEOSDialect: PTPDialect {
         var remoteModeRefused = false
         /// While the shutter button is held down: the files added before it was pressed.
         var shutterHeldAfter: Int?
+        /// Whether the shutter button is held half down.
+        var halfPressed = false
     }
 
     /// How often the camera's events are read while nothing waits for them.
@@ -126,7 +128,7 @@ final class CanonEOSDialect: PTPDialect {
             functionality.insert(.stillCapture)
         }
         if info.supports(.canonEOSRemoteReleaseOn), info.supports(.canonEOSRemoteReleaseOff) {
-            functionality.insert(.heldShutter)
+            functionality.formUnion([.heldShutter, .shutterHalfPress])
         }
         if info.supports(.canonEOSGetViewFinderData) {
             functionality.insert(.liveView)
@@ -478,6 +480,10 @@ final class CanonEOSDialect: PTPDialect {
         poller?.cancel()
         await poller?.value
         await endLiveView()
+        // A shutter button left held down is let go, so that the camera does not go on exposing or focusing.
+        if state.withLock({ $0.halfPressed || $0.shutterHeldAfter != nil }) {
+            _ = try? await connection.session.transaction(.canonEOSRemoteReleaseOff, parameters: [3])
+        }
         _ = try? await connection.session.transaction(.canonEOSSetEventMode, parameters: [0])
         if Self.remoteMode(of: connection.deviceInfo) != nil {
             _ = try? await connection.session.transaction(.canonEOSSetRemoteMode, parameters: [0])

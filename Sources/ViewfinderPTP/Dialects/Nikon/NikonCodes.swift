@@ -13,6 +13,8 @@ extension PTPOperationCode {
     public static let nikonEndLiveView = PTPOperationCode(0x9202, vendorName: "Nikon EndLiveView")
     /// Nikon GetLiveViewImg: a header followed by a JPEG frame.
     public static let nikonGetLiveViewImage = PTPOperationCode(0x9203, vendorName: "Nikon GetLiveViewImg")
+    /// Nikon AfDriveCancel: stops an autofocus drive under way.
+    public static let nikonAfDriveCancel = PTPOperationCode(0x9206, vendorName: "Nikon AfDriveCancel")
     /// Nikon MfDrive(direction, steps): moves the focus `steps` steps in live view, towards the camera (1) or towards
     /// infinity (2); DeviceReady then answers DeviceBusy until the lens has moved.
     public static let nikonMfDrive = PTPOperationCode(0x9204, vendorName: "Nikon MfDrive")

@@ -47,6 +47,9 @@ final class NikonDialect: PTPDialect {
     var functionality: CameraFunctionality {
         let info = connection.deviceInfo
         var functionality = StandardDialect.standardFunctionality(of: info)
+        if info.supports(.nikonAfDrive) {
+            functionality.insert(.shutterHalfPress)
+        }
         if [.nikonStartLiveView, .nikonGetLiveViewImage, .nikonEndLiveView].allSatisfy(info.supports) {
             functionality.insert(.liveView)
             if info.supports(.nikonMfDrive) {
@@ -92,12 +95,28 @@ final class NikonDialect: PTPDialect {
     ///   a subject without contrast or too close gives; the picture is not taken then.
     func takePicture(engagingAutoFocus engageAutoFocus: Bool) async throws {
         if engageAutoFocus, connection.deviceInfo.supports(.nikonAfDrive) {
-            try await focus()
+            try await focus(forPicture: true)
         }
         try await capture.takePicture()
     }
 
-    private func focus() async throws {
+    /// Focuses with AfDrive and waits until the camera has: Nikon's half press, which the camera does not hold.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera could not focus (Nikon's OutOfFocus).
+    func engageAutoFocus() async throws {
+        try await focus(forPicture: false)
+    }
+
+    /// Stops an autofocus drive still under way with AfDriveCancel where the camera offers it; a focus that ended
+    /// holds nothing to let go.
+    func disengageAutoFocus() async throws {
+        guard connection.deviceInfo.supports(.nikonAfDriveCancel) else { return }
+        _ = try await connection.session.transaction(.nikonAfDriveCancel)
+    }
+
+    /// Focuses with AfDrive and waits for DeviceReady; `forPicture` says, when the camera could not focus, that no
+    /// picture was taken.
+    private func focus(forPicture: Bool) async throws {
         let session = connection.session
         do {
             _ = try await session.transaction(.nikonAfDrive)
@@ -105,8 +124,10 @@ final class NikonDialect: PTPDialect {
         } catch let error as ViewfinderError where error.responseCode == PTPResponseCode.nikonOutOfFocus.rawValue {
             throw ViewfinderError(
                 .notAvailable,
-                "the camera could not focus, so it took no picture; point it at something with contrast, or switch "
-                    + "the lens to manual focus and take the picture without autofocus",
+                forPicture
+                    ? "the camera could not focus, so it took no picture; point it at something with contrast, or "
+                        + "switch the lens to manual focus and take the picture without autofocus"
+                    : "the camera could not focus; point it at something with contrast",
                 responseCode: error.responseCode)
         } catch let error as ViewfinderError {
             throw StandardCapture.captureError(error, connection: connection)

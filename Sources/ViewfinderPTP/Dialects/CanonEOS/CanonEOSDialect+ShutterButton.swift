@@ -1,8 +1,24 @@
 import ViewfinderCore
 
 extension CanonEOSDialect {
-    /// Presses both shutter buttons down without autofocus, RemoteReleaseOn(3, 1) as libgphoto2's `eosremoterelease`
-    /// "Press Full MF" does, and keeps them down until ``disengageShutter()``.
+    /// Presses the shutter button half down with autofocus, RemoteReleaseOn(1, 0) as libgphoto2's `eosremoterelease`
+    /// "Press Half AF" does, and keeps it there until ``disengageAutoFocus()``; the camera focuses as it holds it.
+    func engageAutoFocus() async throws {
+        _ = try await connection.session.transaction(.canonEOSRemoteReleaseOn, parameters: [1, 0])
+        state.withLock { $0.halfPressed = true }
+        // The camera reports what it focused on in its next events.
+        _ = try? await poll()
+    }
+
+    /// Lets the half-pressed shutter button go, RemoteReleaseOff(1) as libgphoto2's "Release Half" does.
+    func disengageAutoFocus() async throws {
+        _ = try await connection.session.transaction(.canonEOSRemoteReleaseOff, parameters: [1])
+        state.withLock { $0.halfPressed = false }
+    }
+
+    /// Presses the shutter button fully down and keeps it there until ``disengageShutter()``: the full press alone,
+    /// RemoteReleaseOn(2, 0), while ``engageAutoFocus()`` holds the half press, and otherwise both buttons without
+    /// autofocus, RemoteReleaseOn(3, 1) as libgphoto2's `eosremoterelease` "Press Full MF" does.
     ///
     /// - Throws: ``ViewfinderError/Code/alreadyRunning`` while the shutter is held,
     ///   ``ViewfinderError/Code/deviceBusy`` while a picture is being taken, or what the camera answered.
@@ -18,8 +34,10 @@ extension CanonEOSDialect {
             state.isCapturing = true
             state.shutterHeldAfter = state.filesAdded
         }
+        let focused = state.withLock { $0.halfPressed }
         do {
-            _ = try await connection.session.transaction(.canonEOSRemoteReleaseOn, parameters: [3, 1])
+            _ = try await connection.session.transaction(
+                .canonEOSRemoteReleaseOn, parameters: focused ? [2, 0] : [3, 1])
         } catch let error as ViewfinderError {
             state.withLock { state in
                 state.isCapturing = false
@@ -29,8 +47,8 @@ extension CanonEOSDialect {
         }
     }
 
-    /// Lets both shutter buttons go, RemoteReleaseOff(3) as libgphoto2's "Release" does, and waits for the picture's
-    /// file.
+    /// Lets the full press go, and the half press with it unless ``engageAutoFocus()`` holds it (RemoteReleaseOff(2)
+    /// or (3), as libgphoto2's "Release Full" and "Release" do), and waits for the picture's file.
     ///
     /// - Throws: ``ViewfinderError/Code/notAvailable`` when the shutter is not held,
     ///   ``ViewfinderError/Code/timeout`` when no file appears in time, or what the camera answered.
@@ -44,7 +62,8 @@ extension CanonEOSDialect {
                 state.shutterHeldAfter = nil
             }
         }
-        _ = try await connection.session.transaction(.canonEOSRemoteReleaseOff, parameters: [3])
+        let focused = state.withLock { $0.halfPressed }
+        _ = try await connection.session.transaction(.canonEOSRemoteReleaseOff, parameters: [focused ? 2 : 3])
         try await waitForFile(after: marker, focusing: false)
     }
 }
