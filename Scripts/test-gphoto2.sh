@@ -231,6 +231,24 @@ for operation in 0x9116:GetEvent 0x9110:SetDevicePropValueEx 0x9128:RemoteReleas
 done
 # Canon's DriveLens: gphoto2's Far 3 is the large step towards infinity.
 focus_check canon-focus "$canon" "$work/canon.log" "Far 3"
+# A held shutter: gphoto2's eosremoterelease in its shell (Press Full, two seconds of events, Release Full), then
+# `viewfinder camera shoot --hold 2`, each keep the simulated shutter open at least two seconds, as its log says.
+# exposed: the length of each exposure the Canon simulator logged, in milliseconds, one a line.
+exposed() { sed -n 's/^exposure: the shutter stayed open for \([0-9]*\) ms/\1/p' "$work/canon.log"; }
+for client in gphoto2 viewfinder; do
+    before=$(exposed | wc -l)
+    if [ "$client" = gphoto2 ]; then
+        printf 'set-config eosremoterelease=Press Full\nwait-event 2s\nset-config eosremoterelease=Release Full\n%s\n' \
+            'wait-event 1s' | expect_ok canon-bulb-gphoto2 "$canon" 'FILEADDED' --shell
+    else
+        "$viewfinder" camera shoot --host "127.0.0.1:$port" --hold 2 >"$work/canon-bulb-viewfinder.out" 2>&1 || true
+    fi
+    if [ "$(exposed | wc -l)" = $((before + 1)) ] && [ "$(exposed | tail -n 1)" -ge 2000 ]; then
+        pass "canon-bulb-$client-exposes"
+    else
+        fail "canon-bulb-$client-exposes" "no exposure of at least 2000 ms after the $before before" "$work/canon.log"
+    fi
+done
 
 start_simulator canon-no-focus --identity canon --no-focus
 gphoto canon-no-focus "$canon" --capture-image || true

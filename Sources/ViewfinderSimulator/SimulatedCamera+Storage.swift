@@ -231,6 +231,7 @@ extension SimulatedCamera {
     ) {
         let length = max(exposure.since.duration(to: now), exposure.minimum)
         state.withLock { $0.lastExposureLength = length }
+        configuration.log?("exposure: the shutter stayed open for \(Int(length.inSeconds * 1000)) ms")
         let remaining = max(now.duration(to: exposure.since + length), .zero)
         context.schedule(after: remaining + .milliseconds(10)) { [self] in
             finishCapture(
