@@ -74,6 +74,28 @@ expect_ok() {
     fi
 }
 
+# focus_check NAME MODEL LOG VALUE: gphoto2's manualfocusdrive=VALUE with live view on, then `viewfinder camera focus
+# --size large`, each move the simulated lens 1000 of its motor's steps towards infinity, as the simulator's LOG says.
+focus_check() {
+    local name=$1 model=$2 log=$3 value=$4 before
+    focus_at() { sed -n 's/^focus drive: the lens is at \([0-9]*\) of .*/\1/p' "$log" | tail -n 1; }
+    before=$(focus_at)
+    before=${before:-5000}
+    expect_ok "$name-gphoto2" "$model" '' --set-config viewfinder=1 --set-config manualfocusdrive="$value"
+    if [ "$(focus_at)" = $((before + 1000)) ]; then
+        pass "$name-gphoto2-moves"
+    else
+        fail "$name-gphoto2-moves" "gphoto2 left the lens at '$(focus_at)', not $((before + 1000))" "$log"
+    fi
+    if "$viewfinder" camera focus --host "127.0.0.1:$port" --size large >"$work/$name-viewfinder.out" 2>&1 \
+        && [ "$(focus_at)" = $((before + 2000)) ]; then
+        pass "$name-viewfinder-moves"
+    else
+        fail "$name-viewfinder-moves" "viewfinder left the lens at '$(focus_at)', not $((before + 2000))" \
+            "$work/$name-viewfinder.out"
+    fi
+}
+
 # expect_jpeg NAME FILE WIDTHxHEIGHT: FILE decodes completely as a JPEG of that size.
 expect_jpeg() {
     local name=$1 file=$2 size=$3
@@ -147,6 +169,8 @@ expect_ok movie-stop "$nikon" '' --set-config movie=0
 expect_ok movie-stopped "$nikon" 'Current: No movie prohibit conditions' --get-config movieprohibit
 # The movie recorded is on the card, a QuickTime file.
 expect_ok movie-on-card "$nikon" '#[0-9]+ +DSC_[0-9]{4}\.MOV .*video/quicktime' --list-files
+# Nikon's MfDrive: gphoto2's value is a signed number of the motor's steps.
+focus_check nikon-focus "$nikon" "$work/nikon.log" 1000
 
 # The Canon EOS dialect: gphoto2 takes its EOS code paths (event polling, remote release, viewfinder data).
 start_simulator canon --identity canon
@@ -204,6 +228,26 @@ expect_ok canon-debug "$canon" 'Saving file as thumb_canon-debug.jpg' --debug --
 for operation in 0x9116:GetEvent 0x9110:SetDevicePropValueEx 0x9128:RemoteReleaseOn 0x9153:GetViewFinderData; do
     grep -q "${operation%%:*}" "$work/canon-debug.txt" && pass "canon-uses-${operation#*:}" \
         || fail "canon-uses-${operation#*:}" "gphoto2's debug log never shows ${operation%%:*}"
+done
+# Canon's DriveLens: gphoto2's Far 3 is the large step towards infinity.
+focus_check canon-focus "$canon" "$work/canon.log" "Far 3"
+# A held shutter: gphoto2's eosremoterelease in its shell (Press Full, two seconds of events, Release Full), then
+# `viewfinder camera shoot --hold 2`, each keep the simulated shutter open at least two seconds, as its log says.
+# exposed: the length of each exposure the Canon simulator logged, in milliseconds, one a line.
+exposed() { sed -n 's/^exposure: the shutter stayed open for \([0-9]*\) ms/\1/p' "$work/canon.log"; }
+for client in gphoto2 viewfinder; do
+    before=$(exposed | wc -l)
+    if [ "$client" = gphoto2 ]; then
+        printf 'set-config eosremoterelease=Press Full\nwait-event 2s\nset-config eosremoterelease=Release Full\n%s\n' \
+            'wait-event 1s' | expect_ok canon-bulb-gphoto2 "$canon" 'FILEADDED' --shell
+    else
+        "$viewfinder" camera shoot --host "127.0.0.1:$port" --hold 2 >"$work/canon-bulb-viewfinder.out" 2>&1 || true
+    fi
+    if [ "$(exposed | wc -l)" = $((before + 1)) ] && [ "$(exposed | tail -n 1)" -ge 2000 ]; then
+        pass "canon-bulb-$client-exposes"
+    else
+        fail "canon-bulb-$client-exposes" "no exposure of at least 2000 ms after the $before before" "$work/canon.log"
+    fi
 done
 
 start_simulator canon-no-focus --identity canon --no-focus

@@ -95,7 +95,7 @@ extension CameraSimulator {
             if self == .nikon {
                 operations += [
                     .nikonAfDrive, .nikonDeviceReady, .nikonStartLiveView, .nikonEndLiveView, .nikonGetLiveViewImage,
-                    .nikonStartMovieRecording, .nikonEndMovieRecording,
+                    .nikonStartMovieRecording, .nikonEndMovieRecording, .nikonMfDrive, .nikonAfDriveCancel,
                 ]
                 events.append(.nikonMovieRecordComplete)
                 properties += vendorProperties.map(\.code)

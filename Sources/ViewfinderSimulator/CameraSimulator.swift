@@ -408,6 +408,18 @@ extension CameraSimulator {
         camera?.state.withLock { $0.recordingSince != nil } ?? false
     }
 
+    /// Where the simulated lens is focused: steps of the focus motor from the closest distance (0) to infinity
+    /// (10 000), half way when the camera starts.
+    package var focusPosition: Int {
+        camera?.state.withLock { $0.focusPosition } ?? 0
+    }
+
+    /// How long the simulated shutter stayed open for the last picture: as long as the shutter button was held, and at
+    /// least the set exposure time (at most a second); `nil` before the first.
+    package var lastExposureLength: Duration? {
+        camera?.state.withLock { $0.lastExposureLength }
+    }
+
     /// When the simulated shutter last opened for a picture; `nil` before the first.
     ///
     /// Taken when the camera accepts the request, as a real camera's shutter opens: comparing it across cameras

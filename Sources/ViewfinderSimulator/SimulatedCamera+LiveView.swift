@@ -19,15 +19,31 @@ extension SimulatedCamera {
             return state.withLock { state in
                 // Manual focus has nothing to drive; otherwise the lens hunts for a moment.
                 guard state.properties[.focusMode]?.value.integerValue != 1 else { return .ok }
-                state.focusing = (now + .milliseconds(80), configuration.focusSucceeds)
+                state.focusing = (now + .milliseconds(80), configuration.focusSucceeds ? .ok : .nikonOutOfFocus)
                 return .ok
             }
+        case .nikonAfDriveCancel:
+            state.withLock { $0.focusing = nil }
+            return .ok
+        case .nikonMfDrive:
+            guard let direction = request.parameter(0), direction == 1 || direction == 2,
+                let steps = request.parameter(1)
+            else { return SimulatorReply(code: .invalidParameter) }
+            let moved: Bool? = state.withLock { state in
+                guard state.liveView != nil else { return nil }
+                let moved = Self.driveFocus(by: Int(steps) * (direction == 1 ? -1 : 1), in: &state)
+                state.focusing = (now + .milliseconds(20), moved ? .ok : .nikonMfDriveStepEnd)
+                return moved
+            }
+            guard let moved else { return SimulatorReply(code: .nikonNotLiveView) }
+            logFocus(moved: moved)
+            return .ok
         case .nikonDeviceReady:
             return state.withLock { state in
                 if let focusing = state.focusing {
                     guard now >= focusing.until else { return SimulatorReply(code: .deviceBusy) }
                     state.focusing = nil
-                    if !focusing.succeeds { return SimulatorReply(code: .nikonOutOfFocus) }
+                    if focusing.answer != .ok { return SimulatorReply(code: focusing.answer) }
                 }
                 guard let liveView = state.liveView, now < liveView.startedAt + startup else { return .ok }
                 return SimulatorReply(code: .deviceBusy)
@@ -65,6 +81,23 @@ extension SimulatedCamera {
             }
             return SimulatorReply(code: .ok, events: ended.events)
         }
+    }
+
+    /// Logs where the lens is focused after a focus drive step.
+    func logFocus(moved: Bool) {
+        let position = state.withLock { $0.focusPosition }
+        configuration.log?(
+            moved
+                ? "focus drive: the lens is at \(position) of \(Self.focusTravel)"
+                : "focus drive: the lens is at the end of its travel (\(position))")
+    }
+
+    /// Moves the lens's focus `steps` steps towards infinity (towards the camera when negative), stopping at the ends
+    /// of its travel; returns whether it moved at all.
+    static func driveFocus(by steps: Int, in state: inout State) -> Bool {
+        let target = min(max(state.focusPosition + steps, 0), focusTravel)
+        defer { state.focusPosition = target }
+        return target != state.focusPosition
     }
 
     /// The current live view frame: a JPEG of the scene at the live view size, in the vendor's wrapping.

@@ -177,28 +177,67 @@ extension SimulatedCamera {
 
     /// Opens the shutter and, after the exposure, renders the image, stores it and reports it as the identity does.
     ///
+    /// With `held`, the shutter stays open until ``releaseHeldShutter(in:)`` lets it go, and at least for the set
+    /// exposure time: the shutter button held fully down, as for a bulb exposure.
+    ///
     /// - Returns: `false` when a capture is under way already.
-    func startCapture(transactionID: UInt32, in context: SimulatorSessionContext) -> Bool {
-        let snapshot: (lighting: TestScene.Lighting, size: Dimensions, seconds: Double)? = state.withLock { state in
+    func startCapture(transactionID: UInt32, held: Bool = false, in context: SimulatorSessionContext) -> Bool {
+        let now = ContinuousClock.now
+        let exposure: HeldExposure? = state.withLock { state in
             guard !state.isCapturing else { return nil }
             state.isCapturing = true
-            state.lastShutterRelease = .now
+            state.lastShutterRelease = now
             if configuration.identity == .canon { state.canon.pending.append(.cameraStatus(1)) }
             let settings = Self.exposureSettings(of: state, sceneEV: configuration.sceneEV)
             var size = Self.dimensions(of: Self.imageSizes.last!)
             if case .string(let text) = state.properties[.imageSize]?.value {
                 size = Self.dimensions(of: text)
             }
-            return (Self.lighting(of: state, sceneEV: configuration.sceneEV), size, settings.seconds)
+            let exposure = HeldExposure(
+                since: now, transactionID: transactionID,
+                lighting: Self.lighting(of: state, sceneEV: configuration.sceneEV),
+                size: size, time: epoch.duration(to: now).inSeconds,
+                // The set exposure time, at most a second here.
+                minimum: .milliseconds(Int(min(settings.seconds, 1) * 1000)))
+            if held { state.heldExposure = exposure }
+            return exposure
         }
-        guard let snapshot else { return false }
-        let time = epoch.duration(to: .now).inSeconds
-        // The shutter stays open for the exposure time (at most a second here), then the camera writes the file.
-        let delay = Duration.milliseconds(Int(min(snapshot.seconds, 1) * 1000) + 10)
-        context.schedule(after: delay) { [self] in
-            finishCapture(transactionID: transactionID, lighting: snapshot.lighting, size: snapshot.size, time: time)
+        guard let exposure else { return false }
+        if !held {
+            closeShutter(exposure, at: now, in: context)
         }
         return true
+    }
+
+    /// Lets go of the shutter held since ``startCapture(transactionID:held:in:)``; does nothing when none is held.
+    ///
+    /// The exposure ends, having lasted as long as the shutter was held and at least the set time, and the camera
+    /// writes the file.
+    func releaseHeldShutter(in context: SimulatorSessionContext) {
+        let now = ContinuousClock.now
+        guard
+            let exposure = state.withLock({ state in
+                defer { state.heldExposure = nil }
+                return state.heldExposure
+            })
+        else { return }
+        closeShutter(exposure, at: now, in: context)
+    }
+
+    /// Ends `exposure` once it has lasted its set time, or at `now` when it was held longer, records its length and
+    /// writes the file.
+    private func closeShutter(
+        _ exposure: HeldExposure, at now: ContinuousClock.Instant, in context: SimulatorSessionContext
+    ) {
+        let length = max(exposure.since.duration(to: now), exposure.minimum)
+        state.withLock { $0.lastExposureLength = length }
+        configuration.log?("exposure: the shutter stayed open for \(Int(length.inSeconds * 1000)) ms")
+        let remaining = max(now.duration(to: exposure.since + length), .zero)
+        context.schedule(after: remaining + .milliseconds(10)) { [self] in
+            finishCapture(
+                transactionID: exposure.transactionID, lighting: exposure.lighting, size: exposure.size,
+                time: exposure.time)
+        }
     }
 
     private func finishCapture(

@@ -65,6 +65,16 @@ final class SimulatedCamera: SimulatorResponder {
         var frame: (index: Int, bytes: [UInt8])?
     }
 
+    /// A picture whose shutter is open: when it opened, what it shows, and its set exposure time.
+    struct HeldExposure {
+        var since: ContinuousClock.Instant
+        var transactionID: UInt32
+        var lighting: TestScene.Lighting
+        var size: Dimensions
+        var time: Double
+        var minimum: Duration
+    }
+
     struct State {
         var properties: [PTPDevicePropertyCode: SimulatedProperty] = [:]
         var clockOffset = 0
@@ -73,10 +83,18 @@ final class SimulatedCamera: SimulatorResponder {
         var isCapturing = false
         /// When the shutter last opened.
         var lastShutterRelease: ContinuousClock.Instant?
+        /// The picture whose shutter is held open, until the shutter button is let go.
+        var heldExposure: HeldExposure?
+        /// How long the shutter stayed open for the last picture.
+        var lastExposureLength: Duration?
         var liveView: LiveView?
         var recordingSince: ContinuousClock.Instant?
-        /// When autofocus started (AfDrive, a half press) and whether it finds focus, until DeviceReady tells.
-        var focusing: (until: ContinuousClock.Instant, succeeds: Bool)?
+        /// Until when the lens moves after AfDrive or MfDrive, and what DeviceReady answers once it has: OK, or why it
+        /// did not focus or move.
+        var focusing: (until: ContinuousClock.Instant, answer: PTPResponseCode)?
+        /// Where the lens is focused, in steps of Nikon's focus motor from the closest distance (0) to infinity
+        /// (``focusTravel``).
+        var focusPosition = SimulatedCamera.focusTravel / 2
         /// What a Canon holds of its own.
         var canon = CanonEOSState()
         /// Events a Nikon holds for CheckEvent, oldest first.
@@ -99,6 +117,9 @@ final class SimulatedCamera: SimulatorResponder {
     let encoder = JPEGEncoder()
     /// When the camera was made; the scene's moving marker counts from here.
     let epoch = ContinuousClock.now
+
+    /// The steps of the focus motor from the closest distance to infinity.
+    static let focusTravel = 10_000
 
     /// The header in front of each live view JPEG.
     static let liveViewHeaderLength = 384
@@ -230,7 +251,7 @@ final class SimulatedCamera: SimulatorResponder {
         case .nikonCheckEvent:
             return checkEvent()
         case .nikonStartLiveView, .nikonEndLiveView, .nikonGetLiveViewImage, .nikonDeviceReady,
-            .nikonStartMovieRecording, .nikonEndMovieRecording, .nikonAfDrive:
+            .nikonStartMovieRecording, .nikonEndMovieRecording, .nikonAfDrive, .nikonAfDriveCancel, .nikonMfDrive:
             return respondToLiveView(request, in: context)
         case .canonEOSGetObjectInfoEx:
             return respondToStorage(request)
@@ -259,6 +280,7 @@ final class SimulatedCamera: SimulatorResponder {
         state.withLock { state in
             state.openSessionID = nil
             state.isCapturing = false
+            state.heldExposure = nil
             state.focusing = nil
             state.canon.eventMode = 0
             state.canon.reported = [:]

@@ -50,6 +50,22 @@ extension SimulatedCameraCommands {
             }
         }
 
+        @Test func shootHoldsTheShutterDownForAsLongAsAsked() async throws {
+            try await CameraUnderTest.with(identity: .canon) { camera in
+                let result = try camera.run("camera", "shoot", "--hold", "1")
+                #expect(result.status == 0, "\(result)")
+                #expect(result.standardOutput.hasPrefix("Took IMG_"), "\(result)")
+                let length = try #require(camera.simulator.lastExposureLength)
+                #expect(length >= .seconds(1), "the exposure lasted \(length)")
+            }
+            try await CameraUnderTest.with { camera in
+                let result = try camera.run("camera", "shoot", "--hold", "1")
+                #expect(result.status == 76, "\(result)")
+                #expect(result.standardError.contains("cannot hold its shutter button down"), "\(result)")
+                #expect(camera.simulator.lastShutterRelease == nil)
+            }
+        }
+
         @Test func recordRecordsAMovieForTheTimeGivenAndDownloadsIt() async throws {
             try await CameraUnderTest.with(identity: .canon) { camera in
                 let directory = try ScratchDirectory()

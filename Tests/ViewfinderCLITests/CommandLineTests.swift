@@ -9,7 +9,7 @@ import ViewfinderTestSupport
     ]
 
     static let cameraCommands = [
-        "info", "props", "get", "set", "shoot", "record", "liveview", "files", "download", "watch",
+        "info", "props", "get", "set", "shoot", "focus", "record", "liveview", "files", "download", "watch",
     ]
 
     @Test(arguments: commands)

@@ -30,6 +30,53 @@ extension Camera {
             completion: completionHandler)
     }
 
+    /// Holds the shutter button half down to focus, then calls `completionHandler` on `completionQueue` with `nil`, or
+    /// with the error.
+    public func engageAutoFocus(
+        completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(on: completionQueue, { try await self.engageAutoFocus() }, completion: completionHandler)
+    }
+
+    /// Lets go of the half-pressed shutter button, then calls `completionHandler` on `completionQueue` with `nil`, or
+    /// with the error.
+    public func disengageAutoFocus(
+        completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(on: completionQueue, { try await self.disengageAutoFocus() }, completion: completionHandler)
+    }
+
+    /// Holds the shutter button down, then calls `completionHandler` on `completionQueue` with `nil`, or with the
+    /// error.
+    public func engageShutter(
+        completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(on: completionQueue, { try await self.engageShutter() }, completion: completionHandler)
+    }
+
+    /// Lets go of the shutter button, then calls `completionHandler` on `completionQueue` with `nil` once the picture
+    /// is taken, or with the error.
+    public func disengageShutter(
+        completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(on: completionQueue, { try await self.disengageShutter() }, completion: completionHandler)
+    }
+
+    /// Moves the focus one step, then calls `completionHandler` on `completionQueue` with `nil`, or with the error.
+    public func driveFocus(
+        _ amount: FocusDriveAmount, towards direction: FocusDriveDirection,
+        completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(
+            on: completionQueue, { try await self.driveFocus(amount, towards: direction) },
+            completion: completionHandler)
+    }
+
     /// Starts recording video, then calls `completionHandler` on `completionQueue` with `nil`, or with the error.
     public func startVideoRecording(
         completionQueue: DispatchQueue = .global(),

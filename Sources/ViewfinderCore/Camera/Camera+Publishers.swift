@@ -67,6 +67,14 @@ extension Camera {
         ).eraseToAnyPublisher()
     }
 
+    /// A publisher of ``autoFocusEngaged``, whenever it changes.
+    public func autoFocusEngagedPublisher() -> AnyPublisher<Bool, Never> {
+        CameraStatePublisher(
+            observe: { changed in self.addAutoFocusEngagedObserver { _ in changed() } },
+            read: { self.autoFocusEngaged }
+        ).eraseToAnyPublisher()
+    }
+
     /// A publisher of ``videoRecordingState``, whenever it changes.
     ///
     /// ```swift

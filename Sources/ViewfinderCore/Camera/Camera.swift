@@ -87,6 +87,73 @@ public protocol Camera: AnyObject, Sendable {
     ///   ``CameraFunctionality/stillCapture``.
     func invokeOneShotShutterExplicitlyEngagingAutoFocus(_ engageAutoFocus: Bool) async throws
 
+    /// Presses the shutter button half down, as a photographer does to focus, and holds it there until
+    /// ``disengageAutoFocus()``; returns once the camera has taken the press, and for cameras that say when they have
+    /// focused (Nikon), once they have.
+    ///
+    /// ``engageShutter()`` while it is held takes the picture with that focus.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/shutterHalfPress`` or when the
+    ///   camera could not focus, or what the camera answered.
+    func engageAutoFocus() async throws
+
+    /// Lets go of the half-pressed shutter button that ``engageAutoFocus()`` holds.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/shutterHalfPress``, or what
+    ///   the camera answered.
+    func disengageAutoFocus() async throws
+
+    /// Whether the shutter button is held half down by ``engageAutoFocus()``; `false` while not connected.
+    var autoFocusEngaged: Bool { get }
+
+    /// Calls `observer` with the new value whenever ``autoFocusEngaged`` changes.
+    ///
+    /// - Returns: A token that keeps the observation: it ends when the token is released or cancelled.
+    func addAutoFocusEngagedObserver(_ observer: @escaping @Sendable (Bool) -> Void) -> ObservationToken
+
+    /// Presses the shutter button fully down and holds it there until ``disengageShutter()``, focusing first only
+    /// when ``engageAutoFocus()`` holds it half down.
+    ///
+    /// With the shutter speed at bulb the exposure lasts until the shutter is let go; otherwise the camera takes its
+    /// picture as its drive mode says.
+    ///
+    /// ```swift
+    /// try await camera.engageShutter()
+    /// try await Task.sleep(for: .seconds(30))
+    /// try await camera.disengageShutter()  // a 30 s exposure
+    /// ```
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/heldShutter``,
+    ///   ``ViewfinderError/Code/alreadyRunning`` while the shutter is held, ``ViewfinderError/Code/deviceBusy``
+    ///   while a picture is being taken, or what the camera answered.
+    func engageShutter() async throws
+
+    /// Lets go of the shutter button that ``engageShutter()`` holds, returning once the camera has taken the
+    /// picture; its file then appears as any other.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/heldShutter`` or when the
+    ///   shutter is not held, ``ViewfinderError/Code/timeout`` when the camera reports no picture in time, or what the
+    ///   camera answered.
+    func disengageShutter() async throws
+
+    // MARK: Focus
+
+    /// Moves the lens's focus one step of `amount` towards the camera or towards infinity, returning once the
+    /// camera has taken the step.
+    ///
+    /// Cameras drive their focus motor only while live view is on and the lens is set to autofocus; the size of each
+    /// step is the camera's own.
+    ///
+    /// ```swift
+    /// for _ in 0..<5 {
+    ///     try await camera.driveFocus(.small, towards: .towardsInfinity)
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/directFocusDrive``, when
+    ///   live view is off or the lens is at the end of its travel; or what the camera answered.
+    func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws
+
     // MARK: Live view
 
     /// The camera's live view, the same publisher for every call.

@@ -20,4 +20,12 @@ public struct CameraFunctionality: OptionSet, Hashable, Sendable {
     public static let fileDeletion = CameraFunctionality(rawValue: 1 << 4)
     /// Setting properties such as ISO, shutter speed and aperture.
     public static let propertyControl = CameraFunctionality(rawValue: 1 << 5)
+    /// Moving the focus motor in steps with ``Camera/driveFocus(_:towards:)``.
+    public static let directFocusDrive = CameraFunctionality(rawValue: 1 << 6)
+    /// Holding the shutter button down with ``Camera/engageShutter()`` and letting it go with
+    /// ``Camera/disengageShutter()``, as a bulb exposure needs.
+    public static let heldShutter = CameraFunctionality(rawValue: 1 << 7)
+    /// Holding the shutter button half down to focus with ``Camera/engageAutoFocus()`` and letting it go with
+    /// ``Camera/disengageAutoFocus()``.
+    public static let shutterHalfPress = CameraFunctionality(rawValue: 1 << 8)
 }

@@ -33,9 +33,9 @@
 /// }
 /// ```
 ///
-/// The operations (``CameraDriverOperations``) have defaults for live view, video recording and property steps that
-/// throw ``ViewfinderError/Code/notAvailable``; a connection implements those its camera offers, and says so in
-/// ``functionality``.
+/// The operations (``CameraDriverOperations``) have defaults for the half press, the held shutter, focus drive, live
+/// view, video recording and property steps that throw ``ViewfinderError/Code/notAvailable``; a connection implements
+/// those its camera offers, and says so in ``functionality``.
 public protocol CameraDriverConnection: CameraDriverOperations {
     /// Who made the camera and which model and unit it is.
     var deviceInfo: CameraDeviceInfo { get }

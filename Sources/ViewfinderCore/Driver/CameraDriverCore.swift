@@ -70,6 +70,8 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         var connecting: Task<Void, any Error>?
         var generation: UInt64 = 0
         var recording: Recording?
+        /// Whether the shutter button is held half down.
+        var autoFocusEngaged = false
     }
 
     /// Where the camera is, for messages, such as its host name.
@@ -82,6 +84,7 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
     let properties: CameraPropertyStore
     let connectionObservers = CameraObserverRegistry<CameraConnectionState>()
     let recordingObservers = CameraObserverRegistry<VideoRecordingState>()
+    let autoFocusObservers = CameraObserverRegistry<Bool>()
     /// The observers of files the camera adds.
     public let newFileObservers = CameraObserverRegistry<CameraFileItem>()
     /// The live view backend and publisher, made on first use.
@@ -205,17 +208,20 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         tearDown(link, disconnection: .requested)
     }
 
-    /// Forgets a connection that ended: its property values and recording.
+    /// Forgets a connection that ended: its property values, recording and half press.
     ///
     /// - Parameter disconnection: How it ended: asked for, or with the error that ended it.
     private func tearDown(_ link: Link, disconnection: CameraDisconnection) {
-        let (current, recording) = state.withLock { state -> (Bool, Recording?) in
-            guard state.link?.generation == link.generation else { return (false, nil) }
+        let (current, recording, wasFocusing) = state.withLock { state -> (Bool, Recording?, Bool) in
+            guard state.link?.generation == link.generation else { return (false, nil, false) }
             state.link = nil
             state.connection = .notConnected
             state.lastDisconnection = disconnection
-            defer { state.recording = nil }
-            return (true, state.recording)
+            defer {
+                state.recording = nil
+                state.autoFocusEngaged = false
+            }
+            return (true, state.recording, state.autoFocusEngaged)
         }
         guard current else { return }
         let error =
@@ -229,6 +235,9 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         properties.resetAll(failingRequestsWith: error)
         if recording != nil {
             recordingObservers.notify(.notRecording)
+        }
+        if wasFocusing {
+            autoFocusObservers.notify(false)
         }
         connectionObservers.notify(.notConnected)
     }
@@ -359,6 +368,13 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
     public func invokeOneShotShutterExplicitlyEngagingAutoFocus(_ engageAutoFocus: Bool) async throws {
         try await withConnection(.stillCapture, for: "take a picture") {
             try await $0.takePicture(engagingAutoFocus: engageAutoFocus)
+        }
+    }
+
+    /// Moves the focus one step through the connection, returning once the camera has taken it.
+    public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
+        try await withConnection(.directFocusDrive, for: "drive the focus") {
+            try await $0.driveFocus(amount, towards: direction)
         }
     }
 

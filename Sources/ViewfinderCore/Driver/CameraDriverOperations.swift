@@ -1,8 +1,9 @@
-/// What a driver does with a connected camera: set and step properties, take pictures, run live view and record.
+/// What a driver does with a connected camera: set and step properties, take pictures, hold the shutter, drive the
+/// focus, run live view and record.
 ///
 /// ``CameraDriverConnection`` refines it with the connection's lifecycle; a PTP dialect conforms to it too, as the
-/// part of the PTP driver that differs between makers. Live view, video recording and property steps have defaults
-/// that throw ``ViewfinderError/Code/notAvailable``.
+/// part of the PTP driver that differs between makers. The half press, the held shutter, focus drive, live view, video
+/// recording and property steps have defaults that throw ``ViewfinderError/Code/notAvailable``.
 public protocol CameraDriverOperations: AnyObject, Sendable {
     /// Sends a property's new value; returns once the camera has taken it.
     ///
@@ -16,6 +17,22 @@ public protocol CameraDriverOperations: AnyObject, Sendable {
 
     /// Takes one picture, focusing first when `engageAutoFocus` is `true`; returns once the camera has taken it.
     func takePicture(engagingAutoFocus engageAutoFocus: Bool) async throws
+
+    /// Presses the shutter button half down and holds it; returns once the camera has taken the press, or has focused
+    /// where it says when it has.
+    func engageAutoFocus() async throws
+
+    /// Lets go of the half-pressed shutter button.
+    func disengageAutoFocus() async throws
+
+    /// Presses the shutter button fully and holds it; returns once the camera has taken the press.
+    func engageShutter() async throws
+
+    /// Lets go of the shutter button ``engageShutter()`` holds; returns once the camera has taken the picture.
+    func disengageShutter() async throws
+
+    /// Moves the focus one step of `amount` in `direction`; returns once the camera has taken the step.
+    func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws
 
     /// Starts live view, returning once frames can be fetched.
     func startLiveView() async throws
@@ -42,6 +59,31 @@ extension CameraDriverOperations {
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera has no property that moves by steps.
     public func stepValue(forPropertyNamed name: String, by steps: Int) async throws {
         throw ViewfinderError(.notAvailable, "cannot step \(name): the camera has no property that moves by steps")
+    }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera's shutter button cannot be held half down.
+    public func engageAutoFocus() async throws {
+        throw ViewfinderError(.notAvailable, "the camera's shutter button cannot be held half down")
+    }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera's shutter button cannot be held half down.
+    public func disengageAutoFocus() async throws {
+        throw ViewfinderError(.notAvailable, "the camera's shutter button cannot be held half down")
+    }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera's shutter cannot be held.
+    public func engageShutter() async throws {
+        throw ViewfinderError(.notAvailable, "the camera's shutter cannot be held")
+    }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera's shutter cannot be held.
+    public func disengageShutter() async throws {
+        throw ViewfinderError(.notAvailable, "the camera's shutter cannot be held")
+    }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot drive its focus.
+    public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
+        throw ViewfinderError(.notAvailable, "the camera cannot drive its focus")
     }
 
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera offers no live view.

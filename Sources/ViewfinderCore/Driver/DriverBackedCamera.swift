@@ -85,6 +85,56 @@ extension DriverBackedCamera {
         try await driverCore.invokeOneShotShutterExplicitlyEngagingAutoFocus(engageAutoFocus)
     }
 
+    /// Presses the shutter button half down through the camera's driver and holds it until
+    /// ``Camera/disengageAutoFocus()``, returning once the camera has taken the press (and focused, for cameras that
+    /// say when they have).
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera's shutter button cannot be held half down
+    ///   through its driver or the camera could not focus, or what the camera answered.
+    public func engageAutoFocus() async throws {
+        try await driverCore.engageAutoFocus()
+    }
+
+    /// Lets go of the half-pressed shutter button through the camera's driver.
+    public func disengageAutoFocus() async throws {
+        try await driverCore.disengageAutoFocus()
+    }
+
+    /// Whether the shutter button is held half down by ``Camera/engageAutoFocus()``.
+    public var autoFocusEngaged: Bool { driverCore.autoFocusEngaged }
+
+    /// Calls `observer` whenever ``Camera/autoFocusEngaged`` changes, until the token is released.
+    public func addAutoFocusEngagedObserver(_ observer: @escaping @Sendable (Bool) -> Void) -> ObservationToken {
+        driverCore.addAutoFocusEngagedObserver(observer)
+    }
+
+    /// Presses the shutter button fully down through the camera's driver and holds it until
+    /// ``Camera/disengageShutter()``.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera's shutter cannot be held through its driver,
+    ///   ``ViewfinderError/Code/alreadyRunning`` while it is held, ``ViewfinderError/Code/deviceBusy`` while a
+    ///   picture is being taken, or what the camera answered.
+    public func engageShutter() async throws {
+        try await driverCore.engageShutter()
+    }
+
+    /// Lets go of the shutter button through the camera's driver, returning once the camera has taken the picture.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera's shutter cannot be held through its driver or
+    ///   is not held, ``ViewfinderError/Code/timeout`` when the camera reports no picture in time, or what the camera
+    ///   answered.
+    public func disengageShutter() async throws {
+        try await driverCore.disengageShutter()
+    }
+
+    /// Moves the lens's focus one step through the camera's driver, returning once the camera has taken it.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot drive its focus through its driver,
+    ///   when live view is off or the lens is at the end of its travel; or what the camera answered.
+    public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
+        try await driverCore.driveFocus(amount, towards: direction)
+    }
+
     /// The camera's live view, the same publisher for every call; see ``CameraDriverCore/liveViewPublisher``.
     public var liveViewPublisher: LiveViewPublisher { driverCore.liveViewPublisher }
 

@@ -91,6 +91,31 @@ public final class PTPDriverConnection: CameraDriverConnection {
         try await dialect.takePicture(engagingAutoFocus: engageAutoFocus)
     }
 
+    /// Holds the shutter button half down through the dialect.
+    public func engageAutoFocus() async throws {
+        try await dialect.engageAutoFocus()
+    }
+
+    /// Lets go of the half press through the dialect.
+    public func disengageAutoFocus() async throws {
+        try await dialect.disengageAutoFocus()
+    }
+
+    /// Holds the shutter through the dialect.
+    public func engageShutter() async throws {
+        try await dialect.engageShutter()
+    }
+
+    /// Lets go of the shutter through the dialect.
+    public func disengageShutter() async throws {
+        try await dialect.disengageShutter()
+    }
+
+    /// Moves the focus through the dialect.
+    public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
+        try await dialect.driveFocus(amount, towards: direction)
+    }
+
     /// Starts live view through the dialect.
     public func startLiveView() async throws {
         try await dialect.startLiveView()

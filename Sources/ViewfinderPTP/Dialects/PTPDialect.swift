@@ -79,6 +79,31 @@ extension PTPDialect {
     }
 
     /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func engageAutoFocus() async throws {
+        throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot hold their shutter button half down over PTP")
+    }
+
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func disengageAutoFocus() async throws {
+        throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot hold their shutter button half down over PTP")
+    }
+
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func engageShutter() async throws {
+        throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot hold their shutter over PTP")
+    }
+
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func disengageShutter() async throws {
+        throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot hold their shutter over PTP")
+    }
+
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
+        throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot drive their focus over PTP")
+    }
+
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
     public func startLiveView() async throws {
         throw ViewfinderError(
             .notAvailable, "\(Self.name) cameras offer no live view Viewfinder can drive")

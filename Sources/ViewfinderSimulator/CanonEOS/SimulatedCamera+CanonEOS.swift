@@ -42,17 +42,41 @@ extension SimulatedCamera {
         case .canonEOSRemoteReleaseOn:
             return pressShutter(request, in: context)
         case .canonEOSRemoteReleaseOff:
+            let button = request.parameter(0) ?? 0
+            if button & 2 != 0 {
+                releaseHeldShutter(in: context)
+            }
             state.withLock { state in
-                if (request.parameter(0) ?? 0) & 1 != 0 { state.canon.halfPressFocused = nil }
+                if button & 1 != 0 { state.canon.halfPressFocused = nil }
             }
             return .ok
         case .canonEOSGetViewFinderData:
             return liveViewFrame(at: .now, notOn: .canonEOSNotReady, starting: .canonEOSNotReady) { jpeg in
                 PTPCanonEOSLiveViewFrame.encode(jpeg: jpeg)
             }
+        case .canonEOSDriveLens:
+            return driveLens(request.parameter(0) ?? 0)
         default:
             return SimulatorReply(code: .operationNotSupported)
         }
+    }
+
+    /// The steps of the focus motor a DriveLens step of each size (1 to 3) moves.
+    static let canonEOSDriveLensSteps: [UInt32: Int] = [1: 10, 2: 100, 3: 1000]
+
+    /// DriveLens(step): moves the focus in live view (EVFMode 1, or live view sent to the computer) by the step's size
+    /// (its low bits, 1 to 3), towards infinity with bit 15 set; refused outside live view.
+    private func driveLens(_ step: UInt32) -> SimulatorReply {
+        guard let steps = Self.canonEOSDriveLensSteps[step & 0x7FFF], step & ~0x8007 == 0 else {
+            return SimulatorReply(code: .invalidParameter)
+        }
+        let moved: Bool? = state.withLock { state in
+            guard state.canon.evfMode == 1 || state.canon.evfOutput & 2 != 0 else { return nil }
+            return Self.driveFocus(by: step & 0x8000 != 0 ? steps : -steps, in: &state)
+        }
+        guard let moved else { return SimulatorReply(code: .generalError) }
+        logFocus(moved: moved)
+        return .ok
     }
 
     /// Whether focusing now would find focus: always in manual focus, else as configured.
@@ -70,7 +94,9 @@ extension SimulatedCamera {
     }
 
     /// RemoteReleaseOn(button, without autofocus): a half press (1) focuses and reports what it found in an
-    /// OLCInfoChanged record; a full press (2, or 3 for both) takes the picture unless autofocus found no focus.
+    /// OLCInfoChanged record; a full press (2, or 3 for both) opens the shutter unless autofocus found no focus, and
+    /// RemoteReleaseOff of the full press closes it, the exposure lasting as long as the button was held and at least
+    /// the set time.
     private func pressShutter(_ request: SimulatorRequest, in context: SimulatorSessionContext) -> SimulatorReply {
         let button = request.parameter(0) ?? 0
         let withoutAutofocus = request.parameter(1) == 1
@@ -83,7 +109,7 @@ extension SimulatedCamera {
             guard button & 2 != 0 else { return false }
             return withoutAutofocus || (state.canon.halfPressFocused ?? findsFocus(in: state))
         }
-        if releases, !startCapture(transactionID: request.transactionID, in: context) {
+        if releases, !startCapture(transactionID: request.transactionID, held: true, in: context) {
             return SimulatorReply(code: .deviceBusy)
         }
         return .ok

@@ -40,7 +40,7 @@ extension SimulatedCamera {
             .canonEOSSetDevicePropValueEx,
             .canonEOSSetRemoteMode, .canonEOSSetEventMode, .canonEOSGetEvent, .canonEOSTransferComplete,
             .canonEOSPCHDDCapacity, .canonEOSSetUILock, .canonEOSResetUILock, .canonEOSKeepDeviceOn,
-            .canonEOSRemoteReleaseOn, .canonEOSRemoteReleaseOff, .canonEOSGetViewFinderData,
+            .canonEOSRemoteReleaseOn, .canonEOSRemoteReleaseOff, .canonEOSGetViewFinderData, .canonEOSDriveLens,
         ]
         let events = [0xC181, 0xC182, 0xC186, 0xC189, 0xC18A, 0xC18B].map { PTPEventCode(rawValue: $0) }
         return PTPDeviceInfo(

@@ -218,6 +218,32 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
         addFile(named: "IMG_\(shot).JPG", bytes: Array(repeating: UInt8(shot), count: 100))
     }
 
+    func engageAutoFocus() async throws {
+        throw ViewfinderError(.notAvailable, "the fake camera's shutter button cannot be held half down")
+    }
+
+    func disengageAutoFocus() async throws {
+        throw ViewfinderError(.notAvailable, "the fake camera's shutter button cannot be held half down")
+    }
+
+    var autoFocusEngaged: Bool { false }
+
+    func addAutoFocusEngagedObserver(_ observer: @escaping @Sendable (Bool) -> Void) -> ObservationToken {
+        ObservationToken(remove: {})
+    }
+
+    func engageShutter() async throws {
+        throw ViewfinderError(.notAvailable, "the fake camera's shutter cannot be held")
+    }
+
+    func disengageShutter() async throws {
+        throw ViewfinderError(.notAvailable, "the fake camera's shutter cannot be held")
+    }
+
+    func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
+        throw ViewfinderError(.notAvailable, "the fake camera has no focus motor")
+    }
+
     var videoRecordingState: VideoRecordingState { state.withLock { $0.recordingState } }
 
     func addVideoRecordingStateObserver(_ observer: @escaping @Sendable (VideoRecordingState) -> Void)

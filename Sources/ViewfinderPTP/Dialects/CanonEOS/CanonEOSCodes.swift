@@ -37,6 +37,9 @@ extension PTPOperationCode {
         0x913D, vendorName: "EOS SetRequestOLCInfoGroup")
     /// EOS GetViewFinderData(0x00200000, 0, 0): the live view frame, as blobs of `[length][type][data]`.
     public static let canonEOSGetViewFinderData = PTPOperationCode(0x9153, vendorName: "EOS GetViewFinderData")
+    /// EOS DriveLens(step): moves the focus one step in live view, 1 to 3 (small to large) towards the camera, with
+    /// bit 15 set towards infinity.
+    public static let canonEOSDriveLens = PTPOperationCode(0x9155, vendorName: "EOS DriveLens")
 }
 
 /// Canon's EOS response codes.

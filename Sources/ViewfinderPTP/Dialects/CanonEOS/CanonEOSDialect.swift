@@ -11,7 +11,7 @@ import ViewfinderSystem
 final class CanonEOSDialect: PTPDialect {
     static let name = "Canon EOS"
 
-    private struct State {
+    struct State {
         var poller: Task<Void, Never>?
         /// Files the camera has reported added since the connection opened.
         var filesAdded = 0
@@ -26,6 +26,10 @@ final class CanonEOSDialect: PTPDialect {
         var heldForTransfer: Set<UInt32> = []
         /// Whether the camera refused remote mode, so that it cannot be shot from the computer.
         var remoteModeRefused = false
+        /// While the shutter button is held down: the files added before it was pressed.
+        var shutterHeldAfter: Int?
+        /// Whether the shutter button is held half down.
+        var halfPressed = false
     }
 
     /// How often the camera's events are read while nothing waits for them.
@@ -37,10 +41,10 @@ final class CanonEOSDialect: PTPDialect {
     /// How many times a live view frame that is not ready is asked for again.
     private static let notReadyRetries = 200
 
-    private let connection: PTPConnection
-    private let properties: CanonEOSProperties
+    let connection: PTPConnection
+    let properties: CanonEOSProperties
     private let polls = SerialTasks()
-    private let state = Locked(State())
+    let state = Locked(State())
 
     private init(connection: PTPConnection) {
         self.connection = connection
@@ -123,8 +127,14 @@ final class CanonEOSDialect: PTPDialect {
         if info.supports(.canonEOSRemoteRelease) || info.supports(.canonEOSRemoteReleaseOn) {
             functionality.insert(.stillCapture)
         }
+        if info.supports(.canonEOSRemoteReleaseOn), info.supports(.canonEOSRemoteReleaseOff) {
+            functionality.formUnion([.heldShutter, .shutterHalfPress])
+        }
         if info.supports(.canonEOSGetViewFinderData) {
             functionality.insert(.liveView)
+            if info.supports(.canonEOSDriveLens) {
+                functionality.insert(.directFocusDrive)
+            }
         }
         if properties.hasReported(.canonEOSEVFRecordStatus) {
             functionality.insert(.videoRecording)
@@ -138,7 +148,7 @@ final class CanonEOSDialect: PTPDialect {
     ///
     /// - Returns: How many records the camera sent.
     @discardableResult
-    private func poll() async throws -> Int {
+    func poll() async throws -> Int {
         try await polls.run { [self] in
             let data = try await connection.session.dataset(.canonEOSGetEvent)
             let events = try PTPCanonEOSEvent.decode(data)
@@ -330,7 +340,7 @@ final class CanonEOSDialect: PTPDialect {
 
     /// Waits for the camera to report a file added after `marker` files: within the focus timeout unless the camera
     /// reports itself busy taking the picture, then within the capture timeout.
-    private func waitForFile(after marker: Int, focusing: Bool) async throws {
+    func waitForFile(after marker: Int, focusing: Bool) async throws {
         let configuration = connection.configuration
         let started = ContinuousClock.now
         let added = try await poll(upTo: configuration.captureTimeout) {
@@ -470,6 +480,10 @@ final class CanonEOSDialect: PTPDialect {
         poller?.cancel()
         await poller?.value
         await endLiveView()
+        // A shutter button left held down is let go, so that the camera does not go on exposing or focusing.
+        if state.withLock({ $0.halfPressed || $0.shutterHeldAfter != nil }) {
+            _ = try? await connection.session.transaction(.canonEOSRemoteReleaseOff, parameters: [3])
+        }
         _ = try? await connection.session.transaction(.canonEOSSetEventMode, parameters: [0])
         if Self.remoteMode(of: connection.deviceInfo) != nil {
             _ = try? await connection.session.transaction(.canonEOSSetRemoteMode, parameters: [0])

@@ -13,6 +13,11 @@ extension PTPOperationCode {
     public static let nikonEndLiveView = PTPOperationCode(0x9202, vendorName: "Nikon EndLiveView")
     /// Nikon GetLiveViewImg: a header followed by a JPEG frame.
     public static let nikonGetLiveViewImage = PTPOperationCode(0x9203, vendorName: "Nikon GetLiveViewImg")
+    /// Nikon AfDriveCancel: stops an autofocus drive under way.
+    public static let nikonAfDriveCancel = PTPOperationCode(0x9206, vendorName: "Nikon AfDriveCancel")
+    /// Nikon MfDrive(direction, steps): moves the focus `steps` steps in live view, towards the camera (1) or towards
+    /// infinity (2); DeviceReady then answers DeviceBusy until the lens has moved.
+    public static let nikonMfDrive = PTPOperationCode(0x9204, vendorName: "Nikon MfDrive")
     /// Nikon StartMovieRecInCard: starts recording a movie to the card.
     public static let nikonStartMovieRecording = PTPOperationCode(0x920A, vendorName: "Nikon StartMovieRecInCard")
     /// Nikon EndMovieRec: stops recording a movie.
@@ -27,6 +32,11 @@ extension PTPResponseCode {
     public static let nikonInvalidStatus = PTPResponseCode(0xA004, vendorName: "Nikon InvalidStatus")
     /// Nikon NotLiveView: the operation needs live view, which is not on.
     public static let nikonNotLiveView = PTPResponseCode(0xA00B, vendorName: "Nikon NotLiveView")
+    /// Nikon MfDriveStepEnd: DeviceReady after MfDrive, when the lens reached the end of its travel.
+    public static let nikonMfDriveStepEnd = PTPResponseCode(0xA00C, vendorName: "Nikon MfDriveStepEnd")
+    /// Nikon MfDriveStepInsufficiency: DeviceReady after MfDrive, when the step was too small to move the lens.
+    public static let nikonMfDriveStepInsufficiency = PTPResponseCode(
+        0xA00E, vendorName: "Nikon MfDriveStepInsufficiency")
 }
 
 /// Nikon's event codes.

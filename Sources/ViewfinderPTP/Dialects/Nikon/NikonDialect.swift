@@ -47,8 +47,14 @@ final class NikonDialect: PTPDialect {
     var functionality: CameraFunctionality {
         let info = connection.deviceInfo
         var functionality = StandardDialect.standardFunctionality(of: info)
+        if info.supports(.nikonAfDrive) {
+            functionality.insert(.shutterHalfPress)
+        }
         if [.nikonStartLiveView, .nikonGetLiveViewImage, .nikonEndLiveView].allSatisfy(info.supports) {
             functionality.insert(.liveView)
+            if info.supports(.nikonMfDrive) {
+                functionality.insert(.directFocusDrive)
+            }
             if info.supports(.nikonStartMovieRecording), info.supports(.nikonEndMovieRecording) {
                 functionality.insert(.videoRecording)
             }
@@ -89,12 +95,28 @@ final class NikonDialect: PTPDialect {
     ///   a subject without contrast or too close gives; the picture is not taken then.
     func takePicture(engagingAutoFocus engageAutoFocus: Bool) async throws {
         if engageAutoFocus, connection.deviceInfo.supports(.nikonAfDrive) {
-            try await focus()
+            try await focus(forPicture: true)
         }
         try await capture.takePicture()
     }
 
-    private func focus() async throws {
+    /// Focuses with AfDrive and waits until the camera has: Nikon's half press, which the camera does not hold.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera could not focus (Nikon's OutOfFocus).
+    func engageAutoFocus() async throws {
+        try await focus(forPicture: false)
+    }
+
+    /// Stops an autofocus drive still under way with AfDriveCancel where the camera offers it; a focus that ended
+    /// holds nothing to let go.
+    func disengageAutoFocus() async throws {
+        guard connection.deviceInfo.supports(.nikonAfDriveCancel) else { return }
+        _ = try await connection.session.transaction(.nikonAfDriveCancel)
+    }
+
+    /// Focuses with AfDrive and waits for DeviceReady; `forPicture` says, when the camera could not focus, that no
+    /// picture was taken.
+    private func focus(forPicture: Bool) async throws {
         let session = connection.session
         do {
             _ = try await session.transaction(.nikonAfDrive)
@@ -102,11 +124,53 @@ final class NikonDialect: PTPDialect {
         } catch let error as ViewfinderError where error.responseCode == PTPResponseCode.nikonOutOfFocus.rawValue {
             throw ViewfinderError(
                 .notAvailable,
-                "the camera could not focus, so it took no picture; point it at something with contrast, or switch "
-                    + "the lens to manual focus and take the picture without autofocus",
+                forPicture
+                    ? "the camera could not focus, so it took no picture; point it at something with contrast, or "
+                        + "switch the lens to manual focus and take the picture without autofocus"
+                    : "the camera could not focus; point it at something with contrast",
                 responseCode: error.responseCode)
         } catch let error as ViewfinderError {
             throw StandardCapture.captureError(error, connection: connection)
+        }
+    }
+
+    // MARK: Focus drive
+
+    /// How many steps of Nikon's focus motor each amount is.
+    static func mfDriveSteps(_ amount: FocusDriveAmount) -> UInt32 {
+        switch amount {
+        case .small: 10
+        case .medium: 100
+        case .large: 1000
+        }
+    }
+
+    /// Moves the focus with MfDrive, as libgphoto2's `manualfocusdrive` does: direction 1 towards the camera and 2
+    /// towards infinity, then DeviceReady until the lens has moved.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` while live view is off (NotLiveView), when the lens is at the
+    ///   end of its travel (MfDriveStepEnd) or the step was too small to move it; what the camera answered otherwise.
+    func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
+        let session = connection.session
+        do {
+            _ = try await session.transaction(
+                .nikonMfDrive, parameters: [direction == .towardsCamera ? 1 : 2, Self.mfDriveSteps(amount)])
+            try await session.waitUntilNikonReady(
+                timeout: connection.configuration.focusTimeout, after: "driving the focus")
+        } catch let error as ViewfinderError {
+            let message: String? =
+                switch error.responseCode {
+                case PTPResponseCode.nikonNotLiveView.rawValue:
+                    "\(connection.model) drives its focus only in live view; start live view first"
+                case PTPResponseCode.nikonMfDriveStepEnd.rawValue:
+                    "the focus did not move: the lens is at the end of its travel "
+                        + (direction == .towardsCamera ? "towards the camera" : "towards infinity")
+                case PTPResponseCode.nikonMfDriveStepInsufficiency.rawValue:
+                    "the focus did not move: the step was too small for the lens"
+                default: nil
+                }
+            guard let message else { throw error }
+            throw ViewfinderError(.notAvailable, message, responseCode: error.responseCode)
         }
     }
 

@@ -1,0 +1,95 @@
+import Viewfinder
+
+/// `viewfinder camera focus`: moves the lens's focus in the camera's own steps.
+enum CameraFocusCommand: Command {
+    static let spec = CommandSpec(
+        name: "focus",
+        abstract: "Move the lens's focus in steps towards the camera or towards infinity.",
+        discussion: """
+            Turns live view on (cameras drive their focus only in live view), moves the focus --steps times by the \
+            camera's small, medium or large step, and lets live view end. The lens must be set to autofocus. A lens \
+            that reaches the end of its travel stops the command with exit code 76, saying how many steps it took.
+            """,
+        options: CameraTarget.options + [
+            .value("size", "small|medium|large", help: "The size of each step.", default: "small"),
+            .value("towards", "camera|infinity", help: "Which way the focus moves.", default: "infinity"),
+            .value("steps", "N", help: "How many steps to take.", default: "1"),
+            .json,
+        ],
+        examples: [
+            Example(commandLine: "camera focus --size large", comment: "One large step towards infinity."),
+            Example(
+                commandLine: "camera focus --towards camera --steps 5",
+                comment: "Five small steps towards the camera."),
+        ]
+    )
+
+    private struct Report: Encodable {
+        var size: String
+        var towards: String
+        var steps: Int
+    }
+
+    private static let sizes: [String: FocusDriveAmount] = ["small": .small, "medium": .medium, "large": .large]
+    private static let directions: [String: FocusDriveDirection] = [
+        "camera": .towardsCamera, "infinity": .towardsInfinity,
+    ]
+
+    static func run(_ arguments: ParsedArguments) async throws {
+        let sizeName = arguments.value("size") ?? "small"
+        let towardsName = arguments.value("towards") ?? "infinity"
+        guard let size = sizes[sizeName] else {
+            throw UsageError(
+                "--size takes small, medium or large, not '\(sizeName)'", commandPath: arguments.commandPath)
+        }
+        guard let direction = directions[towardsName] else {
+            throw UsageError(
+                "--towards takes camera or infinity, not '\(towardsName)'", commandPath: arguments.commandPath)
+        }
+        let steps = try arguments.integer("steps", default: 1, in: 1...1000)
+        try await CameraTarget(arguments).withConnectedCamera { camera in
+            try require(.directFocusDrive, of: camera, else: "cannot drive its focus")
+            try await withLiveView(of: camera) {
+                for step in 0..<steps {
+                    do {
+                        try await camera.driveFocus(size, towards: direction)
+                    } catch let error as ViewfinderError where step > 0 {
+                        throw CommandFailure(
+                            "the focus stopped after \(step) of \(steps) steps: \(error.message)",
+                            exitStatus: ExitStatus.unsupported)
+                    }
+                }
+            }
+        }
+        let report = Report(size: sizeName, towards: towardsName, steps: steps)
+        if arguments.flag("json") {
+            try Console.printJSON(report)
+            return
+        }
+        Console.print("Moved the focus \(steps) \(sizeName) step\(steps == 1 ? "" : "s") towards \(towardsName)")
+    }
+
+    /// Runs `body` with the camera's live view on: a subscriber that took one frame and asks for no more.
+    private static func withLiveView(of camera: any Camera, _ body: () async throws -> Void) async throws {
+        let (events, continuation) = AsyncStream.makeStream(
+            of: Subscribers.Completion<LiveViewTerminationReason>?.self, bufferingPolicy: .bufferingOldest(2))
+        let subscription = camera.liveViewPublisher.sinkWithReadyHandler { completion in
+            continuation.yield(completion)
+        } receiveValue: { _, _ in
+            continuation.yield(nil)
+        }
+        defer { subscription.cancel() }
+        // The publisher gives up on a live view that does not start, so the first event comes.
+        for await event in events {
+            guard let completion = event else { break }
+            guard case .failure(.failed(let error)) = completion else {
+                throw CommandFailure("live view ended before the focus could move", exitStatus: ExitStatus.unavailable)
+            }
+            throw CommandFailure(
+                "live view, which the focus drive needs, failed: \(error.message)",
+                hint: "Check that the camera is in a mode that allows live view, and try again.",
+                exitStatus: error.code == .timeout ? ExitStatus.timeout : ExitStatus.unavailable)
+        }
+        try await body()
+    }
+}
