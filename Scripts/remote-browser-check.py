@@ -10,9 +10,12 @@ camera's own side) and `viewfinder remote --host` on it, opens the page, and che
 - turning the camera's ISO dial to 1600 makes the page's menu show ISO 1600;
 - pressing the page's shutter button adds a thumbnail to the gallery, and the file its link downloads has the
   same bytes as the picture the camera saved;
-- killing the camera makes the page say it went away, and starting it again makes the page connected again.
+- killing the camera makes the page say it went away, and starting it again makes the page connected again;
+- on a simulated Canon, holding the page's hold button down three seconds keeps the camera's shutter open three
+  seconds (as the camera logs it) and adds the picture to the gallery, and the page's large focus step towards
+  infinity moves the camera's lens 1000 motor steps.
 
-Screenshots go to the output directory (remote-1.png ... remote-4.png) for people to look at.
+Screenshots go to the output directory (remote-1.png ... remote-5.png) for people to look at.
 Every wait is bounded; the whole check takes well under two minutes on a busy machine.
 
 Usage: remote-browser-check.py VIEWFINDER OUTPUT_DIRECTORY
@@ -43,6 +46,8 @@ PAGE_STATE = """JSON.stringify((() => {
           shown: Number(text("shown")), message: text("message"),
           iso: document.getElementById("prop-iso")?.value ?? null,
           isoOptions: document.getElementById("prop-iso")?.options.length ?? 0,
+          holdDisabled: document.getElementById("hold").disabled,
+          focusDisabled: document.getElementById("focus-infinity-large").disabled,
           loaded: live.complete && live.naturalWidth > 0, naturalWidth: live.naturalWidth,
           naturalHeight: live.naturalHeight, left: box.left, top: box.top, width: box.width, height: box.height,
           files: figures.map((figure) => ({name: figure.querySelector("a").textContent,
@@ -133,6 +138,7 @@ def main():
         back = wait(lambda s: s["connection"] == "connected", "the camera connected again", timeout=45)
         more = wait(lambda s: s["shown"] > back["shown"] + 2, "live view frames after reconnecting")
         print(f"ok: with the camera back the page is connected again and live view goes on ({more['shown']} frames)")
+        check_hold_and_focus(browser, processes, viewfinder, output)
         print(f"ok: the remote works in a browser; screenshots in {output}")
     except CheckFailed as failure:
         print(f"FAILED: {failure}", file=sys.stderr)
@@ -146,10 +152,55 @@ def main():
         shutil.rmtree(captures, ignore_errors=True)
 
 
-def start_camera(processes, viewfinder, port, captures):
-    """Starts the simulated Nikon on `port`, its dials on a pipe to its standard input."""
+def check_hold_and_focus(browser, processes, viewfinder, output):
+    """Holds a simulated Canon's shutter from the page for three seconds, and steps its focus from the page."""
+    captures = tempfile.mkdtemp(prefix="viewfinder-canon-captures-")
+    try:
+        canon = start_camera(processes, viewfinder, "0", captures, identity="canon")
+        port = read_output(canon, rb"listening on 127\.0\.0\.1:(\d+) ", "its port")
+        remote = start(processes, [viewfinder, "remote", "--host", f"127.0.0.1:{port}", "--family", "canon"])
+        url = read_output(remote, rb"Open (http://\S+) in a browser", "an address")
+        session = browser.open_page(url)
+        wait = lambda condition, what, timeout=30: browser.wait_for_state(
+            session, PAGE_STATE, condition, timeout=timeout, what=what)
+        ready = wait(lambda s: s["connection"] == "connected" and s["shown"] >= 2 and not s["holdDisabled"]
+                     and not s["focusDisabled"], "the Canon connected with live view, hold and focus", timeout=45)
+
+        browser.evaluate(session, 'document.getElementById("focus-infinity-large").click()')
+        moved, travel = (int(figure) for figure in read_output(
+            canon, rb"focus drive: the lens is at (\d+ of \d+)", "focus drive").split(" of "))
+        # The simulated lens starts halfway along its travel; a large step is 1000 motor steps.
+        if moved != travel // 2 + 1000:
+            raise CheckFailed(f"the page's large focus step left the lens at {moved}, not {travel // 2 + 1000}")
+        print(f"ok: the page's large focus step towards infinity moved the Canon's lens to {moved}")
+
+        before = len(ready["files"])
+        box = browser.evaluate(session, """(() => {
+          const box = document.getElementById("hold").getBoundingClientRect();
+          return {x: box.left + box.width / 2, y: box.top + box.height / 2};
+        })()""")
+        mouse = {"x": box["x"], "y": box["y"], "button": "left", "clickCount": 1}
+        browser.call("Input.dispatchMouseEvent", {"type": "mouseMoved", **mouse}, session)
+        browser.call("Input.dispatchMouseEvent", {"type": "mousePressed", **mouse}, session)
+        # The page says so once the camera holds the shutter: from then on it stays open until the release.
+        wait(lambda s: s["message"] == "shutter held", "the page saying the shutter is held")
+        time.sleep(3)
+        browser.call("Input.dispatchMouseEvent", {"type": "mouseReleased", **mouse}, session)
+        exposed = int(read_output(canon, rb"exposure: the shutter stayed open for (\d+) ms", "exposure"))
+        if not 3000 <= exposed <= 4500:
+            raise CheckFailed(f"the hold button pressed for 3 s kept the shutter open {exposed} ms")
+        after = wait(lambda s: len(s["files"]) == before + 1, "the held exposure's picture in the gallery")
+        shot(browser, session, output, 5)
+        print(f"ok: the hold button pressed for 3 s kept the Canon's shutter open {exposed} ms, and "
+              f"{after['files'][0]['name']} joined the gallery")
+    finally:
+        shutil.rmtree(captures, ignore_errors=True)
+
+
+def start_camera(processes, viewfinder, port, captures, identity="nikon"):
+    """Starts a simulated camera (the Nikon unless told) on `port`, its dials on a pipe to its standard input."""
     process = subprocess.Popen(
-        [viewfinder, "simulate", "--identity", "nikon", "--port", str(port), "--save-captures", captures],
+        [viewfinder, "simulate", "--identity", identity, "--port", str(port), "--save-captures", captures],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     processes.append(process)
     return process

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Uses the page of `viewfinder remote` in Debian's headless Chromium against a simulated camera: live view, a menu
-# that sets the camera's ISO and follows its dial, the shutter and its new thumbnail and download, and the camera going
-# away and coming back. The screenshots stay in .build/remote-check/ for people to look at. Bounded: under two
-# minutes on a busy machine.
+# that sets the camera's ISO and follows its dial, the shutter and its new thumbnail and download, the camera going
+# away and coming back, and on a simulated Canon the hold button (a three-second bulb exposure) and a focus step. The
+# screenshots stay in .build/remote-check/ for people to look at. Bounded: under three minutes on a busy machine.
 # Usage: Scripts/remote-browser-check.sh   (SWIFT=... to use another toolchain)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,4 +15,4 @@ done
 viewfinder="$("$swift" build --show-bin-path)/viewfinder"
 
 # The script bounds each wait; the timeout is a last resort against a browser that hangs.
-timeout --kill-after=30 150 python3 Scripts/remote-browser-check.py "$viewfinder" .build/remote-check
+timeout --kill-after=30 210 python3 Scripts/remote-browser-check.py "$viewfinder" .build/remote-check

@@ -90,7 +90,7 @@ import ViewfinderTestSupport
             let state = try remote.state()
             #expect(state.connection == "connected")
             #expect(state.model?.contains("Nikon") == true)
-            #expect(Set(state.abilities) == ["shutter", "liveView", "video", "files"])
+            #expect(Set(state.abilities) == ["shutter", "liveView", "video", "files", "focusDrive"])
             #expect(state.properties.first { $0.name == "iso" }?.settableValues.contains("ISO 800") == true)
             // A page asks for a state newer than the one it shows, and gets the camera's change (a page that asks
             // before the change waits for it: waitsTakeHalfTheConnectionsAtMost sees such waits end with the change).
@@ -110,6 +110,12 @@ import ViewfinderTestSupport
             #expect(next.headers["x-frame-number"].flatMap(Int.init) == number + 1, "the next frame is fetched")
             let stale = try remote.get("/live.jpg?after=1000000")
             #expect(stale.status == 200, "a page from an earlier run of the remote gets frames too")
+
+            // The focus moves a step while live view is on; the simulated Nikon's shutter cannot be held.
+            let focused = try remote.post("/api/focus", "size=large&towards=camera")
+            #expect(focused.status == 200, "\(focused.text)")
+            let held = try remote.post("/api/shutter-button", "action=hold")
+            #expect(held.status == 409 && held.text.contains("cannot hold the shutter"), "\(held.text)")
 
             let filesBefore = try remote.files()
             #expect(try remote.post("/api/shutter", "af=1").status == 200)
@@ -261,6 +267,13 @@ import ViewfinderTestSupport
             #expect(try remote.post("/api/properties/iso", "value=").status == 400)
             #expect(try remote.post("/api/properties/nothing", "value=1").status == 404)
             #expect(try remote.post("/api/recording", "action=explode").status == 400)
+            #expect(try remote.post("/api/shutter-button", "action=squeeze").status == 400)
+            #expect(try remote.get("/api/shutter-button").status == 405)
+            #expect(try remote.post("/api/focus", "size=huge&towards=camera").status == 400)
+            #expect(try remote.post("/api/focus", "size=small").status == 400)
+            let withoutLiveView = try remote.post("/api/focus", "size=small&towards=infinity")
+            #expect(
+                withoutLiveView.status == 409 && withoutLiveView.text.contains("live view"), "\(withoutLiveView.text)")
             #expect(try remote.get("/files/abc").status == 400)
             #expect(try remote.get("/files/4000000000/thumbnail.jpg").status == 404)
 

@@ -30,8 +30,10 @@ enum CameraFocusCommand: Command {
         var steps: Int
     }
 
-    private static let sizes: [String: FocusDriveAmount] = ["small": .small, "medium": .medium, "large": .large]
-    private static let directions: [String: FocusDriveDirection] = [
+    /// The step sizes by the names the command and the remote take.
+    static let sizes: [String: FocusDriveAmount] = ["small": .small, "medium": .medium, "large": .large]
+    /// The directions by the names the command and the remote take.
+    static let directions: [String: FocusDriveDirection] = [
         "camera": .towardsCamera, "infinity": .towardsInfinity,
     ]
 

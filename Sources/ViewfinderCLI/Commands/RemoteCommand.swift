@@ -9,8 +9,8 @@ enum RemoteCommand: Command {
         discussion: """
             Serves a page for one camera: its live view (each frame fetched when the page has drawn the last), \
             the exposure settings as menus of the values the camera takes now, which follow the camera when its \
-            dials are turned, the shutter (with or without autofocus), video recording with its timer, battery and \
-            shots left, and the card's files as thumbnails to download. When the camera goes away the page says \
+            dials are turned, the shutter (with or without autofocus, or held open for as long as its button is \
+            pressed), focus steps, video recording with its timer, battery and shots left, and the card's files as thumbnails to download. When the camera goes away the page says \
             so, and the remote connects again when it is back. The page is served from this program and works \
             offline. Without --host, --gateway, --interface or --camera it runs the built-in simulated camera (a \
             Nikon with live view and video), to try it without a camera. It listens on loopback only, unless \

@@ -113,7 +113,7 @@ final class RemoteCamera: Sendable {
             let functionality = camera.supportedFunctionality
             let abilities: [(CameraFunctionality, String)] = [
                 (.stillCapture, "shutter"), (.liveView, "liveView"), (.videoRecording, "video"),
-                (.fileAccess, "files"),
+                (.fileAccess, "files"), (.heldShutter, "heldShutter"), (.directFocusDrive, "focusDrive"),
             ]
             fresh.abilities = abilities.filter { functionality.contains($0.0) }.map(\.1)
         }

@@ -3,10 +3,12 @@
 /// The page follows the camera through `/api/state` (each answer waits for the next change), starts live view
 /// (`POST /api/live-view`) and shows it one frame at a time through `/live.jpg` (asking for the next frame once the
 /// last one is drawn), offers each exposure property as a menu of the values the camera takes now, and lists the
-/// card's files with their thumbnails. Its requests carry the token as the cookie the server set when the page was
+/// card's files with their thumbnails. Its hold button keeps the shutter open for as long as it is pressed (a bulb
+/// exposure), and its focus buttons move the lens a step towards the camera or towards infinity. Its requests carry the token as the cookie the server set when the page was
 /// opened with it; a page opened without the token says how to open it.
 /// Element IDs the browser check reads: `connection`, `model`, `battery`, `shots`, `live`, `shown`, `prop-NAME`,
-/// `shutter`, `shutter-af`, `record`, `timer`, `message`, `gallery`.
+/// `shutter`, `shutter-af`, `hold`, `focus-camera-large`, `focus-camera-small`, `focus-infinity-small`,
+/// `focus-infinity-large`, `record`, `timer`, `message`, `gallery`.
 enum RemotePage {
     /// The page, as UTF-8 bytes.
     static let html = Array(text.utf8)
@@ -35,7 +37,8 @@ enum RemotePage {
                                 border-radius: 4px; padding: 0.3em 0.5em; }
         button { cursor: pointer; } button:disabled { opacity: 0.4; cursor: default; }
         .actions { grid-column: 1 / -1; display: flex; flex-wrap: wrap; gap: 0.5em; margin-top: 0.5em; }
-        #record.on { background: #a22; border-color: #f55; }
+        #record.on, #hold.on { background: #a22; border-color: #f55; }
+        #hold { touch-action: none; user-select: none; }
         #message { grid-column: 1 / -1; min-height: 1.4em; color: #fc6; }
         #gallery { display: flex; flex-wrap: wrap; gap: 0.8em; padding: 0 1em 1em; }
         figure { margin: 0; width: 160px; background: #1d1d1d; border-radius: 4px; overflow: hidden; }
@@ -59,8 +62,16 @@ enum RemotePage {
             <div class="actions">
               <button id="shutter">Shutter</button>
               <button id="shutter-af">Focus and shutter</button>
+              <button id="hold" title="Keeps the shutter open while pressed">Hold shutter</button>
               <button id="record">Record</button>
               <span id="timer" class="figure"></span>
+            </div>
+            <div class="actions" id="focus-drive">
+              focus
+              <button id="focus-camera-large" title="A large step towards the camera">&laquo;</button>
+              <button id="focus-camera-small" title="A small step towards the camera">&lsaquo;</button>
+              <button id="focus-infinity-small" title="A small step towards infinity">&rsaquo;</button>
+              <button id="focus-infinity-large" title="A large step towards infinity">&raquo;</button>
             </div>
             <div id="message"></div>
           </div>
@@ -163,6 +174,10 @@ enum RemotePage {
             element.disabled = !connected;
           }
           $("shutter").disabled = $("shutter-af").disabled = !connected || !next.abilities.includes("shutter");
+          $("hold").disabled = !connected || !next.abilities.includes("heldShutter");
+          for (const button of document.querySelectorAll("#focus-drive button")) {
+            button.disabled = !connected || !next.abilities.includes("focusDrive");
+          }
           $("record").disabled = !connected || !next.abilities.includes("video");
           $("record").textContent = next.recording ? "Stop recording" : "Record";
           $("record").classList.toggle("on", next.recording);
@@ -273,6 +288,58 @@ enum RemotePage {
           }
         }
 
+        // The hold request while the hold button is down: it settles to whether the camera holds the shutter.
+        let holding = null;
+
+        function hold(event) {
+          event.preventDefault();
+          if (holding || $("hold").disabled) return;
+          $("hold").setPointerCapture?.(event.pointerId);
+          $("hold").classList.add("on");
+          say("");
+          holding = post("/api/shutter-button", { action: "hold" }).then(() => {
+            say("shutter held");
+            return true;
+          }, (error) => {
+            say("hold: " + error.message);
+            return false;
+          });
+        }
+
+        async function release() {
+          if (!holding) return;
+          const request = holding;
+          holding = null;
+          $("hold").classList.remove("on");
+          if (!(await request)) return;
+          try {
+            await post("/api/shutter-button", { action: "release" });
+            say("picture taken");
+          } catch (error) {
+            say("release: " + error.message);
+          }
+        }
+
+        async function focus(size, towards) {
+          say("");
+          try {
+            await post("/api/focus", { size, towards });
+          } catch (error) {
+            say("focus: " + error.message);
+          }
+        }
+
+        $("hold").addEventListener("pointerdown", hold);
+        for (const name of ["pointerup", "pointercancel", "lostpointercapture"]) {
+          $("hold").addEventListener(name, release);
+        }
+        window.addEventListener("pagehide", () => {
+          if (holding) navigator.sendBeacon("/api/shutter-button", new URLSearchParams({ action: "release" }));
+        });
+        for (const button of document.querySelectorAll("#focus-drive button")) {
+          const [, towards, size] = button.id.split("-");
+          button.addEventListener("click", () => focus(size, towards));
+        }
         $("shutter").addEventListener("click", () => shutter(false));
         $("shutter-af").addEventListener("click", () => shutter(true));
         $("record").addEventListener("click", async () => {

@@ -15,6 +15,9 @@ import ViewfinderSystem
 /// - `GET /live.jpg?after=N`: the first live view frame numbered above `N`, its number in `X-Frame-Number`.
 /// - `POST /api/properties/NAME` with the form field `value`: sets a property, and answers with the new state.
 /// - `POST /api/shutter` (field `af=1` to focus first), `POST /api/recording` (field `action=start|stop`).
+/// - `POST /api/shutter-button` (field `action=hold|release`): holds the shutter open for a bulb exposure, and lets
+///   it go; a page that goes away lets it go as it leaves, and the server lets it go when it stops.
+/// - `POST /api/focus` (fields `size=small|medium|large`, `towards=camera|infinity`): moves the lens's focus a step.
 /// - `GET /api/files`: the card's files, newest first; `GET /files/HANDLE/thumbnail.jpg`, `GET /files/HANDLE`.
 ///
 /// The shared server's policy (``HTTPAccess``) guards every route: the request must name this machine, carry the
@@ -51,6 +54,8 @@ final class RemoteServer: Sendable {
     let downloads = Locked<Set<UInt32>>([])
     /// How many requests wait for something new now.
     private let waiting = Locked(0)
+    /// Whether a page holds the camera's shutter open.
+    private let shutterHeld = Locked(false)
 
     /// A server for `camera`; it does not listen until ``start()``.
     init(camera: RemoteCamera, configuration: Configuration = Configuration()) throws {
@@ -69,9 +74,12 @@ final class RemoteServer: Sendable {
     /// The address to open, with the token, such as `http://127.0.0.1:8080/?token=…`.
     var url: String { http.url }
 
-    /// Stops serving and lets live view go.
+    /// Stops serving, lets go of a held shutter and lets live view go.
     func stop() {
         http.stop()
+        if shutterHeld.withLock({ $0 }) {
+            _ = try? perform { try await $0.disengageShutter() }
+        }
         liveView.stop()
     }
 
@@ -133,6 +141,29 @@ final class RemoteServer: Sendable {
             try allow("POST")
             let focus = request.formFields["af"] == "1"
             try perform { camera in try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(focus) }
+            return .whole(.json(camera.current))
+        case ("api", 2) where parts[1] == "shutter-button":
+            try allow("POST")
+            switch request.formFields["action"] {
+            case "hold":
+                try perform { try await $0.engageShutter() }
+                shutterHeld.withLock { $0 = true }
+            case "release":
+                shutterHeld.withLock { $0 = false }
+                try perform { try await $0.disengageShutter() }
+            default: throw Refusal(status: "400 Bad Request", message: "The field 'action' is hold or release.")
+            }
+            return .whole(.json(camera.current))
+        case ("api", 2) where parts[1] == "focus":
+            try allow("POST")
+            guard let size = CameraFocusCommand.sizes[request.formFields["size"] ?? ""],
+                let direction = CameraFocusCommand.directions[request.formFields["towards"] ?? ""]
+            else {
+                throw Refusal(
+                    status: "400 Bad Request",
+                    message: "The field 'size' is small, medium or large, and 'towards' is camera or infinity.")
+            }
+            try perform { try await $0.driveFocus(size, towards: direction) }
             return .whole(.json(camera.current))
         case ("api", 2) where parts[1] == "recording":
             try allow("POST")
