@@ -171,6 +171,24 @@ expect_ok movie-stopped "$nikon" 'Current: No movie prohibit conditions' --get-c
 expect_ok movie-on-card "$nikon" '#[0-9]+ +DSC_[0-9]{4}\.MOV .*video/quicktime' --list-files
 # Nikon's MfDrive: gphoto2's value is a signed number of the motor's steps.
 focus_check nikon-focus "$nikon" "$work/nikon.log" 1000
+# The camera's clock through DateTime: a date gphoto2 sets is the one `viewfinder camera clock` reads, and the clock
+# `viewfinder camera clock --set` sets is the one gphoto2 reads, within the seconds the commands take.
+expect_ok clock-gphoto2-sets "$nikon" '' --set-config datetime=1000000000
+if "$viewfinder" camera clock --host "127.0.0.1:$port" --json >"$work/clock.json" 2>&1 \
+    && grep -Eq '"camera" : "2001-09-09T01:4[67]:' "$work/clock.json"; then
+    pass clock-viewfinder-reads
+else
+    fail clock-viewfinder-reads "viewfinder did not read gphoto2's 2001-09-09T01:46:40Z" "$work/clock.json"
+fi
+"$viewfinder" camera clock --host "127.0.0.1:$port" --set >"$work/clock-set.out" 2>&1 || true
+expect_ok clock-gphoto2-reads "$nikon" 'Current: [0-9]+' --get-config datetime
+read_at=$(sed -n 's/^Current: \([0-9]*\)$/\1/p' "$work/clock-gphoto2-reads.out")
+if [ -n "$read_at" ] && [ $(($(date +%s) - read_at)) -le 10 ] && [ $(($(date +%s) - read_at)) -ge -10 ]; then
+    pass clock-viewfinder-sets
+else
+    fail clock-viewfinder-sets "gphoto2 read '$read_at' after viewfinder set the clock at $(date +%s)" \
+        "$work/clock-set.out"
+fi
 
 # The Canon EOS dialect: gphoto2 takes its EOS code paths (event polling, remote release, viewfinder data).
 start_simulator canon --identity canon

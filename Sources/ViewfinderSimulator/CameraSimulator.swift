@@ -414,6 +414,12 @@ extension CameraSimulator {
         camera?.state.withLock { $0.focusPosition } ?? 0
     }
 
+    /// How many seconds the simulated camera's clock is ahead of the system clock (behind when negative): zero until a
+    /// client sets the clock.
+    package var clockOffset: Int {
+        camera?.state.withLock { $0.clockOffset } ?? 0
+    }
+
     /// How long the simulated shutter stayed open for the last picture: as long as the shutter button was held, and at
     /// least the set exposure time (at most a second); `nil` before the first.
     package var lastExposureLength: Duration? {

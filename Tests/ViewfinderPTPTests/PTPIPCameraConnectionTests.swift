@@ -30,7 +30,7 @@ extension SimulatedCameraTests {
                 #expect(
                     camera.supportedFunctionality == [
                         .stillCapture, .liveView, .videoRecording, .fileAccess, .fileDeletion, .propertyControl,
-                        .directFocusDrive, .shutterHalfPress,
+                        .directFocusDrive, .shutterHalfPress, .clockUpdate,
                     ])
                 withExtendedLifetime(token) {}
             }
@@ -61,7 +61,7 @@ extension SimulatedCameraTests {
         @Test func aGenericCameraHasNoLiveViewOrRecording() async throws {
             try await CameraHarness.run { harness in
                 let functionality = harness.camera.supportedFunctionality
-                #expect(functionality == [.stillCapture, .fileAccess, .fileDeletion, .propertyControl])
+                #expect(functionality == [.stillCapture, .fileAccess, .fileDeletion, .propertyControl, .clockUpdate])
                 #expect(harness.camera.deviceInfo?.manufacturer == "Viewfinder")
                 let error = await #expect(throws: ViewfinderError.self) {
                     try await harness.camera.startVideoRecording()

@@ -17,7 +17,8 @@ enum CameraCommand: Command {
         ],
         subcommands: [
             CameraInfoCommand.self, CameraPropsCommand.self, CameraGetCommand.self, CameraSetCommand.self,
-            CameraShootCommand.self, CameraFocusCommand.self, CameraRecordCommand.self, CameraLiveViewCommand.self,
+            CameraShootCommand.self, CameraFocusCommand.self, CameraClockCommand.self, CameraRecordCommand.self,
+            CameraLiveViewCommand.self,
             CameraFilesCommand.self,
             CameraDownloadCommand.self,
             CameraWatchCommand.self,

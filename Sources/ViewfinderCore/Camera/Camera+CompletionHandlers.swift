@@ -77,6 +77,15 @@ extension Camera {
             completion: completionHandler)
     }
 
+    /// Sets the camera's clock, then calls `completionHandler` on `completionQueue` with `nil`, or with the error.
+    public func updateClock(
+        to time: CameraClockTime, completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(
+            on: completionQueue, { try await self.updateClock(to: time) }, completion: completionHandler)
+    }
+
     /// Starts recording video, then calls `completionHandler` on `completionQueue` with `nil`, or with the error.
     public func startVideoRecording(
         completionQueue: DispatchQueue = .global(),

@@ -154,6 +154,24 @@ public protocol Camera: AnyObject, Sendable {
     ///   live view is off or the lens is at the end of its travel; or what the camera answered.
     func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws
 
+    // MARK: Clock
+
+    /// Sets the camera's clock to `time`, returning once the camera has taken it.
+    ///
+    /// ```swift
+    /// try await camera.updateClock(to: .now())
+    /// ```
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/clockUpdate``, or what the
+    ///   camera answered.
+    func updateClock(to time: CameraClockTime) async throws
+
+    /// Reads the camera's clock.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/clockUpdate``, or what the
+    ///   camera answered.
+    func readClock() async throws -> CameraClockTime
+
     // MARK: Live view
 
     /// The camera's live view, the same publisher for every call.

@@ -28,4 +28,6 @@ public struct CameraFunctionality: OptionSet, Hashable, Sendable {
     /// Holding the shutter button half down to focus with ``Camera/engageAutoFocus()`` and letting it go with
     /// ``Camera/disengageAutoFocus()``.
     public static let shutterHalfPress = CameraFunctionality(rawValue: 1 << 8)
+    /// Reading and setting the camera's clock with ``Camera/readClock()`` and ``Camera/updateClock(to:)``.
+    public static let clockUpdate = CameraFunctionality(rawValue: 1 << 9)
 }

@@ -378,6 +378,16 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         }
     }
 
+    /// Sets the camera's clock through the connection, returning once the camera has taken it.
+    public func updateClock(to time: CameraClockTime) async throws {
+        try await withConnection(.clockUpdate, for: "set the clock") { try await $0.updateClock(to: time) }
+    }
+
+    /// Reads the camera's clock through the connection.
+    public func readClock() async throws -> CameraClockTime {
+        try await withConnection(.clockUpdate, for: "read the clock") { try await $0.readClock() }
+    }
+
     /// Calls `observer` with each file the camera reports added to its card, such as a picture just taken.
     public func addNewFileObserver(_ observer: @escaping @Sendable (CameraFileItem) -> Void) -> ObservationToken {
         newFileObservers.addObserver(observer)

@@ -2,8 +2,8 @@
 /// focus, run live view and record.
 ///
 /// ``CameraDriverConnection`` refines it with the connection's lifecycle; a PTP dialect conforms to it too, as the
-/// part of the PTP driver that differs between makers. The half press, the held shutter, focus drive, live view, video
-/// recording and property steps have defaults that throw ``ViewfinderError/Code/notAvailable``.
+/// part of the PTP driver that differs between makers. The half press, the held shutter, focus drive, the clock, live
+/// view, video recording and property steps have defaults that throw ``ViewfinderError/Code/notAvailable``.
 public protocol CameraDriverOperations: AnyObject, Sendable {
     /// Sends a property's new value; returns once the camera has taken it.
     ///
@@ -33,6 +33,12 @@ public protocol CameraDriverOperations: AnyObject, Sendable {
 
     /// Moves the focus one step of `amount` in `direction`; returns once the camera has taken the step.
     func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws
+
+    /// Sets the camera's clock; returns once the camera has taken it.
+    func updateClock(to time: CameraClockTime) async throws
+
+    /// Reads the camera's clock.
+    func readClock() async throws -> CameraClockTime
 
     /// Starts live view, returning once frames can be fetched.
     func startLiveView() async throws
@@ -84,6 +90,16 @@ extension CameraDriverOperations {
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot drive its focus.
     public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
         throw ViewfinderError(.notAvailable, "the camera cannot drive its focus")
+    }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera's clock cannot be set.
+    public func updateClock(to time: CameraClockTime) async throws {
+        throw ViewfinderError(.notAvailable, "the camera's clock cannot be set")
+    }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera's clock cannot be read.
+    public func readClock() async throws -> CameraClockTime {
+        throw ViewfinderError(.notAvailable, "the camera's clock cannot be read")
     }
 
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera offers no live view.

@@ -135,6 +135,22 @@ extension DriverBackedCamera {
         try await driverCore.driveFocus(amount, towards: direction)
     }
 
+    /// Sets the camera's clock through the camera's driver, returning once the camera has taken it.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera's clock cannot be set through its driver, or
+    ///   what the camera answered.
+    public func updateClock(to time: CameraClockTime) async throws {
+        try await driverCore.updateClock(to: time)
+    }
+
+    /// Reads the camera's clock through the camera's driver.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera's clock cannot be read through its driver, or
+    ///   what the camera answered.
+    public func readClock() async throws -> CameraClockTime {
+        try await driverCore.readClock()
+    }
+
     /// The camera's live view, the same publisher for every call; see ``CameraDriverCore/liveViewPublisher``.
     public var liveViewPublisher: LiveViewPublisher { driverCore.liveViewPublisher }
 

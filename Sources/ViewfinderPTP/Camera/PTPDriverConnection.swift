@@ -116,6 +116,16 @@ public final class PTPDriverConnection: CameraDriverConnection {
         try await dialect.driveFocus(amount, towards: direction)
     }
 
+    /// Sets the camera's clock through the dialect.
+    public func updateClock(to time: CameraClockTime) async throws {
+        try await dialect.updateClock(to: time)
+    }
+
+    /// Reads the camera's clock through the dialect.
+    public func readClock() async throws -> CameraClockTime {
+        try await dialect.readClock()
+    }
+
     /// Starts live view through the dialect.
     public func startLiveView() async throws {
         try await dialect.startLiveView()

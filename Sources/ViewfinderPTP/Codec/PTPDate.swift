@@ -1,3 +1,5 @@
+import ViewfinderCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,11 +52,6 @@ public enum PTPDate {
 
     /// The PTP date for seconds since 1970.
     public static func string(secondsSince1970 seconds: Int) -> String {
-        var time = time_t(seconds)
-        var fields = tm()
-        gmtime_r(&time, &fields)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(fields.tm_year + 1900)\(two(fields.tm_mon + 1))\(two(fields.tm_mday))T"
-            + "\(two(fields.tm_hour))\(two(fields.tm_min))\(two(fields.tm_sec))"
+        CameraClockTime(secondsSince1970: Int64(seconds)).text(separated: false)
     }
 }

@@ -104,6 +104,16 @@ extension PTPDialect {
     }
 
     /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func updateClock(to time: CameraClockTime) async throws {
+        throw ViewfinderError(.notAvailable, "\(Self.name) cameras' clocks cannot be set over PTP")
+    }
+
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func readClock() async throws -> CameraClockTime {
+        throw ViewfinderError(.notAvailable, "\(Self.name) cameras' clocks cannot be read over PTP")
+    }
+
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
     public func startLiveView() async throws {
         throw ViewfinderError(
             .notAvailable, "\(Self.name) cameras offer no live view Viewfinder can drive")

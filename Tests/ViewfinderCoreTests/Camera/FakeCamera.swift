@@ -240,6 +240,14 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
         throw ViewfinderError(.notAvailable, "the fake camera's shutter cannot be held")
     }
 
+    func updateClock(to time: CameraClockTime) async throws {
+        throw ViewfinderError(.notAvailable, "the fake camera has no clock")
+    }
+
+    func readClock() async throws -> CameraClockTime {
+        throw ViewfinderError(.notAvailable, "the fake camera has no clock")
+    }
+
     func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
         throw ViewfinderError(.notAvailable, "the fake camera has no focus motor")
     }

@@ -87,6 +87,18 @@ final class NikonDialect: PTPDialect {
         try await properties.setRawValue(rawValue, forPropertyNamed: name)
     }
 
+    // MARK: Clock
+
+    /// Sets the camera's clock through DateTime.
+    func updateClock(to time: CameraClockTime) async throws {
+        try await connection.session.setDateTime(time)
+    }
+
+    /// Reads the camera's clock from DateTime.
+    func readClock() async throws -> CameraClockTime {
+        try await connection.session.dateTime()
+    }
+
     // MARK: Shutter
 
     /// Focuses with AfDrive when asked to and the camera offers it, then takes the picture with InitiateCapture.

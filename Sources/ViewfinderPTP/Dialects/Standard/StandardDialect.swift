@@ -45,6 +45,9 @@ final class StandardDialect: PTPDialect {
         }
         if info.supports(.setDevicePropValue) {
             functionality.insert(.propertyControl)
+            if info.supports(.dateTime) {
+                functionality.insert(.clockUpdate)
+            }
         }
         return functionality
     }
@@ -82,6 +85,16 @@ final class StandardDialect: PTPDialect {
 
     func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws {
         try await properties.setRawValue(rawValue, forPropertyNamed: name)
+    }
+
+    /// Sets the camera's clock through DateTime.
+    func updateClock(to time: CameraClockTime) async throws {
+        try await connection.session.setDateTime(time)
+    }
+
+    /// Reads the camera's clock from DateTime.
+    func readClock() async throws -> CameraClockTime {
+        try await connection.session.dateTime()
     }
 
     /// Takes a picture with InitiateCapture, which focuses as the camera's focus mode says: standard PTP has no
