@@ -30,7 +30,8 @@ extension SimulatedCameraCommands {
             }
         }
 
-        /// The lines of `watch` output that show the battery losing a percent, such as `battery: 100% -> 99%`.
+        /// The lines of `watch` output that show the battery running down, such as `battery: 100% -> 99%`: a percent
+        /// at a time, or more when the camera drained again before the watcher read the value it announced.
         static func batteryChanges(in output: String) -> Int {
             output.split(separator: "\n").filter { line in
                 guard let range = line.range(of: "  battery: ") else { return false }
@@ -38,7 +39,7 @@ extension SimulatedCameraCommands {
                 guard change.count == 3, change[1] == "->", let before = Int(change[0].dropLast()),
                     let after = Int(change[2].dropLast())
                 else { return false }
-                return before - 1 == after
+                return after < before
             }.count
         }
 
@@ -54,7 +55,7 @@ extension SimulatedCameraCommands {
                 for change in battery {
                     let before = change.previousValue.flatMap { Int($0.dropLast()) }
                     let after = change.value.flatMap { Int($0.dropLast()) }
-                    #expect(before.map { $0 - 1 } == after, "\(change)")
+                    #expect(before.flatMap { before in after.map { $0 < before } } == true, "\(change)")
                     #expect(change.time.hasSuffix("Z"), "\(change)")
                 }
             }
