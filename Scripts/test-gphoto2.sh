@@ -96,6 +96,28 @@ focus_check() {
     fi
 }
 
+# clock_check NAME MODEL: a date gphoto2 sets is the one `viewfinder camera clock` reads, and the clock `viewfinder
+# camera clock --set` sets is the one gphoto2 reads, within the seconds the commands take.
+clock_check() {
+    local name=$1 model=$2 read_at
+    expect_ok "$name-gphoto2-sets" "$model" '' --set-config datetime=1000000000
+    if "$viewfinder" camera clock --host "127.0.0.1:$port" --json >"$work/$name.json" 2>&1 \
+        && grep -Eq '"camera" : "2001-09-09T01:4[67]:' "$work/$name.json"; then
+        pass "$name-viewfinder-reads"
+    else
+        fail "$name-viewfinder-reads" "viewfinder did not read gphoto2's 2001-09-09T01:46:40Z" "$work/$name.json"
+    fi
+    "$viewfinder" camera clock --host "127.0.0.1:$port" --set >"$work/$name-set.out" 2>&1 || true
+    expect_ok "$name-gphoto2-reads" "$model" 'Current: [0-9]+' --get-config datetime
+    read_at=$(sed -n 's/^Current: \([0-9]*\)$/\1/p' "$work/$name-gphoto2-reads.out")
+    if [ -n "$read_at" ] && [ $(($(date +%s) - read_at)) -le 10 ] && [ $(($(date +%s) - read_at)) -ge -10 ]; then
+        pass "$name-viewfinder-sets"
+    else
+        fail "$name-viewfinder-sets" "gphoto2 read '$read_at' after viewfinder set the clock at $(date +%s)" \
+            "$work/$name-set.out"
+    fi
+}
+
 # expect_jpeg NAME FILE WIDTHxHEIGHT: FILE decodes completely as a JPEG of that size.
 expect_jpeg() {
     local name=$1 file=$2 size=$3
@@ -171,24 +193,7 @@ expect_ok movie-stopped "$nikon" 'Current: No movie prohibit conditions' --get-c
 expect_ok movie-on-card "$nikon" '#[0-9]+ +DSC_[0-9]{4}\.MOV .*video/quicktime' --list-files
 # Nikon's MfDrive: gphoto2's value is a signed number of the motor's steps.
 focus_check nikon-focus "$nikon" "$work/nikon.log" 1000
-# The camera's clock through DateTime: a date gphoto2 sets is the one `viewfinder camera clock` reads, and the clock
-# `viewfinder camera clock --set` sets is the one gphoto2 reads, within the seconds the commands take.
-expect_ok clock-gphoto2-sets "$nikon" '' --set-config datetime=1000000000
-if "$viewfinder" camera clock --host "127.0.0.1:$port" --json >"$work/clock.json" 2>&1 \
-    && grep -Eq '"camera" : "2001-09-09T01:4[67]:' "$work/clock.json"; then
-    pass clock-viewfinder-reads
-else
-    fail clock-viewfinder-reads "viewfinder did not read gphoto2's 2001-09-09T01:46:40Z" "$work/clock.json"
-fi
-"$viewfinder" camera clock --host "127.0.0.1:$port" --set >"$work/clock-set.out" 2>&1 || true
-expect_ok clock-gphoto2-reads "$nikon" 'Current: [0-9]+' --get-config datetime
-read_at=$(sed -n 's/^Current: \([0-9]*\)$/\1/p' "$work/clock-gphoto2-reads.out")
-if [ -n "$read_at" ] && [ $(($(date +%s) - read_at)) -le 10 ] && [ $(($(date +%s) - read_at)) -ge -10 ]; then
-    pass clock-viewfinder-sets
-else
-    fail clock-viewfinder-sets "gphoto2 read '$read_at' after viewfinder set the clock at $(date +%s)" \
-        "$work/clock-set.out"
-fi
+clock_check nikon-clock "$nikon"
 
 # The Canon EOS dialect: gphoto2 takes its EOS code paths (event polling, remote release, viewfinder data).
 start_simulator canon --identity canon
@@ -249,6 +254,8 @@ for operation in 0x9116:GetEvent 0x9110:SetDevicePropValueEx 0x9128:RemoteReleas
 done
 # Canon's DriveLens: gphoto2's Far 3 is the large step towards infinity.
 focus_check canon-focus "$canon" "$work/canon.log" "Far 3"
+# EOS CameraTime, set with SetDevicePropValueEx and reported in events.
+clock_check canon-clock "$canon"
 # A held shutter: gphoto2's eosremoterelease in its shell (Press Full, two seconds of events, Release Full), then
 # `viewfinder camera shoot --hold 2`, each keep the simulated shutter open at least two seconds, as its log says.
 # exposed: the length of each exposure the Canon simulator logged, in milliseconds, one a line.

@@ -8,7 +8,8 @@ import ViewfinderTestSupport
 
 extension SimulatedCameraTests {
     /// The camera's clock, against the simulated cameras over loopback TCP: set and read through ISO 15740's
-    /// DateTime on the Nikon, refused with `notAvailable` where the camera offers no way.
+    /// DateTime on the Nikon and EOS CameraTime on the Canon, refused with `notAvailable` where the camera offers no
+    /// way.
     @Suite(.timeLimit(.minutes(2))) struct CameraClockTests {
         static let nikon = CameraSimulator.Configuration(identity: .nikon, sampleImageCount: 0)
 
@@ -36,6 +37,23 @@ extension SimulatedCameraTests {
                 #expect(abs(harness.simulator.clockOffset) <= 2)
                 let again = try await camera.readClock()
                 #expect(abs(again.secondsSince1970 - CameraClockTime.now().secondsSince1970) <= 2, "\(again)")
+            }
+        }
+
+        @Test func theCanonsClockIsSetThroughCameraTimeAndReadFromItsEvents() async throws {
+            try await CameraHarness.run(.init(identity: .canon, sampleImageCount: 0)) { harness in
+                let camera = harness.camera
+                #expect(camera.supportedFunctionality.contains(.clockUpdate))
+                let start = try await camera.readClock()
+                #expect(abs(start.secondsSince1970 - CameraClockTime.now().secondsSince1970) <= 2, "\(start)")
+
+                let past = CameraClockTime(secondsSince1970: 1_000_000_000)
+                try await camera.updateClock(to: past)
+                let offset = Int64(harness.simulator.clockOffset)
+                #expect(abs(offset + CameraClockTime.now().secondsSince1970 - past.secondsSince1970) <= 2)
+                // The camera reported the new time once; the client moves it on by the time since.
+                let read = try await camera.readClock()
+                #expect(read >= past && read.secondsSince1970 <= past.secondsSince1970 + 5, "\(read)")
             }
         }
 

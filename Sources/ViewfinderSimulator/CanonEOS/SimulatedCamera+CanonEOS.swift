@@ -12,8 +12,9 @@ extension SimulatedCamera {
         case .canonEOSSetEventMode:
             state.withLock { state in
                 state.canon.eventMode = request.parameter(0) ?? 0
-                // A client that asks for events hears everything first.
+                // A client that asks for events hears everything first, the clock as it is now among it.
                 state.canon.reported = [:]
+                state.canon.clock = UInt32(truncatingIfNeeded: CameraClock.now() + state.clockOffset)
             }
             return .ok
         case .canonEOSGetEvent:

@@ -27,6 +27,9 @@ struct CanonEOSState: Sendable {
     var evfOutput: UInt32 = 1
     /// Whether the shutter button is held half down, and whether focusing then found focus.
     var halfPressFocused: Bool?
+    /// The camera's clock as CameraTime reports it: read when a client asks for events and when the clock is set, as
+    /// an EOS body reports its clock then and not as it ticks.
+    var clock: UInt32 = 0
 }
 
 extension SimulatedCamera {
@@ -75,6 +78,7 @@ extension SimulatedCamera {
         faces[PTPDevicePropertyCode.canonEOSCaptureDestination.rawValue] = .init(
             value: canon.captureDestination, allowed: canon.captureDestinations)
         faces[PTPDevicePropertyCode.canonEOSEVFMode.rawValue] = .init(value: canon.evfMode, allowed: [0, 1])
+        faces[PTPDevicePropertyCode.canonEOSCameraTime.rawValue] = .init(value: canon.clock)
         faces[PTPDevicePropertyCode.canonEOSEVFOutputDevice.rawValue] = .init(
             value: canon.evfOutput, allowed: [1, 2, 3])
         faces[PTPDevicePropertyCode.canonEOSEVFRecordStatus.rawValue] = .init(
@@ -202,6 +206,9 @@ extension SimulatedCamera {
             case .canonEOSEVFOutputDevice where (1...3).contains(value):
                 state.canon.evfOutput = value
                 updateCanonEOSLiveView(&state)
+            case .canonEOSCameraTime:
+                state.clockOffset = Int(value) - now
+                state.canon.clock = value
             case .canonEOSEVFRecordStatus where value == 0 || value == 4:
                 return setCanonEOSRecording(value == 4, in: &state)
             case .canonEOSCaptureDestination, .canonEOSEVFMode, .canonEOSEVFOutputDevice, .canonEOSEVFRecordStatus:

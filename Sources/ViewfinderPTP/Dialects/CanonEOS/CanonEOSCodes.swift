@@ -70,6 +70,10 @@ extension PTPDevicePropertyCode {
     public static let canonEOSBatteryPower = PTPDevicePropertyCode(0xD111, vendorName: "EOS BatteryPower")
     /// EOS AvailableShots (UINT32): the pictures that fit where pictures go.
     public static let canonEOSAvailableShots = PTPDevicePropertyCode(0xD11B, vendorName: "EOS AvailableShots")
+    /// The camera's clock, in seconds since 1970, set with SetDevicePropValueEx.
+    public static let canonEOSCameraTime = PTPDevicePropertyCode(0xD113, vendorName: "EOS CameraTime")
+    /// The camera's clock in UTC, in seconds since 1970, on newer bodies.
+    public static let canonEOSUTCTime = PTPDevicePropertyCode(0xD17C, vendorName: "EOS UTCTime")
     /// EOS CaptureDestination (UINT32): where pictures go, 4 for the computer and another listed value for the card.
     public static let canonEOSCaptureDestination = PTPDevicePropertyCode(
         0xD11C, vendorName: "EOS CaptureDestination")

@@ -136,6 +136,9 @@ final class CanonEOSDialect: PTPDialect {
                 functionality.insert(.directFocusDrive)
             }
         }
+        if clockProperty != nil, info.supports(.canonEOSSetDevicePropValueEx) {
+            functionality.insert(.clockUpdate)
+        }
         if properties.hasReported(.canonEOSEVFRecordStatus) {
             functionality.insert(.videoRecording)
         }

@@ -21,6 +21,8 @@ final class CanonEOSProperties: Sendable {
     struct Reported: Sendable {
         var value: Int64?
         var allowed: [Int64]?
+        /// When the value arrived.
+        var reportedAt: MonotonicTimestamp?
     }
 
     private let connection: PTPConnection
@@ -91,6 +93,7 @@ final class CanonEOSProperties: Sendable {
                 case .propertyChanged(let code, let bytes):
                     guard let value = Self.integer(bytes, width: width(of: code.rawValue)) else { continue }
                     reported[code.rawValue, default: Reported()].value = value
+                    reported[code.rawValue]?.reportedAt = .now()
                     touched.insert(code.rawValue)
                 case .allowedValuesChanged(let code, let values):
                     let mask = (Int64(1) << (8 * width(of: code.rawValue))) - 1
@@ -118,6 +121,15 @@ final class CanonEOSProperties: Sendable {
     /// The value the camera reported last for `code`.
     func value(of code: PTPDevicePropertyCode) -> Int64? {
         reported.withLock { $0[code.rawValue]?.value }
+    }
+
+    /// The value the camera reported last for `code`, and when it arrived.
+    func reading(of code: PTPDevicePropertyCode) -> (value: Int64, reportedAt: MonotonicTimestamp)? {
+        reported.withLock { reported in
+            reported[code.rawValue].flatMap { reading in
+                reading.value.flatMap { value in reading.reportedAt.map { (value, $0) } }
+            }
+        }
     }
 
     /// The values the camera accepts for `code`, as it reported them last.
