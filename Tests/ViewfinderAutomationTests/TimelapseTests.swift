@@ -52,8 +52,13 @@ import ViewfinderTestSupport
         }
     }
 
-    @Test func aBulbExposureHoldsTheShutterOpenForEachFrame() async throws {
-        try await SimulatedCameraSession.run(SimulatedCameraSession.canon) { simulator, camera in
+    @Test(arguments: [SimulatedCameraSession.canon, SimulatedCameraSession.nikon])
+    func aBulbExposureHoldsTheShutterOpenForEachFrame(_ configuration: CameraSimulator.Configuration) async throws {
+        try await SimulatedCameraSession.run(configuration) { simulator, camera in
+            let shutter = camera.property(for: .shutterSpeed)
+            if let bulb = shutter.validValue(matchingCommonValue: .bulb) {
+                try await shutter.setValue(bulb)
+            }
             let clock = ManualClock()
             let exposure = Duration.milliseconds(400)
             let timelapse = Timelapse(frames: 2, interval: .seconds(5), bulbExposure: exposure)
@@ -63,7 +68,9 @@ import ViewfinderTestSupport
             #expect(events.capturedFrames == [1, 2])
             let length = try #require(simulator.lastExposureLength)
             #expect(length >= exposure, "the exposure lasted \(length)")
-            #expect(simulator.requestsAnswered(.canonEOSRemoteReleaseOn) == 2)
+            let presses: PTPOperationCode =
+                configuration.identity == .canon ? .canonEOSRemoteReleaseOn : .nikonInitiateCaptureRecInMedia
+            #expect(simulator.requestsAnswered(presses) == 2)
         }
     }
 

@@ -30,6 +30,7 @@ extension SimulatedCameraTests {
                 #expect(
                     camera.supportedFunctionality == [
                         .stillCapture, .liveView, .videoRecording, .fileAccess, .fileDeletion, .propertyControl,
+                        .directFocusDrive, .heldShutter, .shutterHalfPress,
                     ])
                 withExtendedLifetime(token) {}
             }
