@@ -17,29 +17,36 @@ import ViewfinderTestSupport
             let tethering = Tethering(directory: directory.path, maximumFiles: 3) { file, path in
                 handled.withLock { $0.append(path) }
             }
-            // The simulated Nikon reports a file put on its card as a picture from its own button would be; the
-            // simulated Canon reports only the pictures it takes.
-            let buttonFile: [UInt8]? =
-                configuration.identity == .nikon ? (0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 31) } : nil
             let events = try await collect(tethering.start(on: camera)) { event in
-                guard case .waiting(let number, _) = event, number <= 3 else { return }
-                if number == 1, let buttonFile {
-                    _ = try simulator.addObject(named: "BUTTON.JPG", format: .exifJPEG, data: buttonFile)
-                } else {
+                guard case .waiting(let number, _) = event else { return }
+                switch number {
+                case 1:
+                    // A picture taken with the camera's own shutter button.
+                    try simulator.pressShutterButton()
+                case 2 where configuration.identity == .nikon:
+                    // A file put on the card, which a Nikon reports as any other.
+                    _ = try simulator.addObject(named: "CARD.JPG", format: .exifJPEG, data: [7, 7, 7])
+                case 2:
+                    try simulator.pressShutterButton()
+                case 3:
+                    // A picture another program takes.
                     try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(false)
+                default: break
                 }
             }
             let paths = events.savedPaths
             try #require(paths.count == 3, "\(events)")
             #expect(Set(paths).count == 3, "no picture replaced another: \(paths)")
             #expect(handled.withLock { $0 } == paths)
-            if let buttonFile {
-                #expect(try fileBytes(paths[0]) == buttonFile)
-                #expect(paths[0].hasSuffix("/BUTTON.JPG"))
+            // Each file is saved whole, as the camera holds it.
+            for case .saved(_, let file, let path) in events {
+                #expect(try fileBytes(path) == simulator.objectData(file.id), "\(path)")
             }
-            for path in paths.dropFirst() {
+            let pictures = configuration.identity == .nikon ? [paths[0], paths[2]] : paths
+            for path in pictures {
                 #expect(JPEGCheck.dimensions(of: try fileBytes(path)) != nil, "\(path) is a JPEG")
             }
+            #expect(configuration.identity != .nikon || paths[1].hasSuffix("/CARD.JPG"), "\(paths)")
             #expect(events.summary == AutomationSummary(framesCaptured: 3, filesSaved: 3))
         }
     }
