@@ -6,7 +6,7 @@ import ViewfinderSystem
 /// The automation runs on a task of its own from the moment it is started, whether or not anyone reads its events.
 /// ``cancel()`` stops it at its next wait, camera operation or picture; it then puts back what it changed (a held
 /// shutter is let go, a bracketed setting restored) and reports ``AutomationEvent/finished(_:)`` with
-/// ``AutomationSummary/wasCancelled`` set, after which ``events`` ends. Ending the iteration of ``events`` early
+/// ``AutomationSummary/wasCancelled`` set, after which ``events`` ends. Cancelling the task that reads ``events``
 /// cancels the automation too.
 ///
 /// ```swift

@@ -87,6 +87,25 @@ import ViewfinderTestSupport
         }
     }
 
+    @Test func cancellingTheReadingTaskCancelsTheTimelapse() async throws {
+        try await SimulatedCameraSession.run(SimulatedCameraSession.nikon) { _, camera in
+            let clock = ManualClock()
+            let run = Timelapse(frames: 5, interval: .seconds(60)).start(on: camera, clock: clock)
+            let reader = Task { () -> AutomationEvent? in
+                for try await event in run.events {
+                    if case .finished = event { return event }
+                }
+                return nil
+            }
+            // The timelapse sleeps on the clock for frame 2, and its reader waits for the next event.
+            try await waitUntil("the wait for frame 2") { clock.sleeperCount == 1 }
+            reader.cancel()
+            try await waitUntil("the timelapse to stop waiting") { clock.sleeperCount == 0 }
+            #expect(try await reader.value == nil)
+            #expect(clock.now.offset == .zero, "the clock never moved: the wait ended by cancellation")
+        }
+    }
+
     @Test func aTimelapseTheCameraCannotDoIsRefusedBeforeAnyPicture() async throws {
         try await SimulatedCameraSession.run(SimulatedCameraSession.canon) { simulator, camera in
             let nothing = Timelapse(frames: 0, interval: .seconds(1)).start(on: camera)
