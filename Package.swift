@@ -124,12 +124,19 @@ let package = Package(
             dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderImaging", "CV4L2"],
             swiftSettings: strict
         ),
-        // The cameras' module: PTP over the network and USB, discovery, and CameraDiscovery.shared over them.
+        // Timelapses, exposure brackets, focus stacks and tethering, on the public camera API alone.
+        .target(
+            name: "ViewfinderAutomation",
+            dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderReactive"],
+            swiftSettings: strict
+        ),
+        // The cameras' module: PTP over the network and USB, discovery, and CameraDiscovery.shared over them, with
+        // the automations.
         .target(
             name: "ViewfinderCameras",
             dependencies: [
                 "ViewfinderReactive", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderPTP", "ViewfinderPTPIP",
-                "ViewfinderPTPUSB", "ViewfinderDiscovery",
+                "ViewfinderPTPUSB", "ViewfinderDiscovery", "ViewfinderAutomation",
             ],
             swiftSettings: strict
         ),
@@ -194,6 +201,12 @@ let package = Package(
                 "ViewfinderSystem", "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderSimulator", "ViewfinderImaging",
             ],
             exclude: ["Traces"],
+            swiftSettings: strict
+        ),
+        // The automations against the simulated cameras over loopback TCP.
+        .testTarget(
+            name: "ViewfinderAutomationTests",
+            dependencies: ["ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCameras", "ViewfinderSimulator"],
             swiftSettings: strict
         ),
         .testTarget(

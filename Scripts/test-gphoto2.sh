@@ -31,14 +31,15 @@ fail() {
     failures=$((failures + 1))
 }
 
-# start_simulator NAME ARGS...: starts `viewfinder simulate --port 0 ARGS` and sets $port from its first log line.
+# start_simulator NAME ARGS...: starts `viewfinder simulate --port 0 ARGS` and sets $port from its first log line; its
+# standard input is $simulator_input when set.
 start_simulator() {
     local name=$1
     shift
     # The log exists before the simulator starts: the background job opens it only once it runs, which on a busy
     # machine came after the first look for the port below.
     : >"$work/$name.log"
-    "$viewfinder" simulate --port 0 "$@" >"$work/$name.log" 2>&1 &
+    "$viewfinder" simulate --port 0 "$@" <"${simulator_input:-/dev/null}" >"$work/$name.log" 2>&1 &
     simulators+=($!)
     for _ in $(seq 1 200); do
         port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$work/$name.log")
@@ -118,6 +119,28 @@ clock_check() {
     fi
 }
 
+# exposed LOG: the length of each exposure a simulator logged in LOG, in milliseconds, one a line.
+exposed() { sed -n 's/^exposure: the shutter stayed open for \([0-9]*\) ms/\1/p' "$1"; }
+
+# bulb_check NAME MODEL LOG PATTERN SCRIPT: gphoto2's shell running SCRIPT (printf escapes) prints PATTERN, then
+# `viewfinder camera shoot --hold 2`; each keeps the simulated shutter open at least two seconds, as its LOG says.
+bulb_check() {
+    local name=$1 model=$2 log=$3 pattern=$4 script=$5 client before
+    for client in gphoto2 viewfinder; do
+        before=$(exposed "$log" | wc -l)
+        if [ "$client" = gphoto2 ]; then
+            printf '%b' "$script" | expect_ok "$name-gphoto2" "$model" "$pattern" --shell
+        else
+            "$viewfinder" camera shoot --host "127.0.0.1:$port" --hold 2 >"$work/$name-viewfinder.out" 2>&1 || true
+        fi
+        if [ "$(exposed "$log" | wc -l)" = $((before + 1)) ] && [ "$(exposed "$log" | tail -n 1)" -ge 2000 ]; then
+            pass "$name-$client-exposes"
+        else
+            fail "$name-$client-exposes" "no exposure of at least 2000 ms after the $before before" "$log"
+        fi
+    done
+}
+
 # expect_jpeg NAME FILE WIDTHxHEIGHT: FILE decodes completely as a JPEG of that size.
 expect_jpeg() {
     local name=$1 file=$2 size=$3
@@ -194,6 +217,10 @@ expect_ok movie-on-card "$nikon" '#[0-9]+ +DSC_[0-9]{4}\.MOV .*video/quicktime' 
 # Nikon's MfDrive: gphoto2's value is a signed number of the motor's steps.
 focus_check nikon-focus "$nikon" "$work/nikon.log" 1000
 clock_check nikon-clock "$nikon"
+# Nikon's bulb: gphoto2's bulb=1 (ChangeCameraMode, the program to manual, the exposure time to bulb,
+# InitiateCaptureRecInMedia), two seconds, bulb=0 (TerminateCapture), then `viewfinder camera shoot --hold 2` at the
+# bulb it left.
+bulb_check nikon-bulb "$nikon" "$work/nikon.log" '' 'set-config bulb=1\nwait-event 2s\nset-config bulb=0\nwait-event 1s\n'
 
 # The Canon EOS dialect: gphoto2 takes its EOS code paths (event polling, remote release, viewfinder data).
 start_simulator canon --identity canon
@@ -257,23 +284,69 @@ focus_check canon-focus "$canon" "$work/canon.log" "Far 3"
 # EOS CameraTime, set with SetDevicePropValueEx and reported in events.
 clock_check canon-clock "$canon"
 # A held shutter: gphoto2's eosremoterelease in its shell (Press Full, two seconds of events, Release Full), then
-# `viewfinder camera shoot --hold 2`, each keep the simulated shutter open at least two seconds, as its log says.
-# exposed: the length of each exposure the Canon simulator logged, in milliseconds, one a line.
-exposed() { sed -n 's/^exposure: the shutter stayed open for \([0-9]*\) ms/\1/p' "$work/canon.log"; }
+# `viewfinder camera shoot --hold 2`.
+bulb_check canon-bulb "$canon" "$work/canon.log" FILEADDED \
+    'set-config eosremoterelease=Press Full\nwait-event 2s\nset-config eosremoterelease=Release Full\nwait-event 1s\n'
+# A timelapse: gphoto2's --capture-image --interval 2 --frames 3, then `viewfinder camera timelapse --interval 2
+# --frames 3`, each take three pictures of the simulated Canon, as its log says.
 for client in gphoto2 viewfinder; do
-    before=$(exposed | wc -l)
+    before=$(exposed "$work/canon.log" | wc -l)
     if [ "$client" = gphoto2 ]; then
-        printf 'set-config eosremoterelease=Press Full\nwait-event 2s\nset-config eosremoterelease=Release Full\n%s\n' \
-            'wait-event 1s' | expect_ok canon-bulb-gphoto2 "$canon" 'FILEADDED' --shell
+        gphoto canon-timelapse-gphoto2 "$canon" --capture-image --interval 2 --frames 3 || true
     else
-        "$viewfinder" camera shoot --host "127.0.0.1:$port" --hold 2 >"$work/canon-bulb-viewfinder.out" 2>&1 || true
+        "$viewfinder" camera timelapse --host "127.0.0.1:$port" --interval 2 --frames 3 \
+            >"$work/canon-timelapse-viewfinder.out" 2>&1 || true
     fi
-    if [ "$(exposed | wc -l)" = $((before + 1)) ] && [ "$(exposed | tail -n 1)" -ge 2000 ]; then
-        pass "canon-bulb-$client-exposes"
+    taken=$(($(exposed "$work/canon.log" | wc -l) - before))
+    [ "$taken" = 3 ] && pass "canon-timelapse-$client" \
+        || fail "canon-timelapse-$client" "$taken pictures, not 3" "$work/canon-timelapse-$client.out"
+done
+
+# Tethering: gphoto2's --capture-tethered 8s, then `viewfinder camera tether --duration 8`, each save the two pictures
+# taken meanwhile with the simulated Canon's own shutter button ('shoot' on its standard input, a FIFO).
+mkfifo "$work/canon-button"
+exec 3<>"$work/canon-button"
+simulator_input="$work/canon-button" start_simulator canon-tether --identity canon
+# wait_for TEXT FILE: waits up to 30 s for FILE to hold TEXT.
+wait_for() {
+    for _ in $(seq 1 300); do grep -q "$1" "$2" 2>/dev/null && return 0; sleep 0.1; done
+    return 1
+}
+for client in gphoto2 viewfinder; do
+    mkdir -p "$work/tether-$client"
+    : >"$work/canon-tether-$client.out"
+    if [ "$client" = gphoto2 ]; then
+        # Line by line, so that its wait shows as it begins.
+        (cd "$work/tether-$client" && timeout 60 stdbuf -oL gphoto2 --port "ptpip:127.0.0.1:$port:$port" \
+            --camera "$canon" --capture-tethered 8s) >"$work/canon-tether-$client.out" 2>&1 &
+        ready='Waiting for'
     else
-        fail "canon-bulb-$client-exposes" "no exposure of at least 2000 ms after the $before before" "$work/canon.log"
+        timeout 60 "$viewfinder" camera tether --host "127.0.0.1:$port" --download "$work/tether-$client" \
+            --duration 8 --json >"$work/canon-tether-$client.out" 2>&1 &
+        ready='"event":"waiting"'
+    fi
+    tethered=$!
+    shots=$(grep -c '^captured ' "$work/canon-tether.log" || true)
+    if wait_for "$ready" "$work/canon-tether-$client.out"; then
+        for shot in 1 2; do
+            echo shoot >&3
+            # The next press waits for this picture, as a photographer's would.
+            for _ in $(seq 1 300); do
+                [ "$(grep -c '^captured ' "$work/canon-tether.log")" -ge $((shots + shot)) ] && break
+                sleep 0.1
+            done
+        done
+    fi
+    wait "$tethered" || true
+    saved=$(find "$work/tether-$client" -name '*.JPG' -o -name '*.jpg' | wc -l)
+    if [ "$saved" = 2 ]; then
+        pass "canon-tether-$client"
+        for file in "$work/tether-$client"/*; do expect_jpeg "canon-tether-$client-jpeg" "$file" 3008x2000; done
+    else
+        fail "canon-tether-$client" "$saved pictures saved, not 2" "$work/canon-tether-$client.out"
     fi
 done
+exec 3>&-
 
 start_simulator canon-no-focus --identity canon --no-focus
 gphoto canon-no-focus "$canon" --capture-image || true

@@ -1,7 +1,8 @@
 // ViewfinderCameras: the cameras part of Viewfinder alone. Importing this module brings in the camera model, the
-// reactive layer, PTP with every dialect, PTP/IP, PTP over USB, discovery and the JPEG decoding live view needs, and
-// links no libyuv, libpng, zxing-cpp or V4L2 code.
+// reactive layer, PTP with every dialect, PTP/IP, PTP over USB, discovery, the JPEG decoding live view needs and the
+// automations, and links no libyuv, libpng, zxing-cpp or V4L2 code.
 
+@_exported import ViewfinderAutomation
 @_exported import ViewfinderCore
 @_exported import ViewfinderDiscovery
 @_exported import ViewfinderJPEG

@@ -96,6 +96,7 @@ extension CameraSimulator {
                 operations += [
                     .nikonAfDrive, .nikonDeviceReady, .nikonStartLiveView, .nikonEndLiveView, .nikonGetLiveViewImage,
                     .nikonStartMovieRecording, .nikonEndMovieRecording, .nikonMfDrive, .nikonAfDriveCancel,
+                    .nikonChangeCameraMode, .nikonInitiateCaptureRecInMedia, .nikonTerminateCapture,
                 ]
                 events.append(.nikonMovieRecordComplete)
                 properties += vendorProperties.map(\.code)

@@ -529,6 +529,29 @@ extension CameraSimulator {
         (responder as? ReplayResponder)?.played.withLock { $0 } ?? (0, [:], [:])
     }
 
+    /// Takes a picture as the camera's user does with its own shutter button: the picture goes on the card, and the
+    /// connected client hears of it as of a picture it asked for (a Canon in its events, the others with ObjectAdded),
+    /// as tethered shooting needs.
+    ///
+    /// - Throws: `ViewfinderError/Code/deviceBusy` while a picture is being taken, or
+    ///   `ViewfinderError/Code/notAvailable` for a replayed camera.
+    public func pressShutterButton() throws(ViewfinderError) {
+        /// Sends the capture's events to whoever is connected when they are ready.
+        struct Reporting: SimulatorSessionContext {
+            let simulator: CameraSimulator
+            func schedule(after delay: Duration, _ job: @escaping @Sendable () -> [PTPEvent]) {
+                Task { [simulator] in
+                    try? await Task.sleep(for: delay)
+                    simulator.report(job())
+                }
+            }
+        }
+        let camera = try simulatedCamera(for: "take a picture")
+        guard camera.startCapture(transactionID: 0, in: Reporting(simulator: self)) else {
+            throw ViewfinderError(.deviceBusy, "the camera is taking a picture already")
+        }
+    }
+
     /// Sends events to the connected client, if there is one.
     func report(_ events: [PTPEvent]) {
         guard !events.isEmpty else { return }

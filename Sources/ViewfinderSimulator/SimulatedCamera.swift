@@ -155,6 +155,10 @@ final class SimulatedCamera: SimulatorResponder {
             }
             initial.properties[property.code] = property
         }
+        if configuration.identity == .nikon, case .enumeration(let speeds) = initial.properties[.exposureTime]?.form {
+            // A Nikon offers bulb after its longest timed speed.
+            initial.properties[.exposureTime]?.form = .enumeration(speeds + [.uint32(Self.nikonBulb)])
+        }
         _ = Self.applyExposureProgram(&initial, sceneEV: configuration.sceneEV)
         if !configuration.canonEOSCardDestination {
             (initial.canon.captureDestination, initial.canon.captureDestinations) = (4, [4])
@@ -250,6 +254,8 @@ final class SimulatedCamera: SimulatorResponder {
             return initiateCapture(request, in: context)
         case .nikonCheckEvent:
             return checkEvent()
+        case .nikonChangeCameraMode, .nikonInitiateCaptureRecInMedia, .nikonTerminateCapture:
+            return respondToNikonCapture(request, in: context)
         case .nikonStartLiveView, .nikonEndLiveView, .nikonGetLiveViewImage, .nikonDeviceReady,
             .nikonStartMovieRecording, .nikonEndMovieRecording, .nikonAfDrive, .nikonAfDriveCancel, .nikonMfDrive:
             return respondToLiveView(request, in: context)

@@ -59,6 +59,16 @@ extension SimulatedCameraCommands {
                 #expect(length >= .seconds(1), "the exposure lasted \(length)")
             }
             try await CameraUnderTest.with { camera in
+                // The simulated Nikon holds its shutter open at bulb, as libgphoto2's bulb drives it.
+                let bulb = try camera.run("camera", "set", "shutter", "bulb")
+                #expect(bulb.status == 0, "\(bulb)")
+                let result = try camera.run("camera", "shoot", "--hold", "1")
+                #expect(result.status == 0, "\(result)")
+                #expect(result.standardOutput.hasPrefix("Took DSC_"), "\(result)")
+                let length = try #require(camera.simulator.lastExposureLength)
+                #expect(length >= .seconds(1), "the exposure lasted \(length)")
+            }
+            try await CameraUnderTest.with(identity: .generic) { camera in
                 let result = try camera.run("camera", "shoot", "--hold", "1")
                 #expect(result.status == 76, "\(result)")
                 #expect(result.standardError.contains("cannot hold its shutter button down"), "\(result)")

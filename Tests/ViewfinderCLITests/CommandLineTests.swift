@@ -10,6 +10,7 @@ import ViewfinderTestSupport
 
     static let cameraCommands = [
         "info", "props", "get", "set", "shoot", "focus", "record", "liveview", "files", "download", "watch",
+        "timelapse", "bracket", "focus-stack", "tether",
     ]
 
     @Test(arguments: commands)

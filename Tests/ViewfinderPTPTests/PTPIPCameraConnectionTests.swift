@@ -30,7 +30,7 @@ extension SimulatedCameraTests {
                 #expect(
                     camera.supportedFunctionality == [
                         .stillCapture, .liveView, .videoRecording, .fileAccess, .fileDeletion, .propertyControl,
-                        .directFocusDrive, .shutterHalfPress, .clockUpdate,
+                        .directFocusDrive, .heldShutter, .shutterHalfPress, .clockUpdate,
                     ])
                 withExtendedLifetime(token) {}
             }

@@ -24,6 +24,27 @@ extension SimulatedCameraTests {
             }
         }
 
+        /// Holds the shutter for `hold`, checking that a second hold and a one-shot picture are refused meanwhile, and
+        /// that the picture's file comes and the simulated shutter stayed open as long.
+        static func holdShutter(of harness: CameraHarness, for hold: Duration, files: Observed<CameraFileItem>)
+            async throws
+        {
+            let camera = harness.camera
+            let before = files.all.count
+            try await camera.engageShutter()
+            let again = await #expect(throws: ViewfinderError.self) { try await camera.engageShutter() }
+            #expect(again?.code == .alreadyRunning)
+            let shot = await #expect(throws: ViewfinderError.self) {
+                try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(false)
+            }
+            #expect(shot?.code == .deviceBusy)
+            try await Task.sleep(for: hold)
+            try await camera.disengageShutter()
+            try await waitUntil("the picture's file") { files.all.count == before + 1 }
+            let length = try #require(harness.simulator.lastExposureLength)
+            #expect(length >= hold, "the exposure lasted \(length)")
+        }
+
         @Test func canonExposesForAsLongAsTheShutterIsHeld() async throws {
             try await CameraHarness.run(Self.canon) { harness in
                 let camera = harness.camera
@@ -31,21 +52,8 @@ extension SimulatedCameraTests {
                 let files = Observed<CameraFileItem>()
                 let token = camera.addNewFileObserver { files.append($0) }
 
-                try await camera.engageShutter()
-                // While it is held, a second hold and a one-shot picture are refused.
-                let again = await #expect(throws: ViewfinderError.self) { try await camera.engageShutter() }
-                #expect(again?.code == .alreadyRunning)
-                let shot = await #expect(throws: ViewfinderError.self) {
-                    try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(false)
-                }
-                #expect(shot?.code == .deviceBusy)
-                let hold = Duration.milliseconds(1500)
-                try await Task.sleep(for: hold)
-                try await camera.disengageShutter()
-                try await waitUntil("the picture's file") { files.all.count == 1 }
-                // The set shutter speed is 1/125: the exposure lasted as long as the button was held.
-                let length = try #require(harness.simulator.lastExposureLength)
-                #expect(length >= hold, "the exposure lasted \(length)")
+                // The set shutter speed is 1/125: the exposure lasts as long as the button is held.
+                try await Self.holdShutter(of: harness, for: .milliseconds(1500), files: files)
 
                 // Another hold, let go through the completion handler form.
                 try await camera.engageShutter()
@@ -121,21 +129,52 @@ extension SimulatedCameraTests {
             }
         }
 
-        @Test func aCameraWhoseShutterButtonCannotBeHeldSaysSo() async throws {
+        @Test func nikonExposesForAsLongAsTheShutterIsHeldAtBulb() async throws {
             let nikon = CameraSimulator.Configuration(identity: .nikon, sampleImageCount: 0)
             try await CameraHarness.run(nikon) { harness in
+                let camera = harness.camera
+                #expect(camera.supportedFunctionality.contains(.heldShutter))
+                let files = Observed<CameraFileItem>()
+                let token = camera.addNewFileObserver { files.append($0) }
+                let shutter = camera.property(for: .shutterSpeed)
+                try await waitUntil("bulb among the shutter speeds") {
+                    shutter.validSettableValues.contains { $0.commonValue == .bulb }
+                }
+                try await shutter.setValue(.bulb)
+
+                let hold = Duration.milliseconds(1500)
+                try await Self.holdShutter(of: harness, for: hold, files: files)
+                // As libgphoto2's bulb: the computer takes control, the shutter opens without autofocus to the card,
+                // and TerminateCapture closes it.
+                #expect(harness.simulator.requestsAnswered(.nikonChangeCameraMode) == 1)
+                #expect(harness.simulator.requestsAnswered(.nikonInitiateCaptureRecInMedia) == 1)
+                #expect(harness.simulator.requestsAnswered(.nikonTerminateCapture) == 1)
+
+                // At a timed speed the picture is taken as the shutter is pressed, and letting go returns with it.
+                try await shutter.setValue(ShutterSpeedValue(seconds: 1.0 / 125)!)
+                try await camera.engageShutter()
+                try await Self.disengageShutterWithCompletion(camera)
+                try await waitUntil("the second picture's file") { files.all.count == 2 }
+                let timed = try #require(harness.simulator.lastExposureLength)
+                #expect(timed < hold, "the exposure lasted \(timed)")
+
+                let notHeld = await #expect(throws: ViewfinderError.self) { try await camera.disengageShutter() }
+                #expect(notHeld?.code == .notAvailable)
+                withExtendedLifetime(token) {}
+            }
+        }
+
+        @Test func aCameraWhoseShutterButtonCannotBeHeldSaysSo() async throws {
+            try await CameraHarness.run(CameraSimulator.Configuration(sampleImageCount: 0)) { harness in
                 let camera = harness.camera
                 #expect(!camera.supportedFunctionality.contains(.heldShutter))
                 let refused = await #expect(throws: ViewfinderError.self) { try await camera.engageShutter() }
                 #expect(refused?.code == .notAvailable)
                 #expect(refused?.message.contains("hold the shutter") == true, "\(String(describing: refused))")
                 #expect(harness.simulator.lastShutterRelease == nil)
-            }
-            try await CameraHarness.run(CameraSimulator.Configuration(sampleImageCount: 0)) { harness in
-                let camera = harness.camera
                 #expect(!camera.supportedFunctionality.contains(.shutterHalfPress))
-                let refused = await #expect(throws: ViewfinderError.self) { try await camera.engageAutoFocus() }
-                #expect(refused?.code == .notAvailable)
+                let halfPress = await #expect(throws: ViewfinderError.self) { try await camera.engageAutoFocus() }
+                #expect(halfPress?.code == .notAvailable)
                 #expect(!camera.autoFocusEngaged)
             }
         }

@@ -44,7 +44,8 @@ import ViewfinderSimulator
                 return
             }
             #expect(speeds.first == .uint32(300_000))
-            #expect(speeds.last == .uint32(1))
+            // The timed speeds, 30 s to 1/10000 s, then bulb.
+            #expect(speeds.dropLast().last == .uint32(1) && speeds.last == .uint32(0xFFFF_FFFF))
             let compensation = try await harness.session.propertyDescription(.exposureBiasCompensation)
             #expect(compensation.form.allows(.int16(-5000)) && compensation.form.allows(.int16(5000)))
             #expect(compensation.form.allows(.int16(-333)) && !compensation.form.allows(.int16(-500)))

@@ -83,7 +83,7 @@ extension SimulatedCameraExamples {
                 lines.prefix(6) == [
                     "camera is connecting", "camera is connected",
                     "connected to Nikon Corporation Simulated DSLR (serial NK0000001, version 1.0)", "live view: true",
-                    "ISO is ISO 100", "shutter speeds the camera accepts now: 53",
+                    "ISO is ISO 100", "shutter speeds the camera accepts now: 54",
                 ])
             #expect(lines.contains("DSC_0001.JPG: 100 %"))
             #expect(lines.contains { $0.hasPrefix("downloaded DSC_0001.JPG: ") })

@@ -69,6 +69,13 @@ enum Console {
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
+    /// The time, to the millisecond, in UTC as ISO 8601, for the records of commands that print as things happen.
+    static func timestamp() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date())
+    }
+
     /// Prints rows as columns, each as wide as its widest cell.
     static func printTable(header: [String], rows: [[String]]) {
         let widths = header.indices.map { column in

@@ -2,7 +2,8 @@
 enum CameraCommand: Command {
     static let spec = CommandSpec(
         name: "camera",
-        abstract: "Control a network camera: information, properties, shutter, live view, files, events.",
+        abstract:
+            "Control a network camera: information, properties, shutter, live view, files, events, automations.",
         discussion: """
             Each command finds the camera as 'viewfinder discover' does (the default gateway, unless --interface or \
             --host says otherwise), connects, does its work and disconnects. Exit codes: 64 a wrong command line, \
@@ -18,10 +19,9 @@ enum CameraCommand: Command {
         subcommands: [
             CameraInfoCommand.self, CameraPropsCommand.self, CameraGetCommand.self, CameraSetCommand.self,
             CameraShootCommand.self, CameraFocusCommand.self, CameraClockCommand.self, CameraRecordCommand.self,
-            CameraLiveViewCommand.self,
-            CameraFilesCommand.self,
-            CameraDownloadCommand.self,
-            CameraWatchCommand.self,
+            CameraLiveViewCommand.self, CameraFilesCommand.self, CameraDownloadCommand.self, CameraWatchCommand.self,
+            CameraTimelapseCommand.self, CameraBracketCommand.self, CameraFocusStackCommand.self,
+            CameraTetherCommand.self,
         ]
     )
 }

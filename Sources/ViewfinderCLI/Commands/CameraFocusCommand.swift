@@ -37,7 +37,10 @@ enum CameraFocusCommand: Command {
         "camera": .towardsCamera, "infinity": .towardsInfinity,
     ]
 
-    static func run(_ arguments: ParsedArguments) async throws {
+    /// The step `--size` and `--towards` give, which `focus-stack` takes too.
+    ///
+    /// - Throws: ``UsageError`` for a size or direction it does not know.
+    static func step(_ arguments: ParsedArguments) throws -> (FocusDriveAmount, FocusDriveDirection) {
         let sizeName = arguments.value("size") ?? "small"
         let towardsName = arguments.value("towards") ?? "infinity"
         guard let size = sizes[sizeName] else {
@@ -48,6 +51,11 @@ enum CameraFocusCommand: Command {
             throw UsageError(
                 "--towards takes camera or infinity, not '\(towardsName)'", commandPath: arguments.commandPath)
         }
+        return (size, direction)
+    }
+
+    static func run(_ arguments: ParsedArguments) async throws {
+        let (size, direction) = try step(arguments)
         let steps = try arguments.integer("steps", default: 1, in: 1...1000)
         try await CameraTarget(arguments).withConnectedCamera { camera in
             try require(.directFocusDrive, of: camera, else: "cannot drive its focus")
@@ -63,6 +71,8 @@ enum CameraFocusCommand: Command {
                 }
             }
         }
+        let sizeName = arguments.value("size") ?? "small"
+        let towardsName = arguments.value("towards") ?? "infinity"
         let report = Report(size: sizeName, towards: towardsName, steps: steps)
         if arguments.flag("json") {
             try Console.printJSON(report)
@@ -71,27 +81,28 @@ enum CameraFocusCommand: Command {
         Console.print("Moved the focus \(steps) \(sizeName) step\(steps == 1 ? "" : "s") towards \(towardsName)")
     }
 
-    /// Runs `body` with the camera's live view on: a subscriber that took one frame and asks for no more.
+    /// What `body` threw, set apart from live view's own failures.
+    private struct BodyFailure: Error {
+        let error: any Error
+    }
+
+    /// Runs `body` with the camera's live view on, saying what went wrong when live view does not start.
     private static func withLiveView(of camera: any Camera, _ body: () async throws -> Void) async throws {
-        let (events, continuation) = AsyncStream.makeStream(
-            of: Subscribers.Completion<LiveViewTerminationReason>?.self, bufferingPolicy: .bufferingOldest(2))
-        let subscription = camera.liveViewPublisher.sinkWithReadyHandler { completion in
-            continuation.yield(completion)
-        } receiveValue: { _, _ in
-            continuation.yield(nil)
-        }
-        defer { subscription.cancel() }
-        // The publisher gives up on a live view that does not start, so the first event comes.
-        for await event in events {
-            guard let completion = event else { break }
-            guard case .failure(.failed(let error)) = completion else {
-                throw CommandFailure("live view ended before the focus could move", exitStatus: ExitStatus.unavailable)
+        do {
+            try await LiveViewHold.run(on: camera) {
+                do {
+                    try await body()
+                } catch {
+                    throw BodyFailure(error: error)
+                }
             }
+        } catch let failure as BodyFailure {
+            throw failure.error
+        } catch let error as ViewfinderError {
             throw CommandFailure(
                 "live view, which the focus drive needs, failed: \(error.message)",
                 hint: "Check that the camera is in a mode that allows live view, and try again.",
                 exitStatus: error.code == .timeout ? ExitStatus.timeout : ExitStatus.unavailable)
         }
-        try await body()
     }
 }

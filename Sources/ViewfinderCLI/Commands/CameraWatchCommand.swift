@@ -89,7 +89,7 @@ enum CameraWatchCommand: Command {
                     guard let before, before != reading else { continue }
                     try report(reading, before: before, json: json)
                 case .newFile(let item):
-                    let change = Change(time: now(), newFile: CameraFileRecord(item, folder: nil))
+                    let change = Change(time: Console.timestamp(), newFile: CameraFileRecord(item, folder: nil))
                     try emit(change, json: json, text: "new file \(item.name) (handle \(item.id))")
                 case .disconnected(let disconnection):
                     throw CommandFailure(
@@ -105,7 +105,7 @@ enum CameraWatchCommand: Command {
 
     /// Prints a property's change: its value, or else its settable values.
     private static func report(_ reading: PropertyReading, before: PropertyReading, json: Bool) throws {
-        var change = Change(time: now(), property: reading.name)
+        var change = Change(time: Console.timestamp(), property: reading.name)
         if reading.value != before.value {
             change.value = reading.value
             change.previousValue = before.value
@@ -127,12 +127,5 @@ enum CameraWatchCommand: Command {
         } else {
             Console.print("\(change.time)  \(text)")
         }
-    }
-
-    /// The time, to the millisecond, in UTC as ISO 8601.
-    private static func now() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date())
     }
 }

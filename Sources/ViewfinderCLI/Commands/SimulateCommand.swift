@@ -31,7 +31,8 @@ enum SimulateCommand: Command {
             its log lines start with its name. Lines on standard input turn the first camera's dials, as its \
             user would: 'dial iso 1600', 'dial aperture 560' (f/5.6), 'dial shutter 40' (1/250 s, in 0.1 ms), \
             'dial ev -333' (-1/3 EV, in thousandths), or a property's code, 'dial 0x500F 800'; the connected \
-            client is told, as by a real camera. 'read iso' prints the value the camera holds. With --usb the \
+            client is told, as by a real camera. 'read iso' prints the value the camera holds, and 'shoot' takes a \
+            picture as the camera's own shutter button does. With --usb the \
             camera is a USB device instead, a gadget through configfs and FunctionFS on a USB device controller \
             (as root; dummy_hcd gives a machine a virtual one whose host side is its own USB bus, where gphoto2 \
             and `viewfinder camera --usb` find it); once the gadget is made, the simulator gives up root and serves \
@@ -214,14 +215,24 @@ enum SimulateCommand: Command {
         return account.userID == 0 || getuid() != 0 ? nil : account
     }
 
-    /// Reads dial commands from standard input until it ends, and turns the camera's dials.
+    /// Reads dial commands from standard input until it ends, and turns the camera's dials or releases its shutter.
     private static func readDials(for simulator: CameraSimulator) {
         while let line = readLine() {
             let words = line.split(separator: " ")
             guard !words.isEmpty else { continue }
+            if words == ["shoot"] {
+                do throws(ViewfinderError) {
+                    try simulator.pressShutterButton()
+                    Console.print("shoot: the shutter is released")
+                } catch {
+                    Console.printToError("shoot: \(error.message)")
+                }
+                continue
+            }
             let value = words.count == 3 ? Int64(words[2]) : nil
             guard (words[0] == "dial" && value != nil) || (words[0] == "read" && words.count == 2) else {
-                Console.printToError("dial: write 'dial PROPERTY VALUE' or 'read PROPERTY', such as 'dial iso 1600'")
+                Console.printToError(
+                    "dial: write 'dial PROPERTY VALUE', 'read PROPERTY' or 'shoot', such as 'dial iso 1600'")
                 continue
             }
             let name = words[1].lowercased()

@@ -2,6 +2,8 @@
 extension PTPOperationCode {
     /// Nikon AfDrive: focuses once; DeviceReady then answers DeviceBusy until the camera has focused.
     public static let nikonAfDrive = PTPOperationCode(0x90C1, vendorName: "Nikon AfDrive")
+    /// Nikon ChangeCameraMode(mode): 1 puts the camera under the computer's control, as a bulb exposure needs.
+    public static let nikonChangeCameraMode = PTPOperationCode(0x90C2, vendorName: "Nikon ChangeCameraMode")
     /// Nikon CheckEvent: the events the camera holds for the computer, as a u16 count of records of a u16 event
     /// code and one u32 parameter; Nikon bodies over USB and some over WiFi report events only this way.
     public static let nikonCheckEvent = PTPOperationCode(0x90C7, vendorName: "Nikon CheckEvent")
@@ -18,6 +20,14 @@ extension PTPOperationCode {
     /// Nikon MfDrive(direction, steps): moves the focus `steps` steps in live view, towards the camera (1) or towards
     /// infinity (2); DeviceReady then answers DeviceBusy until the lens has moved.
     public static let nikonMfDrive = PTPOperationCode(0x9204, vendorName: "Nikon MfDrive")
+    /// Nikon InitiateCaptureRecInMedia(focus, media): releases the shutter without autofocus (`0xFFFFFFFF`) or with
+    /// it (`0xFFFFFFFE`), recording to the card (0) or to the camera's memory (1); with the shutter speed at bulb the
+    /// shutter stays open until TerminateCapture.
+    public static let nikonInitiateCaptureRecInMedia = PTPOperationCode(
+        0x9207, vendorName: "Nikon InitiateCaptureRecInMedia")
+    /// Nikon TerminateCapture(0, 0): ends a bulb exposure; DeviceReady then answers DeviceBusy until the camera is
+    /// ready again.
+    public static let nikonTerminateCapture = PTPOperationCode(0x920C, vendorName: "Nikon TerminateCapture")
     /// Nikon StartMovieRecInCard: starts recording a movie to the card.
     public static let nikonStartMovieRecording = PTPOperationCode(0x920A, vendorName: "Nikon StartMovieRecInCard")
     /// Nikon EndMovieRec: stops recording a movie.

@@ -2,7 +2,8 @@ import ViewfinderCore
 import ViewfinderSystem
 
 /// Nikon's PTP (vendor extension 0x0A): the standard properties with Nikon's value tables, autofocus with AfDrive,
-/// live view with StartLiveView, GetLiveViewImg and EndLiveView, and movie recording while live view is on.
+/// the shutter held for bulb with InitiateCaptureRecInMedia and TerminateCapture, live view with StartLiveView,
+/// GetLiveViewImg and EndLiveView, and movie recording while live view is on.
 final class NikonDialect: PTPDialect {
     static let name = "Nikon"
 
@@ -11,6 +12,8 @@ final class NikonDialect: PTPDialect {
     private let capture: StandardCapture
     private let liveViewLease = NikonLiveViewLease()
     private let poller = NikonEventPoller()
+    /// The shutter held by ``engageShutter()``: `nil` while it is not, `.none` while the camera is asked to hold it.
+    private let heldShutter = Locked<StandardCapture.StartedCapture??>(nil)
     /// Whether a movie is being recorded, as far as this connection knows.
     private let isRecording = Locked(false)
     /// How often a frame that is not ready yet (DeviceBusy) is asked for again before live view fails.
@@ -49,6 +52,9 @@ final class NikonDialect: PTPDialect {
         var functionality = StandardDialect.standardFunctionality(of: info)
         if info.supports(.nikonAfDrive) {
             functionality.insert(.shutterHalfPress)
+        }
+        if [.nikonChangeCameraMode, .nikonInitiateCaptureRecInMedia, .nikonTerminateCapture].allSatisfy(info.supports) {
+            functionality.insert(.heldShutter)
         }
         if [.nikonStartLiveView, .nikonGetLiveViewImage, .nikonEndLiveView].allSatisfy(info.supports) {
             functionality.insert(.liveView)
@@ -144,6 +150,63 @@ final class NikonDialect: PTPDialect {
         } catch let error as ViewfinderError {
             throw StandardCapture.captureError(error, connection: connection)
         }
+    }
+
+    /// Presses the shutter fully down and holds it, as libgphoto2's `bulb` does.
+    ///
+    /// ChangeCameraMode(1) puts the camera under the computer's control, then InitiateCaptureRecInMedia releases the
+    /// shutter without autofocus, to the card. With the shutter speed at bulb the shutter stays open until
+    /// ``disengageShutter()``; at a timed speed the camera takes its picture at once.
+    ///
+    /// - Throws: ``ViewfinderError/Code/alreadyRunning`` while the shutter is held,
+    ///   ``ViewfinderError/Code/deviceBusy`` while a picture is being taken, or what the camera answered.
+    func engageShutter() async throws {
+        try heldShutter.withLock { (held) throws(ViewfinderError) in
+            guard held == nil else {
+                throw ViewfinderError(.alreadyRunning, "the shutter is already held; let go of it first")
+            }
+            held = .some(nil)
+        }
+        let connection = connection
+        do {
+            _ = try await connection.session.transaction(.nikonChangeCameraMode, parameters: [1])
+            let capture = try await capture.startCapture {
+                try await connection.session.transaction(
+                    .nikonInitiateCaptureRecInMedia, parameters: [0xFFFF_FFFF, 0],
+                    timeout: connection.captureRequestTimeout
+                ).response.transactionID
+            }
+            heldShutter.withLock { $0 = .some(capture) }
+        } catch {
+            heldShutter.withLock { $0 = nil }
+            throw error
+        }
+    }
+
+    /// Lets the shutter go with TerminateCapture(0, 0), as libgphoto2's `bulb` does, waits with DeviceReady until
+    /// the camera is ready, then for the picture.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the shutter is not held,
+    ///   ``ViewfinderError/Code/timeout`` when the camera stays busy or reports no picture in time, or what the
+    ///   camera answered.
+    func disengageShutter() async throws {
+        let held = try heldShutter.withLock { (held) throws(ViewfinderError) -> StandardCapture.StartedCapture in
+            guard case .some(.some(let capture)) = held else {
+                throw ViewfinderError(.notAvailable, "the shutter is not held; hold it with engageShutter() first")
+            }
+            held = nil
+            return capture
+        }
+        let session = connection.session
+        do {
+            _ = try await session.transaction(.nikonTerminateCapture, parameters: [0, 0])
+            try await session.waitUntilNikonReady(
+                timeout: connection.configuration.captureTimeout, after: "ending the exposure")
+        } catch {
+            capture.abandon(held)
+            throw error
+        }
+        try await capture.waitForCapture(held)
     }
 
     // MARK: Focus drive
@@ -292,6 +355,7 @@ final class NikonDialect: PTPDialect {
     func connectionEnded(with error: ViewfinderError) {
         poller.cancel()
         liveViewLease.reset()
+        heldShutter.withLock { $0 = nil }
         capture.connectionEnded(with: error)
     }
 }

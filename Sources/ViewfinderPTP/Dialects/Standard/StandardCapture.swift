@@ -67,6 +67,26 @@ final class StandardCapture: Sendable {
         guard isAvailable else {
             throw ViewfinderError(.notAvailable, "\(connection.model) does not offer InitiateCapture")
         }
+        let connection = connection
+        let capture = try await startCapture {
+            try await connection.session.initiateCapture(timeout: connection.captureRequestTimeout)
+        }
+        try await waitForCapture(capture)
+    }
+
+    /// A capture whose request the camera has taken, to wait for with ``waitForCapture(_:)``.
+    struct StartedCapture: Sendable {
+        fileprivate let id: UInt64
+        fileprivate let transactionID: UInt32
+    }
+
+    /// Starts a capture with `request`, which asks the camera to release the shutter and returns the transaction
+    /// of the request; the events that end the capture are kept from then on for ``waitForCapture(_:)``, however long
+    /// the caller takes to wait, as a held shutter does.
+    ///
+    /// - Throws: ``ViewfinderError/Code/deviceBusy`` while another capture is under way, or what the camera
+    ///   answered the request, as ``captureError(_:connection:)`` puts it.
+    func startCapture(_ request: () async throws -> UInt32) async throws -> StartedCapture {
         let id = try state.withLock { state throws(ViewfinderError) -> UInt64 in
             if let ended = state.ended { throw ended }
             guard state.wait == nil else {
@@ -76,16 +96,23 @@ final class StandardCapture: Sendable {
             state.wait = Wait(id: state.nextID)
             return state.nextID
         }
-        let transactionID: UInt32
         do {
-            transactionID = try await connection.session.initiateCapture(timeout: connection.captureRequestTimeout)
+            return StartedCapture(id: id, transactionID: try await request())
         } catch {
-            state.withLock { state in
-                if state.wait?.id == id { state.wait = nil }
-            }
+            abandon(id)
             throw Self.captureError(error, connection: connection)
         }
-        try await waitForCapture(id, transactionID: transactionID)
+    }
+
+    /// Forgets a started capture that will not be waited for, so that the next can start.
+    func abandon(_ capture: StartedCapture) {
+        abandon(capture.id)
+    }
+
+    private func abandon(_ id: UInt64) {
+        state.withLock { state in
+            if state.wait?.id == id { state.wait = nil }
+        }
     }
 
     /// What a refused InitiateCapture means for the caller.
@@ -107,8 +134,9 @@ final class StandardCapture: Sendable {
         }
     }
 
-    /// Waits for the CaptureComplete event of capture `id`, until the configured timeout.
-    private func waitForCapture(_ id: UInt64, transactionID: UInt32) async throws {
+    /// Waits for the CaptureComplete event of a started capture, until the configured timeout.
+    func waitForCapture(_ capture: StartedCapture) async throws {
+        let (id, transactionID) = (capture.id, capture.transactionID)
         let timeout = connection.configuration.captureTimeout
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
