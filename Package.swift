@@ -85,6 +85,15 @@ let package = Package(
             dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderPTP", "CViewfinderUSB"],
             swiftSettings: strict
         ),
+        // Panasonic Lumix cameras over their HTTP API: cam.cgi commands and XML answers, the state polled, on the
+        // camera driver core.
+        .target(
+            name: "ViewfinderLumix",
+            dependencies: [
+                "ViewfinderSystem", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderHTTPMessage", "ViewfinderDiscovery",
+            ],
+            swiftSettings: strict
+        ),
         // A simulated PTP/IP camera, a product of its own for demos and tests.
         .target(
             name: "ViewfinderSimulator",
@@ -129,7 +138,7 @@ let package = Package(
             name: "ViewfinderCameras",
             dependencies: [
                 "ViewfinderReactive", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderPTP", "ViewfinderPTPIP",
-                "ViewfinderPTPUSB", "ViewfinderDiscovery",
+                "ViewfinderPTPUSB", "ViewfinderDiscovery", "ViewfinderLumix",
             ],
             swiftSettings: strict
         ),
@@ -177,6 +186,16 @@ let package = Package(
             name: "ViewfinderSystemTests", dependencies: ["ViewfinderTestSupport", "ViewfinderSystem"],
             swiftSettings: strict),
         .testTarget(name: "ViewfinderHTTPMessageTests", dependencies: ["ViewfinderHTTPMessage"], swiftSettings: strict),
+        // The Lumix driver against a TZ90's recorded answers served back over loopback HTTP, and hostile peers.
+        .testTarget(
+            name: "ViewfinderLumixTests",
+            dependencies: [
+                "ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore", "ViewfinderHTTPMessage",
+                "ViewfinderLumix",
+            ],
+            exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ViewfinderImagingTests", dependencies: ["ViewfinderImaging", "CTurboJPEG", "CLibYUV"],
             swiftSettings: strict),

@@ -1,10 +1,11 @@
 // ViewfinderCameras: the cameras part of Viewfinder alone. Importing this module brings in the camera model, the
-// reactive layer, PTP with every dialect, PTP/IP, PTP over USB, discovery and the JPEG decoding live view needs, and
-// links no libyuv, libpng, zxing-cpp or V4L2 code.
+// reactive layer, PTP with every dialect, PTP/IP, PTP over USB, Panasonic Lumix over HTTP, discovery and the JPEG
+// decoding live view needs, and links no libyuv, libpng, zxing-cpp or V4L2 code.
 
 @_exported import ViewfinderCore
 @_exported import ViewfinderDiscovery
 @_exported import ViewfinderJPEG
+@_exported import ViewfinderLumix
 @_exported import ViewfinderPTP
 @_exported import ViewfinderPTPIP
 @_exported import ViewfinderPTPUSB
