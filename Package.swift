@@ -94,11 +94,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // A simulated PTP/IP camera, a product of its own for demos and tests.
+        // A simulated PTP/IP camera (and a Lumix over HTTP), a product of its own for demos and tests.
         .target(
             name: "ViewfinderSimulator",
             dependencies: [
                 "ViewfinderSystem", "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderImaging", "ViewfinderDiscovery",
+                "ViewfinderHTTPMessage",
             ],
             swiftSettings: strict
         ),
@@ -186,12 +187,13 @@ let package = Package(
             name: "ViewfinderSystemTests", dependencies: ["ViewfinderTestSupport", "ViewfinderSystem"],
             swiftSettings: strict),
         .testTarget(name: "ViewfinderHTTPMessageTests", dependencies: ["ViewfinderHTTPMessage"], swiftSettings: strict),
-        // The Lumix driver against a TZ90's recorded answers served back over loopback HTTP, and hostile peers.
+        // The Lumix driver against a TZ90's recorded answers served back over loopback HTTP, the simulated Lumix and
+        // hostile peers.
         .testTarget(
             name: "ViewfinderLumixTests",
             dependencies: [
                 "ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore", "ViewfinderHTTPMessage",
-                "ViewfinderLumix",
+                "ViewfinderLumix", "ViewfinderSimulator",
             ],
             exclude: ["Fixtures"],
             swiftSettings: strict

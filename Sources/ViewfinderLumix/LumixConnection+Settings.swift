@@ -74,7 +74,8 @@ extension LumixConnection {
     /// Passes a setting to its property: its current value and the values allowed now.
     ///
     /// A setting without a value now has no values to set either. With `matchingMeaning`, a current value that means the same as an allowed one is shown as that one,
-    /// so that `1366/256` the camera reports is the `1365/256` (f/6.3) that was set.
+    /// so that a value the camera writes another way, such as `1365/256` for `1366/256` (f/6.3), is the one
+    /// listed.
     private func report<Value>(
         _ identifier: CameraPropertyIdentifier<Value>, _ raw: String?, _ allowed: [String],
         _ decode: (String) -> TypedCameraPropertyValue<Value>, matchingMeaning: Bool = false

@@ -34,10 +34,11 @@ enum LumixPropertyValues {
             ShutterSpeedValue(stopsFromOneSecond: ExposureStops(sixths: -sixths)), rawValue: .string(raw))
     }
 
-    /// The text of an APEX value in sixths of a stop, the way the camera writes it: `N/256`.
+    /// The text of an APEX value in sixths of a stop, the way the camera writes it: `N/256`, rounded up as Panasonic
+    /// rounds (f/6.3, Av 5⅓, is `1366/256`; 1/1.3 s, Tv ⅓, is `86/256`; 1.3 s is `-85/256`).
     static func apexText(sixths: Int) -> String {
-        let numerator = (sixths * 256 + (sixths >= 0 ? 3 : -3)) / 6
-        return "\(numerator)/256"
+        let scaled = sixths * 256
+        return "\(scaled >= 0 ? (scaled + 5) / 6 : scaled / 6)/256"
     }
 
     /// An exposure compensation in stops: `0`, `1/3`, `-14/3`, `2`.

@@ -215,17 +215,7 @@ package final class SSDPAnnouncer: Sendable {
 
     /// The device description.
     private static func description(of device: Device) -> [UInt8] {
-        func escaped(_ text: String) -> String {
-            text.map { character -> String in
-                switch character {
-                case "&": "&amp;"
-                case "<": "&lt;"
-                case ">": "&gt;"
-                case "\"": "&quot;"
-                default: String(character)
-                }
-            }.joined()
-        }
+        let escaped = XMLElements.escaped
         let services = device.types.filter { $0.contains(":service:") }.enumerated().map { index, type in
             let id = type.split(separator: ":").dropLast().last.map(String.init) ?? "Service\(index)"
             return "<service><serviceType>\(escaped(type))</serviceType>"

@@ -212,4 +212,17 @@ package struct XMLElements: Sendable {
         }
         return text.trimmingWhitespace
     }
+
+    /// `text` with `&`, `<`, `>` and `"` written as entities, for XML text and attribute values.
+    package static func escaped(_ text: String) -> String {
+        text.map { character -> String in
+            switch character {
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            default: String(character)
+            }
+        }.joined()
+    }
 }

@@ -1,0 +1,44 @@
+import Testing
+import ViewfinderCore
+import ViewfinderLumix
+import ViewfinderSimulator
+import ViewfinderSystem
+import ViewfinderTestSupport
+
+/// The Lumix driver against the simulated Lumix on loopback.
+@Suite struct LumixSimulatorTests {
+    @Test func theDriverSetsShootsAndRecordsOnTheSimulatedLumix() async throws {
+        let log = Locked<[String]>([])
+        let simulator = LumixSimulator(
+            configuration: .init(port: 0, contentPort: 0, log: { line in log.withLock { $0.append(line) } }))
+        let (port, _) = try simulator.start()
+        do {
+            let camera = LumixCameraTests.camera(port: port)
+            try await camera.connect()
+            #expect(camera.deviceInfo?.model == "DC-TZ90")
+            #expect(camera.property(for: .shotsAvailable).commonValue == ShotsAvailableValue(998))
+            try await camera.property(for: .iso).setValue(.iso400)
+            try await camera.property(for: .whiteBalance).setValue(.daylight)
+            let minusTwoThirds = try #require(
+                camera.property(for: .exposureCompensation).validSettableValues.first {
+                    $0.commonValue?.thousandthsOfAStop == -667
+                })
+            try await camera.property(for: .exposureCompensation).setValue(minusTwoThirds)
+            #expect(log.withLock { $0 }.suffix(3) == ["set iso 400", "set whitebalance daylight", "set exposure -2/3"])
+            try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(false)
+            try await waitUntil("the poll to show one picture fewer to fit") {
+                camera.property(for: .shotsAvailable).commonValue == ShotsAvailableValue(997)
+            }
+            try await camera.startVideoRecording()
+            #expect(camera.videoRecordingState != .notRecording)
+            try await camera.stopVideoRecording()
+            #expect(camera.videoRecordingState == .notRecording)
+            #expect(log.withLock { $0.contains("recording started") && $0.contains("recording stopped") })
+            try await camera.disconnect()
+        } catch {
+            await offThePool { simulator.stop() }
+            throw error
+        }
+        await offThePool { simulator.stop() }
+    }
+}
