@@ -3,7 +3,8 @@ import ViewfinderJPEG
 
 /// A Panasonic Lumix driven over WiFi through its HTTP API (`cam.cgi`), as Panasonic's Image App does.
 ///
-/// The camera is a ``Camera`` like any other: connect, read and set its properties, take pictures and record video.
+/// The camera is a ``Camera`` like any other: connect, read and set its properties, take pictures, watch live view
+/// and record video.
 /// Connecting asks the camera for remote access (the camera may ask its owner to allow it on its screen), reads its
 /// capabilities and menus and switches it to recording mode; while connected, the camera's state, settings and menus
 /// are polled for changes, which reach the properties' observers and publishers.
@@ -26,6 +27,8 @@ public final class LumixCamera: DriverBackedCamera {
         public var pollInterval = Duration.seconds(1)
         /// The longest one command may take, from connecting to the whole answer.
         public var requestTimeout = Duration.seconds(5)
+        /// The longest live view waits for the camera's next frame.
+        public var liveViewTimeout = Duration.seconds(2)
         /// The longest answer body read; the menu list of a TZ90 is about 400 KB.
         public var maximumAnswerLength = 4 << 20
         /// The name the camera shows for this computer when it asks its owner to allow remote access.

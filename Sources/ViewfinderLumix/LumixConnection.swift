@@ -13,6 +13,8 @@ public final class LumixConnection: CameraDriverConnection {
         var closed = false
         /// Whether the camera showed it records video, at the last poll.
         var recording = false
+        /// Live view's socket, while live view runs.
+        var liveView: LumixLiveView?
     }
 
     let host: String
@@ -119,20 +121,27 @@ public final class LumixConnection: CameraDriverConnection {
         let activity = "sending \(query) to the Lumix at \(HostPort.text(host, port: configuration.port))"
         let bound = maximumLength ?? configuration.maximumAnswerLength
         let timeout = configuration.requestTimeout
-        let outcome: Result<LumixReply, ViewfinderError> = await withCheckedContinuation { continuation in
+        return try await Self.run(on: thread) { () throws(ViewfinderError) -> LumixReply in
+            let answer = try LumixHTTPClient.exchange(
+                url.getRequest(), host: host, port: configuration.port, deadline: .now + timeout,
+                maximumBodyLength: bound, activity: activity)
+            guard answer.status == 200 else {
+                throw ViewfinderError(
+                    .malformedData, "the Lumix at \(host) answered \(query) with HTTP \(answer.status), not 200")
+            }
+            return try LumixReply(answer.body, command: query)
+        }
+    }
+
+    /// Runs blocking `body` on `thread` and returns what it returns, without holding a thread of Swift's pool.
+    ///
+    /// - Throws: What `body` throws, or ``ViewfinderError/Code/notConnected`` once the thread has stopped.
+    static func run<Value: Sendable>(
+        on thread: IOThread, _ body: @escaping @Sendable () throws(ViewfinderError) -> Value
+    ) async throws(ViewfinderError) -> Value {
+        let outcome: Result<Value, ViewfinderError> = await withCheckedContinuation { continuation in
             let submitted = thread.submit {
-                continuation.resume(
-                    returning: Result { () throws(ViewfinderError) -> LumixReply in
-                        let answer = try LumixHTTPClient.exchange(
-                            url.getRequest(), host: host, port: configuration.port, deadline: .now + timeout,
-                            maximumBodyLength: bound, activity: activity)
-                        guard answer.status == 200 else {
-                            throw ViewfinderError(
-                                .malformedData,
-                                "the Lumix at \(host) answered \(query) with HTTP \(answer.status), not 200")
-                        }
-                        return try LumixReply(answer.body, command: query)
-                    })
+                continuation.resume(returning: Result { () throws(ViewfinderError) -> Value in try body() })
             }
             if !submitted {
                 continuation.resume(
@@ -166,8 +175,8 @@ public final class LumixConnection: CameraDriverConnection {
 
     // MARK: CameraDriverConnection
 
-    /// Still pictures, video and properties.
-    public var functionality: CameraFunctionality { [.stillCapture, .propertyControl, .videoRecording] }
+    /// Still pictures, live view, video and properties.
+    public var functionality: CameraFunctionality { [.stillCapture, .liveView, .propertyControl, .videoRecording] }
 
     /// How the driver speaks to the camera.
     public var driverDescription: String { "over Panasonic's HTTP API" }
@@ -206,23 +215,68 @@ public final class LumixConnection: CameraDriverConnection {
         return error
     }
 
-    /// Stops the poll and the connection's thread.
+    /// Stops the poll, live view and the connection's thread.
     public func close() async {
-        let poll = state.withLock { state in
+        let (poll, liveView) = state.withLock { state in
             state.closed = true
-            return state.poll
+            defer { state.liveView = nil }
+            return (state.poll, state.liveView)
         }
         poll?.cancel()
+        liveView?.close()
         thread.stop()
     }
 
-    /// Records why the connection ended, so calls under way say so.
+    /// Records why the connection ended, so calls under way say so, and stops the poll and live view.
     public func connectionEnded(with error: ViewfinderError) {
-        let poll = state.withLock { state in
+        let (poll, liveView) = state.withLock { state in
             state.ended = state.ended ?? error
-            return state.poll
+            defer { state.liveView = nil }
+            return (state.poll, state.liveView)
         }
         poll?.cancel()
+        liveView?.close()
+    }
+
+    // MARK: Live view
+
+    /// Opens a UDP port for live view and asks the camera, in recording mode, to stream to it (`startstream`).
+    ///
+    /// The camera sends to the address the request came from. It stops streaming unless asked again; the poll's
+    /// `getstate` each second asks, as gphoto2's driver does between its frames.
+    public func startLiveView() async throws {
+        let liveView = try LumixLiveView(host: host, timeout: configuration.liveViewTimeout)
+        do {
+            try await cameraCommand("recmode", while: "switching to recording mode for live view")
+            try await command("mode=startstream&value=\(liveView.port)").requireOK("starting live view")
+        } catch {
+            liveView.close()
+            throw error
+        }
+        let previous = state.withLock { state in
+            defer { state.liveView = liveView }
+            return state.liveView
+        }
+        previous?.close()
+    }
+
+    /// The newest frame the camera sent since the last one asked for; those in between are dropped.
+    public func liveViewImage() async throws -> [UInt8] {
+        guard let liveView = state.withLock({ $0.liveView }) else {
+            throw ViewfinderError(.notAvailable, "live view is not running on the Lumix at \(host)")
+        }
+        return try await liveView.nextImage()
+    }
+
+    /// Closes live view's port and asks the camera to stop streaming (`stopstream`).
+    public func endLiveView() async {
+        let liveView = state.withLock { state in
+            defer { state.liveView = nil }
+            return state.liveView
+        }
+        guard let liveView else { return }
+        liveView.close()
+        _ = try? await command("mode=stopstream")
     }
 
     // MARK: Shooting

@@ -2,8 +2,8 @@ import ViewfinderSystem
 import ViewfinderTestSupport
 
 /// A TZ90 played back from its recorded answers (`Fixtures/TZ90`, see its README): each command is answered with
-/// the camera's own bytes, except that settings set since are answered with their new value, and answers the test
-/// replaces.
+/// the camera's own bytes, except that settings set since are answered with their new value, camera commands and
+/// live view's start and stop with ok (the TZ90's answer to each), and answers the test replaces.
 final class RecordedTZ90: Sendable {
     static let fixtures = String(#filePath.dropLast("RecordedTZ90.swift".count)) + "Fixtures/TZ90/"
 
@@ -51,7 +51,7 @@ final class RecordedTZ90: Sendable {
                         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<camrply><result>ok</result><settingvalue \(type)=\"\(value)\"></settingvalue></camrply>\n"
                             .utf8))
             }
-        case "camcmd":
+        case "camcmd", "startstream", "stopstream":
             return .body(ok)
         default:
             break
