@@ -454,6 +454,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "fuzz-lumix",
+            dependencies: [
+                "FuzzSupport", "ViewfinderCore", "ViewfinderDiscovery", "ViewfinderHTTPMessage", "ViewfinderLumix",
+            ],
+            path: "Fuzz/LumixFuzzer",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "fuzz-barcode",
             dependencies: ["FuzzSupport", "ViewfinderCore", "ViewfinderImaging", "ViewfinderBarcode"],
             path: "Fuzz/BarcodeFuzzer",

@@ -5,12 +5,12 @@ import ViewfinderCore
 /// The header's layout differs between bodies and is not documented; every client (gphoto2's driver among them)
 /// finds the JPEG by its start-of-image marker, as this reader does, and requires its end-of-image marker at the
 /// datagram's end, so that a datagram cut short is refused rather than shown half drawn.
-enum LumixLiveViewDatagram {
+package enum LumixLiveViewDatagram {
     /// The JPEG in `datagram`: from its start-of-image marker (`FF D8`) to its end-of-image marker (`FF D9`), which
     /// ends the datagram.
     ///
     /// - Throws: ``ViewfinderError/Code/malformedData`` for a datagram without a JPEG, or whose JPEG does not end.
-    static func jpeg(in datagram: ArraySlice<UInt8>) throws(ViewfinderError) -> ArraySlice<UInt8> {
+    package static func jpeg(in datagram: ArraySlice<UInt8>) throws(ViewfinderError) -> ArraySlice<UInt8> {
         var index = datagram.startIndex
         var start: Int?
         while index + 2 < datagram.endIndex {

@@ -7,31 +7,31 @@ import ViewfinderDiscovery
 /// for `setsetting&type=whitebalance&value=daylight`, inside the item that owns the setting
 /// (`menu_item_id_whitebalance`); the current menu says per item id whether it is enabled, and gives the owner's
 /// value.
-struct LumixMenus: Sendable, Equatable {
+package struct LumixMenus: Sendable, Equatable {
     /// A setting's choices in the menu list.
-    struct Setting: Sendable, Equatable {
+    package struct Setting: Sendable, Equatable {
         /// The id of the menu item that owns the setting, whose current value the current menu gives.
-        var owner: String
+        package var owner: String
         /// The choices, each a menu item id and the value it sets, in the camera's order.
-        var choices: [Choice]
+        package var choices: [Choice]
     }
 
     /// A choice: the menu item's id and the value `setsetting` sends.
-    struct Choice: Sendable, Equatable {
+    package struct Choice: Sendable, Equatable {
         /// The menu item's id.
-        var id: String
+        package var id: String
         /// The value.
-        var value: String
+        package var value: String
     }
 
     /// The settings by their `setsetting` type, such as `iso` or `whitebalance`.
-    private(set) var settings: [String: Setting] = [:]
+    package private(set) var settings: [String: Setting] = [:]
 
     /// No menus: a body that does not answer for them.
-    init() {}
+    package init() {}
 
     /// Reads the menu list: every item that sets a value with `setsetting` and no second value.
-    init(allMenu document: XMLElements) {
+    package init(allMenu document: XMLElements) {
         let elements = document.elements
         for element in elements where element.name == "item" && element["cmd_mode"] == "setsetting" {
             guard let type = element["cmd_type"], let value = element["cmd_value"], let id = element["id"],
@@ -52,17 +52,17 @@ struct LumixMenus: Sendable, Equatable {
     }
 
     /// The current menu: for each item id, whether it is enabled and its value.
-    struct Current: Sendable, Equatable {
+    package struct Current: Sendable, Equatable {
         /// Whether each listed item is enabled.
-        var enabled: [String: Bool] = [:]
+        package var enabled: [String: Bool] = [:]
         /// The value of each item that gives one.
-        var values: [String: String] = [:]
+        package var values: [String: String] = [:]
 
         /// Nothing known.
-        init() {}
+        package init() {}
 
         /// Reads the current menu.
-        init(_ document: XMLElements) {
+        package init(_ document: XMLElements) {
             for element in document.elements where element.name == "item" {
                 guard let id = element["id"] else { continue }
                 if let enable = element["enable"] {
@@ -77,13 +77,13 @@ struct LumixMenus: Sendable, Equatable {
 
     /// The values of the setting `type` that the camera allows now: its choices whose items are enabled, or not
     /// listed as disabled.
-    func allowedValues(of type: String, now current: Current) -> [String] {
+    package func allowedValues(of type: String, now current: Current) -> [String] {
         guard let setting = settings[type], current.enabled[setting.owner] != false else { return [] }
         return setting.choices.filter { current.enabled[$0.id] != false }.map(\.value)
     }
 
     /// The current value of the setting `type`, as the current menu gives it for the item that owns it.
-    func currentValue(of type: String, in current: Current) -> String? {
+    package func currentValue(of type: String, in current: Current) -> String? {
         settings[type].flatMap { current.values[$0.owner] }
     }
 }

@@ -5,9 +5,9 @@ import ViewfinderCore
 /// Apertures and shutter speeds are APEX values times 256 written as a fraction (`1366/256` is Av 5⅓, f/6.3;
 /// `2560/256` is Tv 10, 1/1000); exposure compensation is a fraction of stops (`-2/3`); the rest are words. A value
 /// outside these tables is ``TypedCameraPropertyValue/unknown(_:)``: shown with its text, never offered to set.
-enum LumixPropertyValues {
+package enum LumixPropertyValues {
     /// An ISO: `auto`, `i_iso` (the camera's intelligent automatic ISO) or a number.
-    static func iso(_ raw: String) -> TypedCameraPropertyValue<ISOValue> {
+    package static func iso(_ raw: String) -> TypedCameraPropertyValue<ISOValue> {
         switch raw {
         case "auto": return TypedCameraPropertyValue(.automatic, rawValue: .string(raw))
         case "i_iso":
@@ -19,14 +19,14 @@ enum LumixPropertyValues {
     }
 
     /// An aperture from `focal`'s Av×256; `32767/256`, which a body without a lens reports, is unknown.
-    static func aperture(_ raw: String) -> TypedCameraPropertyValue<ApertureValue> {
+    package static func aperture(_ raw: String) -> TypedCameraPropertyValue<ApertureValue> {
         guard let sixths = apexSixths(raw), (0...(16 * 6)).contains(sixths) else { return .unknown(.string(raw)) }
         return TypedCameraPropertyValue(
             ApertureValue(stopsFromF1: ExposureStops(sixths: sixths)), rawValue: .string(raw))
     }
 
     /// A shutter speed from `shtrspeed`'s Tv×256, positive for speeds shorter than a second.
-    static func shutterSpeed(_ raw: String) -> TypedCameraPropertyValue<ShutterSpeedValue> {
+    package static func shutterSpeed(_ raw: String) -> TypedCameraPropertyValue<ShutterSpeedValue> {
         guard let sixths = apexSixths(raw), (-(15 * 6)...(15 * 6)).contains(sixths) else {
             return .unknown(.string(raw))
         }
@@ -36,20 +36,20 @@ enum LumixPropertyValues {
 
     /// The text of an APEX value in sixths of a stop, the way the camera writes it: `N/256`, rounded up as Panasonic
     /// rounds (f/6.3, Av 5⅓, is `1366/256`; 1/1.3 s, Tv ⅓, is `86/256`; 1.3 s is `-85/256`).
-    static func apexText(sixths: Int) -> String {
+    package static func apexText(sixths: Int) -> String {
         let scaled = sixths * 256
         return "\(scaled >= 0 ? (scaled + 5) / 6 : scaled / 6)/256"
     }
 
     /// An exposure compensation in stops: `0`, `1/3`, `-14/3`, `2`.
-    static func exposureCompensation(_ raw: String) -> TypedCameraPropertyValue<ExposureCompensationValue> {
+    package static func exposureCompensation(_ raw: String) -> TypedCameraPropertyValue<ExposureCompensationValue> {
         guard let sixths = fractionSixths(raw), abs(sixths) <= 10 * 6 else { return .unknown(.string(raw)) }
         return TypedCameraPropertyValue(
             ExposureCompensationValue(stops: ExposureStops(sixths: sixths)), rawValue: .string(raw))
     }
 
     /// A white balance word.
-    static func whiteBalance(_ raw: String) -> TypedCameraPropertyValue<WhiteBalanceValue> {
+    package static func whiteBalance(_ raw: String) -> TypedCameraPropertyValue<WhiteBalanceValue> {
         let table: [String: (WhiteBalanceValue, String?)] = [
             "auto": (.automatic, nil), "daylight": (.daylight, nil), "cloudy": (.cloudy, nil), "shade": (.shade, nil),
             "halogen": (.tungsten, "Incandescent"), "incandescent": (.tungsten, nil), "flash": (.flash, nil),
@@ -62,7 +62,7 @@ enum LumixPropertyValues {
     }
 
     /// A focus mode word.
-    static func focusMode(_ raw: String) -> TypedCameraPropertyValue<FocusModeValue> {
+    package static func focusMode(_ raw: String) -> TypedCameraPropertyValue<FocusModeValue> {
         let table: [String: (FocusModeValue, String?)] = [
             "af": (.autoFocus, nil), "afs": (.singleAutoFocus, nil), "aff": (.automaticAutoFocus, nil),
             "afc": (.continuousAutoFocus, nil), "mf": (.manual, nil), "afmacro": (.macro, "AF Macro"),
@@ -73,7 +73,7 @@ enum LumixPropertyValues {
     }
 
     /// A drive mode word; the camera's own modes (4K Photo, Post Focus) keep their names without a common meaning.
-    static func driveMode(_ raw: String) -> TypedCameraPropertyValue<DriveModeValue> {
+    package static func driveMode(_ raw: String) -> TypedCameraPropertyValue<DriveModeValue> {
         switch raw {
         case "normal": return TypedCameraPropertyValue(.single, rawValue: .string(raw))
         case "burst": return TypedCameraPropertyValue(.continuous, rawValue: .string(raw))
@@ -87,7 +87,7 @@ enum LumixPropertyValues {
     }
 
     /// The battery from `getstate`'s `batt`, bars of a whole such as `3/3`; `nil` for no battery (`-1/0`).
-    static func batteryLevel(_ raw: String) -> TypedCameraPropertyValue<BatteryLevelValue>? {
+    package static func batteryLevel(_ raw: String) -> TypedCameraPropertyValue<BatteryLevelValue>? {
         let parts = raw.split(separator: "/")
         guard parts.count == 2, let bars = Int(parts[0]), let whole = Int(parts[1]) else {
             return .unknown(.string(raw))
@@ -98,7 +98,7 @@ enum LumixPropertyValues {
     }
 
     /// `N/256` in sixths of a stop, rounded to the nearest sixth.
-    static func apexSixths(_ raw: String) -> Int? {
+    package static func apexSixths(_ raw: String) -> Int? {
         let parts = raw.split(separator: "/")
         guard parts.count == 2, parts[1] == "256", let numerator = Int(parts[0]), abs(numerator) < 1 << 20 else {
             return nil

@@ -3,16 +3,16 @@ import ViewfinderDiscovery
 
 /// A Lumix's answer to a `cam.cgi` command: `<camrply><result>ok</result>…</camrply>`, or the plain text some
 /// commands answer with (`ok,…` for access control and the lens).
-struct LumixReply: Sendable {
+package struct LumixReply: Sendable {
     /// The document, for an XML answer.
-    let document: XMLElements?
+    package let document: XMLElements?
     /// The plain text, for an answer that is not XML.
-    let text: String?
+    package let text: String?
 
     /// Reads an answer to `command`.
     ///
     /// - Throws: ``ViewfinderError/Code/malformedData`` for XML out of form or without a `camrply`.
-    init(_ body: [UInt8], command: String) throws(ViewfinderError) {
+    package init(_ body: [UInt8], command: String) throws(ViewfinderError) {
         let start = body.firstIndex { $0 > 32 } ?? body.endIndex
         if body[start...].first == UInt8(ascii: "<") {
             let document = try XMLElements(body, from: "the Lumix's answer to \(command)")
@@ -29,7 +29,7 @@ struct LumixReply: Sendable {
     }
 
     /// The result: `ok`, or the camera's error word such as `err_busy`.
-    var result: String {
+    package var result: String {
         if let document {
             return document.first("result")?.text ?? ""
         }
@@ -37,7 +37,7 @@ struct LumixReply: Sendable {
     }
 
     /// The fields of a plain text answer after its result, such as the lens's `1536/256` values.
-    var fields: [String] {
+    package var fields: [String] {
         guard let text else { return [] }
         return text.split(separator: ",", omittingEmptySubsequences: false).dropFirst().map(String.init)
     }
@@ -46,7 +46,7 @@ struct LumixReply: Sendable {
     ///
     /// - Throws: ``ViewfinderError/Code/deviceBusy`` for `err_busy`, ``ViewfinderError/Code/notAvailable`` for
     ///   `err_reject` and `err_non_support`, ``ViewfinderError/Code/protocolFailure`` for anything else.
-    func requireOK(_ command: String) throws(ViewfinderError) {
+    package func requireOK(_ command: String) throws(ViewfinderError) {
         switch result {
         case "ok":
             return
@@ -64,7 +64,7 @@ struct LumixReply: Sendable {
     }
 
     /// The value of a `getsetting` answer: the first attribute of `<settingvalue>`, which must be named `type`.
-    func settingValue(_ type: String) -> String? {
+    package func settingValue(_ type: String) -> String? {
         guard let setting = document?.first("settingvalue"), let first = setting.attributes.first,
             first.name == type
         else { return nil }
@@ -72,7 +72,7 @@ struct LumixReply: Sendable {
     }
 
     /// The texts of an element's children by name, such as `getstate`'s `<state>`: `batt` is `3/3`.
-    func childTexts(of name: String) -> [String: String] {
+    package func childTexts(of name: String) -> [String: String] {
         guard let document, let position = document.positions(of: name).first else { return [:] }
         var texts: [String: String] = [:]
         for child in document.children(of: position) where texts[child.name] == nil {
