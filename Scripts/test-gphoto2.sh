@@ -379,6 +379,15 @@ else
         --filename lumix-preview.jpg
     expect_jpeg lumix-preview-is-jpeg "$work/files/thumb_lumix-preview.jpg" 320x240
     expect_ok lumix-list-after-capture "$lumix" "There are 3 files in folder '/'" --list-files
+    # Viewfinder's own Lumix driver reads back what gphoto2 set.
+    readback=$(for name in iso aperture shutter; do
+        "$viewfinder" camera get "$name" --family panasonic --host "$lumix_camera" 2>&1
+    done)
+    if [ "$(echo "$readback" | tr '\n' ' ')" = "ISO 400 f/8 1/250 " ]; then
+        pass lumix-viewfinder-read-back
+    else
+        fail lumix-viewfinder-read-back "viewfinder reads back '$readback', not ISO 400, f/8 and 1/250"
+    fi
     unset gphoto_port
 fi
 

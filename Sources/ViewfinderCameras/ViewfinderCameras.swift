@@ -13,7 +13,8 @@
 
 extension CameraDiscovery {
     /// Discovery through every transport Viewfinder has: USB for attached cameras (addresses `usb:BUS:ADDRESS`), and
-    /// PTP/IP for cameras on the network, with the gateways of the kernel's routing table.
+    /// for cameras on the network Panasonic's HTTP API for Panasonic cameras and PTP/IP for the others, with the
+    /// gateways of the kernel's routing table.
     ///
     /// ```swift
     /// let manualDiscovery = CameraDiscovery.shared.manualDiscovery
@@ -31,7 +32,8 @@ extension CameraDiscovery {
     /// multicast DNS for `_ptp._tcp` services, SSDP for Canon's, Sony's and MTP cameras' services, and the kernel's
     /// device events for cameras plugged in and out by USB.
     public static let shared: CameraDiscovery = {
-        let discovery = CameraDiscovery(connectors: [PTPUSBCameraConnector(), PTPIPCameraConnector()])
+        let discovery = CameraDiscovery(
+            connectors: [PTPUSBCameraConnector(), LumixCameraConnector(), PTPIPCameraConnector()])
         discovery.register(MulticastDNSSearcher())
         discovery.register(SSDPSearcher())
         discovery.register(USBCameraSearcher())

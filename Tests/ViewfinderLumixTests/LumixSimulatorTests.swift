@@ -41,4 +41,27 @@ import ViewfinderTestSupport
         }
         await offThePool { simulator.stop() }
     }
+
+    @Test func discoveryMakesALumixForAPanasonicAddressAndLeavesOtherFamilies() async throws {
+        let simulator = LumixSimulator(configuration: .init(port: 0, contentPort: 0))
+        let (port, _) = try simulator.start()
+        do {
+            let discovery = CameraDiscovery(connectors: [LumixCameraConnector()])
+            let camera = try await discovery.manualDiscovery.discover(
+                .cameraType(.panasonic, atAddress: "127.0.0.1", port: port))
+            #expect(camera is LumixCamera)
+            try await camera.connect()
+            #expect(camera.deviceInfo?.model == "DC-TZ90")
+            try await camera.disconnect()
+            let error = await #expect(throws: ViewfinderError.self) {
+                try await discovery.manualDiscovery.discover(.cameraType(.nikon, atAddress: "127.0.0.1", port: port))
+            }
+            #expect(error?.code == .notAvailable)
+            #expect(error?.message.contains("Panasonic") == true, "\(String(describing: error))")
+        } catch {
+            await offThePool { simulator.stop() }
+            throw error
+        }
+        await offThePool { simulator.stop() }
+    }
 }
