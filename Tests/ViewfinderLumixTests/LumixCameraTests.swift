@@ -22,11 +22,12 @@ import ViewfinderTestSupport
 
     /// Serves `tz90` on loopback, connects to it, runs `body` with the camera and the responder, and disconnects.
     static func withConnected(
-        _ tz90: RecordedTZ90 = RecordedTZ90(), _ body: (LumixCamera, LumixResponder) async throws -> Void
+        _ tz90: RecordedTZ90 = RecordedTZ90(), liveViewTimeout: Duration = .seconds(5),
+        _ body: (LumixCamera, LumixResponder) async throws -> Void
     ) async throws {
         let responder = try LumixResponder(answer: tz90.answer)
         do {
-            let camera = Self.camera(port: responder.port)
+            let camera = Self.camera(port: responder.port, liveViewTimeout: liveViewTimeout)
             try await camera.connect()
             try await body(camera, responder)
             try await camera.disconnect()

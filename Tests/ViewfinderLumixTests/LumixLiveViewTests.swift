@@ -12,10 +12,19 @@ import ViewfinderTestSupport
         [UInt8](repeating: 0, count: 32) + [0xFF, 0xD8, 0xFF, 0xFE, mark] + (whole ? [0xFF, 0xD9] : [])
     }
 
+    /// Starts live view on the recorded TZ90's connection and returns the connection and where to send datagrams.
+    static func startLiveView(
+        _ camera: LumixCamera, _ responder: LumixResponder
+    ) async throws -> (LumixConnection, SocketAddress) {
+        let connection = try #require(camera.driverCore.currentConnection)
+        try await connection.startLiveView()
+        let query = try #require(responder.queries.last { $0.hasPrefix("mode=startstream") })
+        let port = try #require(UInt16(query.dropFirst("mode=startstream&value=".count)))
+        return (connection, try SocketAddress(numeric: "127.0.0.1", port: port))
+    }
+
     @Test func theSimulatedLumixsFramesReachTheLiveViewPublisher() async throws {
-        let simulator = LumixSimulator(configuration: .init(port: 0, contentPort: 0))
-        let (port, _) = try simulator.start()
-        do {
+        try await LumixSimulatorTests.withSimulator { port, _ in
             let camera = LumixCameraTests.camera(port: port)
             try await camera.connect()
             #expect(camera.supportedFunctionality.contains(.liveView))
@@ -33,20 +42,12 @@ import ViewfinderTestSupport
             #expect(
                 seen.allSatisfy { $0.jpegData.prefix(2) == [0xFF, 0xD8] && $0.jpegData.suffix(2) == [0xFF, 0xD9] })
             try await camera.disconnect()
-        } catch {
-            await offThePool { simulator.stop() }
-            throw error
         }
-        await offThePool { simulator.stop() }
     }
 
     @Test func framesNotAskedForAreDroppedForTheNewestAndStrangersAreIgnored() async throws {
         try await LumixCameraTests.withConnected { camera, responder in
-            let connection = try #require(camera.driverCore.currentConnection)
-            try await connection.startLiveView()
-            let query = try #require(responder.queries.last { $0.hasPrefix("mode=startstream") })
-            let port = try #require(UInt16(query.dropFirst("mode=startstream&value=".count)))
-            let target = try SocketAddress(numeric: "127.0.0.1", port: port)
+            let (connection, target) = try await Self.startLiveView(camera, responder)
             let sender = try Socket.udp(bindingTo: "127.0.0.1")
             let stranger = try Socket.udp(bindingTo: "127.0.0.2")
             defer {
@@ -72,36 +73,20 @@ import ViewfinderTestSupport
     }
 
     @Test func aCameraThatSendsNothingTimesOut() async throws {
-        let tz90 = RecordedTZ90()
-        let responder = try LumixResponder(answer: tz90.answer)
-        do {
-            let camera = LumixCameraTests.camera(port: responder.port, liveViewTimeout: .milliseconds(200))
-            try await camera.connect()
-            let connection = try #require(camera.driverCore.currentConnection)
-            try await connection.startLiveView()
+        try await LumixCameraTests.withConnected(liveViewTimeout: .milliseconds(200)) { camera, responder in
+            let (connection, _) = try await Self.startLiveView(camera, responder)
             let error = await #expect(throws: ViewfinderError.self) { try await connection.liveViewImage() }
             #expect(error?.code == .timeout)
             #expect(error?.message.contains("no live view frame") == true, "\(String(describing: error))")
-            try await camera.disconnect()
-        } catch {
-            await offThePool { responder.close() }
-            throw error
         }
-        await offThePool { responder.close() }
     }
 
     @Test func aDatagramWithoutAJPEGIsRefused() async throws {
-        // The recorded TZ90 answers startstream with its recorded ok; this peer then sends a header alone.
         try await LumixCameraTests.withConnected { camera, responder in
-            let connection = try #require(camera.driverCore.currentConnection)
-            try await connection.startLiveView()
-            let query = try #require(responder.queries.last { $0.hasPrefix("mode=startstream") })
-            let port = try #require(UInt16(query.dropFirst("mode=startstream&value=".count)))
+            let (connection, target) = try await Self.startLiveView(camera, responder)
             let sender = try Socket.udp(bindingTo: "127.0.0.1")
             defer { sender.close() }
-            try sender.send(
-                [UInt8](repeating: 0x11, count: 40), to: try SocketAddress(numeric: "127.0.0.1", port: port),
-                timeout: .seconds(1), while: "sending")
+            try sender.send([UInt8](repeating: 0x11, count: 40), to: target, timeout: .seconds(1), while: "sending")
             let error = await #expect(throws: ViewfinderError.self) { try await connection.liveViewImage() }
             #expect(error?.code == .malformedData)
             #expect(error?.message.contains("holds no JPEG") == true, "\(String(describing: error))")

@@ -7,12 +7,23 @@ import ViewfinderTestSupport
 
 /// The Lumix driver against the simulated Lumix on loopback.
 @Suite struct LumixSimulatorTests {
-    @Test func theDriverSetsShootsAndRecordsOnTheSimulatedLumix() async throws {
+    /// Starts a simulated Lumix on loopback, runs `body` with its `cam.cgi` port and its log, and stops it.
+    static func withSimulator(_ body: (UInt16, Locked<[String]>) async throws -> Void) async throws {
         let log = Locked<[String]>([])
         let simulator = LumixSimulator(
             configuration: .init(port: 0, contentPort: 0, log: { line in log.withLock { $0.append(line) } }))
         let (port, _) = try simulator.start()
         do {
+            try await body(port, log)
+        } catch {
+            await offThePool { simulator.stop() }
+            throw error
+        }
+        await offThePool { simulator.stop() }
+    }
+
+    @Test func theDriverSetsShootsAndRecordsOnTheSimulatedLumix() async throws {
+        try await Self.withSimulator { port, log in
             let camera = LumixCameraTests.camera(port: port)
             try await camera.connect()
             #expect(camera.deviceInfo?.model == "DC-TZ90")
@@ -35,17 +46,11 @@ import ViewfinderTestSupport
             #expect(camera.videoRecordingState == .notRecording)
             #expect(log.withLock { $0.contains("recording started") && $0.contains("recording stopped") })
             try await camera.disconnect()
-        } catch {
-            await offThePool { simulator.stop() }
-            throw error
         }
-        await offThePool { simulator.stop() }
     }
 
     @Test func discoveryMakesALumixForAPanasonicAddressAndLeavesOtherFamilies() async throws {
-        let simulator = LumixSimulator(configuration: .init(port: 0, contentPort: 0))
-        let (port, _) = try simulator.start()
-        do {
+        try await Self.withSimulator { port, _ in
             let discovery = CameraDiscovery(connectors: [LumixCameraConnector()])
             let camera = try await discovery.manualDiscovery.discover(
                 .cameraType(.panasonic, atAddress: "127.0.0.1", port: port))
@@ -58,10 +63,6 @@ import ViewfinderTestSupport
             }
             #expect(error?.code == .notAvailable)
             #expect(error?.message.contains("Panasonic") == true, "\(String(describing: error))")
-        } catch {
-            await offThePool { simulator.stop() }
-            throw error
         }
-        await offThePool { simulator.stop() }
     }
 }
