@@ -3,7 +3,7 @@ import ViewfinderJPEG
 
 /// A Panasonic Lumix driven over WiFi through its HTTP API (`cam.cgi`), as Panasonic's Image App does.
 ///
-/// The camera is a ``Camera`` like any other: connect, read and set its properties, take pictures, watch live view
+/// The camera is a `Camera` like any other: connect, read and set its properties, take pictures, watch live view
 /// and record video.
 /// Connecting asks the camera for remote access (the camera may ask its owner to allow it on its screen), reads its
 /// capabilities and menus and switches it to recording mode; while connected, the camera's state, settings and menus
@@ -17,7 +17,7 @@ import ViewfinderJPEG
 /// ```
 ///
 /// Bodies that need Panasonic's newer login (a challenge answered with keys, from the G9 II on) refuse the older
-/// access request this driver sends; connecting to one fails with ``ViewfinderError/Code/pairingRequired`` saying so.
+/// access request this driver sends; connecting to one fails with `ViewfinderError/Code/pairingRequired` saying so.
 public final class LumixCamera: DriverBackedCamera {
     /// Where the camera listens, how often it is polled and how long it may take to answer.
     public struct Configuration: Sendable {

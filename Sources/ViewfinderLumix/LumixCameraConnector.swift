@@ -21,7 +21,7 @@ public struct LumixCameraConnector: CameraConnector {
 
     /// A ``LumixCamera`` at `address`, not yet connected.
     ///
-    /// - Throws: ``ViewfinderError/Code/notAvailable`` for a family other than Panasonic, which leaves the camera to
+    /// - Throws: `ViewfinderError/Code/notAvailable` for a family other than Panasonic, which leaves the camera to
     ///   the next connector.
     public func camera(of family: CameraFamily, at address: CameraAddress) async throws -> any Camera {
         guard family == .panasonic, case .network(let host, let port) = address else {

@@ -12,8 +12,8 @@ extension LumixConnection {
 
     /// Sends a setting's new value with `setsetting`, then reads the settings again so the property shows it.
     ///
-    /// - Throws: ``ViewfinderError/Code/notAvailable`` for a property the camera does not set this way, or that it
-    ///   refuses to change in its mode; ``ViewfinderError/Code/invalidPropertyValue`` for a value that is not text;
+    /// - Throws: `ViewfinderError/Code/notAvailable` for a property the camera does not set this way, or that it
+    ///   refuses to change in its mode; `ViewfinderError/Code/invalidPropertyValue` for a value that is not text;
     ///   what a command throws.
     public func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws {
         guard let type = Self.settingTypes[name] else {
@@ -29,7 +29,7 @@ extension LumixConnection {
 
     /// Reads the settings and the current menu, and passes them with the state in `reply` to the camera's properties.
     ///
-    /// - Throws: ``ViewfinderError`` when the state is not ok, or a command fails.
+    /// - Throws: `ViewfinderError` when the state is not ok, or a command fails.
     func readSettings(state reply: LumixReply) async throws(ViewfinderError) {
         try reply.requireOK("reading the camera's state")
         let state = reply.childTexts(of: "state")

@@ -48,7 +48,7 @@ public final class LumixConnection: CameraDriverConnection {
     /// Opens a connection: remote access, the capabilities, recording mode, the menus and a first reading of the
     /// state and settings.
     ///
-    /// - Throws: ``ViewfinderError/Code/pairingRequired`` when the camera refuses remote access or needs the newer
+    /// - Throws: `ViewfinderError/Code/pairingRequired` when the camera refuses remote access or needs the newer
     ///   login; what a command throws (``command(_:maximumLength:)``).
     static func open(
         host: String, configuration: LumixCamera.Configuration, context: CameraDriverContext
@@ -105,7 +105,7 @@ public final class LumixConnection: CameraDriverConnection {
 
     /// Sends one `cam.cgi` command on the connection's thread and reads its answer.
     ///
-    /// - Throws: ``ViewfinderError``: `connectionFailed`, `timeout` or `disconnected` when the camera does not
+    /// - Throws: `ViewfinderError`: `connectionFailed`, `timeout` or `disconnected` when the camera does not
     ///   answer in time, `malformedData` for an answer that is not a Lumix's (an HTTP status other than 200, XML out
     ///   of form, a body over the bound), `notConnected` once the connection is closed.
     func command(_ query: String, maximumLength: Int? = nil) async throws(ViewfinderError) -> LumixReply {
@@ -135,7 +135,7 @@ public final class LumixConnection: CameraDriverConnection {
 
     /// Runs blocking `body` on `thread` and returns what it returns, without holding a thread of Swift's pool.
     ///
-    /// - Throws: What `body` throws, or ``ViewfinderError/Code/notConnected`` once the thread has stopped.
+    /// - Throws: What `body` throws, or `ViewfinderError/Code/notConnected` once the thread has stopped.
     static func run<Value: Sendable>(
         on thread: IOThread, _ body: @escaping @Sendable () throws(ViewfinderError) -> Value
     ) async throws(ViewfinderError) -> Value {

@@ -22,7 +22,7 @@ enum LumixHTTPClient {
 
     /// Sends `request` (and `body`) to `host`:`port` and reads the answer, all by `deadline`.
     ///
-    /// - Throws: ``ViewfinderError``: `connectionFailed` when the camera does not take the connection, `timeout`
+    /// - Throws: `ViewfinderError`: `connectionFailed` when the camera does not take the connection, `timeout`
     ///   when it does not answer whole by the deadline, `disconnected` when it closes the connection before the end,
     ///   `malformedData` for an answer that is not HTTP or longer than `maximumBodyLength`.
     static func exchange(

@@ -23,7 +23,7 @@ final class LumixLiveView: Sendable {
 
     /// Opens a socket on a free port for the datagrams of the camera at `host`, each awaited at most `timeout`.
     ///
-    /// - Throws: ``ViewfinderError`` when no socket or thread can be had.
+    /// - Throws: `ViewfinderError` when no socket or thread can be had.
     init(host: String, timeout: Duration) throws(ViewfinderError) {
         do {
             socket = try Socket.udp()
@@ -43,7 +43,7 @@ final class LumixLiveView: Sendable {
 
     /// The newest JPEG the camera sent: the last of the datagrams waiting, or the next to arrive.
     ///
-    /// - Throws: ``ViewfinderError/Code/timeout`` when none arrives in time, ``ViewfinderError/Code/malformedData``
+    /// - Throws: `ViewfinderError/Code/timeout` when none arrives in time, `ViewfinderError/Code/malformedData`
     ///   for a datagram cut short or without a JPEG.
     func nextImage() async throws(ViewfinderError) -> [UInt8] {
         try await LumixConnection.run(on: thread) { () throws(ViewfinderError) -> [UInt8] in

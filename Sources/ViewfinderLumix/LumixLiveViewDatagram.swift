@@ -9,7 +9,7 @@ package enum LumixLiveViewDatagram {
     /// The JPEG in `datagram`: from its start-of-image marker (`FF D8`) to its end-of-image marker (`FF D9`), which
     /// ends the datagram.
     ///
-    /// - Throws: ``ViewfinderError/Code/malformedData`` for a datagram without a JPEG, or whose JPEG does not end.
+    /// - Throws: `ViewfinderError/Code/malformedData` for a datagram without a JPEG, or whose JPEG does not end.
     package static func jpeg(in datagram: ArraySlice<UInt8>) throws(ViewfinderError) -> ArraySlice<UInt8> {
         var index = datagram.startIndex
         var start: Int?

@@ -11,7 +11,7 @@ package struct LumixReply: Sendable {
 
     /// Reads an answer to `command`.
     ///
-    /// - Throws: ``ViewfinderError/Code/malformedData`` for XML out of form or without a `camrply`.
+    /// - Throws: `ViewfinderError/Code/malformedData` for XML out of form or without a `camrply`.
     package init(_ body: [UInt8], command: String) throws(ViewfinderError) {
         let start = body.firstIndex { $0 > 32 } ?? body.endIndex
         if body[start...].first == UInt8(ascii: "<") {
@@ -44,8 +44,8 @@ package struct LumixReply: Sendable {
 
     /// Throws unless the result is `ok`, with an error that says what the camera's word means.
     ///
-    /// - Throws: ``ViewfinderError/Code/deviceBusy`` for `err_busy`, ``ViewfinderError/Code/notAvailable`` for
-    ///   `err_reject` and `err_non_support`, ``ViewfinderError/Code/protocolFailure`` for anything else.
+    /// - Throws: `ViewfinderError/Code/deviceBusy` for `err_busy`, `ViewfinderError/Code/notAvailable` for
+    ///   `err_reject` and `err_non_support`, `ViewfinderError/Code/protocolFailure` for anything else.
     package func requireOK(_ command: String) throws(ViewfinderError) {
         switch result {
         case "ok":

@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// A simulated Panasonic Lumix on WiFi: `cam.cgi` commands on one port, the UPnP content directory and its files on
-/// another, and live view as JPEG datagrams, well enough that gphoto2's lumix driver and ``ViewfinderLumix`` accept
+/// another, and live view as JPEG datagrams, well enough that gphoto2's lumix driver and `ViewfinderLumix` accept
 /// it.
 ///
 /// It answers as the TZ90 whose answers libgphoto2 recorded: remote access, capabilities, lens, menus, state,
