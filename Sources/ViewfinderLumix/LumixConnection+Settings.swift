@@ -24,7 +24,8 @@ extension LumixConnection {
         }
         let query = "mode=setsetting&type=\(type)&value=\(Self.percentEncoded(value))"
         try await command(query).requireOK("setting \(name) to \(value)")
-        try await readSettings(state: try await command("mode=getstate"))
+        // The camera took the value: the property shows it now, or at the next poll if this reading fails.
+        try? await readSettings(state: try await command("mode=getstate"))
     }
 
     /// Reads the settings and the current menu, and passes them with the state in `reply` to the camera's properties.

@@ -197,6 +197,9 @@ public final class LumixConnection: CameraDriverConnection {
                     try await readSettings(state: try await command("mode=getstate"))
                 } catch  where error.code == .notConnected {
                     return nil
+                } catch  where error.code == .deviceBusy || error.code == .notAvailable {
+                    // The camera answers, busy or refusing for now (err_busy while it writes a picture): poll again.
+                    continue
                 } catch {
                     return error
                 }

@@ -161,6 +161,23 @@ import ViewfinderTestSupport
         }
     }
 
+    @Test func aBusyStateKeepsTheConnectionAndThePollGoesOn() async throws {
+        let tz90 = RecordedTZ90()
+        try await Self.withConnected(tz90) { camera, responder in
+            let polls = responder.queries.count { $0 == "mode=getstate" }
+            tz90.override(
+                "mode=getstate",
+                with: .body(Array("<?xml version=\"1.0\"?><camrply><result>err_busy</result></camrply>".utf8)))
+            try await waitUntil("three busy answers to the poll") {
+                responder.queries.count { $0 == "mode=getstate" } >= polls + 3
+            }
+            #expect(camera.connectionState == .connected)
+            tz90.override("mode=getstate", with: .body(try #require(RecordedTZ90.recorded("mode=getstate"))))
+            tz90.set("iso", to: "200")
+            try await waitUntil("the poll to show ISO 200") { camera.property(for: .iso).commonValue == .iso200 }
+        }
+    }
+
     @Test func aBodyThatNeedsTheNewerLoginSaysWhatToDo() async throws {
         let tz90 = RecordedTZ90()
         tz90.override(
