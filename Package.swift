@@ -193,7 +193,7 @@ let package = Package(
             name: "ViewfinderLumixTests",
             dependencies: [
                 "ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore", "ViewfinderHTTPMessage",
-                "ViewfinderLumix", "ViewfinderSimulator",
+                "ViewfinderDiscovery", "ViewfinderLumix", "ViewfinderSimulator",
             ],
             exclude: ["Fixtures"],
             swiftSettings: strict

@@ -23,6 +23,8 @@ public final class LumixCamera: DriverBackedCamera {
     public struct Configuration: Sendable {
         /// The port of the camera's `cam.cgi`; 80 on real bodies.
         public var port: UInt16 = 80
+        /// The port of the camera's content directory, which lists its card; 60606 on real bodies.
+        public var contentPort: UInt16 = 60606
         /// How often the camera's state and settings are read for changes.
         public var pollInterval = Duration.seconds(1)
         /// The longest one command may take, from connecting to the whole answer.
@@ -42,6 +44,8 @@ public final class LumixCamera: DriverBackedCamera {
     public let driverCore: CameraDriverCore<LumixConnection>
     /// The camera's host name or address.
     public let host: String
+    /// Where the camera listens, how often it is polled and how long it may take to answer.
+    public let configuration: Configuration
 
     /// A camera at `host`; nothing happens until ``connect()``.
     ///
@@ -50,6 +54,7 @@ public final class LumixCamera: DriverBackedCamera {
     ///   - configuration: Where the camera listens, how often it is polled and how long it may take to answer.
     public init(host: String, configuration: Configuration = Configuration()) {
         self.host = host
+        self.configuration = configuration
         driverCore = CameraDriverCore(
             location: host, configuration: .init(liveViewDecoder: JPEGLiveViewDecoder())
         ) { context in

@@ -15,13 +15,15 @@ public final class LumixConnection: CameraDriverConnection {
         var recording = false
         /// Live view's socket, while live view runs.
         var liveView: LumixLiveView?
+        /// The files listed last, by their id.
+        var files: [UInt32: LumixContentDirectory.File] = [:]
     }
 
     let host: String
     let configuration: LumixCamera.Configuration
     let context: CameraDriverContext
     /// The thread the blocking HTTP exchanges run on, one after another.
-    private let thread: IOThread
+    let thread: IOThread
     let state = Locked(State())
     /// What the camera said about itself when the connection opened.
     let capability: LumixCapability
@@ -175,8 +177,10 @@ public final class LumixConnection: CameraDriverConnection {
 
     // MARK: CameraDriverConnection
 
-    /// Still pictures, live view, video and properties.
-    public var functionality: CameraFunctionality { [.stillCapture, .liveView, .propertyControl, .videoRecording] }
+    /// Still pictures, live view, video, properties and the card's files.
+    public var functionality: CameraFunctionality {
+        [.stillCapture, .liveView, .propertyControl, .videoRecording, .fileAccess]
+    }
 
     /// How the driver speaks to the camera.
     public var driverDescription: String { "over Panasonic's HTTP API" }

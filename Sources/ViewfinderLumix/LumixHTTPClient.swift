@@ -20,9 +20,21 @@ enum LumixHTTPClient {
     /// The longest answer head read.
     static let maximumHeadLength = 16 * 1024
 
+    /// An answer whose head is read and whose body is still to come on its connection.
+    struct OpenAnswer: Sendable {
+        /// The connection; the caller closes it.
+        var socket: Socket
+        /// The status code, such as 200.
+        var status: Int
+        /// The head.
+        var head: HTTPHead
+        /// The body's bytes that came with the head.
+        var start: [UInt8]
+    }
+
     /// Sends `request` (and `body`) to `host`:`port` and reads the answer, all by `deadline`.
     ///
-    /// - Throws: `ViewfinderError`: `connectionFailed` when the camera does not take the connection, `timeout`
+    /// - Throws: ``ViewfinderError``: `connectionFailed` when the camera does not take the connection, `timeout`
     ///   when it does not answer whole by the deadline, `disconnected` when it closes the connection before the end,
     ///   `malformedData` for an answer that is not HTTP or longer than `maximumBodyLength`.
     static func exchange(
@@ -30,75 +42,86 @@ enum LumixHTTPClient {
         maximumBodyLength: Int, activity: String
     ) throws(ViewfinderError) -> Answer {
         let endpoint = HostPort.text(host, port: port)
-        func remaining() throws(SocketError) -> Duration {
-            let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero else {
-                throw SocketError(.timedOut(.zero), while: activity, endpoint: endpoint)
-            }
-            return left
+        let answer = try open(request, body: body, host: host, port: port, deadline: deadline, activity: activity)
+        defer { answer.socket.close() }
+        var reader: HTTPBodyReader
+        do throws(HTTPBodyReader.Failure) {
+            reader = try HTTPBodyReader(head: answer.head, maximumLength: maximumBodyLength)
+        } catch {
+            throw failure(error, endpoint: endpoint)
         }
-        do {
-            let socket = try Socket.connect(host: host, port: port, timeout: try remaining())
-            defer { socket.close() }
+        try take(answer.start[...], into: &reader, endpoint: endpoint)
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while !reader.isComplete {
+            guard let count = try receive(on: answer.socket, into: &buffer, until: deadline, activity: activity) else {
+                try finish(&reader, endpoint: endpoint)
+                break
+            }
+            try take(buffer[..<count], into: &reader, endpoint: endpoint)
+        }
+        return Answer(status: answer.status, head: answer.head, body: reader.body)
+    }
+
+    /// Sends `request` (and `body`) and reads the answer's head, by `deadline`, leaving its body on the connection.
+    ///
+    /// - Throws: What ``exchange(_:body:host:port:deadline:maximumBodyLength:activity:)`` throws.
+    static func open(
+        _ request: HTTPHead, body: [UInt8] = [], host: String, port: UInt16, deadline: ContinuousClock.Instant,
+        activity: String
+    ) throws(ViewfinderError) -> OpenAnswer {
+        let endpoint = HostPort.text(host, port: port)
+        let socket: Socket
+        do throws(SocketError) {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { throw SocketError(.timedOut(.zero), while: activity, endpoint: endpoint) }
+            socket = try Socket.connect(host: host, port: port, timeout: left)
             try socket.send(request.encoded() + body, until: deadline, while: activity)
-            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        } catch {
+            throw ViewfinderError(error)
+        }
+        do throws(ViewfinderError) {
+            var buffer = [UInt8](repeating: 0, count: 16 * 1024)
             var received: [UInt8] = []
-            var reader: HTTPBodyReader?
-            var answerHead: HTTPHead?
-            while reader?.isComplete != true {
-                let timeout = try remaining()
-                let outcome = buffer.withUnsafeMutableBytes { raw in
-                    Result { () throws(SocketError) in try socket.receive(into: raw, timeout: timeout, while: activity)
-                    }
-                }
-                let count: Int
-                switch outcome {
-                case .success(let received):
-                    count = received
-                case .failure(let error) where error.reason == .closedByPeer:
-                    guard var ending = reader else {
-                        throw ViewfinderError(.disconnected, "\(endpoint) closed the connection before answering")
-                    }
-                    try finish(&ending, endpoint: endpoint)
-                    reader = ending
-                    continue
-                case .failure(let error):
-                    throw error
-                }
-                if var body = reader {
-                    try take(buffer[..<count], into: &body, endpoint: endpoint)
-                    reader = body
-                    continue
+            while true {
+                guard let count = try receive(on: socket, into: &buffer, until: deadline, activity: activity) else {
+                    throw ViewfinderError(.disconnected, "\(endpoint) closed the connection before answering")
                 }
                 received += buffer[..<count]
-                guard let end = HTTPHead.end(in: received) else {
-                    guard received.count < maximumHeadLength else {
-                        throw ViewfinderError(.malformedData, "\(endpoint) answered a head longer than 16 KiB")
-                    }
-                    continue
+                if let end = HTTPHead.end(in: received) {
+                    let head = try parsedHead(received[..<end], endpoint: endpoint)
+                    let status = head.startWords.dropFirst().first.flatMap { Int($0) } ?? 0
+                    return OpenAnswer(socket: socket, status: status, head: head, start: Array(received[end...]))
                 }
-                let head = try parsedHead(received[..<end], endpoint: endpoint)
-                var body: HTTPBodyReader
-                do throws(HTTPBodyReader.Failure) {
-                    body = try HTTPBodyReader(head: head, maximumLength: maximumBodyLength)
-                } catch {
-                    throw failure(error, endpoint: endpoint)
+                guard received.count < maximumHeadLength else {
+                    throw ViewfinderError(.malformedData, "\(endpoint) answered a head longer than 16 KiB")
                 }
-                try take(received[end...], into: &body, endpoint: endpoint)
-                answerHead = head
-                reader = body
             }
-            guard let answerHead, let reader else {
-                throw ViewfinderError(.disconnected, "\(endpoint) closed the connection before answering")
-            }
-            let status = answerHead.startWords.dropFirst().first.flatMap { Int($0) } ?? 0
-            return Answer(status: status, head: answerHead, body: reader.body)
-        } catch let error as ViewfinderError {
-            throw error
-        } catch let error as SocketError {
-            throw ViewfinderError(error)
         } catch {
-            throw ViewfinderError(.io, "\(activity) failed: \(error)")
+            socket.close()
+            throw error
+        }
+    }
+
+    /// Receives what the peer sends next into `buffer`, waiting until `deadline`; `nil` once the peer closed.
+    ///
+    /// - Throws: ``ViewfinderError/Code/timeout`` when nothing comes by the deadline, or the connection's error.
+    static func receive(
+        on socket: Socket, into buffer: inout [UInt8], until deadline: ContinuousClock.Instant, activity: String
+    ) throws(ViewfinderError) -> Int? {
+        let left = ContinuousClock.now.duration(to: deadline)
+        guard left > .zero else {
+            throw ViewfinderError(SocketError(.timedOut(.zero), while: activity, endpoint: socket.endpoint))
+        }
+        let outcome = buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(SocketError) in try socket.receive(into: raw, timeout: left, while: activity) }
+        }
+        switch outcome {
+        case .success(let count):
+            return count
+        case .failure(let error) where error.reason == .closedByPeer:
+            return nil
+        case .failure(let error):
+            throw ViewfinderError(error)
         }
     }
 

@@ -8,11 +8,12 @@ import ViewfinderTestSupport
 @Suite struct LumixCameraTests {
     /// A camera polled every 20 ms, with a short deadline per command.
     static func camera(
-        port: UInt16, maximumAnswerLength: Int = 4 << 20, requestTimeout: Duration = .seconds(5),
-        liveViewTimeout: Duration = .seconds(5)
+        port: UInt16, contentPort: UInt16 = 60606, maximumAnswerLength: Int = 4 << 20,
+        requestTimeout: Duration = .seconds(5), liveViewTimeout: Duration = .seconds(5)
     ) -> LumixCamera {
         var configuration = LumixCamera.Configuration()
         configuration.port = port
+        configuration.contentPort = contentPort
         configuration.pollInterval = .milliseconds(20)
         configuration.requestTimeout = requestTimeout
         configuration.liveViewTimeout = liveViewTimeout

@@ -74,4 +74,39 @@ import ViewfinderTestSupport
         #expect(error?.code == .disconnected)
         #expect(error?.message.contains("before its answer was whole") == true, "\(String(describing: error))")
     }
+
+    @Test func aDownloadCutShortIsADisconnection() async throws {
+        let tz90 = RecordedTZ90()
+        tz90.override(
+            "mode=get_content_info",
+            with: .body(Array("<camrply><result>ok</result><content_number>1</content_number></camrply>".utf8)))
+        let port = Locked<UInt16>(0)
+        let content = try LumixResponder { path in
+            guard path == "/Server0/CDS_control" else {
+                return .raw(Array("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n\u{FF}\u{D8}".utf8))
+            }
+            let didl =
+                "<DIDL-Lite><item id=\"7\"><res protocolInfo=\"http-get:*:image/jpeg:PANASONIC.COM_PN=CAM_ORG\">"
+                + "http://127.0.0.1:\(port.withLock { $0 })/DO7.JPG</res></item></DIDL-Lite>"
+            return .body(LumixContentDirectoryTests.browseAnswer(Array(didl.utf8), returned: 1))
+        }
+        port.withLock { $0 = content.port }
+        let responder = try LumixResponder(answer: tz90.answer)
+        do {
+            let camera = LumixCameraTests.camera(port: responder.port, contentPort: content.port)
+            try await camera.connect()
+            let items = try await camera.contents(of: nil, in: try #require(try await camera.storages().first))
+            #expect(items.map(\.name) == ["DO7.JPG"])
+            let error = await #expect(throws: ViewfinderError.self) { _ = try await camera.downloadData(of: items[0]) }
+            #expect(error?.code == .disconnected)
+            #expect(error?.message.contains("closed the connection after") == true, "\(String(describing: error))")
+            try await camera.disconnect()
+        } catch {
+            await offThePool { responder.close() }
+            await offThePool { content.close() }
+            throw error
+        }
+        await offThePool { responder.close() }
+        await offThePool { content.close() }
+    }
 }

@@ -24,8 +24,7 @@ import ViewfinderTestSupport
     }
 
     @Test func theSimulatedLumixsFramesReachTheLiveViewPublisher() async throws {
-        try await LumixSimulatorTests.withSimulator { port, _ in
-            let camera = LumixCameraTests.camera(port: port)
+        try await LumixSimulatorTests.withSimulator { camera, _ in
             try await camera.connect()
             #expect(camera.supportedFunctionality.contains(.liveView))
             let frames = Locked<[LiveViewFrame]>([])

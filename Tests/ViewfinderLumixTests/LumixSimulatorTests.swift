@@ -7,14 +7,15 @@ import ViewfinderTestSupport
 
 /// The Lumix driver against the simulated Lumix on loopback.
 @Suite struct LumixSimulatorTests {
-    /// Starts a simulated Lumix on loopback, runs `body` with its `cam.cgi` port and its log, and stops it.
-    static func withSimulator(_ body: (UInt16, Locked<[String]>) async throws -> Void) async throws {
+    /// Starts a simulated Lumix on loopback, runs `body` with a camera for it (not yet connected) and its log, and
+    /// stops it.
+    static func withSimulator(_ body: (LumixCamera, Locked<[String]>) async throws -> Void) async throws {
         let log = Locked<[String]>([])
         let simulator = LumixSimulator(
             configuration: .init(port: 0, contentPort: 0, log: { line in log.withLock { $0.append(line) } }))
-        let (port, _) = try simulator.start()
+        let (port, contentPort) = try simulator.start()
         do {
-            try await body(port, log)
+            try await body(LumixCameraTests.camera(port: port, contentPort: contentPort), log)
         } catch {
             await offThePool { simulator.stop() }
             throw error
@@ -23,8 +24,7 @@ import ViewfinderTestSupport
     }
 
     @Test func theDriverSetsShootsAndRecordsOnTheSimulatedLumix() async throws {
-        try await Self.withSimulator { port, log in
-            let camera = LumixCameraTests.camera(port: port)
+        try await Self.withSimulator { camera, log in
             try await camera.connect()
             #expect(camera.deviceInfo?.model == "DC-TZ90")
             #expect(camera.property(for: .shotsAvailable).commonValue == ShotsAvailableValue(998))
@@ -50,7 +50,8 @@ import ViewfinderTestSupport
     }
 
     @Test func discoveryMakesALumixForAPanasonicAddressAndLeavesOtherFamilies() async throws {
-        try await Self.withSimulator { port, _ in
+        try await Self.withSimulator { simulated, _ in
+            let port = simulated.configuration.port
             let discovery = CameraDiscovery(connectors: [LumixCameraConnector()])
             let camera = try await discovery.manualDiscovery.discover(
                 .cameraType(.panasonic, atAddress: "127.0.0.1", port: port))
@@ -63,6 +64,32 @@ import ViewfinderTestSupport
             }
             #expect(error?.code == .notAvailable)
             #expect(error?.message.contains("Panasonic") == true, "\(String(describing: error))")
+        }
+    }
+
+    @Test func theCardIsListedDownloadedWithProgressAndItsThumbnailsFetched() async throws {
+        try await Self.withSimulator { camera, _ in
+            try await camera.connect()
+            #expect(camera.supportedFunctionality.contains(.fileAccess))
+            let files = try #require(camera.fileAccess)
+            let storage = try #require(try await files.storages().first)
+            let items = try await files.contents(of: nil, in: storage)
+            #expect(items.map(\.name) == ["DO1000001.JPG", "DO1000002.JPG"])
+            #expect(items.allSatisfy { $0.kind == .jpegImage })
+            let progress = Locked<[CameraTransferProgress]>([])
+            let bytes = try await files.downloadData(of: items[0]) { step in progress.withLock { $0.append(step) } }
+            #expect(bytes.prefix(2) == [0xFF, 0xD8] && bytes.suffix(2) == [0xFF, 0xD9])
+            let steps = progress.withLock { $0 }
+            #expect(steps.last?.completedByteCount == UInt64(bytes.count))
+            #expect(steps.allSatisfy { $0.totalByteCount == UInt64(bytes.count) })
+            #expect(zip(steps, steps.dropFirst()).allSatisfy { $0.completedByteCount < $1.completedByteCount })
+            let thumbnail = try await files.thumbnail(of: items[1])
+            #expect(thumbnail.prefix(2) == [0xFF, 0xD8])
+            try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(false)
+            #expect(try await files.contents(of: nil, in: storage).map(\.name).last == "DO1000003.JPG")
+            let refusal = await #expect(throws: ViewfinderError.self) { try await files.delete(items[0]) }
+            #expect(refusal?.code == .notAvailable)
+            try await camera.disconnect()
         }
     }
 }
