@@ -388,6 +388,21 @@ else
     else
         fail lumix-viewfinder-read-back "viewfinder reads back '$readback', not ISO 400, f/8 and 1/250"
     fi
+    # Viewfinder lists the card gphoto2 listed, and downloads the picture gphoto2 took byte for byte.
+    if "$viewfinder" camera files --family panasonic --host "$lumix_camera" >"$work/lumix-files.out" 2>&1 \
+        && grep -q '/DO1000003.JPG' "$work/lumix-files.out"; then
+        pass lumix-viewfinder-files
+    else
+        fail lumix-viewfinder-files "viewfinder camera files does not list DO1000003.JPG" "$work/lumix-files.out"
+    fi
+    mkdir -p "$work/lumix-download"
+    if (cd "$work/lumix-download" && "$viewfinder" camera download --family panasonic --host "$lumix_camera" 1000003) \
+        >"$work/lumix-download.out" 2>&1 && cmp -s "$work/lumix-download/DO1000003.JPG" "$work/files/lumix-capture.jpg"; then
+        pass lumix-viewfinder-download
+    else
+        fail lumix-viewfinder-download "viewfinder's download of DO1000003.JPG differs from gphoto2's" \
+            "$work/lumix-download.out"
+    fi
     unset gphoto_port
 fi
 
