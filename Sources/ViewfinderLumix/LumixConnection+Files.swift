@@ -16,20 +16,22 @@ extension LumixConnection {
     /// - Throws: `ViewfinderError/Code/malformedData` for a content count or listing out of form, or what a
     ///   command throws.
     func listFiles() async throws(ViewfinderError) -> [CameraFileItem] {
+        try await listFiles(from: 0, count: nil)
+    }
+
+    /// The `count` files from position `start` (all from there when `nil`), listed in playback mode.
+    private func listFiles(from start: Int, count: Int?) async throws(ViewfinderError) -> [CameraFileItem] {
         try await cameraCommand("playmode", while: "switching to playback mode to list the card")
         let listed: Result<[LumixContentDirectory.File], ViewfinderError>
         do throws(ViewfinderError) {
-            let info = try await command("mode=get_content_info")
-            try info.requireOK("counting the pictures on the card")
-            guard let count = info.document?.first("content_number").flatMap({ Int($0.text) }),
-                (0...Self.maximumFileCount).contains(count)
-            else {
-                throw ViewfinderError(.malformedData, "the Lumix gave no content count Viewfinder can read")
+            var wanted = count ?? 0
+            if count == nil {
+                wanted = try await contentCount() - start
             }
             var files: [LumixContentDirectory.File] = []
-            while files.count < count {
+            while files.count < wanted {
                 let page = try await browse(
-                    from: files.count, count: min(LumixContentDirectory.pageSize, count - files.count))
+                    from: start + files.count, count: min(LumixContentDirectory.pageSize, wanted - files.count))
                 guard page.returned > 0 else { break }
                 files += page.files
             }
@@ -39,10 +41,37 @@ extension LumixConnection {
         }
         try await cameraCommand("recmode", while: "switching back to recording mode")
         let files = try listed.get()
-        state.withLock {
-            $0.files = Dictionary(files.map { ($0.item.id, $0) }, uniquingKeysWith: { first, _ in first })
+        state.withLock { state in
+            for file in files { state.files[file.item.id] = file }
         }
         return files.map(\.item)
+    }
+
+    /// How many files the card holds (`get_content_info`).
+    func contentCount() async throws(ViewfinderError) -> Int {
+        let info = try await command("mode=get_content_info")
+        try info.requireOK("counting the pictures on the card")
+        guard let count = info.document?.first("content_number").flatMap({ Int($0.text) }),
+            (0...Self.maximumFileCount).contains(count)
+        else {
+            throw ViewfinderError(.malformedData, "the Lumix gave no content count Viewfinder can read")
+        }
+        return count
+    }
+
+    /// Tells the new-file observers of the files the card gained past `before`, once its count shows them (for up to
+    /// five seconds, while the camera writes the picture); a listing that fails tells them nothing.
+    func reportNewFiles(after before: Int) async {
+        var after = before
+        for _ in 0..<20 {
+            after = (try? await contentCount()) ?? before
+            if after > before { break }
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+        guard after > before, let files = try? await listFiles(from: before, count: after - before) else { return }
+        for file in files {
+            context.reportNewFile(file)
+        }
     }
 
     private func browse(from start: Int, count: Int) async throws(ViewfinderError) -> (

@@ -289,14 +289,18 @@ public final class LumixConnection: CameraDriverConnection {
     // MARK: Shooting
 
     /// Takes a picture: a one-shot autofocus first when asked and the camera offers it, then the shutter pressed
-    /// and let go.
+    /// and let go; new-file observers, when there are any, hear of the picture once the card lists it.
     public func takePicture(engagingAutoFocus engageAutoFocus: Bool) async throws {
+        let before = context.wantsNewFiles ? try? await contentCount() : nil
         if engageAutoFocus, capability.specs.contains("oneshot_af_enable") {
             try await cameraCommand("oneshot_af", while: "focusing")
         }
         try await cameraCommand("capture", while: "taking a picture")
         // A body in bulb keeps the shutter open until this; others take it as a no-op, as gphoto2's driver relies on.
         try await cameraCommand("capture_cancel", while: "letting go of the shutter")
+        if let before {
+            await reportNewFiles(after: before)
+        }
     }
 
     /// Starts recording video; the poll shows the recording.

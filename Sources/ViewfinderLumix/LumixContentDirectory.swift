@@ -3,9 +3,12 @@ import ViewfinderDiscovery
 import ViewfinderHTTPMessage
 import ViewfinderSystem
 
-/// A Lumix's card as its UPnP content directory lists it: a SOAP Browse of object 0 on the content port, answered
-/// with DIDL-Lite items whose resources are the picture (`CAM_ORG`, or `CAM_RAW`), its thumbnail (`CAM_TN`) and a
-/// large preview (`CAM_LRGTN`), each a URL to GET.
+/// A Lumix's card as its UPnP content directory lists it.
+///
+/// A SOAP Browse of object 0 on the content port is answered with DIDL-Lite items whose resources are the picture
+/// (`CAM_ORG`, or `CAM_RAW`), its thumbnail (`CAM_TN`) and a large preview (`CAM_LRGTN`), each a URL to GET. A
+/// resource's size is its DIDL `size` attribute, where the camera gives one (the TZ90 does not: its files' sizes are
+/// known once downloaded).
 enum LumixContentDirectory {
     /// A file on the card: its item, and where its picture and thumbnail are.
     struct File: Sendable, Equatable {
@@ -58,16 +61,17 @@ enum LumixContentDirectory {
         var files: [File] = []
         for position in didl.positions(of: "item") {
             guard let id = didl.elements[position]["id"].flatMap({ UInt32($0) }) else { continue }
-            var original: (url: String, kind: CameraFileItem.Kind)?
+            var original: (url: String, kind: CameraFileItem.Kind, size: UInt64?)?
             var thumbnail: String?
             for resource in didl.children(of: position) where resource.name == "res" {
                 let info = resource["protocolInfo"] ?? ""
+                let size = resource["size"].flatMap { UInt64($0) }
                 if info.contains("PANASONIC.COM_PN=CAM_RAW"), !info.contains("CAM_RAW_JPG") {
-                    original = (resource.text, .rawImage)
+                    original = (resource.text, .rawImage, size)
                 } else if info.contains("PANASONIC.COM_PN=CAM_ORG"), original == nil {
-                    original = (resource.text, .jpegImage)
+                    original = (resource.text, .jpegImage, size)
                 } else if info.contains("PANASONIC.COM_PN=CAM_AVC"), original == nil {
-                    original = (resource.text, .video)
+                    original = (resource.text, .video, size)
                 } else if info.contains("PANASONIC.COM_PN=CAM_TN") {
                     thumbnail = resource.text
                 }
@@ -76,7 +80,8 @@ enum LumixContentDirectory {
             else { continue }
             let item = CameraFileItem(
                 id: id, storageID: 1, parentID: nil, name: String(name), kind: original.kind,
-                byteCount: CameraFileItem.sizeOf4GiBOrMore)
+                byteCount: original.size.map { min($0, CameraFileItem.sizeOf4GiBOrMore) }
+                    ?? CameraFileItem.sizeOf4GiBOrMore)
             files.append(File(item: item, url: original.url, thumbnailURL: thumbnail))
         }
         return (files, returned)

@@ -75,17 +75,22 @@ import ViewfinderTestSupport
             let storage = try #require(try await files.storages().first)
             let items = try await files.contents(of: nil, in: storage)
             #expect(items.map(\.name) == ["DO1000001.JPG", "DO1000002.JPG"])
-            #expect(items.allSatisfy { $0.kind == .jpegImage })
+            #expect(items.allSatisfy { $0.kind == .jpegImage && $0.isByteCountKnown })
             let progress = Locked<[CameraTransferProgress]>([])
             let bytes = try await files.downloadData(of: items[0]) { step in progress.withLock { $0.append(step) } }
             #expect(bytes.prefix(2) == [0xFF, 0xD8] && bytes.suffix(2) == [0xFF, 0xD9])
+            #expect(UInt64(bytes.count) == items[0].byteCount)
             let steps = progress.withLock { $0 }
             #expect(steps.last?.completedByteCount == UInt64(bytes.count))
             #expect(steps.allSatisfy { $0.totalByteCount == UInt64(bytes.count) })
             #expect(zip(steps, steps.dropFirst()).allSatisfy { $0.completedByteCount < $1.completedByteCount })
             let thumbnail = try await files.thumbnail(of: items[1])
             #expect(thumbnail.prefix(2) == [0xFF, 0xD8])
+            let added = Locked<[String]>([])
+            let token = camera.addNewFileObserver { item in added.withLock { $0.append(item.name) } }
             try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(false)
+            #expect(added.withLock { $0 } == ["DO1000003.JPG"])
+            withExtendedLifetime(token) {}
             #expect(try await files.contents(of: nil, in: storage).map(\.name).last == "DO1000003.JPG")
             let refusal = await #expect(throws: ViewfinderError.self) { try await files.delete(items[0]) }
             #expect(refusal?.code == .notAvailable)

@@ -197,8 +197,8 @@ extension LumixSimulator {
         let items = chosen.map { picture in
             let id = picture.id
             func res(_ prefix: String, _ kind: String, _ pn: String) -> String {
-                "<res protocolInfo=\"http-get:*:image/jpeg:DLNA.ORG_PN=\(kind);PANASONIC.COM_PN=\(pn)\">"
-                    + "\(base)/\(prefix)\(id).JPG</res>"
+                "<res protocolInfo=\"http-get:*:image/jpeg:DLNA.ORG_PN=\(kind);PANASONIC.COM_PN=\(pn)\" "
+                    + "size=\"\(picture.jpeg.count)\">\(base)/\(prefix)\(id).JPG</res>"
             }
             return "<item id=\"\(id)\" parentID=\"0\" restricted=\"0\"><dc:title>\(id)</dc:title>"
                 + "<upnp:class>object.item.imageItem</upnp:class>" + res("DO", "JPEG_LRG", "CAM_ORG")
