@@ -388,6 +388,15 @@ else
     else
         fail lumix-viewfinder-read-back "viewfinder reads back '$readback', not ISO 400, f/8 and 1/250"
     fi
+    # Viewfinder names the simulated Lumix and where it is, and saves its live view frames.
+    "$viewfinder" camera info --family panasonic --host "$lumix_camera" >"$work/lumix-info.out" 2>&1 || true
+    grep -q '^Panasonic DC-TZ90$' "$work/lumix-info.out" && grep -q "address *$lumix_camera:80\$" "$work/lumix-info.out" \
+        && pass lumix-viewfinder-info \
+        || fail lumix-viewfinder-info "viewfinder camera info does not name the Lumix and its address" "$work/lumix-info.out"
+    mkdir -p "$work/lumix-liveview"
+    "$viewfinder" camera liveview --family panasonic --host "$lumix_camera" --frames 5 --out "$work/lumix-liveview" \
+        >"$work/lumix-liveview.out" 2>&1 || true
+    expect_jpeg lumix-viewfinder-liveview "$work/lumix-liveview/liveview-0005.jpg" 320x240
     # Viewfinder lists the card gphoto2 listed, and downloads the picture gphoto2 took byte for byte.
     if "$viewfinder" camera files --family panasonic --host "$lumix_camera" >"$work/lumix-files.out" 2>&1 \
         && grep -q '/DO1000003.JPG' "$work/lumix-files.out"; then
