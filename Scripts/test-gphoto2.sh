@@ -355,7 +355,8 @@ else
     ip netns exec "$lumix_ns" ip addr add "$lumix_camera/30" dev "vflc$subnet"
     ip netns exec "$lumix_ns" ip link set "vflc$subnet" up
     : >"$work/lumix.log"
-    ip netns exec "$lumix_ns" "$viewfinder" simulate --identity lumix --bind "$lumix_camera" >"$work/lumix.log" 2>&1 &
+    ip netns exec "$lumix_ns" "$viewfinder" simulate --identity lumix --bind "$lumix_camera" --announce ssdp \
+        >"$work/lumix.log" 2>&1 &
     simulators+=($!)
     for _ in $(seq 1 200); do
         grep -q '^listening on' "$work/lumix.log" && break
@@ -388,6 +389,11 @@ else
     else
         fail lumix-viewfinder-read-back "viewfinder reads back '$readback', not ISO 400, f/8 and 1/250"
     fi
+    # Viewfinder finds the simulated Lumix by SSDP, as a media server whose description is at /Lumix/Server0/ddd.
+    "$viewfinder" discover --timeout 3 >"$work/lumix-discover.out" 2>&1 || true
+    grep -q "DC-TZ90.*$lumix_camera" "$work/lumix-discover.out" && pass lumix-viewfinder-discover \
+        || fail lumix-viewfinder-discover "viewfinder discover did not find the Lumix at $lumix_camera" \
+            "$work/lumix-discover.out"
     # Viewfinder names the simulated Lumix and where it is, and saves its live view frames.
     "$viewfinder" camera info --family panasonic --host "$lumix_camera" >"$work/lumix-info.out" 2>&1 || true
     grep -q '^Panasonic DC-TZ90$' "$work/lumix-info.out" && grep -q "address *$lumix_camera:80\$" "$work/lumix-info.out" \

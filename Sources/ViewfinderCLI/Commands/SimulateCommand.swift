@@ -24,7 +24,8 @@ enum SimulateCommand: Command {
             compensation move a notch at a time; gphoto2 drives both as "PTP/IP Camera". With --identity lumix it \
             is a Panasonic Lumix on WiFi instead, speaking HTTP rather than PTP: cam.cgi commands on --port (80, as \
             gphoto2's lumix driver expects; a port below 1024 needs root or a network namespace), its content \
-            directory and pictures on --content-port (60606), and live view as JPEG datagrams to whoever asks. With \
+            directory and pictures on --content-port (60606), and live view as JPEG datagrams to whoever asks; with \
+            --announce ssdp it announces itself as a Lumix does, a media server described at /Lumix/Server0/ddd. With \
             --no-focus autofocus finds no focus. With --announce it announces itself on the network as the camera \
             it plays would (multicast DNS as a Nikon does, SSDP as a Canon does), so that `viewfinder discover` \
             and other browsers find it; announcing needs --bind on a network interface (0.0.0.0 for the first). It \

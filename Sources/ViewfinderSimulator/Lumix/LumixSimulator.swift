@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderDiscovery
 import ViewfinderHTTPMessage
 import ViewfinderImaging
 import ViewfinderSystem
@@ -32,6 +33,9 @@ public final class LumixSimulator: Sendable {
         public var contentPort: UInt16
         /// How many pictures are on the card at start.
         public var sampleImageCount: Int
+        /// Whether the camera announces itself over SSDP as a Lumix does (a media server whose description is at
+        /// `/Lumix/Server0/ddd`); it needs a bind address on a network interface.
+        public var announces = false
         /// Where log lines go.
         public var log: @Sendable (String) -> Void
 
@@ -62,6 +66,7 @@ public final class LumixSimulator: Sendable {
         var stream: (address: SocketAddress, until: ContinuousClock.Instant)?
         var servers: [(listener: Socket, thread: PlatformThread)] = []
         var streamThread: PlatformThread?
+        var announcer: SSDPAnnouncer?
         var stopping = false
     }
 
@@ -83,23 +88,42 @@ public final class LumixSimulator: Sendable {
         for _ in 0..<configuration.sampleImageCount {
             try addPicture()
         }
-        let control = try serve(port: configuration.port, name: "lumix-cgi") { self.answerCommand($0) }
-        let content = try serve(port: configuration.contentPort, name: "lumix-cds") { self.answerContent($0) }
-        let streamer = try PlatformThread(name: "lumix-stream") { self.streamLiveView() }
-        state.withLock { $0.streamThread = streamer }
-        configuration.log(
-            "listening on \(configuration.bindAddress):\(control) (cam.cgi) and :\(content) (content directory) "
-                + "as a Lumix")
-        return (control, content)
+        do {
+            let control = try serve(port: configuration.port, name: "lumix-cgi") { self.answerCommand($0) }
+            let content = try serve(port: configuration.contentPort, name: "lumix-cds") { self.answerContent($0) }
+            let streamer = try PlatformThread(name: "lumix-stream") { self.streamLiveView() }
+            state.withLock { $0.streamThread = streamer }
+            if configuration.announces {
+                let announcer = try SSDPAnnouncer(
+                    .init(
+                        udn: "uuid:4D454930-0100-1000-8001-A8C1FE000001", types: [SSDPSearcher.mediaServer],
+                        manufacturer: "Panasonic", modelName: Self.model, friendlyName: Self.model, serialNumber: "",
+                        address: configuration.bindAddress, descriptionPath: SSDPSearcher.lumixDescriptionPath))
+                state.withLock { $0.announcer = announcer }
+                configuration.log("announcing over SSDP at \(announcer.location)")
+            }
+            configuration.log(
+                "listening on \(configuration.bindAddress):\(control) (cam.cgi) and :\(content) (content directory) "
+                    + "as a Lumix")
+            return (control, content)
+        } catch {
+            // What started stops again: a simulator that failed to start holds no port.
+            stop()
+            throw error
+        }
     }
 
     /// Stops listening and streaming.
     public func stop() {
-        let (servers, streamer) = state.withLock { state in
+        let (servers, streamer, announcer) = state.withLock { state in
             state.stopping = true
-            defer { state.servers = [] }
-            return (state.servers, state.streamThread)
+            defer {
+                state.servers = []
+                state.announcer = nil
+            }
+            return (state.servers, state.streamThread, state.announcer)
         }
+        announcer?.stop()
         for server in servers {
             server.listener.shutdown()
             server.thread.join()
