@@ -30,7 +30,9 @@ extension CameraDiscovery {
     /// multicast DNS for `_ptp._tcp` services, SSDP for Canon's, Sony's and MTP cameras' services, and the kernel's
     /// device events for cameras plugged in and out by USB.
     public static let shared: CameraDiscovery = {
-        let discovery = CameraDiscovery(connectors: [PTPUSBCameraConnector(), PTPIPCameraConnector()])
+        let discovery = CameraDiscovery(connectors: [
+            PTPUSBCameraConnector(), FujiWiFiCameraConnector(), PTPIPCameraConnector(),
+        ])
         discovery.register(MulticastDNSSearcher())
         discovery.register(SSDPSearcher())
         discovery.register(USBCameraSearcher())
