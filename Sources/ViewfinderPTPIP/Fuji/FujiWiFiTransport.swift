@@ -16,7 +16,7 @@ import ViewfinderSystem
 /// at a time; the event connection has a thread of its own, which closes it when it ends, and the live view
 /// connection is read by one caller at a time. Hence `@unchecked Sendable`: the command thread's state belongs to it,
 /// and the channels opened later are behind a lock.
-public final class FujiWiFiTransport: PTPTransport, @unchecked Sendable {
+public final class FujiWiFiTransport: FujiWiFiChannels, @unchecked Sendable {
     /// The camera's address and command port, such as `192.168.0.1:55740`.
     public let endpoint: String
     /// The camera's host name or address.

@@ -98,10 +98,10 @@ final class FujiScriptedPeer: Sendable {
         }
 
         /// Reads the init, acknowledges it, and answers OpenSession and GetDeviceInfo.
-        func accept() throws {
+        func accept(deviceInfo: PTPDeviceInfo = ScriptedResponder.deviceInfo) throws {
             _ = try readInit()
             try acknowledge()
-            try openSession()
+            try openSession(deviceInfo: deviceInfo)
         }
 
         /// Starts listening on the event port, as the camera does once remote capture starts, and accepts the client.
