@@ -81,6 +81,11 @@ extension FujiWiFiTransport {
         if !kept { connection.close() }
     }
 
+    /// Takes `connection` as the live view connection, for harnesses that drive the transport over socket pairs.
+    package func adoptLiveView(_ connection: PTPIPConnection) {
+        channels.withLock { $0.liveView = connection }
+    }
+
     /// Connects to `port`, trying again every 100 ms while the camera refuses, until
     /// ``Configuration/channelOpenTimeout`` has passed; `limit` is the longest container the channel takes whole.
     private func openChannel(port: UInt16, named name: String, limit: Int) throws(ViewfinderError) -> PTPIPConnection {

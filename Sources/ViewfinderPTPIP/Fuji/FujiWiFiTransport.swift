@@ -61,7 +61,8 @@ public final class FujiWiFiTransport: FujiWiFiChannels, @unchecked Sendable {
         var eventSocket: Socket?
     }
 
-    init(
+    /// Wraps a command connection whose init the camera accepted; also for harnesses over socket pairs.
+    package init(
         endpoint: String, host: String, configuration: Configuration, command: PTPIPConnection,
         acceptance: FujiWiFiPacket.Acceptance
     ) {
@@ -109,8 +110,8 @@ public final class FujiWiFiTransport: FujiWiFiChannels, @unchecked Sendable {
         }
     }
 
-    /// Sends the init request and reads the camera's answer.
-    private static func initialize(_ command: PTPIPConnection, endpoint: String, configuration: Configuration)
+    /// Sends the init request and reads the camera's answer, within the configuration's response timeout.
+    package static func initialize(_ command: PTPIPConnection, endpoint: String, configuration: Configuration)
         throws(ViewfinderError) -> FujiWiFiPacket.InitAnswer
     {
         let request = FujiWiFiPacket.initRequest(guid: configuration.clientGUID, name: configuration.clientName)

@@ -23,8 +23,8 @@ extension CameraPropertyIdentifier where Value == FujiFilmSimulationValue {
 /// Fujifilm's value tables (libgphoto2's config.c and a real X-T4's answers), and the bindings that read them.
 ///
 /// A code none of the tables knows is shown as unknown, with its number, and never offered as settable.
-enum FujiPropertyValues {
-    typealias Value<T: CameraPropertyValue> = TypedCameraPropertyValue<T>
+package enum FujiPropertyValues {
+    package typealias Value<T: CameraPropertyValue> = TypedCameraPropertyValue<T>
 
     /// The properties Fujifilm bodies describe with GetDevicePropDesc.
     static let bindings: [PTPPropertyBinding] = [
@@ -41,7 +41,7 @@ enum FujiPropertyValues {
     ]
 
     /// ExposureIndex as a signed 32-bit ISO: the ISO itself, or -1, -2 and -3 for the three automatic settings.
-    static func iso(_ raw: Int64) -> Value<ISOValue> {
+    package static func iso(_ raw: Int64) -> Value<ISOValue> {
         if (-3)...(-1) ~= raw {
             return Value(.automatic, rawValue: .integer(raw), localizedDisplayValue: "Auto \(-raw)")
         }
@@ -56,7 +56,7 @@ enum FujiPropertyValues {
 
     /// ExposureTime in microseconds of the exact power-of-two time (1/60 is 15,625, 1/50 is 19,686); `0xFFFFFFFF` is
     /// bulb; the minute-long exposures are written as ``minuteExposures``.
-    static func shutterSpeed(_ raw: Int64) -> Value<ShutterSpeedValue> {
+    package static func shutterSpeed(_ raw: Int64) -> Value<ShutterSpeedValue> {
         if raw == 0xFFFF_FFFF { return Value(.bulb, rawValue: .integer(raw)) }
         if let minutes = minuteExposures[raw] {
             return StandardPropertyValues.known(ShutterSpeedValue(seconds: Double(minutes * 60)), raw)
@@ -90,12 +90,12 @@ enum FujiPropertyValues {
     ]
 
     /// FilmSimulation: a known code's name, or unknown.
-    static func filmSimulation(_ raw: Int64) -> Value<FujiFilmSimulationValue> {
+    package static func filmSimulation(_ raw: Int64) -> Value<FujiFilmSimulationValue> {
         StandardPropertyValues.known(filmSimulations[raw].map(FujiFilmSimulationValue.init(name:)), raw)
     }
 
     /// The battery's charge from BatteryInfo2's text, its first comma-separated number, when it is a percentage.
-    static func batteryPercent(_ text: String) -> Int? {
+    package static func batteryPercent(_ text: String) -> Int? {
         guard let first = text.split(separator: ",").first, let percent = Int(first), (0...100) ~= percent else {
             return nil
         }
