@@ -21,7 +21,10 @@ enum SimulateCommand: Command {
             --identity sony it is a Sony α7 IV in PC remote mode (the SDIO handshake, every property in one \
             answer, values set directly, the shutter buttons, live view and pictures in its memory, the movie \
             button), and with --identity sony-stepping an α7 III, whose ISO, shutter speed, f-number and exposure \
-            compensation move a notch at a time; gphoto2 drives both as "PTP/IP Camera". With \
+            compensation move a notch at a time; gphoto2 drives both as "PTP/IP Camera". With --identity fuji it \
+            is a Fujifilm X-T4 speaking Fujifilm's WiFi protocol rather than PTP/IP (the init on --port, events and \
+            the JPEG live view stream on the next two ports once remote capture starts), with Fujifilm's ISO, \
+            exposure times, film simulations and shutter; gphoto2 drives it as "Fuji X (WLAN)". With \
             --no-focus autofocus finds no focus. With --announce it announces itself on the network as the camera \
             it plays would (multicast DNS as a Nikon does, SSDP as a Canon does), so that `viewfinder discover` \
             and other browsers find it; announcing needs --bind on a network interface (0.0.0.0 for the first). It \
@@ -46,7 +49,7 @@ enum SimulateCommand: Command {
             .value("bind", "ADDRESS", help: "The address to listen on.", default: "127.0.0.1"),
             .value("port", "PORT", help: "The TCP port to listen on; 0 picks a free one.", default: "15740"),
             .value(
-                "identity", "generic|nikon|canon|sony|sony-stepping", help: "Who the camera says it is.",
+                "identity", "generic|nikon|canon|sony|sony-stepping|fuji", help: "Who the camera says it is.",
                 default: "generic"),
             .value("model", "NAME", help: "The model name the camera reports."),
             .value("sample-images", "COUNT", help: "How many images are on the card at start.", default: "2"),
@@ -104,7 +107,7 @@ enum SimulateCommand: Command {
         let identityName = arguments.value("identity") ?? "generic"
         guard let identity = CameraSimulator.Identity(rawValue: identityName) else {
             throw UsageError(
-                "--identity takes generic, nikon, canon, sony or sony-stepping, not '\(identityName)'",
+                "--identity takes generic, nikon, canon, sony, sony-stepping or fuji, not '\(identityName)'",
                 commandPath: arguments.commandPath)
         }
         let port = try arguments.integer("port", default: 15740, in: 0...65535)

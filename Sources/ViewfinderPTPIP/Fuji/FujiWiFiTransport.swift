@@ -144,7 +144,7 @@ public final class FujiWiFiTransport: FujiWiFiChannels, @unchecked Sendable {
     }
 
     /// Reads exactly `count` bytes from `connection`.
-    static func read(_ count: Int, from connection: PTPIPConnection, while activity: @autoclosure () -> String)
+    package static func read(_ count: Int, from connection: PTPIPConnection, while activity: @autoclosure () -> String)
         throws(ViewfinderError) -> [UInt8]
     {
         var bytes = [UInt8](repeating: 0, count: count)
@@ -155,7 +155,7 @@ public final class FujiWiFiTransport: FujiWiFiChannels, @unchecked Sendable {
     }
 
     /// Reads a container's header from `connection`.
-    static func readHeader(from connection: PTPIPConnection, while activity: @autoclosure () -> String)
+    package static func readHeader(from connection: PTPIPConnection, while activity: @autoclosure () -> String)
         throws(ViewfinderError) -> FujiWiFiPacket.Header
     {
         try FujiWiFiPacket.Header(
