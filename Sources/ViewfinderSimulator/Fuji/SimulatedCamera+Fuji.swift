@@ -31,8 +31,8 @@ extension SimulatedCamera {
             devicePropertiesSupported: [
                 .whiteBalance, .fNumber, .focusMode, .exposureTime, .exposureProgramMode, .exposureIndex,
                 .exposureBiasCompensation, .fujiFilmSimulation, .fujiReleaseMode, .fujiPriorityMode,
-                .fujiCameraAction, .fujiAFStatus, .fujiBatteryInfo, .fujiClientState, .fujiCameraState,
-                .fujiRemoteVersion, .fujiRemoteGetObjectVersion,
+                .fujiCameraAction, .fujiAFStatus, .fujiCurrentState, .fujiBatteryInfo, .fujiClientState,
+                .fujiCameraState, .fujiRemoteVersion, .fujiRemoteGetObjectVersion,
             ],
             captureFormats: [.exifJPEG], imageFormats: [.exifJPEG],
             manufacturer: "FUJIFILM", model: model, deviceVersion: "1.40",
@@ -62,6 +62,8 @@ extension SimulatedCamera {
             .enumeration(.fujiReleaseMode, [1, 2, 3, 4].map { .uint16($0) }, current: .uint16(1)),
             .enumeration(.fujiPriorityMode, [1, 2].map { .uint16($0) }, current: .uint16(1)),
             u16(.fujiCameraAction, 0), u16(.fujiAFStatus, 2, settable: false), u16(.fujiClientState, 0),
+            // CurrentState, the list of changed properties: a count of none (events go on the event port).
+            u16(.fujiCurrentState, 0, settable: false),
             u16(.fujiCameraState, 0), u32(.fujiRemoteVersion, 0x0002_000C), u32(.fujiRemoteGetObjectVersion, 0),
             SimulatedProperty(
                 code: .fujiBatteryInfo, dataType: .string, factoryDefault: .string("100,0,0"),

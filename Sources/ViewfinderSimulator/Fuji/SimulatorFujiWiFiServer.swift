@@ -27,9 +27,7 @@ final class SimulatorFujiWiFiServer: Sendable {
     init(camera: SimulatedCamera, configuration: CameraSimulator.Configuration) throws {
         self.camera = camera
         self.configuration = configuration
-        listener = try io { () throws(SocketError) in
-            try Socket.listen(host: configuration.bindAddress, port: configuration.port)
-        }
+        listener = try Self.listen(on: configuration.bindAddress, port: configuration.port)
         _ = sockets.register(listener)
         threads.enter()
         do {
@@ -42,6 +40,23 @@ final class SimulatorFujiWiFiServer: Sendable {
             sockets.close(listener)
             throw ViewfinderError(.io, "cannot start the simulator's listening thread: \(error)")
         }
+    }
+
+    /// Listens on `port`; for port 0, on a port below the system's ephemeral ones whose next two are free too, so
+    /// that the event and live view ports can open later without a client's connection having taken them meanwhile.
+    private static func listen(on address: String, port: UInt16) throws(ViewfinderError) -> Socket {
+        guard port == 0 else {
+            return try io { () throws(SocketError) in try Socket.listen(host: address, port: port) }
+        }
+        for _ in 0..<100 {
+            let candidate = UInt16.random(in: 20000..<32000)
+            guard let listener = try? Socket.listen(host: address, port: candidate) else { continue }
+            let next = [candidate + 1, candidate + 2].map { try? Socket.listen(host: address, port: $0) }
+            for socket in next { socket?.close() }
+            if next.allSatisfy({ $0 != nil }) { return listener }
+            listener.close()
+        }
+        throw ViewfinderError(.io, "no three consecutive free ports on \(address)")
     }
 
     /// Shuts every connection down and waits for the threads.
@@ -117,16 +132,26 @@ final class SimulatorFujiWiFiServer: Sendable {
                 let request = SimulatorRequest(
                     code: PTPOperationCode(rawValue: header.code), transactionID: header.transactionID,
                     parameters: parameters, data: data)
-                let reply = camera.respond(to: request, in: pump)
-                try send(reply, for: header, on: command)
-                pump.emit(reply.events)
+                let reply = answer(request, in: pump)
                 if request.code == .initiateOpenCapture, reply.code == .ok {
+                    // The ports open before the answer goes out: the client connects as soon as it has it.
                     openChannels(session, pump: pump)
                 }
+                try send(reply, for: header, on: command)
+                pump.emit(reply.events)
             }
         } catch {
             log(error.code == .disconnected ? "client disconnected" : "session ended: \(error.message)")
         }
+    }
+
+    /// The camera's answer to a request: over WiFi, its DeviceInfo names Fujifilm's vendor extension (0x0E), as
+    /// libgphoto2's X-T4 DeviceInfo for WiFi has it, where over USB it says 6.
+    private func answer(_ request: SimulatorRequest, in pump: SimulatorEventPump) -> SimulatorReply {
+        guard request.code == .getDeviceInfo else { return camera.respond(to: request, in: pump) }
+        var info = camera.deviceInfo
+        info.vendorExtensionID = 0x0E
+        return (try? info.encoded()).map(SimulatorReply.data) ?? SimulatorReply(code: .generalError)
     }
 
     /// Reads the first init, which must be 82 bytes long (the camera closes the connection otherwise), and accepts it.
@@ -156,10 +181,23 @@ final class SimulatorFujiWiFiServer: Sendable {
         try write([bytes], on: command.socket)
     }
 
+    /// The operations with a data-in phase, which a refusal answers with an empty data container first: gphoto2
+    /// takes the first container after such a request as its data, whatever its type.
+    private static let dataInOperations: Set<PTPOperationCode> = [
+        .getDeviceInfo, .getStorageIDs, .getStorageInfo, .getObjectHandles, .getObjectInfo, .getObject, .getThumb,
+        .getDevicePropDesc, .getDevicePropValue, .getPartialObject,
+    ]
+
     /// Sends a reply's data container, if any, then its response.
     private func send(_ reply: SimulatorReply, for request: FujiWiFiPacket.Header, on command: PTPIPConnection)
         throws(ViewfinderError)
     {
+        var reply = reply
+        if reply.data == nil, reply.code != .ok,
+            Self.dataInOperations.contains(PTPOperationCode(rawValue: request.code))
+        {
+            reply.data = .bytes([])
+        }
         if let payload = reply.data {
             let length: UInt64 =
                 switch payload {

@@ -111,8 +111,8 @@ final class FujiCameraPeer: @unchecked Sendable {
             }
             try peer.respond(.ok, id)
         case .initiateOpenCapture:
-            try peer.respond(.ok, id)
-            try peer.acceptEvents()
+            // The event port opens before the answer goes out, as the client connects as soon as it has it.
+            try peer.acceptEvents { try peer.respond(.ok, id) }
         case .initiateCapture:
             try peer.respond(.ok, id)
             let shot = properties[PTPDevicePropertyCode.fujiCameraAction.rawValue]?.currentValue == .uint16(0x0304)

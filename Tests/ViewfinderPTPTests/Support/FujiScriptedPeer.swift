@@ -104,9 +104,10 @@ final class FujiScriptedPeer: Sendable {
             try openSession(deviceInfo: deviceInfo)
         }
 
-        /// Starts listening on the event port, as the camera does once remote capture starts, and accepts the client.
-        func acceptEvents() throws {
-            events = try accept(on: ports.event)
+        /// Starts listening on the event port, as the camera does once remote capture starts, runs `meanwhile`, and
+        /// accepts the client.
+        func acceptEvents(meanwhile: () throws -> Void = {}) throws {
+            events = try accept(on: ports.event, meanwhile: meanwhile)
         }
 
         /// Starts listening on the live view port and accepts the client.
@@ -141,9 +142,10 @@ final class FujiScriptedPeer: Sendable {
             }
         }
 
-        private func accept(on port: UInt16) throws -> PTPIPConnection {
+        private func accept(on port: UInt16, meanwhile: () throws -> Void = {}) throws -> PTPIPConnection {
             let listener = try Socket.listen(host: "127.0.0.1", port: port)
             defer { listener.close() }
+            try meanwhile()
             guard let socket = try listener.accept(timeout: ScriptedResponder.patience) else {
                 throw ViewfinderError(.timeout, "the client did not connect to port \(port)")
             }
@@ -189,11 +191,16 @@ final class FujiScriptedPeer: Sendable {
         }
     }
 
-    /// A port nothing listens on now.
+    /// A port nothing listens on now, below the system's range of ephemeral ports, so that no connection another
+    /// test makes meanwhile takes it as its own port before the script listens on it.
     private static func freePort() throws -> UInt16 {
-        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
-        defer { listener.close() }
-        return listener.localPort
+        for _ in 0..<100 {
+            let port = UInt16.random(in: 20000..<32000)
+            guard let listener = try? Socket.listen(host: "127.0.0.1", port: port) else { continue }
+            listener.close()
+            return port
+        }
+        throw ViewfinderError(.io, "no free port below the ephemeral range")
     }
 
     /// Waits until the script has finished and returns what went wrong in it.
