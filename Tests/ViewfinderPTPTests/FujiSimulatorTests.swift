@@ -67,6 +67,35 @@ import ViewfinderTestSupport
         }
     }
 
+    /// A consumer that stops taking frames leaves the camera skipping them, not waiting: once it takes frames again
+    /// they come, although the camera's waits are shorter than the pause.
+    @Test func aPausedLiveViewConsumerGetsFramesAgain() async throws {
+        let log = Observed<String>()
+        var configuration = Self.fuji()
+        configuration.liveViewFrameRate = 200
+        configuration.replyTimeout = .milliseconds(500)
+        configuration.log = { log.append($0) }
+        try await CameraHarness.run(configuration) { harness in
+            let resume = Locked<(@Sendable () -> Void)?>(nil)
+            let consumed = Atomic(0)
+            let cancellable = harness.camera.liveViewPublisher.sinkWithReadyHandler { _ in
+            } receiveValue: { _, ready in
+                if consumed.add(1, ordering: .relaxed).newValue == 1 {
+                    resume.withLock { $0 = ready }
+                } else if consumed.load(ordering: .relaxed) < 3 {
+                    ready()
+                }
+            }
+            try await waitUntil("the camera to skip frames nobody takes") {
+                log.all.contains("fuji: live view: the client takes no frames; skipping them")
+            }
+            #expect(consumed.load(ordering: .relaxed) == 1)
+            resume.withLock { $0 }?()
+            try await waitUntil("frames after the pause") { consumed.load(ordering: .relaxed) == 3 }
+            cancellable.cancel()
+        }
+    }
+
     /// gphoto2 sends the 82-byte init twice on the same connection; the camera acknowledges both, zero-padded to 68
     /// bytes, and then takes OpenSession.
     @Test func aRepeatedInitIsAcknowledgedAgain() async throws {

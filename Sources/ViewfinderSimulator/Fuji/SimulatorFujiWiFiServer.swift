@@ -327,11 +327,22 @@ final class SimulatorFujiWiFiServer: Sendable {
     }
 
     /// Pushes a frame at the configured rate until the client closes: its length, a 14-byte header, the JPEG.
+    ///
+    /// A frame the client has no room for (it is not reading) is skipped rather than waited for, as a camera drops
+    /// the frames of a stream nobody takes.
     private func pushFrames(on socket: Socket) {
         let interval = Duration.seconds(1) / max(1, configuration.liveViewFrameRate)
         var next = ContinuousClock.now
+        var skipping = false
         while true {
-            if case .bytes(let jpeg)? = camera.fujiLiveViewFrame()?.data {
+            let hasRoom = (try? Poll.wait(socket.descriptor, for: Poll.writable, until: .now)).map { $0 != 0 } ?? false
+            if hasRoom == skipping {
+                skipping = !hasRoom
+                log(
+                    skipping ? "live view: the client takes no frames; skipping them" : "live view: frames go out again"
+                )
+            }
+            if hasRoom, case .bytes(let jpeg)? = camera.fujiLiveViewFrame()?.data {
                 var writer = PTPDataWriter(capacity: 18 + jpeg.count)
                 writer.append(UInt32(18 + jpeg.count))
                 writer.append(bytes: [UInt8](repeating: 0, count: 12) + [0x01, 0x8A])
