@@ -109,6 +109,25 @@ import ViewfinderTestSupport
         #expect(dataOut.withLock { $0 } == [5, 0])
     }
 
+    /// An X-T4 answers GetDeviceInfo over WiFi with an empty data phase: a DeviceInfo with Fujifilm's extension and
+    /// the name from the camera's answer to the init stands in, so the Fuji dialect speaks to it.
+    @Test func anEmptyDeviceInfoIsReplacedByFujifilmsOwn() async throws {
+        let peer = try FujiScriptedPeer { peer in
+            _ = try peer.readInit()
+            try peer.acknowledge(name: "X-T4")
+            try peer.respond(.ok, try peer.expectRequest(.openSession))
+            try peer.sendData([], .getDeviceInfo, try peer.expectRequest(.getDeviceInfo))
+            try peer.sendData([7, 0], .getDevicePropValue, try peer.expectRequest(.getDevicePropValue))
+            peer.waitForClose()
+        }
+        let (_, session) = try await open(peer)
+        #expect(session.deviceInfo.vendorExtensionID == 0x0E && session.deviceInfo.model == "X-T4")
+        #expect(PTPDialects.dialect(for: session.deviceInfo).name == "Fujifilm")
+        #expect(try await session.transaction(.getDevicePropValue, parameters: [0xD001]).data == [7, 0])
+        await session.close()
+        #expect(try await peer.recordedFailures() == [])
+    }
+
     @Test func aRefusedInitIsSentAgainOnTheSameConnection() async throws {
         let inits = Atomic(0)
         let peer = try FujiScriptedPeer { peer in

@@ -86,6 +86,23 @@ public enum FujiWiFiPacket {
         }
     }
 
+    /// The DeviceInfo that stands in for the empty one an X-T4 sends over WiFi: Fujifilm's extension (0x0E), the
+    /// camera's name from its answer to the init, the operations and properties Fujifilm bodies offer remotely.
+    public static func standInDeviceInfo(model: String) -> PTPDeviceInfo {
+        PTPDeviceInfo(
+            vendorExtensionID: 0x0E, vendorExtensionVersion: 100, vendorExtensionDescription: "fujifilm.co.jp: 1.0; ",
+            operationsSupported: [
+                .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getObjectHandles,
+                .getObjectInfo, .getObject, .getPartialObject, .deleteObject, .initiateCapture, .getDevicePropDesc,
+                .getDevicePropValue, .setDevicePropValue, .initiateOpenCapture,
+            ],
+            eventsSupported: [.objectAdded],
+            devicePropertiesSupported: [0x5005, 0x5007, 0x500A, 0x500D, 0x500E, 0x500F, 0x5010, 0xD001, 0xD201].map(
+                PTPDevicePropertyCode.init(rawValue:)),
+            captureFormats: [.exifJPEG], imageFormats: [.exifJPEG], manufacturer: "FUJIFILM", model: model,
+            deviceVersion: "", serialNumber: "")
+    }
+
     /// What a container carries.
     public enum Kind: UInt16, Hashable, Sendable {
         /// An operation request.

@@ -44,6 +44,8 @@ public final class FujiWiFiTransport: FujiWiFiChannels, @unchecked Sendable {
     private var dataRemaining: Int?
     /// The operation of the transaction under way, which its data-out container names.
     private var operation = PTPOperationCode(rawValue: 0)
+    /// The DeviceInfo still to hand over in place of a camera's empty one, on the command thread.
+    private var standIn: [UInt8]?
 
     /// The channels opened after the init, and where they stand.
     struct Channels {
@@ -184,6 +186,7 @@ public final class FujiWiFiTransport: FujiWiFiChannels, @unchecked Sendable {
                 .invalidArgument, "a request carries at most \(Self.maximumParameterCount) parameters")
         }
         dataRemaining = nil
+        standIn = nil
         operation = request.code
         let bytes = FujiWiFiPacket.container(
             .command, code: request.code.rawValue, transactionID: request.transactionID,
@@ -239,6 +242,12 @@ public final class FujiWiFiTransport: FujiWiFiChannels, @unchecked Sendable {
                     continue
                 }
                 if header.kind == .data {
+                    if header.payloadLength == 0, operation == .getDeviceInfo {
+                        // An X-T4 answers GetDeviceInfo over WiFi with no data (libgphoto2 says so, and makes one up).
+                        let info = try FujiWiFiPacket.standInDeviceInfo(model: acceptance.name).encoded()
+                        standIn = info
+                        return .data(totalLength: info.count)
+                    }
                     dataRemaining = header.payloadLength
                     return .data(totalLength: header.payloadLength)
                 }
@@ -256,6 +265,12 @@ public final class FujiWiFiTransport: FujiWiFiChannels, @unchecked Sendable {
 
     /// Reads the data container's payload straight into `buffer`.
     public func receiveData(into buffer: UnsafeMutableRawBufferPointer) throws(ViewfinderError) -> Int {
+        if let info = standIn {
+            let count = min(buffer.count, info.count)
+            buffer.copyBytes(from: info[..<count])
+            standIn = info.count > count ? Array(info[count...]) : nil
+            return count
+        }
         guard let remaining = dataRemaining, remaining > 0, buffer.count > 0 else {
             dataRemaining = nil
             return 0
