@@ -461,6 +461,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "fuzz-fuji",
+            dependencies: ["FuzzSupport", "ViewfinderCore", "ViewfinderSystem", "ViewfinderPTP", "ViewfinderPTPIP"],
+            path: "Fuzz/FujiFuzzer",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "fuzz-discovery",
             dependencies: ["FuzzSupport", "ViewfinderCore", "ViewfinderDiscovery"],
             path: "Fuzz/DiscoveryFuzzer",

@@ -54,11 +54,14 @@ start_simulator() {
 }
 
 # gphoto NAME MODEL ARGS...: runs gphoto2 against $port (or $gphoto_port, a gphoto2 port such as ip:ADDRESS, when
-# set) in $work/files; output goes to $work/NAME.out.
+# set) in $work/files; output goes to $work/NAME.out. PTP/IP's two connections share the port; Fujifilm's event port
+# is the next one (gphoto2 takes the one after it for live view).
 gphoto() {
-    local name=$1 model=$2
+    local name=$1 model=$2 events=$port
     shift 2
-    (cd "$work/files" && timeout 60 gphoto2 --port "${gphoto_port:-ptpip:127.0.0.1:$port:$port}" --camera "$model" "$@") \
+    [[ "$model" == Fuji* ]] && events=$((port + 1))
+    (cd "$work/files" && timeout 60 gphoto2 --port "${gphoto_port:-ptpip:127.0.0.1:$port:$events}" --camera "$model" \
+        "$@") \
         >"$work/$name.out" 2>&1
 }
 
@@ -364,19 +367,22 @@ fi
 # an α7 IV (protocol 3.00, values set directly), sony-stepping an α7 III (protocol 2.00, exposure settings moved
 # by notches, which gphoto2 walks with SetControlDeviceB and reads back).
 sony="PTP/IP Camera"
-# sony_values NAME FILE: the values in FILE (gphoto2's choices or viewfinder's, one a line) in one spelling: ISO as
-# its number or Auto, f-numbers as they are, shutter speeds as their third stop from one second (gphoto2 writes
-# 1/3 and 25/10 where viewfinder writes 0.3" and 2.5"), gphoto2's Bulb, which it always adds, left out.
-sony_values() {
+# exposure_values NAME FILE: the values in FILE (gphoto2's choices or viewfinder's, one a line) in one spelling: ISO
+# as its number or Auto (a Fujifilm's automatic settings as gphoto2 writes them, -1 to -3), f-numbers as they are,
+# shutter speeds as their third stop from one second (gphoto2 writes 1/3, 25/10 or 3s where viewfinder writes 0.3",
+# 2.5" or 3.2"), gphoto2's Bulb, which it always adds, left out.
+exposure_values() {
     /usr/bin/python3 -c '
 import math, sys
 name = sys.argv[1]
 for line in open(sys.argv[2]):
     value = line.strip().removeprefix("ISO ").removesuffix("\"")
+    if value.startswith("Auto ") and value[5:].isdigit():
+        value = "-" + value[5:]
     if name == "shutterspeed":
-        if value == "Bulb":
+        if value.lower() == "bulb":
             continue
-        top, _, bottom = value.partition("/")
+        top, _, bottom = value.removesuffix("s").partition("/")
         value = str(round(3 * math.log2(float(top) / float(bottom or 1))))
     print(value)' "$1" "$2"
 }
@@ -396,8 +402,8 @@ import json, sys
 print("\n".join(json.load(sys.stdin)["settableValues"]))' >"$work/$identity-$name.viewfinder"
         if [ ! -s "$work/$identity-$name.gphoto2" ]; then
             fail "$identity-values-$name" "gphoto2 offers no $name" "$work/$identity-$name.out"
-        elif diff <(sony_values "$name" "$work/$identity-$name.gphoto2") \
-            <(sony_values "$name" "$work/$identity-$name.viewfinder") >"$work/$identity-values.diff" 2>&1; then
+        elif diff <(exposure_values "$name" "$work/$identity-$name.gphoto2") \
+            <(exposure_values "$name" "$work/$identity-$name.viewfinder") >"$work/$identity-values.diff" 2>&1; then
             pass "$identity-values-$name"
         else
             fail "$identity-values-$name" "gphoto2 and viewfinder offer different values" "$work/$identity-values.diff"
@@ -517,6 +523,66 @@ else
             "$work/lumix-download.out"
     fi
     unset gphoto_port
+fi
+
+# Fujifilm's WiFi protocol: gphoto2 takes it for a --camera named Fuji ("Fuji X (WLAN)"), sends the 82-byte init
+# twice, opens the event and JPEG ports after InitiateOpenCapture, and takes its Fuji paths (CameraAction 0xD208,
+# AFStatus 0xD209, the event list 0xD212, preview from the JPEG port) for vendor extension 0x0E.
+fuji="Fuji X (WLAN)"
+start_simulator fuji --identity fuji
+expect_ok fuji-summary "$fuji" 'Model: X-T4' --summary
+grep -q 'Vendor Extension ID: 0xe' "$work/fuji-summary.out" \
+    && grep -q 'Exposure Index (film speed ISO)(0x500f):(readwrite) (type=0x5) Enumeration \[-1,-2,-3,' \
+        "$work/fuji-summary.out" \
+    || fail fuji-summary-properties "the summary lacks Fujifilm's extension or its ISO" "$work/fuji-summary.out"
+grep -c 'init repeated' "$work/fuji.log" >/dev/null && pass fuji-init-repeated \
+    || fail fuji-init-repeated "the simulator never saw gphoto2's second init" "$work/fuji.log"
+for pair in iso:iso f-number:aperture shutterspeed:shutter; do
+    name=${pair%%:*}
+    gphoto "fuji-$name" "$fuji" --get-config "$name"
+    sed -n 's/^Choice: [0-9]* //p' "$work/fuji-$name.out" >"$work/fuji-$name.gphoto2"
+    "$viewfinder" camera get "${pair#*:}" --host "127.0.0.1:$port" --family fujifilm --json | /usr/bin/python3 -c '
+import json, sys
+print("\n".join(json.load(sys.stdin)["settableValues"]))' >"$work/fuji-$name.viewfinder"
+    if [ ! -s "$work/fuji-$name.gphoto2" ]; then
+        fail "fuji-values-$name" "gphoto2 offers no $name" "$work/fuji-$name.out"
+    elif diff <(exposure_values "$name" "$work/fuji-$name.gphoto2") \
+        <(exposure_values "$name" "$work/fuji-$name.viewfinder") \
+        >"$work/fuji-values.diff" 2>&1; then
+        pass "fuji-values-$name"
+    else
+        fail "fuji-values-$name" "gphoto2 and viewfinder offer different values" "$work/fuji-values.diff"
+    fi
+done
+expect_ok fuji-set "$fuji" '' --set-config iso=800 --set-config f-number=f/8 --set-config shutterspeed=1/60
+readback=$(for name in iso aperture shutter; do
+    "$viewfinder" camera get "$name" --host "127.0.0.1:$port" --family fujifilm
+done)
+if [ "$(echo "$readback" | tr '\n' ' ')" = "ISO 800 f/8 1/60 " ]; then
+    pass fuji-read-back
+else
+    fail fuji-read-back "viewfinder reads back '$readback', not ISO 800, f/8 and 1/60"
+fi
+expect_ok fuji-capture "$fuji" 'New file is in location /store_00010001/DCIM/100_FUJI/DSCF0003.JPG' \
+    --capture-image-and-download --filename fuji-capture.jpg
+expect_jpeg fuji-capture-is-jpeg "$work/files/fuji-capture.jpg" 3008x2000
+expect_ok fuji-list "$fuji" '#2 +DSCF0002.JPG' --list-files
+expect_ok fuji-get "$fuji" 'Saving file as fuji-file.jpg' --get-file 1 --filename fuji-file.jpg
+expect_jpeg fuji-get-is-jpeg "$work/files/fuji-file.jpg" 3008x2000
+expect_ok fuji-preview "$fuji" 'Saving file as thumb_fuji-preview.jpg' --capture-preview --filename fuji-preview.jpg
+expect_jpeg fuji-preview-is-jpeg "$work/files/thumb_fuji-preview.jpg" 640x424
+expect_ok fuji-debug "$fuji" '' --debug --debug-logfile "$work/fuji-debug.txt" --capture-image
+for step in 'Set device property value) (0xd208)' 'Get device property value) (0xd209)' \
+    'Get device property value) (0xd212)'; do
+    code=${step##*(}
+    grep -qF "$step" "$work/fuji-debug.txt" && pass "fuji-uses-${code%)}" \
+        || fail "fuji-uses-${code%)}" "gphoto2's debug log never shows $step"
+done
+if "$viewfinder" camera shoot --host "127.0.0.1:$port" --family fujifilm >"$work/fuji-viewfinder-shoot.out" 2>&1 \
+    && grep -q 'DSCF0005.JPG' "$work/fuji-viewfinder-shoot.out"; then
+    pass fuji-viewfinder-shoot
+else
+    fail fuji-viewfinder-shoot "viewfinder camera shoot did not report DSCF0005.JPG" "$work/fuji-viewfinder-shoot.out"
 fi
 
 if [ "$failures" -gt 0 ]; then

@@ -33,8 +33,9 @@ extension CameraDiscovery {
     /// multicast DNS for `_ptp._tcp` services, SSDP for Canon's, Sony's and MTP cameras' services, and the kernel's
     /// device events for cameras plugged in and out by USB.
     public static let shared: CameraDiscovery = {
-        let discovery = CameraDiscovery(
-            connectors: [PTPUSBCameraConnector(), LumixCameraConnector(), PTPIPCameraConnector()])
+        let discovery = CameraDiscovery(connectors: [
+            PTPUSBCameraConnector(), FujiWiFiCameraConnector(), LumixCameraConnector(), PTPIPCameraConnector(),
+        ])
         discovery.register(MulticastDNSSearcher())
         discovery.register(SSDPSearcher())
         discovery.register(USBCameraSearcher())

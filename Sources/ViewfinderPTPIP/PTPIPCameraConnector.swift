@@ -38,8 +38,9 @@ public struct PTPIPCameraConnector: CameraConnector {
     /// Returns a camera for a network address, on its port (15740 when it names none), not yet connected;
     /// `PTPCamera/connect()` finds out whether it answers.
     ///
-    /// - Throws: `ViewfinderError/Code/notAvailable` for Fujifilm, Olympus and Panasonic cameras and Sony's Camera
-    ///   Remote API, which need protocols Viewfinder does not speak, and for an address that is not on the network.
+    /// - Throws: `ViewfinderError/Code/notAvailable` for Fujifilm cameras, which ``FujiWiFiCameraConnector`` reaches,
+    ///   for Olympus and Panasonic cameras and Sony's Camera Remote API, which need protocols Viewfinder does not
+    ///   speak, and for an address that is not on the network.
     public func camera(of family: CameraFamily, at address: CameraAddress) async throws -> any Camera {
         guard case .network(let host, let port) = address else {
             throw ViewfinderError(.notAvailable, "\(address) is not a network address; PTP/IP reaches cameras by host")
@@ -47,7 +48,8 @@ public struct PTPIPCameraConnector: CameraConnector {
         switch family {
         case .fujifilm:
             throw ViewfinderError(
-                .notAvailable, "Fujifilm cameras speak their own PTP/IP variant, which Viewfinder does not support yet")
+                .notAvailable,
+                "Fujifilm cameras speak their own variant of PTP/IP, which FujiWiFiCameraConnector reaches")
         case .olympus, .panasonic:
             throw ViewfinderError(
                 .notAvailable, "\(family) cameras are controlled over HTTP, which Viewfinder does not support yet")

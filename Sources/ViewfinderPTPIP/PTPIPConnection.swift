@@ -28,6 +28,8 @@ package final class PTPIPConnection: @unchecked Sendable {
     package var acknowledgesQuickly = false
     /// The longest packet other than Data or EndData this connection accepts.
     package let maximumControlPacketLength: Int
+    /// The bound ``limitTimeout(to:)`` set, which ``useTimeout(_:)`` keeps.
+    private var timeoutLimit: Duration?
 
     private let buffer: UnsafeMutableRawBufferPointer
     private var start = 0
@@ -51,6 +53,33 @@ package final class PTPIPConnection: @unchecked Sendable {
 
     deinit {
         buffer.deallocate()
+    }
+
+    /// Connects to `host` on `port`, within `connectTimeout`, with Nagle's algorithm off.
+    ///
+    /// - Parameters:
+    ///   - timeout: The longest wait for the peer once connected.
+    ///   - maximumControlPacketLength: The longest packet other than Data or EndData to accept.
+    package static func connect(
+        to host: String, port: UInt16, connectTimeout: Duration, timeout: Duration, maximumControlPacketLength: Int
+    ) throws(ViewfinderError) -> PTPIPConnection {
+        let socket = try io { () throws(SocketError) in
+            try Socket.connect(host: host, port: port, timeout: connectTimeout)
+        }
+        socket.setNoDelay()
+        return PTPIPConnection(socket: socket, timeout: timeout, maximumControlPacketLength: maximumControlPacketLength)
+    }
+
+    /// Shortens ``timeout`` to at most `limit`, now and for every later ``useTimeout(_:)``, as a session that closes
+    /// asks.
+    package func limitTimeout(to limit: Duration) {
+        timeoutLimit = min(timeoutLimit ?? limit, limit)
+        timeout = min(timeout, limit)
+    }
+
+    /// Sets ``timeout`` to `wanted`, within the bound ``limitTimeout(to:)`` set.
+    package func useTimeout(_ wanted: Duration) {
+        timeout = timeoutLimit.map { min($0, wanted) } ?? wanted
     }
 
     /// Closes the socket.

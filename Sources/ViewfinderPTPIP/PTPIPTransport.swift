@@ -61,8 +61,6 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
     private var dataPhase: DataPhase?
     /// A response that ended a data phase in place of EndData, for the next ``receivePhase(of:)``.
     private var pendingResponse: PTPResponse?
-    /// The limit ``limitTimeouts(to:)`` set, which ``useTimeout(_:)`` keeps.
-    private var timeoutLimit: Duration?
 
     /// Where a data-in phase is.
     private struct DataPhase {
@@ -135,14 +133,11 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
     private static func connectOnce(to host: String, configuration: Configuration) throws(ViewfinderError)
         -> PTPIPTransport
     {
-        let commandSocket = try io { () throws(SocketError) in
-            try Socket.connect(host: host, port: configuration.port, timeout: configuration.connectTimeout)
-        }
-        commandSocket.setNoDelay()
-        let endpoint = commandSocket.endpoint
-        let command = PTPIPConnection(
-            socket: commandSocket, timeout: configuration.responseTimeout,
-            maximumControlPacketLength: configuration.maximumControlPacketLength)
+        let command = try PTPIPConnection.connect(
+            to: host, port: configuration.port, connectTimeout: configuration.connectTimeout,
+            timeout: configuration.responseTimeout, maximumControlPacketLength: configuration.maximumControlPacketLength
+        )
+        let endpoint = command.socket.endpoint
         do throws(ViewfinderError) {
             command.readDeadline = .now + configuration.responseTimeout
             try command.send(
@@ -179,13 +174,10 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
     private static func openEvents(host: String, number: UInt32, configuration: Configuration) throws(ViewfinderError)
         -> PTPIPConnection
     {
-        let socket = try io { () throws(SocketError) in
-            try Socket.connect(host: host, port: configuration.port, timeout: configuration.connectTimeout)
-        }
-        socket.setNoDelay()
-        let events = PTPIPConnection(
-            socket: socket, timeout: configuration.responseTimeout,
-            maximumControlPacketLength: maximumEventPacketLength)
+        let events = try PTPIPConnection.connect(
+            to: host, port: configuration.port, connectTimeout: configuration.connectTimeout,
+            timeout: configuration.responseTimeout, maximumControlPacketLength: maximumEventPacketLength)
+        let socket = events.socket
         do throws(ViewfinderError) {
             events.readDeadline = .now + configuration.responseTimeout
             try events.send(
@@ -519,15 +511,13 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
 
     /// Shortens the command connection's timeout.
     public func limitTimeouts(to limit: Duration) {
-        timeoutLimit = min(timeoutLimit ?? limit, limit)
-        command.timeout = min(command.timeout, limit)
+        command.limitTimeout(to: limit)
     }
 
     /// Waits up to `timeout` (or the configured ``Configuration/responseTimeout`` when `nil`) for the camera from the
     /// next transaction on, within any limit ``limitTimeouts(to:)`` set.
     public func useTimeout(_ timeout: Duration?) {
-        let wanted = timeout ?? configuration.responseTimeout
-        command.timeout = timeoutLimit.map { min($0, wanted) } ?? wanted
+        command.useTimeout(timeout ?? configuration.responseTimeout)
     }
 
     /// Whether nothing of a packet has been read halfway and no data phase is under way.

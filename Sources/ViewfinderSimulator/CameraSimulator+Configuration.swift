@@ -22,6 +22,11 @@ extension CameraSimulator {
         /// A Sony α7 III-like body: the same with protocol 2.00, whose ISO, shutter speed, f-number and exposure
         /// compensation move only by notches with ControlDevice.
         case sonyStepping = "sony-stepping"
+        /// A Fujifilm X-T4-like body (vendor extension 6 with Fujifilm's description, as over USB): ISO with three
+        /// automatic settings and exposure times in Fujifilm's encodings, film simulations, the shutter through
+        /// CameraAction, remote capture and its live view; over the network it speaks Fujifilm's WiFi protocol
+        /// (the init on its port, events and the JPEG stream on the next two) rather than PTP/IP.
+        case fuji
 
         /// The manufacturer's name.
         public var manufacturer: String {
@@ -30,6 +35,7 @@ extension CameraSimulator {
             case .nikon: "Nikon Corporation"
             case .canon: "Canon Inc."
             case .sony, .sonyStepping: "Sony Corporation"
+            case .fuji: "FUJIFILM"
             }
         }
 
@@ -41,6 +47,7 @@ extension CameraSimulator {
             case .canon: "Canon EOS 5D Mark IV"
             case .sony: "ILCE-7M4"
             case .sonyStepping: "ILCE-7M3"
+            case .fuji: "X-T4"
             }
         }
 
@@ -50,6 +57,7 @@ extension CameraSimulator {
             case .nikon: "100NIKON"
             case .canon: "100CANON"
             case .sony, .sonyStepping: "100MSDCF"
+            case .fuji: "100_FUJI"
             }
         }
 
@@ -58,6 +66,7 @@ extension CameraSimulator {
             switch self {
             case .canon: "IMG_"
             case .sony, .sonyStepping: "DSC0"
+            case .fuji: "DSCF"
             default: "DSC_"
             }
         }
@@ -68,6 +77,7 @@ extension CameraSimulator {
             case .nikon: "NIKON"
             case .canon: "EOS_DIGITAL"
             case .sony, .sonyStepping: "SONY"
+            case .fuji: "FUJIFILM"
             }
         }
 
@@ -80,6 +90,7 @@ extension CameraSimulator {
         func deviceInfo(model: String?) -> PTPDeviceInfo {
             if self == .canon { return SimulatedCamera.canonEOSDeviceInfo(model: model ?? defaultModel) }
             if isSony { return SimulatedCamera.sonyDeviceInfo(of: self, model: model ?? defaultModel) }
+            if self == .fuji { return SimulatedCamera.fujiDeviceInfo(model: model ?? defaultModel) }
             var operations: [PTPOperationCode] = [
                 .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
                 .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .deleteObject, .initiateCapture,
@@ -118,6 +129,7 @@ extension CameraSimulator {
             if isSony {
                 return [.enumeration(.stillCaptureMode, SimulatedCamera.sonyDriveModes, current: .uint16(1))]
             }
+            if self == .fuji { return SimulatedCamera.fujiProperties }
             guard self == .nikon else { return [] }
             return [
                 .enumeration(.nikonLiveViewStatus, [.uint8(0), .uint8(1)], current: .uint8(0), isSettable: false),

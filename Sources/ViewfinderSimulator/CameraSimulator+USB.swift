@@ -2,7 +2,7 @@ import ViewfinderCore
 
 extension CameraSimulator {
     /// The USB vendor and product IDs the camera shows as a USB device: a Nikon D750's, a Canon EOS 5D Mark IV's, and
-    /// a Sony α7 IV's and α7 III's in PC remote mode for those identities, so that gphoto2 treats them as it treats
+    /// a Sony α7 IV's and α7 III's in PC remote mode and a Fujifilm X-T4's for those identities, so that gphoto2 treats them as it treats
     /// those cameras, and the Linux Foundation's gadget IDs for the generic camera, which gphoto2 finds by its
     /// still-image class; a replayed camera shows its maker's vendor ID (Canon, Nikon, Sony, Samsung) with the
     /// gadget's product ID, and is found by its class.
@@ -20,6 +20,7 @@ extension CameraSimulator {
         case .canon: (0x04A9, 0x3281)
         case .sony: (0x054C, 0x0DA7)
         case .sonyStepping: (0x054C, 0x0C34)
+        case .fuji: (0x04CB, 0x02E6)
         }
     }
 

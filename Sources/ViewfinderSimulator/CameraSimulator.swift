@@ -69,6 +69,8 @@ public final class CameraSimulator: Sendable {
     private let probeAnswers = Locked(0)
     /// The camera as a USB device, once ``startUSB(controller:)`` made it one.
     let usb = Locked<SimulatorUSBFunction?>(nil)
+    /// The Fujifilm WiFi protocol's server, for the `fuji` identity.
+    private let fujiWiFi = Locked<SimulatorFujiWiFiServer?>(nil)
     /// The clients the camera's user accepted on its screen since it started (``Configuration/pairingPrompt``).
     private let accepted = Locked<Set<PTPIPGUID>>([])
 
@@ -97,11 +99,21 @@ public final class CameraSimulator: Sendable {
     /// The port the simulator listens on, once started.
     public var port: UInt16 { server.withLock { $0.port } }
 
-    /// Starts listening.
+    /// Starts listening: for PTP/IP, or for Fujifilm's WiFi protocol as the `fuji` identity, whose event and live
+    /// view ports are the next two after ``port``, opened once a client starts remote capture.
     ///
     /// - Throws: a `ViewfinderError` when the address cannot be bound, for example because the port
     ///   is in use.
     public func start() throws {
+        if let camera, configuration.identity == .fuji {
+            let fuji = try SimulatorFujiWiFiServer(camera: camera, configuration: configuration)
+            fujiWiFi.withLock { $0 = fuji }
+            server.withLock { $0.port = fuji.port }
+            configuration.log?(
+                "listening on \(HostPort.text(configuration.bindAddress, port: fuji.port)) as "
+                    + "\(camera.deviceInfo.manufacturer) \(camera.deviceInfo.model) (fuji, Fujifilm's WiFi protocol)")
+            return
+        }
         let listener = try io { () throws(SocketError) in
             try Socket.listen(host: configuration.bindAddress, port: configuration.port)
         }
@@ -159,6 +171,10 @@ public final class CameraSimulator: Sendable {
         usb.withLock { function in
             function?.stop()
             function = nil
+        }
+        fujiWiFi.withLock { fuji in
+            fuji?.stop()
+            fuji = nil
         }
         sockets.shutDownAll()
         server.withLock { $0.active }?.end()

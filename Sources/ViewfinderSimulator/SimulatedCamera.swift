@@ -103,6 +103,8 @@ final class SimulatedCamera: SimulatorResponder {
         var waking = 0
         /// What a Sony holds of its own.
         var sony = SonyState()
+        /// What a Fujifilm holds of its own.
+        var fuji = FujiState()
     }
 
     /// The most events a camera holds for CheckEvent; older ones are dropped, as a camera's queue overflows.
@@ -241,6 +243,9 @@ final class SimulatedCamera: SimulatorResponder {
             break
         }
         guard state.withLock({ $0.openSessionID != nil }) else { return SimulatorReply(code: .sessionNotOpen) }
+        if configuration.identity == .fuji, let reply = respondToFuji(request, in: context) {
+            return reply
+        }
         switch request.code {
         case .closeSession:
             endSession()

@@ -86,7 +86,7 @@ import ViewfinderTestSupport
         (["camera", "record", "--seconds", "0"], "--seconds takes"),
         (
             ["simulate", "--identity", "fujifilm"],
-            "--identity takes generic, nikon, canon, sony, sony-stepping or lumix, not 'fujifilm'"
+            "--identity takes generic, nikon, canon, sony, sony-stepping, fuji or lumix, not 'fujifilm'"
         ),
         (["simulate", "--generated-file", "BIG.BIN"], "--generated-file takes NAME:BYTES"),
         (["simulate", "--usb", "--count", "2"], "--usb runs one camera; leave out --count"),
@@ -96,7 +96,7 @@ import ViewfinderTestSupport
             ["discover", "--gateway", "--host", "127.0.0.1"],
             "give one of --gateway, --interface, --host, --camera and --usb, not"
         ),
-        (["camera", "info", "--family", "pentax"], "--family takes nikon, canon, sony, panasonic or generic"),
+        (["camera", "info", "--family", "pentax"], "--family takes nikon, canon, sony, fujifilm"),
         (["camera", "frobnicate"], "there is no command 'frobnicate'"),
         (["camera", "set", "iso"], "needs VALUE"),
         (["camera", "get", "zoom"], "there is no camera property 'zoom'; the properties are mode, iso, shutter"),

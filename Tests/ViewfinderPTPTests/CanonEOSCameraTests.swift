@@ -109,20 +109,11 @@ extension SimulatedCameraTests {
 
         @Test func theShutterTakesPicturesWithAndWithoutAutofocus() async throws {
             try await CameraHarness.run(Self.canon) { harness in
-                let camera = harness.camera
-                let files = Observed<CameraFileItem>()
-                let token = camera.addNewFileObserver { files.append($0) }
-                try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
-                try await waitUntil("the new file to be reported") { files.all.count == 1 }
-                let item = try #require(files.all.first)
+                let item = try await harness.takePicture(engagingAutoFocus: true)
                 #expect(item.name == "IMG_0002.JPG")
                 #expect(item.pixelSize == Dimensions(width: 3008, height: 2000))
-                #expect(try await camera.downloadData(of: item) == harness.simulator.objectData(item.id))
-
-                try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(false)
-                try await waitUntil("the second file to be reported") { files.all.count == 2 }
-                #expect(files.all.last?.name == "IMG_0003.JPG")
-                withExtendedLifetime(token) {}
+                #expect(try await harness.camera.downloadData(of: item) == harness.simulator.objectData(item.id))
+                #expect(try await harness.takePicture(engagingAutoFocus: false).name == "IMG_0003.JPG")
             }
         }
 

@@ -230,19 +230,10 @@ extension SimulatedCameraTests {
 
         @Test func liveViewComesFromTheFixedObjectAtTheConsumersPace() async throws {
             try await CameraHarness.run(Self.configuration(.sonyStepping)) { harness in
-                let publisher = harness.camera.liveViewPublisher
-                let consumed = Atomic(0)
-                let sizes = Observed<Dimensions>()
-                let cancellable = publisher.sinkWithReadyHandler { _ in
-                } receiveValue: { frame, ready in
-                    sizes.append(frame.pixelSize)
-                    if consumed.add(1, ordering: .relaxed).newValue < 5 { ready() }
-                }
-                try await waitUntil("5 frames consumed") { consumed.load(ordering: .relaxed) == 5 }
-                #expect(sizes.all.count == 5)
-                #expect(sizes.all.allSatisfy { $0 == Dimensions(width: 640, height: 424) })
-                #expect(publisher.statistics.framesFetched <= 6)
-                cancellable.cancel()
+                let frames = try await harness.liveViewFrameSizes(5)
+                #expect(frames.sizes.count == 5)
+                #expect(frames.sizes.allSatisfy { $0 == Dimensions(width: 640, height: 424) })
+                #expect(frames.framesFetched <= 6)
             }
         }
 

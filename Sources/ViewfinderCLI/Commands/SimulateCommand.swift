@@ -21,11 +21,15 @@ enum SimulateCommand: Command {
             --identity sony it is a Sony α7 IV in PC remote mode (the SDIO handshake, every property in one \
             answer, values set directly, the shutter buttons, live view and pictures in its memory, the movie \
             button), and with --identity sony-stepping an α7 III, whose ISO, shutter speed, f-number and exposure \
-            compensation move a notch at a time; gphoto2 drives both as "PTP/IP Camera". With --identity lumix it \
-            is a Panasonic Lumix on WiFi instead, speaking HTTP rather than PTP: cam.cgi commands on --port (80, as \
-            gphoto2's lumix driver expects; a port below 1024 needs root or a network namespace), its content \
-            directory and pictures on --content-port (60606), and live view as JPEG datagrams to whoever asks; with \
-            --announce ssdp it announces itself as a Lumix does, a media server described at /Lumix/Server0/ddd. With \
+            compensation move a notch at a time; gphoto2 drives both as "PTP/IP Camera". With --identity fuji it \
+            is a Fujifilm X-T4 speaking Fujifilm's WiFi protocol rather than PTP/IP (the init on --port, events and \
+            the JPEG live view stream on the next two ports once remote capture starts), with Fujifilm's ISO, \
+            exposure times, film simulations and shutter; gphoto2 drives it as "Fuji X (WLAN)". With --identity \
+            lumix it is a Panasonic Lumix on WiFi instead, speaking HTTP rather than PTP: cam.cgi commands on --port \
+            (80, as gphoto2's lumix driver expects; a port below 1024 needs root or a network namespace), its \
+            content directory and pictures on --content-port (60606), and live view as JPEG datagrams to whoever \
+            asks; with --announce ssdp it announces itself as a Lumix does, a media server described at \
+            /Lumix/Server0/ddd. With \
             --no-focus autofocus finds no focus. With --announce it announces itself on the network as the camera \
             it plays would (multicast DNS as a Nikon does, SSDP as a Canon does), so that `viewfinder discover` \
             and other browsers find it; announcing needs --bind on a network interface (0.0.0.0 for the first). It \
@@ -55,7 +59,7 @@ enum SimulateCommand: Command {
                 "content-port", "PORT", help: "With --identity lumix, the port of its content directory and files.",
                 default: "60606"),
             .value(
-                "identity", "generic|nikon|canon|sony|sony-stepping|lumix", help: "Who the camera says it is.",
+                "identity", "generic|nikon|canon|sony|sony-stepping|fuji|lumix", help: "Who the camera says it is.",
                 default: "generic"),
             .value("model", "NAME", help: "The model name the camera reports."),
             .value("sample-images", "COUNT", help: "How many images are on the card at start.", default: "2"),
@@ -121,7 +125,7 @@ enum SimulateCommand: Command {
         }
         guard let identity = CameraSimulator.Identity(rawValue: identityName) else {
             throw UsageError(
-                "--identity takes generic, nikon, canon, sony, sony-stepping or lumix, not '\(identityName)'",
+                "--identity takes generic, nikon, canon, sony, sony-stepping, fuji or lumix, not '\(identityName)'",
                 commandPath: arguments.commandPath)
         }
         let port = try arguments.integer("port", default: 15740, in: 0...65535)

@@ -236,6 +236,7 @@ extension PTPCamera {
         _ activity: String, on link: PTPDriverConnection, _ body: @Sendable () async throws -> Result
     ) async throws -> Result {
         do {
+            try await link.dialect.prepareFileAccess()
             return try await body()
         } catch let error as ViewfinderError where error.code == .notConnected {
             throw driverCore.passingOn(error, from: link, while: activity)

@@ -61,6 +61,11 @@ public protocol PTPDialect: CameraDriverOperations {
 
     /// The whole of a file reached the app: a camera that holds pictures for the computer can let go of it.
     func fileDownloaded(_ handle: UInt32) async
+    /// Makes the camera ready for a file operation, for cameras that offer remote shooting and their files one at a
+    /// time (Fujifilm's over WiFi).
+    ///
+    /// - Throws: `ViewfinderError/Code/notAvailable` when the camera cannot switch to its files now.
+    func prepareFileAccess() async throws
 
     /// The connection ended: waits under way fail with `error`, and tasks the dialect runs stop.
     func connectionEnded(with error: ViewfinderError)
@@ -136,6 +141,8 @@ extension PTPDialect {
 
     /// Does nothing: the camera keeps its files whether or not they were downloaded.
     public func fileDownloaded(_ handle: UInt32) async {}
+    /// Does nothing: the camera's files are there while it shoots.
+    public func prepareFileAccess() async throws {}
 
     /// Runs a step of a connection's opening it can do without: a camera's refusal is noted by the result, any other
     /// error fails the connection.

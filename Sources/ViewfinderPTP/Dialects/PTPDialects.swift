@@ -4,7 +4,7 @@ import ViewfinderSystem
 public enum PTPDialects {
     /// Viewfinder's own dialects, most particular first; the standard dialect claims every camera and comes last.
     static let builtIn: [any PTPDialect.Type] = [
-        NikonDialect.self, CanonEOSDialect.self, SonyDialect.self, StandardDialect.self,
+        NikonDialect.self, CanonEOSDialect.self, SonyDialect.self, FujiDialect.self, StandardDialect.self,
     ]
 
     /// The dialects registered with ``register(_:)``, the last registered first.

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import Testing
 import ViewfinderCore
 import ViewfinderSimulator
@@ -33,7 +34,15 @@ struct CameraHarness {
         var transport = transport
         transport.port = simulator.port
         transport.clientName = "tests"
-        let camera = PTPCamera(host: "127.0.0.1", transport: transport, configuration: cameraConfiguration)
+        // The Fujifilm identity speaks Fujifilm's WiFi protocol, whose other ports are the next two.
+        let camera =
+            simulatorConfiguration.identity == .fuji
+            ? PTPCamera(
+                endpoint: FujiWiFiEndpoint(
+                    host: "127.0.0.1",
+                    configuration: .ports(from: simulator.port, base: .init(clientName: transport.clientName))),
+                configuration: cameraConfiguration)
+            : PTPCamera(host: "127.0.0.1", transport: transport, configuration: cameraConfiguration)
         do {
             if connect {
                 try await camera.connect()
@@ -47,6 +56,33 @@ struct CameraHarness {
             await simulator.stopOffThePool()
             throw error
         }
+    }
+
+    /// Takes a picture and returns the new file the camera reports for it.
+    func takePicture(engagingAutoFocus: Bool) async throws -> CameraFileItem {
+        let files = Observed<CameraFileItem>()
+        let token = camera.addNewFileObserver { files.append($0) }
+        defer { withExtendedLifetime(token) {} }
+        try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(engagingAutoFocus)
+        try await waitUntil("the new file to be reported") { !files.all.isEmpty }
+        return try #require(files.all.first)
+    }
+
+    /// The sizes of the first `count` live view frames, consumed one at a time, each asked for once the one before has
+    /// arrived, and how many frames the publisher had fetched by then; live view stops then.
+    func liveViewFrameSizes(_ count: Int) async throws -> (sizes: [Dimensions], framesFetched: Int) {
+        let publisher = camera.liveViewPublisher
+        let consumed = Atomic(0)
+        let sizes = Observed<Dimensions>()
+        let cancellable = publisher.sinkWithReadyHandler { _ in
+        } receiveValue: { frame, ready in
+            sizes.append(frame.pixelSize)
+            if consumed.add(1, ordering: .relaxed).newValue < count { ready() }
+        }
+        try await waitUntil("\(count) frames consumed") { consumed.load(ordering: .relaxed) == count }
+        let fetched = publisher.statistics.framesFetched
+        cancellable.cancel()
+        return (sizes.all, fetched)
     }
 
     /// The shutter of a camera the standard dialect speaks to, for checking whether a picture is being taken.

@@ -1,0 +1,104 @@
+import ViewfinderCore
+
+/// A Fujifilm film simulation, such as PROVIA/Standard or Classic Chrome: the colour and tone the camera gives its
+/// JPEGs.
+public struct FujiFilmSimulationValue: CameraPropertyValue {
+    /// The film simulation's name as the camera shows it.
+    public let name: String
+
+    /// Creates a value.
+    public init(name: String) {
+        self.name = name
+    }
+
+    /// The name.
+    public var localizedDisplayValue: String { name }
+}
+
+extension CameraPropertyIdentifier where Value == FujiFilmSimulationValue {
+    /// A Fujifilm camera's film simulation.
+    public static var filmSimulation: Self { Self(name: "filmSimulation", localizedDisplayName: "Film Simulation") }
+}
+
+/// Fujifilm's value tables (libgphoto2's config.c and a real X-T4's answers), and the bindings that read them.
+///
+/// A code none of the tables knows is shown as unknown, with its number, and never offered as settable.
+package enum FujiPropertyValues {
+    package typealias Value<T: CameraPropertyValue> = TypedCameraPropertyValue<T>
+
+    /// The properties Fujifilm bodies describe with GetDevicePropDesc.
+    static let bindings: [PTPPropertyBinding] = [
+        .binding(.iso, .exposureIndex, decode: iso),
+        .binding(.shutterSpeed, .exposureTime, decode: shutterSpeed),
+        .binding(.aperture, .fNumber, decode: StandardPropertyValues.aperture),
+        .binding(.exposureCompensation, .exposureBiasCompensation, decode: StandardPropertyValues.exposureCompensation),
+        .binding(.whiteBalance, .whiteBalance) { StandardPropertyValues.whiteBalance($0, vendor: whiteBalance) },
+        .binding(.focusMode, .focusMode) { StandardPropertyValues.focusMode($0, vendor: focusMode) },
+        .binding(.autoExposureMode, .exposureProgramMode) { StandardPropertyValues.exposureProgram($0) },
+        .binding(.driveMode, .fujiReleaseMode) { StandardPropertyValues.driveMode($0, vendor: driveMode) },
+        .binding(.batteryLevel, .batteryLevel, decode: StandardPropertyValues.batteryLevel),
+        .binding(.filmSimulation, .fujiFilmSimulation, decode: filmSimulation),
+    ]
+
+    /// ExposureIndex as a signed 32-bit ISO: the ISO itself, or -1, -2 and -3 for the three automatic settings.
+    package static func iso(_ raw: Int64) -> Value<ISOValue> {
+        if (-3)...(-1) ~= raw {
+            return Value(.automatic, rawValue: .integer(raw), localizedDisplayValue: "Auto \(-raw)")
+        }
+        return StandardPropertyValues.known(raw > 0 ? ISOValue(Int(raw)) : nil, raw)
+    }
+
+    /// The microseconds of minute-long exposures, written as 64,000,000 and 30 more for each step: 2, 4, 8, 15, 30
+    /// and 60 minutes.
+    static let minuteExposures: [Int64: Int] = [
+        64_000_030: 2, 64_000_060: 4, 64_000_090: 8, 64_000_120: 15, 64_000_150: 30, 64_000_180: 60,
+    ]
+
+    /// ExposureTime in microseconds of the exact power-of-two time (1/60 is 15,625, 1/50 is 19,686); `0xFFFFFFFF` is
+    /// bulb; the minute-long exposures are written as ``minuteExposures``.
+    package static func shutterSpeed(_ raw: Int64) -> Value<ShutterSpeedValue> {
+        if raw == 0xFFFF_FFFF { return Value(.bulb, rawValue: .integer(raw)) }
+        if let minutes = minuteExposures[raw] {
+            return StandardPropertyValues.known(ShutterSpeedValue(seconds: Double(minutes * 60)), raw)
+        }
+        return StandardPropertyValues.known(raw > 0 ? ShutterSpeedValue(seconds: Double(raw) / 1e6) : nil, raw)
+    }
+
+    /// Shade, fluorescent lamps 1 to 5, colour temperature and custom 1 to 5.
+    static let whiteBalance: VendorValues<WhiteBalanceValue> = {
+        var meanings: [Int64: WhiteBalanceValue] = [0x8006: .shade, 0x8007: .colorTemperature]
+        for lamp in 0..<5 { meanings[0x8001 + Int64(lamp)] = .fluorescent }
+        for preset in 0..<5 { meanings[0x8008 + Int64(preset)] = .custom }
+        return VendorValues(meanings: meanings)
+    }()
+
+    /// Single AF (0x8001) and continuous AF (0x8002); 1 is manual, as the standard has it.
+    static let focusMode = VendorValues<FocusModeValue>(meanings: [
+        0x8001: .singleAutoFocus, 0x8002: .continuousAutoFocus,
+    ])
+
+    /// ReleaseMode: single, continuous low and high, self-timer, mirror up.
+    static let driveMode = VendorValues<DriveModeValue>(
+        meanings: [1: .single, 2: .continuousLow, 3: .continuousHigh, 4: .selfTimer], names: [5: "Mirror Up"])
+
+    /// The film simulations, by the camera's code.
+    static let filmSimulations: [Int64: String] = [
+        1: "PROVIA/Standard", 2: "Velvia/Vivid", 3: "ASTIA/Soft", 4: "PRO Neg. Hi", 5: "PRO Neg. Std",
+        6: "Monochrome", 7: "Monochrome+Ye Filter", 8: "Monochrome+R Filter", 9: "Monochrome+G Filter", 10: "Sepia",
+        11: "Classic Chrome", 12: "ACROS", 13: "ACROS+Ye Filter", 14: "ACROS+R Filter", 15: "ACROS+G Filter",
+        16: "ETERNA/Cinema", 17: "Classic Neg.", 18: "ETERNA Bleach Bypass",
+    ]
+
+    /// FilmSimulation: a known code's name, or unknown.
+    package static func filmSimulation(_ raw: Int64) -> Value<FujiFilmSimulationValue> {
+        StandardPropertyValues.known(filmSimulations[raw].map(FujiFilmSimulationValue.init(name:)), raw)
+    }
+
+    /// The battery's charge from BatteryInfo2's text, its first comma-separated number, when it is a percentage.
+    package static func batteryPercent(_ text: String) -> Int? {
+        guard let first = text.split(separator: ",").first, let percent = Int(first), (0...100) ~= percent else {
+            return nil
+        }
+        return percent
+    }
+}
