@@ -73,7 +73,9 @@ import ViewfinderTestSupport
         let log = Observed<String>()
         var configuration = Self.fuji()
         configuration.liveViewFrameRate = 200
-        configuration.replyTimeout = .milliseconds(500)
+        // The camera's waits, its wait for the event connection among them: short enough that the pause outlasts
+        // them, long enough for a client on a busy machine to attach its connections.
+        configuration.replyTimeout = .seconds(2)
         configuration.log = { log.append($0) }
         try await CameraHarness.run(configuration) { harness in
             let resume = Locked<(@Sendable () -> Void)?>(nil)
