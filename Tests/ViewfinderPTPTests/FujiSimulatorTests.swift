@@ -67,6 +67,18 @@ import ViewfinderTestSupport
         }
     }
 
+    /// The live view port stays open for the session: a client that first asks for live view well after remote capture
+    /// started (here four times the camera's reply timeout) still gets frames.
+    @Test func liveViewStartedLateStillComes() async throws {
+        var configuration = Self.fuji()
+        configuration.replyTimeout = .milliseconds(250)
+        try await CameraHarness.run(configuration) { harness in
+            try await Task.sleep(for: .seconds(1))
+            let frames = try await harness.liveViewFrameSizes(2)
+            #expect(frames.sizes.count == 2)
+        }
+    }
+
     /// A consumer that stops taking frames leaves the camera skipping them, not waiting: once it takes frames again
     /// they come, although the camera's waits are shorter than the pause.
     @Test func aPausedLiveViewConsumerGetsFramesAgain() async throws {
@@ -80,7 +92,9 @@ import ViewfinderTestSupport
         try await CameraHarness.run(configuration) { harness in
             let resume = Locked<(@Sendable () -> Void)?>(nil)
             let consumed = Atomic(0)
-            let cancellable = harness.camera.liveViewPublisher.sinkWithReadyHandler { _ in
+            let ended = Locked<String?>(nil)
+            let cancellable = harness.camera.liveViewPublisher.sinkWithReadyHandler { completion in
+                ended.withLock { $0 = "\(completion)" }
             } receiveValue: { _, ready in
                 if consumed.add(1, ordering: .relaxed).newValue == 1 {
                     resume.withLock { $0 = ready }
@@ -88,7 +102,10 @@ import ViewfinderTestSupport
                     ready()
                 }
             }
-            try await waitUntil("the first frame") { consumed.load(ordering: .relaxed) == 1 }
+            try await waitUntil("the first frame") {
+                consumed.load(ordering: .relaxed) == 1 || ended.withLock { $0 } != nil
+            }
+            try #require(ended.withLock { $0 } == nil, "live view ended: \(ended.withLock { $0 } ?? "")")
             // The camera may have skipped frames before the first was read; what counts is that it skips now.
             try await waitUntil("the camera to skip frames nobody takes") {
                 log.all.last { $0.hasPrefix("fuji: live view:") }

@@ -311,7 +311,9 @@ final class SimulatorFujiWiFiServer: Sendable {
         do {
             try IOThread.detach(name: "simfuji-\(port)") { [self] in
                 defer { threads.leave() }
-                let accepted = try? listener.accept(timeout: configuration.replyTimeout)
+                // The port stays open for the session, as a camera's does: a client connects to it when it first
+                // wants live view, which may be long after remote capture started.
+                let accepted = try? listener.accept(timeout: configuration.idleTimeout)
                 sockets.close(listener)
                 guard let socket = accepted, sockets.register(socket) else { return }
                 session.keep(socket)
