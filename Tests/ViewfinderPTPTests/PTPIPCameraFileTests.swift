@@ -2,7 +2,6 @@ import Testing
 import ViewfinderCore
 import ViewfinderSimulator
 import ViewfinderSystem
-import ViewfinderTestSupport
 
 @testable import ViewfinderPTP
 @testable import ViewfinderPTPIP

@@ -1,5 +1,4 @@
 import ViewfinderCore
-import ViewfinderTestSupport
 
 #if canImport(Glibc)
 import Glibc
