@@ -39,6 +39,9 @@ extension SimulatedCameraCommands {
                 #expect(record.serialNumber == "NK0000001" && record.host == "127.0.0.1", "\(json)")
                 #expect(record.port == Int(camera.simulator.port), "\(json)")
                 #expect(record.functionality.contains("liveView"), "\(json)")
+                for name in ["directFocusDrive", "heldShutter", "shutterHalfPress", "clockUpdate"] {
+                    #expect(record.functionality.contains(name), "\(json)")
+                }
 
                 // Discovery kept no session: the camera, which serves one client at a time, takes the next one.
                 let again = try camera.run("camera", "info")

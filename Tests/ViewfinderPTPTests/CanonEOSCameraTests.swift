@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 import ViewfinderCore
@@ -135,6 +136,67 @@ extension SimulatedCameraTests {
                 try await waitUntil("the camera to let go of the picture") {
                     harness.simulator.objectData(item.id) == nil
                 }
+                withExtendedLifetime(token) {}
+            }
+        }
+
+        @Test func aPictureTakenWithTheCamerasOwnButtonIsOfferedAndReadOnce() async throws {
+            var configuration = Self.canon
+            configuration.canonEOSCardDestination = false
+            try await CameraHarness.run(configuration) { harness in
+                let camera = harness.camera
+                #expect(camera.supportedFunctionality.contains(.cameraInitiatedTransfer))
+                let requests = Observed<CameraInitiatedTransferRequest>()
+                var token: ObservationToken? = camera.addCameraInitiatedTransferHandler { requests.append($0) }
+                try harness.simulator.pressShutterButton()
+                try await waitUntil("the picture to be offered") { requests.all.count == 1 }
+                let request = try #require(requests.all.first)
+                #expect(request.fileNameHint == "IMG_0002.JPG")
+                #expect(request.isOnlyDestination && request.executionRequiredToClearBuffer)
+                let held = try #require(harness.simulator.objectData(request.file.id))
+                #expect(request.predictedByteCount == UInt64(held.count))
+                #expect(request.isValid && request.state == .notStarted)
+
+                let directory = try TemporaryDirectory()
+                let path = directory.path + "/" + request.file.safeFileName
+                try await request.execute(toFile: path)
+                #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == held)
+                #expect(request.state == .complete && !request.isValid)
+                // Once read, the camera frees its memory (TransferComplete), and the offer cannot be taken again.
+                try await waitUntil("the camera to let go of the picture") {
+                    harness.simulator.objectData(request.file.id) == nil
+                }
+                let again = await #expect(throws: ViewfinderError.self) { try await request.execute(toFile: path) }
+                #expect(again?.code == .notAvailable)
+
+                // A handler whose token is gone hears of no more pictures; handlers are called in the order they
+                // were added, so the first would have heard of the second picture before the later one did.
+                token = nil
+                let later = Observed<CameraInitiatedTransferRequest>()
+                let laterToken = camera.addCameraInitiatedTransferHandler { later.append($0) }
+                try harness.simulator.pressShutterButton()
+                try await waitUntil("the second picture to be offered") { later.all.count == 1 }
+                #expect(later.all.first?.fileNameHint == "IMG_0003.JPG")
+                #expect(requests.all.count == 1)
+                withExtendedLifetime((token, laterToken)) {}
+            }
+        }
+
+        @Test func anOfferOutlivesNoConnection() async throws {
+            var configuration = Self.canon
+            configuration.canonEOSCardDestination = false
+            try await CameraHarness.run(configuration) { harness in
+                let camera = harness.camera
+                let requests = Observed<CameraInitiatedTransferRequest>()
+                let token = camera.addCameraInitiatedTransferHandler { requests.append($0) }
+                try harness.simulator.pressShutterButton()
+                try await waitUntil("the picture to be offered") { requests.all.count == 1 }
+                let request = try #require(requests.all.first)
+                try await camera.disconnect()
+                #expect(!request.isValid)
+                let error = await #expect(throws: ViewfinderError.self) { _ = try await request.executeData() }
+                #expect(error?.code == .notAvailable)
+                #expect(error?.message.contains("ended with the connection") == true, "\(String(describing: error))")
                 withExtendedLifetime(token) {}
             }
         }

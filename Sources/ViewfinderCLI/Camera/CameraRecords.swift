@@ -34,6 +34,9 @@ struct CameraRecord: Encodable {
         let names: [(CameraFunctionality, String)] = [
             (.stillCapture, "stillCapture"), (.liveView, "liveView"), (.videoRecording, "videoRecording"),
             (.fileAccess, "fileAccess"), (.fileDeletion, "fileDeletion"), (.propertyControl, "propertyControl"),
+            (.directFocusDrive, "directFocusDrive"), (.heldShutter, "heldShutter"),
+            (.shutterHalfPress, "shutterHalfPress"), (.clockUpdate, "clockUpdate"),
+            (.cameraInitiatedTransfer, "cameraInitiatedTransfer"),
         ]
         return names.filter { functionality.contains($0.0) }.map(\.1)
     }

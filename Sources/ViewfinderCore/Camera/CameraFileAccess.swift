@@ -47,6 +47,17 @@ public protocol CameraFileAccess: Camera {
     ///
     /// - Returns: A token that keeps the observation: it ends when the token is released or cancelled.
     func addNewFileObserver(_ observer: @escaping @Sendable (CameraFileItem) -> Void) -> ObservationToken
+
+    /// Calls `handler` with each picture the camera offers the computer by itself as it takes it, such as one the
+    /// photographer takes with the camera's own button while its pictures go to the computer.
+    ///
+    /// Such a picture is also reported to ``addNewFileObserver(_:)``'s observers. Cameras with
+    /// ``CameraFunctionality/cameraInitiatedTransfer`` offer them; others never call `handler`.
+    ///
+    /// - Returns: A token that keeps the handler: it ends when the token is released or cancelled.
+    func addCameraInitiatedTransferHandler(
+        _ handler: @escaping @Sendable (CameraInitiatedTransferRequest) -> Void
+    ) -> ObservationToken
 }
 
 extension Camera {

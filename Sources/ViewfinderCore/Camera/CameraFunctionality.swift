@@ -30,4 +30,7 @@ public struct CameraFunctionality: OptionSet, Hashable, Sendable {
     public static let shutterHalfPress = CameraFunctionality(rawValue: 1 << 8)
     /// Reading and setting the camera's clock with ``Camera/readClock()`` and ``Camera/updateClock(to:)``.
     public static let clockUpdate = CameraFunctionality(rawValue: 1 << 9)
+    /// Pictures the camera offers the computer by itself as it takes them
+    /// (``CameraFileAccess/addCameraInitiatedTransferHandler(_:)``).
+    public static let cameraInitiatedTransfer = CameraFunctionality(rawValue: 1 << 14)
 }

@@ -51,7 +51,18 @@ public final class CameraDriverContext: Sendable {
 
     /// Tells the camera's new-file observers of a file the camera added.
     public func reportNewFile(_ item: CameraFileItem) {
-        currentHost?.newFileObservers.notify(item)
+        currentHost?.newFileObservers.notify([item])
+    }
+
+    /// Tells the camera's new-file observers and transfer handlers of a picture the camera holds in its memory for
+    /// the computer to read, on no card, and keeps its memory for until it is read.
+    public func reportTransferRequest(_ item: CameraFileItem) {
+        guard let host = currentHost else { return }
+        host.newFileObservers.notify([item])
+        let generation = generation
+        host.transferOffers.notify([
+            CameraTransferOffer(item: item) { [weak host] in host?.isCurrent(generation) ?? false }
+        ])
     }
 
     /// Records that the camera records video, unless that is known already, and starts the timer's ticks.
@@ -78,11 +89,22 @@ protocol CameraDriverHost: AnyObject, Sendable {
     /// The camera's typed property for `identifier`.
     func property<Value>(for identifier: CameraPropertyIdentifier<Value>) -> TypedCameraProperty<Value>
     /// The observers of files the camera adds.
-    var newFileObservers: CameraObserverRegistry<CameraFileItem> { get }
+    var newFileObservers: CameraObserverRegistry<[CameraFileItem]> { get }
+    /// The observers of pictures the camera offers the computer.
+    var transferOffers: CameraObserverRegistry<[CameraTransferOffer]> { get }
     /// Records that the camera records video.
     func beginRecording()
     /// Records that the camera stopped recording video.
     func endRecording()
     /// The error for a call that found the camera gone with `reason`.
     func lostCameraError(_ reason: ViewfinderError, while activity: String) -> ViewfinderError
+}
+
+/// A picture a connection reported held for the computer, with the way to tell whether that connection is still the
+/// camera's current one.
+struct CameraTransferOffer: Sendable {
+    /// The picture.
+    var item: CameraFileItem
+    /// Whether the connection that reported it is still the camera's current one.
+    var connectionIsCurrent: @Sendable () -> Bool
 }

@@ -85,8 +85,11 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
     let connectionObservers = CameraObserverRegistry<CameraConnectionState>()
     let recordingObservers = CameraObserverRegistry<VideoRecordingState>()
     let autoFocusObservers = CameraObserverRegistry<Bool>()
-    /// The observers of files the camera adds.
-    public let newFileObservers = CameraObserverRegistry<CameraFileItem>()
+    /// The observers of files the camera adds: files reported while an observer is still being called wait for it,
+    /// in order, rather than replacing one another (they are few, as a camera takes pictures).
+    let newFileObservers = CameraObserverRegistry<[CameraFileItem]>(coalescing: +)
+    /// The observers of pictures the camera offers the computer; as for new files, none is dropped.
+    let transferOffers = CameraObserverRegistry<[CameraTransferOffer]>(coalescing: +)
     /// The live view backend and publisher, made on first use.
     let liveView = Locked<(backend: CameraDriverLiveView<Connection>, publisher: LiveViewPublisher)?>(nil)
 
@@ -390,7 +393,9 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
 
     /// Calls `observer` with each file the camera reports added to its card, such as a picture just taken.
     public func addNewFileObserver(_ observer: @escaping @Sendable (CameraFileItem) -> Void) -> ObservationToken {
-        newFileObservers.addObserver(observer)
+        newFileObservers.addObserver { items in
+            for item in items { observer(item) }
+        }
     }
 }
 

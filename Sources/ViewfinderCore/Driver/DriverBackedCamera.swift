@@ -188,3 +188,20 @@ extension DriverBackedCamera {
         driverCore.addNewFileObserver(observer)
     }
 }
+
+extension DriverBackedCamera where Self: CameraFileAccess {
+    /// Calls `handler` with each picture the camera's connection reports held for the computer.
+    public func addCameraInitiatedTransferHandler(
+        _ handler: @escaping @Sendable (CameraInitiatedTransferRequest) -> Void
+    ) -> ObservationToken {
+        driverCore.transferOffers.addObserver { [weak self] offers in
+            for offer in offers {
+                guard let self else { return }
+                handler(
+                    CameraInitiatedTransferRequest(
+                        file: offer.item, camera: self, isOnlyDestination: true,
+                        executionRequiredToClearBuffer: true, connectionIsCurrent: offer.connectionIsCurrent))
+            }
+        }
+    }
+}

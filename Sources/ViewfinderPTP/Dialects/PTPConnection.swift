@@ -45,6 +45,12 @@ public final class PTPConnection: Sendable {
         context.reportNewFile(item)
     }
 
+    /// Tells the camera's new-file observers and transfer handlers of a picture the camera holds in its memory for
+    /// the computer to read.
+    public func reportTransferRequest(_ item: CameraFileItem) {
+        context.reportTransferRequest(item)
+    }
+
     /// Records that the camera records video, unless that is known already, and starts the timer's ticks.
     public func recordingStarted() {
         context.recordingStarted()

@@ -346,6 +346,13 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
         newFileObservers.addObserver(observer)
     }
 
+    /// The fake camera offers no pictures by itself (it lacks ``CameraFunctionality/cameraInitiatedTransfer``).
+    func addCameraInitiatedTransferHandler(
+        _ handler: @escaping @Sendable (CameraInitiatedTransferRequest) -> Void
+    ) -> ObservationToken {
+        CameraObserverRegistry<CameraInitiatedTransferRequest>().addObserver(handler)
+    }
+
     private func bytes(of item: CameraFileItem) throws -> [UInt8] {
         guard let bytes = state.withLock({ $0.files.first { $0.item.id == item.id }?.bytes }) else {
             throw ViewfinderError(.notFound, "no file \(item.name) on the card")

@@ -139,6 +139,9 @@ final class CanonEOSDialect: PTPDialect {
         if clockProperty != nil, info.supports(.canonEOSSetDevicePropValueEx) {
             functionality.insert(.clockUpdate)
         }
+        if info.supports(.canonEOSTransferComplete), functionality.contains(.fileAccess) {
+            functionality.insert(.cameraInitiatedTransfer)
+        }
         if properties.hasReported(.canonEOSEVFRecordStatus) {
             functionality.insert(.videoRecording)
         }
@@ -176,7 +179,7 @@ final class CanonEOSDialect: PTPDialect {
                 }
                 let info = PTPObjectInfo(
                     storageID: 0, format: format, compressedSize: size, parentObject: 0, filename: name)
-                connection.reportNewFile(CameraFileItem(handle: handle, info: info))
+                connection.reportTransferRequest(CameraFileItem(handle: handle, info: info))
             case .cameraStatus(let status):
                 state.withLock { $0.isBusy = status == 1 }
             default:
