@@ -27,8 +27,8 @@ RELEASE_FILES := $(RELEASE_TOOL) $(GENERATED)/viewfinder.1 $(GENERATED)/viewfind
 
 .PHONY: all build demo docs test test-products test-browser test-download test-vivid test-gphoto2 test-tsan test-fuzz \
 	test-soak soak fuzz fuzz-corpus release install uninstall deb test-install test-rig-faults \
-	bench-core bench-imaging bench-ptp bench-replay bench-reactive bench-liveview bench-discovery bench-barcode bench-rig \
-	bench-rig-network bench-webcam bench-usb lint deps test-deps
+	bench-core bench-imaging bench-ptp bench-replay bench-automation bench-reactive bench-liveview bench-discovery \
+	bench-barcode bench-rig bench-rig-network bench-webcam bench-usb lint deps test-deps
 
 all: build
 
@@ -213,6 +213,13 @@ bench-ptp: test-deps
 bench-replay: test-deps
 	$(SWIFT) build -c release --product replay-benchmark
 	$$($(SWIFT) build -c release --show-bin-path)/replay-benchmark
+
+## Measures the automations against gphoto2 on the simulated Canon and Nikon (release build; two or three minutes):
+## bulb exposure length asked against the length the camera saw, timelapse interval jitter, and tethering latency from
+## the camera's own button to the whole file on disk (`--json` for the figures as JSON).
+bench-automation: test-deps
+	$(SWIFT) build -c release --product automation-benchmark
+	$$($(SWIFT) build -c release --show-bin-path)/automation-benchmark
 
 ## Measures the time from beginSearching() to the first camera against avahi-browse, across network namespaces
 ## (release build; needs root).

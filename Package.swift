@@ -317,6 +317,17 @@ let package = Package(
             path: "Benchmarks/PTPBenchmark",
             swiftSettings: strict
         ),
+        // Bulb exposure length, timelapse jitter and tethering latency of the automations on the simulated Canon and
+        // Nikon, against gphoto2 on the same cameras; `make bench-automation`.
+        .executableTarget(
+            name: "automation-benchmark",
+            dependencies: [
+                "ViewfinderCameras", "ViewfinderSimulator", "ViewfinderSystem", "BenchmarkSupport",
+                "ViewfinderTestSupport",
+            ],
+            path: "Benchmarks/AutomationBenchmark",
+            swiftSettings: strict
+        ),
         // Connecting to real cameras played back from their logs, against gphoto2 --summary; `make bench-replay`.
         .executableTarget(
             name: "replay-benchmark",

@@ -55,6 +55,30 @@ package func median(_ values: [Double]) -> Double {
         ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
+/// The mean of some numbers; 0 for none.
+package func mean(_ values: [Double]) -> Double {
+    values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
+}
+
+/// The standard deviation of some numbers about their mean (of the population); 0 for fewer than two.
+package func standardDeviation(_ values: [Double]) -> Double {
+    guard values.count > 1 else { return 0 }
+    let average = mean(values)
+    return (values.map { ($0 - average) * ($0 - average) }.reduce(0, +) / Double(values.count)).squareRoot()
+}
+
+extension String {
+    /// The text with spaces before it to fill `width` characters, for a column of numbers.
+    package func leftPadded(_ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - count)) + self
+    }
+
+    /// The text with spaces after it to fill `width` characters, for a column of names.
+    package func rightPadded(_ width: Int) -> String {
+        self + String(repeating: " ", count: max(0, width - count))
+    }
+}
+
 /// A failure that stops a benchmark, saying why.
 package struct BenchmarkFailure: Error, CustomStringConvertible {
     package var description: String

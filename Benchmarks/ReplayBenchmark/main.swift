@@ -86,9 +86,3 @@ for name in names {
             + "\(theirs.map(\.requests).max() ?? 0)".leftPadded(10)
             + (failure.map { "  (gphoto2 failed: \($0.trimmingCharacters(in: .whitespaces)))" } ?? ""))
 }
-
-extension String {
-    func leftPadded(_ width: Int) -> String {
-        String(repeating: " ", count: max(0, width - count)) + self
-    }
-}

@@ -439,7 +439,13 @@ extension CameraSimulator {
     /// How long the simulated shutter stayed open for the last picture: as long as the shutter button was held, and at
     /// least the set exposure time (at most a second); `nil` before the first.
     package var lastExposureLength: Duration? {
-        camera?.state.withLock { $0.lastExposureLength }
+        exposures.last?.length
+    }
+
+    /// When the simulated shutter opened and how long it stayed open, for each of the last 1000 pictures, oldest
+    /// first, for checks and figures: the times and lengths the camera saw, whoever released its shutter.
+    package var exposures: [(opened: ContinuousClock.Instant, length: Duration)] {
+        camera?.state.withLock { $0.exposures } ?? []
     }
 
     /// When the simulated shutter last opened for a picture; `nil` before the first.

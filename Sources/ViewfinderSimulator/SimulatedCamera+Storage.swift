@@ -230,7 +230,10 @@ extension SimulatedCamera {
         _ exposure: HeldExposure, at now: ContinuousClock.Instant, in context: SimulatorSessionContext
     ) {
         let length = max(exposure.since.duration(to: now), exposure.minimum)
-        state.withLock { $0.lastExposureLength = length }
+        state.withLock { state in
+            state.exposures.append((exposure.since, length))
+            state.exposures.removeFirst(max(0, state.exposures.count - Self.maximumExposures))
+        }
         configuration.log?("exposure: the shutter stayed open for \(Int(length.inSeconds * 1000)) ms")
         let remaining = max(now.duration(to: exposure.since + length), .zero)
         context.schedule(after: remaining + .milliseconds(10)) { [self] in

@@ -85,8 +85,9 @@ final class SimulatedCamera: SimulatorResponder {
         var lastShutterRelease: ContinuousClock.Instant?
         /// The picture whose shutter is held open, until the shutter button is let go.
         var heldExposure: HeldExposure?
-        /// How long the shutter stayed open for the last picture.
-        var lastExposureLength: Duration?
+        /// When the shutter opened and how long it stayed open, for the last
+        /// ``SimulatedCamera/maximumExposures`` pictures, oldest first.
+        var exposures: [(opened: ContinuousClock.Instant, length: Duration)] = []
         var liveView: LiveView?
         var recordingSince: ContinuousClock.Instant?
         /// Until when the lens moves after AfDrive or MfDrive, and what DeviceReady answers once it has: OK, or why it
@@ -106,6 +107,9 @@ final class SimulatedCamera: SimulatorResponder {
         /// What a Fujifilm holds of its own.
         var fuji = FujiState()
     }
+
+    /// The most exposures the camera remembers; older ones are forgotten.
+    static let maximumExposures = 1000
 
     /// The most events a camera holds for CheckEvent; older ones are dropped, as a camera's queue overflows.
     static let maximumHeldEvents = 256

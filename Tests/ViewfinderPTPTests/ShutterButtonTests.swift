@@ -56,12 +56,21 @@ extension SimulatedCameraTests {
                 try await Self.holdShutter(of: harness, for: .milliseconds(1500), files: files)
 
                 // Another hold, let go through the completion handler form.
+                let secondPressed = ContinuousClock.now
                 try await camera.engageShutter()
                 try await Task.sleep(for: .milliseconds(300))
                 try await Self.disengageShutterWithCompletion(camera)
                 try await waitUntil("the second picture's file") { files.all.count == 2 }
                 let second = try #require(harness.simulator.lastExposureLength)
                 #expect(second >= .milliseconds(300), "the exposure lasted \(second)")
+
+                // The simulator remembers both exposures, oldest first: when each opened and for how long.
+                let exposures = harness.simulator.exposures
+                #expect(exposures.count == 2)
+                #expect(exposures.last?.length == second)
+                #expect(exposures.first.map { $0.length >= .milliseconds(1500) } == true)
+                #expect(exposures.first.map { $0.opened < secondPressed } == true)
+                #expect(exposures.last.map { $0.opened >= secondPressed } == true)
 
                 // Let go when nothing is held: a clear refusal.
                 let notHeld = await #expect(throws: ViewfinderError.self) { try await camera.disengageShutter() }

@@ -32,8 +32,10 @@ final class CanonEOSDialect: PTPDialect {
         var halfPressed = false
     }
 
-    /// How often the camera's events are read while nothing waits for them.
-    static let pollInterval = Duration.milliseconds(200)
+    /// How often the camera's events are read while nothing waits for them: a picture taken with the camera's own
+    /// button is heard of 50 ms after the camera has it on average (libgphoto2's tethered wait asks every 50 to
+    /// 200 ms).
+    static let pollInterval = Duration.milliseconds(100)
     /// How often they are read while a capture or a set waits for them.
     static let activePollInterval = Duration.milliseconds(20)
     /// The most GetEvent answers read at connect before the camera must have said everything.
