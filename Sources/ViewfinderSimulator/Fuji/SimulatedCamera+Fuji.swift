@@ -72,8 +72,8 @@ extension SimulatedCamera {
     }
 
     /// Answers what a Fujifilm body answers its own way: ISO and exposure time in its encodings, the shutter
-    /// through CameraAction, remote capture, and the live view object over USB; `nil` for what it answers as any
-    /// camera.
+    /// through CameraAction, remote capture, and the live view object over USB (its ObjectInfo once a frame is ready,
+    /// its JPEG); `nil` for what it answers as any camera.
     func respondToFuji(_ request: SimulatorRequest, in context: SimulatorSessionContext) -> SimulatorReply? {
         switch request.code {
         case .getDevicePropDesc, .getDevicePropValue, .setDevicePropValue:
@@ -96,11 +96,22 @@ extension SimulatedCamera {
                 return .ok
             }
         case .initiateOpenCapture:
+            // The live view object has a frame as soon as remote capture starts: libgphoto2 looks for it over USB
+            // five times 5 ms apart, then takes it.
+            let startedAt = ContinuousClock.now - configuration.liveViewStartupDelay
             state.withLock { state in
-                if state.liveView == nil { state.liveView = LiveView(startedAt: .now) }
+                if state.liveView == nil { state.liveView = LiveView(startedAt: startedAt) }
             }
             configuration.log?("fuji: remote capture started")
             return .ok
+        case .getObjectInfo where request.parameter(0) == Self.fujiLiveViewObject:
+            guard case .bytes(let frame)? = fujiLiveViewFrame()?.data else {
+                return SimulatorReply(code: .invalidObjectHandle)
+            }
+            let info = PTPObjectInfo(
+                storageID: 0, format: .exifJPEG, compressedSize: UInt32(frame.count), parentObject: 0,
+                filename: "LIVEVIEW.JPG")
+            return (try? info.encoded()).map(SimulatorReply.data) ?? SimulatorReply(code: .generalError)
         case .getObject where request.parameter(0) == Self.fujiLiveViewObject:
             return fujiLiveViewFrame() ?? SimulatorReply(code: .invalidObjectHandle)
         case .deleteObject where request.parameter(0) == Self.fujiLiveViewObject:
