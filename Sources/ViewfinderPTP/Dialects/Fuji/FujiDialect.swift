@@ -3,7 +3,8 @@ import ViewfinderSystem
 
 /// Fujifilm's PTP (vendor extension 0x0E), over Fujifilm's WiFi protocol and over USB: the remote-shooting steps at
 /// connect, Fujifilm's value tables, the shutter through CameraAction, live view from the camera's JPEG stream or
-/// its live view object, and the switch between remote shooting and the camera's files.
+/// its live view object, changes made on the camera from CurrentState (the camera sends no DevicePropChanged), and
+/// the switch between remote shooting and the camera's files.
 ///
 /// Over WiFi (a transport that is ``FujiWiFiChannels``), the dialect does what libgphoto2's "Fuji X (WLAN)" does:
 /// ClientState to remote (5), RemoteVersion read and echoed back, InitiateOpenCapture, then the event connection,
