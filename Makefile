@@ -28,7 +28,7 @@ RELEASE_FILES := $(RELEASE_TOOL) $(GENERATED)/viewfinder.1 $(GENERATED)/viewfind
 .PHONY: all build demo docs test test-products test-browser test-download test-vivid test-gphoto2 test-tsan test-fuzz \
 	test-soak soak fuzz fuzz-corpus release install uninstall deb test-install test-rig-faults \
 	bench-core bench-imaging bench-ptp bench-replay bench-automation bench-reactive bench-liveview bench-discovery \
-	bench-barcode bench-rig bench-rig-network bench-webcam bench-usb lint deps test-deps
+	bench-barcode bench-rig bench-rig-network bench-webcam bench-usb bench-fuji lint deps test-deps
 
 all: build
 
@@ -207,6 +207,12 @@ bench-imaging: deps
 bench-ptp: test-deps
 	$(SWIFT) build -c release --product ptp-benchmark
 	$$($(SWIFT) build -c release --show-bin-path)/ptp-benchmark
+
+## Measures Fujifilm live view over Fujifilm's WiFi protocol against gphoto2 --capture-movie on the same simulated
+## X-T4 (release build; the Fujifilm row of bench-ptp alone).
+bench-fuji: test-deps
+	$(SWIFT) build -c release --product ptp-benchmark
+	$$($(SWIFT) build -c release --show-bin-path)/ptp-benchmark fuji
 
 ## Measures connecting to real cameras played back from their logs (the test traces) against gphoto2 --summary on the
 ## same replay: time until ready, and requests (release build; under a minute).

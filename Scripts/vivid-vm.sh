@@ -26,7 +26,8 @@
 #
 # Usage: Scripts/vivid-vm.sh [bench-webcam|bench-usb]
 #        (environment: VIVID_VM_TIMEOUT=480, SWIFT=swift, VIVID_BENCH_FRAMES=100, WEBCAM_BENCH_SECONDS=20,
-#        USB_BENCH_MEGABYTES=200)
+#        USB_BENCH_MEGABYTES=200, VIVID_USB_IDENTITIES="generic nikon canon sony sony-stepping fuji", the simulator's
+#        identities the USB phase checks)
 set -euo pipefail
 mode=${1:-checks}
 case $mode in
@@ -39,6 +40,7 @@ cache="$root/.vm"
 swift=${SWIFT:-swift}
 timeout_seconds=${VIVID_VM_TIMEOUT:-480}
 bench_frames=${VIVID_BENCH_FRAMES:-100}
+usb_identities=${VIVID_USB_IDENTITIES:-generic nikon canon sony sony-stepping fuji}
 mkdir -p "$cache"
 cd "$cache"
 started=$(date +%s)
@@ -286,7 +288,7 @@ echo "" >\$gadget/UDC
 killall umtprd
 # The simulated camera as a USB device, with each identity, for gphoto2 and the tool; the generic camera's card has a
 # 5 GB file made as it is sent, for a download killed in the middle.
-for identity in generic nikon canon sony sony-stepping; do
+for identity in $usb_identities; do
     extra=""
     [ \$identity = generic ] && extra="--generated-file BIG.BIN:5000000000"
     /bin/viewfinder simulate --identity \$identity --usb \$extra >/tmp/sim-usb.log 2>&1 &
@@ -352,7 +354,7 @@ if ! grep -q '^VIVID-END' <(tr -d '\r' <"$log"); then
     echo "VIVID FAIL the VM did not finish within ${timeout_seconds}s; see $log"
     failed=$((failed + 1))
 fi
-expected=${VIVID_EXPECTED_CHECKS:-47}
+expected=${VIVID_EXPECTED_CHECKS:-51}
 if [ "$passed" -lt "$expected" ] && [ "$failed" -eq 0 ]; then
     echo "VIVID FAIL only $passed of $expected checks reported"
     failed=$((failed + 1))

@@ -24,8 +24,8 @@ enum Benchmark {
         chdir(work)
         defer { _ = try? runCommand(["rm", "-rf", work]) }
         say("PTP/IP benchmark: a \(BenchmarkObject.size / 1_000_000) MB download and Nikon live view, then Canon EOS")
-        say("live view and property sets, then Sony live view and a stepped ISO set, Viewfinder's client against")
-        say("gphoto2 on the same simulated camera (a separate process).\n")
+        say("live view and property sets, then Sony live view and a stepped ISO set, then Fujifilm live view,")
+        say("Viewfinder's client against gphoto2 on the same simulated camera (a separate process).\n")
 
         let loopback = try loopbackThroughput()
         say("loopback TCP (iperf3, 3 s):       \(format(loopback / 1e6, 0)) MB/s\n")
@@ -152,6 +152,18 @@ enum Benchmark {
         met = try await CanonBenchmark.run(executable: executable, work: work) && met
         say("")
         met = try await SonyBenchmark.run(executable: executable, work: work) && met
+        say("")
+        met = try await FujiBenchmark.run(executable: executable, work: work) && met
+        say(met ? "\nevery target met" : "\nsome targets not met")
+    }
+
+    /// Runs only the Fujifilm row, in a scratch folder as the whole run does.
+    static func runFuji(executable: String) async throws {
+        let work = String(cString: mkdtemp(strdup("/tmp/ptp-benchmark.XXXXXX")))
+        setenv("HOME", work, 1)
+        chdir(work)
+        defer { _ = try? runCommand(["rm", "-rf", work]) }
+        let met = try await FujiBenchmark.run(executable: executable, work: work)
         say(met ? "\nevery target met" : "\nsome targets not met")
     }
 

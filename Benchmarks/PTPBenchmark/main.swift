@@ -2,14 +2,15 @@
 // object and fetching Nikon live view frames, with loopback TCP (iperf3) as the ceiling for throughput; listing a
 // folder of 2000 files object by object and with the bulk forms (MTP, Canon EOS); the client's memory while a 5 GiB
 // movie downloads and a 1 GiB answer is drained; then Canon EOS live view and property sets, then Sony live view and
-// an ISO set by notches.
+// an ISO set by notches, then Fujifilm live view over Fujifilm's WiFi protocol.
 //
 // Usage: ptp-benchmark            (build with -c release; needs gphoto2 and iperf3)
 //        ptp-benchmark serve      (the simulated Nikon camera, started by the benchmark as its own process)
-//        ptp-benchmark serve IDENTITY (the simulated canon, sony or sony-stepping camera, likewise)
+//        ptp-benchmark serve IDENTITY (the simulated canon, sony, sony-stepping or fuji camera, likewise)
 //        ptp-benchmark profile    (only Viewfinder's live view and small-request loops, 5 s each, for a profiler:
 //                                  perf record -g -- ptp-benchmark profile)
 //        ptp-benchmark files      (only the listing and memory rows, which need neither gphoto2 nor iperf3)
+//        ptp-benchmark fuji       (only the Fujifilm row; `make bench-fuji`)
 
 import BenchmarkSupport
 import ViewfinderCore
@@ -84,6 +85,8 @@ do {
         let listed = try await ListingBenchmark.run()
         let held = try await MemoryBenchmark.run()
         say(listed && held ? "every target met" : "some targets not met")
+    } else if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "fuji" {
+        try await Benchmark.runFuji(executable: executablePath(orElse: "ptp-benchmark"))
     } else if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "profile" {
         try await Benchmark.profile(executable: executablePath(orElse: "ptp-benchmark"))
     } else {

@@ -5,18 +5,18 @@ import ViewfinderPTPIP
 import ViewfinderSystem
 
 /// Fuzzes Fujifilm's WiFi framing and the Fuji dialect's property tables: what a camera sends on the command port
-/// (its answer to the init, then containers), on the live view port (frames), and the DevicePropDesc datasets the
-/// dialect decodes.
+/// (its answer to the init, then containers), on the live view port (frames), the DevicePropDesc datasets the
+/// dialect decodes, and CurrentState's list of changed properties, which the dialect polls.
 ///
 /// The input is a sequence of parts, each a two-byte little-endian length and that many bytes: the first is the
 /// command connection's stream, the second the live view connection's, the rest property descriptions. On the command
 /// connection the client sends the init and, once accepted, GetDevicePropDesc requests until the stream ends, reading
 /// each answer's data phase and response; on the live view connection it reads the newest frame until the stream
-/// ends; each description is decoded with every Fuji binding's table.
+/// ends; each description is decoded with every Fuji binding's table, and read as a CurrentState value too.
 ///
 /// What must hold: a finite stream ends in a `ViewfinderError` other than a timeout; a frame returned is a JPEG no
 /// longer than the limit; a data phase returns no more bytes than it announced; a value offered as settable is never
-/// unknown. Errors are expected; crashes, hangs and leaks are bugs.
+/// unknown; a CurrentState value lists as many properties as it counts, each in the bytes it has. Errors are expected; crashes, hangs and leaks are bugs.
 @main enum FujiFuzzer {
     static func main() {
         FuzzEntry.run(fuzz)
@@ -34,6 +34,7 @@ import ViewfinderSystem
         }
         for description in parts.dropFirst(2) {
             decode(description)
+            changedProperties(description)
         }
         transport.close(gracefully: false)
     }
@@ -103,6 +104,14 @@ import ViewfinderSystem
             precondition(error.code != .timeout, "frames over a finite stream timed out: \(error.message)")
         }
         near.shutdown()
+    }
+
+    /// Reads a part as CurrentState's value, as the dialect reads each poll's answer.
+    static func changedProperties(_ bytes: [UInt8]) {
+        guard let listed = try? FujiPropertyValues.changedProperties(inCurrentState: bytes) else { return }
+        let count = bytes.count >= 2 ? Int(bytes[0]) | Int(bytes[1]) << 8 : 0
+        precondition(listed.count == count, "\(listed.count) properties of a list that counts \(count)")
+        precondition(2 + 6 * count <= max(bytes.count, 2), "\(count) properties in \(bytes.count) bytes")
     }
 
     /// Decodes a description's current value and every value of its form with each of the Fuji tables.

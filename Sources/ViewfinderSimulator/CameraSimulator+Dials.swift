@@ -32,7 +32,7 @@ extension SimulatedCamera {
     /// Sets a property as the camera's user does and returns the events that report it.
     func turnDial(_ code: PTPDevicePropertyCode, to rawValue: Int64) throws(ViewfinderError) -> [PTPEvent] {
         let now = CameraClock.now()
-        let reply = try state.withLock { state throws(ViewfinderError) -> SimulatorReply in
+        return try state.withLock { state throws(ViewfinderError) -> [PTPEvent] in
             guard let property = state.properties[code] else {
                 throw ViewfinderError(.invalidArgument, "the camera has no property \(code)")
             }
@@ -43,9 +43,8 @@ extension SimulatedCamera {
                     .invalidArgument,
                     "the camera's \(code) does not take \(rawValue) now; it takes \(Self.values(of: property))")
             }
-            return set(code, to: value, in: &state, now: now)
+            return reported(set(code, to: value, in: &state, now: now).events, in: &state)
         }
-        return reported(reply.events)
     }
 
     /// The raw values a property takes, for messages.

@@ -107,14 +107,19 @@ extension SimulatedCamera {
         state.withLock { state in
             guard case .uint8(let level) = state.properties[.batteryLevel]?.value, level > 5 else { return [] }
             state.properties[.batteryLevel]?.value = .uint8(level - 1)
-            return reported([Self.changed(.batteryLevel)])
+            return reported([Self.changed(.batteryLevel)], in: &state)
         }
     }
 
     /// The events the identity sends for changes of the camera model: a Canon none (it reports changes in its
-    /// GetEvent records), a Sony its PropertyChanged, the others DevicePropChanged.
-    func reported(_ events: [PTPEvent]) -> [PTPEvent] {
-        if configuration.identity == .canon { return [] }
-        return configuration.identity.isSony ? sonyEvents(events) : events
+    /// GetEvent records), a Sony its PropertyChanged, a Fujifilm none (it lists the properties in CurrentState, where
+    /// they are kept), the others DevicePropChanged.
+    func reported(_ events: [PTPEvent], in state: inout State) -> [PTPEvent] {
+        switch configuration.identity {
+        case .canon: return []
+        case .fuji: return holdFujiChanges(events, in: &state)
+        case _ where configuration.identity.isSony: return sonyEvents(events)
+        default: return events
+        }
     }
 }

@@ -247,9 +247,18 @@ final class SimulatedCamera: SimulatorResponder {
             break
         }
         guard state.withLock({ $0.openSessionID != nil }) else { return SimulatorReply(code: .sessionNotOpen) }
-        if configuration.identity == .fuji, let reply = respondToFuji(request, in: context) {
+        if configuration.identity == .fuji {
+            var reply = respondToFuji(request, in: context) ?? respondAsAnyCamera(request, in: context)
+            reply.events = state.withLock { reported(reply.events, in: &$0) }
             return reply
         }
+        return respondAsAnyCamera(request, in: context)
+    }
+
+    /// Answers a request in the session as any camera does, with the vendor operations of Nikon, Canon and Sony.
+    private func respondAsAnyCamera(
+        _ request: SimulatorRequest, in context: any SimulatorSessionContext
+    ) -> SimulatorReply {
         switch request.code {
         case .closeSession:
             endSession()

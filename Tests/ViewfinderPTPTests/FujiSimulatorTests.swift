@@ -152,4 +152,35 @@ import ViewfinderTestSupport
         }
         await simulator.stopOffThePool()
     }
+
+    /// A setting changed on the camera itself reaches the property's observers through CurrentState (0xD212), the
+    /// list of changed properties the client reads a few times a second as libgphoto2 does: the simulated X-T4, as
+    /// a real one, lists no DevicePropChanged event and sends none.
+    @Test func aDialTurnedOnTheCameraReachesObserversThroughCurrentState() async throws {
+        try await CameraHarness.run(Self.fuji()) { harness in
+            #expect(try !harness.session.deviceInfo.eventsSupported.contains(.devicePropChanged))
+            let iso = harness.camera.property(for: .iso)
+            let seen = Observed<String>()
+            let token = iso.addObserver { property, _ in
+                property.currentValue.map { seen.append($0.localizedDisplayValue) }
+            }
+            let asked = harness.simulator.requestsAnswered(.getDevicePropValue)
+            try harness.simulator.turnDial(.exposureIndex, to: 1600)
+            try await waitUntil("the observer to hear of ISO 1600") { seen.all.contains("ISO 1600") }
+            #expect(harness.simulator.requestsAnswered(.getDevicePropValue) > asked)
+            withExtendedLifetime(token) {}
+        }
+    }
+
+    /// CurrentState's value: a count, then each property's code and value; a count beyond the bytes is refused.
+    @Test func currentStateListsTheChangedProperties() throws {
+        #expect(try FujiPropertyValues.changedProperties(inCurrentState: []) == [])
+        #expect(try FujiPropertyValues.changedProperties(inCurrentState: [0, 0]) == [])
+        let listed = try FujiPropertyValues.changedProperties(
+            inCurrentState: [2, 0, 0x0F, 0x50, 0x40, 0x06, 0, 0, 0x09, 0xD2, 2, 0, 0, 0])
+        #expect(listed == [.exposureIndex, .fujiAFStatus])
+        #expect(throws: ViewfinderError.self) {
+            try FujiPropertyValues.changedProperties(inCurrentState: [2, 0, 0x0F, 0x50, 0x40, 0x06, 0, 0])
+        }
+    }
 }

@@ -32,12 +32,16 @@ extension SimulatedCameraTests {
         }
 
         @Test func checkEventAnswersDecode() throws {
-            #expect(try NikonEventPoller.decode([]) == [])
-            #expect(try NikonEventPoller.decode([0, 0]) == [])
-            let events = try NikonEventPoller.decode([2, 0, 0x02, 0x40, 7, 0, 0, 0, 0x06, 0x40, 0x0F, 0x50, 0, 0])
+            #expect(try NikonDialect.events(inCheckEventAnswer: []) == [])
+            #expect(try NikonDialect.events(inCheckEventAnswer: [0, 0]) == [])
+            let events = try NikonDialect.events(inCheckEventAnswer: [
+                2, 0, 0x02, 0x40, 7, 0, 0, 0, 0x06, 0x40, 0x0F, 0x50, 0, 0,
+            ])
             #expect(events.map(\.code) == [.objectAdded, .devicePropChanged])
             #expect(events.map(\.parameters) == [[7], [0x500F]])
-            #expect(throws: ViewfinderError.self) { try NikonEventPoller.decode([3, 0, 0x02, 0x40, 7, 0, 0, 0]) }
+            #expect(throws: ViewfinderError.self) {
+                try NikonDialect.events(inCheckEventAnswer: [3, 0, 0x02, 0x40, 7, 0, 0, 0])
+            }
         }
 
         /// A camera that reports a new picture with ObjectAdded alone, and does not list CaptureComplete: the

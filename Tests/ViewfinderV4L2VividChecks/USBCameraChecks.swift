@@ -11,13 +11,14 @@ import Glibc
 
 /// Checks the simulated camera as a USB device (`viewfinder simulate --usb`, a FunctionFS gadget on dummy_hcd):
 /// gphoto2, an independent client, finds it, reads its summary, sets and reads ISO, captures and downloads a
-/// picture, lists its files and (Nikon, Canon, Sony) takes a live view frame; then the `viewfinder` tool does the same
-/// over its own USB transport, the API records a movie (Nikon, Canon, Sony), the Sony bodies are checked further
-/// with gphoto2's Sony code paths, a download killed mid-transfer leaves the generic camera busy for the next program
-/// to connect to, and the generic camera is unplugged and plugged in again for the hotplug reports.
+/// picture, lists its files and (Nikon, Canon, Sony, Fujifilm) takes a live view frame; then the `viewfinder` tool does
+/// the same over its own USB transport, the API records a movie (Nikon, Canon, Sony), the Sony and Fujifilm bodies are
+/// checked further with gphoto2's code paths for them, a download killed mid-transfer leaves the generic camera busy
+/// for the next program to connect to, and the generic camera is unplugged and plugged in again for the hotplug
+/// reports.
 ///
 /// - Parameters:
-///   - identity: The identity the simulator runs as: generic, nikon, canon, sony or sony-stepping.
+///   - identity: The identity the simulator runs as: generic, nikon, canon, sony, sony-stepping or fuji.
 ///   - tool: The `viewfinder` tool.
 ///   - gphoto2: The gphoto2 program.
 func runUSBCameraChecks(_ runner: CheckRunner, identity: String, tool: String, gphoto2: String) async {
@@ -26,6 +27,7 @@ func runUSBCameraChecks(_ runner: CheckRunner, identity: String, tool: String, g
         case "nikon": 0x04B0
         case "canon": 0x04A9
         case "sony", "sony-stepping": 0x054C
+        case "fuji": 0x04CB
         default: 0x1D6B
         }
     let manufacturer =
@@ -33,6 +35,7 @@ func runUSBCameraChecks(_ runner: CheckRunner, identity: String, tool: String, g
         case "nikon": "Nikon Corporation"
         case "canon": "Canon Inc."
         case "sony", "sony-stepping": "Sony Corporation"
+        case "fuji": "FUJIFILM"
         default: "Viewfinder"
         }
     var found: USBCameraDevice?
@@ -113,22 +116,29 @@ func runUSBCameraChecks(_ runner: CheckRunner, identity: String, tool: String, g
             _ = try run(["liveview", "--frames", "3", "--out", frames])
             let saved = Directory.names(in: frames).filter { $0.hasSuffix(".jpg") }
             try expect(saved.count == 3 && saved.allSatisfy { isJPEG("\(frames)/\($0)") }, "live view saved \(saved)")
+            extra = ", 3 live view frames"
+        }
+        // The simulated Fujifilm records no movies.
+        if identity != "generic" && identity != "fuji" {
             let movies = "/tmp/usb-\(identity)-movies"
             _ = try run(["record", "--seconds", "1", "--download", movies])
             let movie = Directory.names(in: movies).filter { $0.hasSuffix(".MOV") }
             var info = stat()
             let bytes = movie.count == 1 && stat("\(movies)/\(movie[0])", &info) == 0 ? Int(info.st_size) : 0
             try expect(bytes > 1_000_000, "camera record saved \(movie) in \(movies), \(bytes) bytes")
-            extra = ", 3 live view frames, a movie recorded for 1 s and downloaded (\(movie[0]), \(bytes) bytes)"
+            extra += ", a movie recorded for 1 s and downloaded (\(movie[0]), \(bytes) bytes)"
         }
         return "discover lists it, info, ISO 1600 set and read, a picture shot and downloaded (\(saved[0]))\(extra)"
     }
     let gadget = "/sys/kernel/config/usb_gadget/viewfinder-\(identity)"
-    if identity != "generic" {
+    if identity != "generic" && identity != "fuji" {
         await runUSBRecordingCheck(runner, identity: identity, vendor: vendor)
     }
     if identity.hasPrefix("sony") {
         await runUSBSonyChecks(runner, identity: identity, device: found, tool: tool, gphoto2: gphoto2)
+    }
+    if identity == "fuji" {
+        await runUSBFujiChecks(runner, device: found, tool: tool, gphoto2: gphoto2)
     }
     if identity == "generic" {
         await runKilledDownloadCheck(runner, vendor: vendor, manufacturer: manufacturer, tool: tool)

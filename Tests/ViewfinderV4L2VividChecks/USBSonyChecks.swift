@@ -39,19 +39,7 @@ func runUSBSonyChecks(
                 result.status == 0, "viewfinder camera \(arguments.joined(separator: " ")): \(result.standardOutput)")
             return result.standardOutput
         }
-        var compared: [String] = []
-        for (name, ours) in [("iso", "iso"), ("f-number", "aperture"), ("shutterspeed", "shutter")] {
-            let choices = try run(["--get-config", name]).split(separator: "\n").compactMap { line -> String? in
-                guard line.hasPrefix("Choice: ") else { return nil }
-                return line.split(separator: " ", maxSplits: 2).dropFirst(2).first.map(String.init)
-            }
-            let offered = settableValues(inJSON: try viewfinder(["get", ours, "--json"]))
-            let theirs = choices.compactMap { sonySpelling(name, $0) }
-            try expect(
-                !theirs.isEmpty && theirs == offered.compactMap { sonySpelling(name, $0) },
-                "gphoto2 offers \(name) \(choices), viewfinder \(offered)")
-            compared.append("\(theirs.count) \(name) values")
-        }
+        let compared = try compareExposureChoices(gphoto2: run, viewfinder: viewfinder)
         _ = try run(["--set-config", "iso=800", "--set-config", "f-number=f/8", "--set-config", "shutterspeed=1/250"])
         let shown = try ["iso", "aperture", "shutter"].map {
             try viewfinder(["get", $0]).split(separator: "\n").first.map(String.init) ?? ""
@@ -73,35 +61,4 @@ func runUSBSonyChecks(
             + "gphoto2 and read back by viewfinder; an 11-frame live view movie; \(operations.joined(separator: ", ")) "
             + "in gphoto2's debug log"
     }
-}
-
-/// The values of a `viewfinder camera get --json` answer's settableValues, one a line as the tool prints them.
-private func settableValues(inJSON json: String) -> [String] {
-    var values: [String] = []
-    var inList = false
-    for line in json.split(separator: "\n") {
-        let text = String(line.drop { $0 == " " }.reversed().drop { $0 == "," || $0 == " " }.reversed())
-        if text.hasPrefix("\"settableValues\"") {
-            inList = true
-        } else if inList, text.hasPrefix("]") {
-            break
-        } else if inList, text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 {
-            values.append(String(text.dropFirst().dropLast()).replacing("\\\"", with: "\""))
-        }
-    }
-    return values
-}
-
-/// A value as gphoto2 or viewfinder spells it, in one spelling: ISO as its number or Auto, f-numbers as they are,
-/// shutter speeds as their third stop from one second (gphoto2 writes 1/3 and 25/10 where viewfinder writes 0.3" and
-/// 2.5"); `nil` for gphoto2's Bulb, which it adds to every Sony's list.
-private func sonySpelling(_ name: String, _ value: String) -> String? {
-    let plain = value.hasPrefix("ISO ") ? String(value.dropFirst(4)) : value
-    guard name == "shutterspeed" else { return plain }
-    guard plain != "Bulb" else { return nil }
-    let parts = plain.replacing("\"", with: "").split(separator: "/")
-    guard let top = parts.first.flatMap({ Double($0) }), let bottom = parts.count == 2 ? Double(parts[1]) : 1 else {
-        return plain
-    }
-    return String(Int((3 * log2(top / bottom)).rounded()))
 }

@@ -9,6 +9,8 @@ import Glibc
 struct FujiState: Sendable {
     /// Which of the three automatic ISO settings the client chose (-1, -2 or -3) while ISO is automatic.
     var automaticISO: Int32 = -1
+    /// The properties changed since the client last read CurrentState, each once, oldest first.
+    var changed: [PTPDevicePropertyCode] = []
 }
 
 extension SimulatedCamera {
@@ -27,7 +29,8 @@ extension SimulatedCamera {
                 .getObjectHandles, .getObjectInfo, .getObject, .getThumb, .deleteObject, .initiateCapture,
                 .getDevicePropDesc, .getDevicePropValue, .setDevicePropValue, .getPartialObject, .initiateOpenCapture,
             ],
-            eventsSupported: [.objectAdded, .devicePropChanged, .storageInfoChanged, .captureComplete],
+            // No DevicePropChanged: the body lists its changed properties in CurrentState instead.
+            eventsSupported: [.objectAdded, .objectRemoved, .storeAdded, .storeRemoved, .captureComplete],
             devicePropertiesSupported: [
                 .whiteBalance, .fNumber, .focusMode, .exposureTime, .exposureProgramMode, .exposureIndex,
                 .exposureBiasCompensation, .fujiFilmSimulation, .fujiReleaseMode, .fujiPriorityMode,
@@ -62,7 +65,7 @@ extension SimulatedCamera {
             .enumeration(.fujiReleaseMode, [1, 2, 3, 4].map { .uint16($0) }, current: .uint16(1)),
             .enumeration(.fujiPriorityMode, [1, 2].map { .uint16($0) }, current: .uint16(1)),
             u16(.fujiCameraAction, 0), u16(.fujiAFStatus, 2, settable: false), u16(.fujiClientState, 0),
-            // CurrentState, the list of changed properties: a count of none (events go on the event port).
+            // CurrentState, the list of changed properties, which GetDevicePropValue answers from FujiState.
             u16(.fujiCurrentState, 0, settable: false),
             u16(.fujiCameraState, 0), u32(.fujiRemoteVersion, 0x0002_000C), u32(.fujiRemoteGetObjectVersion, 0),
             SimulatedProperty(
@@ -72,10 +75,12 @@ extension SimulatedCamera {
     }
 
     /// Answers what a Fujifilm body answers its own way: ISO and exposure time in its encodings, the shutter
-    /// through CameraAction, remote capture, and the live view object over USB; `nil` for what it answers as any
-    /// camera.
+    /// through CameraAction, remote capture, and the live view object over USB (its ObjectInfo once a frame is ready,
+    /// its JPEG); `nil` for what it answers as any camera.
     func respondToFuji(_ request: SimulatorRequest, in context: SimulatorSessionContext) -> SimulatorReply? {
         switch request.code {
+        case .getDevicePropValue where request.parameter(0) == UInt32(PTPDevicePropertyCode.fujiCurrentState.rawValue):
+            return fujiCurrentState()
         case .getDevicePropDesc, .getDevicePropValue, .setDevicePropValue:
             guard let raw = request.parameter(0), raw == 0x500F || raw == 0x500D else { return nil }
             return raw == 0x500F ? fujiISO(request) : fujiExposureTime(request)
@@ -96,11 +101,22 @@ extension SimulatedCamera {
                 return .ok
             }
         case .initiateOpenCapture:
+            // The live view object has a frame as soon as remote capture starts: libgphoto2 looks for it over USB
+            // five times 5 ms apart, then takes it.
+            let startedAt = ContinuousClock.now - configuration.liveViewStartupDelay
             state.withLock { state in
-                if state.liveView == nil { state.liveView = LiveView(startedAt: .now) }
+                if state.liveView == nil { state.liveView = LiveView(startedAt: startedAt) }
             }
             configuration.log?("fuji: remote capture started")
             return .ok
+        case .getObjectInfo where request.parameter(0) == Self.fujiLiveViewObject:
+            guard case .bytes(let frame)? = fujiLiveViewFrame()?.data else {
+                return SimulatorReply(code: .invalidObjectHandle)
+            }
+            let info = PTPObjectInfo(
+                storageID: 0, format: .exifJPEG, compressedSize: UInt32(frame.count), parentObject: 0,
+                filename: "LIVEVIEW.JPG")
+            return (try? info.encoded()).map(SimulatorReply.data) ?? SimulatorReply(code: .generalError)
         case .getObject where request.parameter(0) == Self.fujiLiveViewObject:
             return fujiLiveViewFrame() ?? SimulatorReply(code: .invalidObjectHandle)
         case .deleteObject where request.parameter(0) == Self.fujiLiveViewObject:
@@ -112,6 +128,33 @@ extension SimulatedCamera {
 
     /// The object that holds the live view frame over USB.
     static let fujiLiveViewObject: UInt32 = 0x8000_0001
+
+    /// Keeps the properties that DevicePropChanged events report for CurrentState, where a Fujifilm lists them, and
+    /// returns the other events.
+    func holdFujiChanges(_ events: [PTPEvent], in state: inout State) -> [PTPEvent] {
+        for event in events where event.code == .devicePropChanged {
+            guard let raw = event.parameters.first, let code = UInt16(exactly: raw) else { continue }
+            let property = PTPDevicePropertyCode(rawValue: code)
+            if !state.fuji.changed.contains(property) { state.fuji.changed.append(property) }
+        }
+        return events.filter { $0.code != .devicePropChanged }
+    }
+
+    /// CurrentState's value, the properties changed since it was last read, which it forgets: a 16-bit count, then
+    /// each property's code and its value in 32 bits, as libgphoto2 reads it (the value as the camera holds it; a
+    /// client reads the property again).
+    private func fujiCurrentState() -> SimulatorReply {
+        state.withLock { state in
+            defer { state.fuji.changed = [] }
+            var writer = PTPDataWriter(capacity: 2 + 6 * state.fuji.changed.count)
+            writer.append(UInt16(state.fuji.changed.count))
+            for code in state.fuji.changed {
+                writer.append(code.rawValue)
+                writer.append(UInt32(truncatingIfNeeded: state.properties[code]?.value.integerValue ?? 0))
+            }
+            return .data(writer.bytes)
+        }
+    }
 
     /// The current live view JPEG, while remote capture runs.
     func fujiLiveViewFrame() -> SimulatorReply? {

@@ -3,7 +3,8 @@ import ViewfinderSystem
 
 /// Fujifilm's PTP (vendor extension 0x0E), over Fujifilm's WiFi protocol and over USB: the remote-shooting steps at
 /// connect, Fujifilm's value tables, the shutter through CameraAction, live view from the camera's JPEG stream or
-/// its live view object, and the switch between remote shooting and the camera's files.
+/// its live view object, changes made on the camera from CurrentState (the camera sends no DevicePropChanged), and
+/// the switch between remote shooting and the camera's files.
 ///
 /// Over WiFi (a transport that is ``FujiWiFiChannels``), the dialect does what libgphoto2's "Fuji X (WLAN)" does:
 /// ClientState to remote (5), RemoteVersion read and echoed back, InitiateOpenCapture, then the event connection,
@@ -35,6 +36,8 @@ final class FujiDialect: PTPDialect {
     let connection: PTPConnection
     let properties: StandardProperties
     let state = Locked(State())
+    /// Reads CurrentState, the camera's list of changed properties, while the connection lasts.
+    let poller = PTPEventPoller()
     /// The WiFi transport's extra connections, or `nil` over USB.
     let channels: (any FujiWiFiChannels)?
 
@@ -78,7 +81,22 @@ final class FujiDialect: PTPDialect {
         }
         try await dialect.properties.readAll()
         try await dialect.refreshBattery()
+        if connection.deviceInfo.supports(.fujiCurrentState) {
+            dialect.poller.start(on: session, asking: changedProperties) { [weak dialect] event in
+                await dialect?.handle(event)
+            }
+        }
         return dialect
+    }
+
+    /// Reads CurrentState (0xD212), the properties changed on the camera since it was last read, as libgphoto2 does
+    /// where it waits for the camera; each is the DevicePropChanged event a camera of another make would send.
+    static func changedProperties(on session: PTPSession) async throws -> [PTPEvent] {
+        let code = UInt32(PTPDevicePropertyCode.fujiCurrentState.rawValue)
+        let data = try await session.transaction(.getDevicePropValue, parameters: [code]).data
+        return try FujiPropertyValues.changedProperties(inCurrentState: data).map {
+            PTPEvent(code: .devicePropChanged, transactionID: 0xFFFF_FFFF, parameters: [UInt32($0.rawValue)])
+        }
     }
 
     var functionality: CameraFunctionality {
@@ -167,13 +185,15 @@ final class FujiDialect: PTPDialect {
         state.withLock { $0.mode = .remoteShooting }
     }
 
-    /// Gives control back to the camera over USB, as libgphoto2 does at exit.
+    /// Stops reading CurrentState, and gives control back to the camera over USB, as libgphoto2 does at exit.
     func prepareToClose() async {
+        await poller.stop()
         guard channels == nil, connection.deviceInfo.supports(.fujiPriorityMode) else { return }
         try? await connection.session.setPropertyValue(.fujiPriorityMode, to: FujiCodes.Priority.camera.value)
     }
 
     func connectionEnded(with error: ViewfinderError) {
+        poller.cancel()
         state.withLock { $0.ended = error }
     }
 }

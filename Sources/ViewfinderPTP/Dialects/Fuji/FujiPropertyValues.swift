@@ -101,4 +101,17 @@ package enum FujiPropertyValues {
         }
         return percent
     }
+
+    /// The properties a CurrentState (0xD212) value lists as changed: a 16-bit count, then each property's 16-bit
+    /// code and 32-bit value, as libgphoto2 reads it; the values are left out, as the client reads each property
+    /// again.
+    ///
+    /// - Throws: `ViewfinderError/Code/malformedData` when the count claims more properties than the bytes hold.
+    package static func changedProperties(
+        inCurrentState data: [UInt8]
+    ) throws(ViewfinderError) -> [PTPDevicePropertyCode] {
+        try PTPEventPoller.records(in: data, of: "Fujifilm CurrentState").map {
+            PTPDevicePropertyCode(rawValue: $0.code)
+        }
+    }
 }

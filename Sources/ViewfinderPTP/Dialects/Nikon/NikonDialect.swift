@@ -11,7 +11,7 @@ final class NikonDialect: PTPDialect {
     private let properties: StandardProperties
     private let capture: StandardCapture
     private let liveViewLease = NikonLiveViewLease()
-    private let poller = NikonEventPoller()
+    private let poller = PTPEventPoller()
     /// The shutter held by ``engageShutter()``: `nil` while it is not, `.none` while the camera is asked to hold it.
     private let heldShutter = Locked<StandardCapture.StartedCapture??>(nil)
     /// Whether a movie is being recorded, as far as this connection knows.
@@ -39,12 +39,27 @@ final class NikonDialect: PTPDialect {
         let dialect = NikonDialect(connection: connection)
         try await dialect.properties.readAll()
         if connection.deviceInfo.supports(.nikonCheckEvent) {
-            dialect.poller.start(on: connection.session) { [weak dialect] event in
+            dialect.poller.start(on: connection.session, asking: checkEvent) { [weak dialect] event in
                 dialect?.observe(event)
                 await dialect?.handle(event)
             }
         }
         return dialect
+    }
+
+    /// Asks the camera for the events it holds, with CheckEvent (0x90C7), as libgphoto2 does wherever the camera
+    /// lists the operation.
+    static func checkEvent(on session: PTPSession) async throws -> [PTPEvent] {
+        try events(inCheckEventAnswer: try await session.dataset(.nikonCheckEvent))
+    }
+
+    /// The events in a CheckEvent answer: each record an event code and its one parameter.
+    ///
+    /// - Throws: `ViewfinderError/Code/malformedData` when the count claims more records than the bytes hold.
+    static func events(inCheckEventAnswer data: [UInt8]) throws(ViewfinderError) -> [PTPEvent] {
+        try PTPEventPoller.records(in: data, of: "Nikon CheckEvent answer").map {
+            PTPEvent(code: PTPEventCode(rawValue: $0.code), transactionID: 0xFFFF_FFFF, parameters: [$0.value])
+        }
     }
 
     var functionality: CameraFunctionality {

@@ -1,0 +1,51 @@
+import BenchmarkSupport
+import ViewfinderCore
+import ViewfinderPTP
+import ViewfinderPTPIP
+
+/// The Fujifilm row: live view from the JPEG stream of the simulated X-T4 over Fujifilm's WiFi protocol, through a
+/// connected camera, against gphoto2's "Fuji X (WLAN)" --capture-movie on the same simulated camera.
+enum FujiBenchmark {
+    /// Measures, prints the figures and the verdicts, and returns whether every target was met.
+    static func run(executable: String, work: String) async throws -> Bool {
+        let (server, port) = try SonyBenchmark.start(executable, "fuji")
+        defer { SonyBenchmark.stop(server) }
+        let configuration = FujiWiFiTransport.Configuration(
+            commandPort: port, eventPort: port + 1, liveViewPort: port + 2)
+        let camera = PTPCamera(endpoint: FujiWiFiEndpoint(host: "127.0.0.1", configuration: configuration))
+        try await camera.connect()
+        let liveView = try await Benchmark.measureLiveView(of: camera, named: "Fuji", work: work)
+        try await camera.disconnect()
+        // gphoto2 takes its Fujifilm WiFi transport for a camera named Fuji, with the event port after the command
+        // port and the live view port after that.
+        let movie = try Benchmark.measureMovie([
+            "gphoto2", "--port", "ptpip:127.0.0.1:\(port):\(port + 1)", "--camera", "Fuji X (WLAN)",
+        ])
+        let frames = Benchmark.movieFrames
+
+        say("Fujifilm live view (the JPEG stream on the live view port, 640x424 frames appended to a file) through")
+        say("PTPCamera's live view publisher, paced by a subscriber that is always ready, on the simulated X-T4")
+        say(
+            "  Viewfinder liveViewPublisher:    \(format(liveView.fps, 0)) frames/s, "
+                + "\(format(liveView.cpuPerFrame * 1e6, 0)) µs CPU/frame (\(liveView.frames) frames in "
+                + "\(format(Benchmark.liveViewSeconds, 0)) s)")
+        say(
+            "  gphoto2 --capture-movie=\(frames):    \(format(Double(frames + 1) / movie.movie.wall, 0)) frames/s, "
+                + "\(format(movie.movie.cpu / Double(frames + 1) * 1e6, 0)) µs CPU/frame for the whole run")
+        say(
+            "  gphoto2 per extra frame (vs 1):  \(format(movie.fps, 0)) frames/s, "
+                + "\(format(movie.cpuPerFrame * 1e6, 0)) µs CPU/frame\n")
+
+        say("Fujifilm targets (against gphoto2's per-frame cost)")
+        var met = true
+        met =
+            verdict(
+                "live view frames/s ≥ gphoto2's", liveView.fps >= movie.fps, "\(format(liveView.fps / movie.fps, 2))×")
+            && met
+        met =
+            verdict(
+                "CPU per live view frame ≤ ½ of gphoto2's", liveView.cpuPerFrame <= movie.cpuPerFrame / 2,
+                "\(format(liveView.cpuPerFrame / movie.cpuPerFrame, 3))× gphoto2's") && met
+        return met
+    }
+}
