@@ -10,7 +10,7 @@ import ViewfinderTestSupport
     /// Connects to a TZ90 whose answer to `query` is `answer`, and returns the error the connection ends with.
     static func connectionError(
         answering query: String, with answer: LumixResponder.Answer, maximumAnswerLength: Int = 4 << 20,
-        requestTimeout: Duration = .seconds(5)
+        requestTimeout: Duration = LumixCameraTests.deadline
     ) async throws -> ViewfinderError? {
         let tz90 = RecordedTZ90()
         tz90.override(query, with: answer)
