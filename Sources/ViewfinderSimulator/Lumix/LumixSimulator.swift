@@ -174,7 +174,16 @@ public final class LumixSimulator: Sendable {
             throw ViewfinderError(error)
         }
         let thread = try PlatformThread(name: name) {
-            while let client = try? listener.accept(timeout: .seconds(3600)) {
+            // Until stop() shuts the listener down, which ends accept with an error: a client may come after any
+            // pause, and a camera left waiting longer than accept's timeout still answers.
+            while true {
+                let client: Socket
+                do {
+                    guard let accepted = try listener.accept(timeout: .seconds(3600)) else { continue }
+                    client = accepted
+                } catch {
+                    return
+                }
                 if let request = Self.read(from: client) {
                     let reply = answer(request)
                     let head = HTTPHead(
