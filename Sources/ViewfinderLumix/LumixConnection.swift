@@ -17,6 +17,8 @@ public final class LumixConnection: CameraDriverConnection {
         var liveView: LumixLiveView?
         /// The files listed last, by their id.
         var files: [UInt32: LumixContentDirectory.File] = [:]
+        /// How many files the card held when the shutter was pressed and held, when new-file observers want to hear.
+        var filesBeforeHeldShutter: Int?
     }
 
     let host: String
@@ -177,9 +179,18 @@ public final class LumixConnection: CameraDriverConnection {
 
     // MARK: CameraDriverConnection
 
-    /// Still pictures, live view, video, properties and the card's files.
+    /// Still pictures, the shutter held down, live view, video, properties and the card's files; the half press
+    /// when the camera offers a one-shot autofocus (`oneshot_af_enable`).
+    ///
+    /// Not the focus drive, the clock or deleting files, which the driver does not send.
     public var functionality: CameraFunctionality {
-        [.stillCapture, .liveView, .propertyControl, .videoRecording, .fileAccess]
+        var functionality: CameraFunctionality = [
+            .stillCapture, .heldShutter, .liveView, .propertyControl, .videoRecording, .fileAccess,
+        ]
+        if capability.specs.contains("oneshot_af_enable") {
+            functionality.insert(.shutterHalfPress)
+        }
+        return functionality
     }
 
     /// How the driver speaks to the camera.
@@ -298,6 +309,35 @@ public final class LumixConnection: CameraDriverConnection {
         try await cameraCommand("capture", while: "taking a picture")
         // A body in bulb keeps the shutter open until this; others take it as a no-op, as gphoto2's driver relies on.
         try await cameraCommand("capture_cancel", while: "letting go of the shutter")
+        if let before {
+            await reportNewFiles(after: before)
+        }
+    }
+
+    /// Focuses once (`oneshot_af`), as a half press does; returns once the camera has taken the command.
+    public func engageAutoFocus() async throws {
+        try await cameraCommand("oneshot_af", while: "focusing")
+    }
+
+    /// Does nothing: the camera's one-shot autofocus holds no button down, and the focus stays where it went.
+    public func disengageAutoFocus() async throws {}
+
+    /// Presses the shutter (`capture`) and holds it: a body in bulb keeps the shutter open until
+    /// ``disengageShutter()``.
+    public func engageShutter() async throws {
+        let before = context.wantsNewFiles ? try? await contentCount() : nil
+        try await cameraCommand("capture", while: "pressing the shutter")
+        state.withLock { $0.filesBeforeHeldShutter = before }
+    }
+
+    /// Lets go of the shutter (`capture_cancel`), which ends a bulb exposure; new-file observers, when there are
+    /// any, hear of the picture once the card lists it.
+    public func disengageShutter() async throws {
+        try await cameraCommand("capture_cancel", while: "letting go of the shutter")
+        let before = state.withLock { state in
+            defer { state.filesBeforeHeldShutter = nil }
+            return state.filesBeforeHeldShutter
+        }
         if let before {
             await reportNewFiles(after: before)
         }

@@ -152,6 +152,45 @@ import ViewfinderTestSupport
         }
     }
 
+    @Test func aHalfPressFocusesOnceAndTheShutterIsHeldUntilLetGo() async throws {
+        try await Self.withConnected { camera, responder in
+            #expect(camera.supportedFunctionality.isSuperset(of: [.shutterHalfPress, .heldShutter]))
+            #expect(camera.supportedFunctionality.isDisjoint(with: [.directFocusDrive, .clockUpdate, .fileDeletion]))
+            let commands = { responder.queries.filter { $0.hasPrefix("mode=camcmd") && !$0.hasSuffix("recmode") } }
+            try await camera.engageAutoFocus()
+            #expect(camera.autoFocusEngaged)
+            #expect(commands() == ["mode=camcmd&value=oneshot_af"])
+            try await camera.disengageAutoFocus()
+            #expect(!camera.autoFocusEngaged)
+            try await camera.engageShutter()
+            #expect(commands().last == "mode=camcmd&value=capture")
+            try await camera.disengageShutter()
+            #expect(commands().suffix(2) == ["mode=camcmd&value=capture", "mode=camcmd&value=capture_cancel"])
+            let error = await #expect(throws: ViewfinderError.self) {
+                try await camera.driveFocus(.small, towards: .towardsCamera)
+            }
+            #expect(error?.code == .notAvailable)
+        }
+    }
+
+    @Test func aBodyWithoutOneShotAutofocusHasNoHalfPress() async throws {
+        let tz90 = RecordedTZ90()
+        let capability = String(
+            decoding: try #require(RecordedTZ90.recorded("mode=getinfo&type=capability")), as: UTF8.self)
+        #expect(capability.contains("<camspec>oneshot_af_enable</camspec>"))
+        tz90.override(
+            "mode=getinfo&type=capability",
+            with: .body(Array(capability.replacing("<camspec>oneshot_af_enable</camspec>", with: "").utf8)))
+        try await Self.withConnected(tz90) { camera, responder in
+            #expect(!camera.supportedFunctionality.contains(.shutterHalfPress))
+            let error = await #expect(throws: ViewfinderError.self) { try await camera.engageAutoFocus() }
+            #expect(error?.code == .notAvailable)
+            try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(true)
+            #expect(!responder.queries.contains("mode=camcmd&value=oneshot_af"))
+            #expect(responder.queries.contains("mode=camcmd&value=capture"))
+        }
+    }
+
     @Test func aBusyCameraSaysSo() async throws {
         let tz90 = RecordedTZ90()
         tz90.override(
