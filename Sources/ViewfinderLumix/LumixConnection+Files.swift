@@ -79,11 +79,11 @@ extension LumixConnection {
     ) {
         let (host, port) = (host, configuration.contentPort)
         let (head, body) = LumixContentDirectory.browseRequest(host: host, port: port, start: start, count: count)
-        let deadline = ContinuousClock.now + configuration.requestTimeout
+        let timeout = configuration.requestTimeout
         let bound = configuration.maximumAnswerLength
         let answer = try await Self.run(on: thread) { () throws(ViewfinderError) -> LumixHTTPClient.Answer in
             try LumixHTTPClient.exchange(
-                head, body: body, host: host, port: port, deadline: deadline, maximumBodyLength: bound,
+                head, body: body, host: host, port: port, deadline: .now + timeout, maximumBodyLength: bound,
                 activity: "listing the Lumix's card")
         }
         guard answer.status == 200 else {
@@ -160,10 +160,10 @@ extension LumixConnection {
         guard let address = try file(item).thumbnailURL, let url = HTTPURL(address) else {
             throw ViewfinderError(.notAvailable, "the Lumix lists no thumbnail for \(item.name)")
         }
-        let deadline = ContinuousClock.now + configuration.requestTimeout
+        let timeout = configuration.requestTimeout
         let answer = try await Self.run(on: thread) { () throws(ViewfinderError) -> LumixHTTPClient.Answer in
             try LumixHTTPClient.exchange(
-                url.getRequest(), host: url.host, port: url.port, deadline: deadline,
+                url.getRequest(), host: url.host, port: url.port, deadline: .now + timeout,
                 maximumBodyLength: Self.maximumThumbnailLength, activity: "fetching \(item.name)'s thumbnail")
         }
         guard answer.status == 200 else {
