@@ -251,8 +251,14 @@ import ViewfinderTestSupport
         let responder = try LumixResponder(answer: tz90.answer)
         let camera = Self.camera(port: responder.port)
         try await camera.connect()
+        // The observers hear of the end once the connection's values are forgotten; connectionState says so before.
+        let ended = Locked(false)
+        let token = camera.addConnectionStateObserver { state in
+            if state == .notConnected { ended.withLock { $0 = true } }
+        }
         await offThePool { responder.close() }
-        try await waitUntil("the camera to be not connected") { camera.connectionState == .notConnected }
+        try await waitUntil("the observers to hear the camera is not connected") { ended.withLock { $0 } }
+        withExtendedLifetime(token) {}
         let code = camera.lastDisconnection?.error?.code
         #expect(code == .connectionFailed || code == .disconnected, "\(String(describing: camera.lastDisconnection))")
         #expect(camera.property(for: .iso).currentValue == nil)
