@@ -85,11 +85,21 @@ let package = Package(
             dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderPTP", "CViewfinderUSB"],
             swiftSettings: strict
         ),
-        // A simulated PTP/IP camera, a product of its own for demos and tests.
+        // Panasonic Lumix cameras over their HTTP API: cam.cgi commands and XML answers, the state polled, on the
+        // camera driver core.
+        .target(
+            name: "ViewfinderLumix",
+            dependencies: [
+                "ViewfinderSystem", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderHTTPMessage", "ViewfinderDiscovery",
+            ],
+            swiftSettings: strict
+        ),
+        // A simulated PTP/IP camera (and a Lumix over HTTP), a product of its own for demos and tests.
         .target(
             name: "ViewfinderSimulator",
             dependencies: [
                 "ViewfinderSystem", "ViewfinderPTP", "ViewfinderPTPIP", "ViewfinderImaging", "ViewfinderDiscovery",
+                "ViewfinderHTTPMessage",
             ],
             swiftSettings: strict
         ),
@@ -136,7 +146,7 @@ let package = Package(
             name: "ViewfinderCameras",
             dependencies: [
                 "ViewfinderReactive", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderPTP", "ViewfinderPTPIP",
-                "ViewfinderPTPUSB", "ViewfinderDiscovery", "ViewfinderAutomation",
+                "ViewfinderPTPUSB", "ViewfinderDiscovery", "ViewfinderLumix", "ViewfinderAutomation",
             ],
             swiftSettings: strict
         ),
@@ -184,6 +194,17 @@ let package = Package(
             name: "ViewfinderSystemTests", dependencies: ["ViewfinderTestSupport", "ViewfinderSystem"],
             swiftSettings: strict),
         .testTarget(name: "ViewfinderHTTPMessageTests", dependencies: ["ViewfinderHTTPMessage"], swiftSettings: strict),
+        // The Lumix driver against a TZ90's recorded answers served back over loopback HTTP, the simulated Lumix and
+        // hostile peers.
+        .testTarget(
+            name: "ViewfinderLumixTests",
+            dependencies: [
+                "ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore", "ViewfinderHTTPMessage",
+                "ViewfinderDiscovery", "ViewfinderLumix", "ViewfinderSimulator",
+            ],
+            exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ViewfinderImagingTests", dependencies: ["ViewfinderImaging", "CTurboJPEG", "CLibYUV"],
             swiftSettings: strict),
@@ -460,6 +481,14 @@ let package = Package(
             name: "fuzz-discovery",
             dependencies: ["FuzzSupport", "ViewfinderCore", "ViewfinderDiscovery"],
             path: "Fuzz/DiscoveryFuzzer",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "fuzz-lumix",
+            dependencies: [
+                "FuzzSupport", "ViewfinderCore", "ViewfinderDiscovery", "ViewfinderHTTPMessage", "ViewfinderLumix",
+            ],
+            path: "Fuzz/LumixFuzzer",
             swiftSettings: strict
         ),
         .executableTarget(

@@ -14,7 +14,7 @@ swift=${SWIFT:-swift}
 seconds=${1:?usage: Scripts/fuzz.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(ptp-codec ptp-client simulator canon-eos sony fuji discovery barcode http usb-events debug-log)
+[ ${#targets[@]} -gt 0 ] || targets=(ptp-codec ptp-client simulator canon-eos sony fuji discovery lumix barcode http usb-events debug-log)
 
 # libFuzzer without its main: each target's own main hands its command line to LLVMFuzzerRunDriver.
 toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v "$swift")")")")

@@ -17,8 +17,10 @@ work=$(mktemp -d /tmp/viewfinder-gphoto2.XXXXXX)
 export HOME="$work/home"
 mkdir -p "$HOME" "$work/captures" "$work/files"
 simulators=()
+namespaces=()
 cleanup() {
     for pid in "${simulators[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+    for namespace in "${namespaces[@]}"; do ip netns delete "$namespace" 2>/dev/null || true; done
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -51,13 +53,15 @@ start_simulator() {
     exit 1
 }
 
-# gphoto NAME MODEL ARGS...: runs gphoto2 against $port in $work/files; output goes to $work/NAME.out. PTP/IP's two
-# connections share the port; Fujifilm's event port is the next one (gphoto2 takes the one after it for live view).
+# gphoto NAME MODEL ARGS...: runs gphoto2 against $port (or $gphoto_port, a gphoto2 port such as ip:ADDRESS, when
+# set) in $work/files; output goes to $work/NAME.out. PTP/IP's two connections share the port; Fujifilm's event port
+# is the next one (gphoto2 takes the one after it for live view).
 gphoto() {
     local name=$1 model=$2 events=$port
     shift 2
     [[ "$model" == Fuji* ]] && events=$((port + 1))
-    (cd "$work/files" && timeout 60 gphoto2 --port "ptpip:127.0.0.1:$port:$events" --camera "$model" "$@") \
+    (cd "$work/files" && timeout 60 gphoto2 --port "${gphoto_port:-ptpip:127.0.0.1:$port:$events}" --camera "$model" \
+        "$@") \
         >"$work/$name.out" 2>&1
 }
 
@@ -434,6 +438,92 @@ print("\n".join(json.load(sys.stdin)["settableValues"]))' >"$work/$identity-$nam
             || fail "$identity-uses-${operation#*:}" "gphoto2's debug log never shows ${operation%%:*}"
     done
 done
+
+# The simulated Lumix speaks HTTP, not PTP: gphoto2's lumix driver sends its commands to port 80 and its content
+# directory requests to port 60606 of the address it is given, so the simulator runs in a network namespace of its
+# own at 10.254.N.2, and gphoto2 reaches it over a veth pair from 10.254.N.1 (where it also takes live view
+# datagrams on UDP 49199). The driver prints nothing for --summary beyond its heading, and cannot delete files, so
+# the capture keeps its picture (--keep).
+if [ "$(id -u)" != 0 ]; then
+    fail lumix "the simulated Lumix needs root for a network namespace with ports 80 and 60606"
+else
+    subnet=$((RANDOM % 200 + 20))
+    lumix_ns="vf-lumix-$$"
+    lumix_host="10.254.$subnet.1" lumix_camera="10.254.$subnet.2"
+    ip netns add "$lumix_ns"
+    namespaces+=("$lumix_ns")
+    ip link add "vflh$subnet" type veth peer name "vflc$subnet"
+    ip link set "vflc$subnet" netns "$lumix_ns"
+    ip addr add "$lumix_host/30" dev "vflh$subnet"
+    ip link set "vflh$subnet" up
+    ip netns exec "$lumix_ns" ip addr add "$lumix_camera/30" dev "vflc$subnet"
+    ip netns exec "$lumix_ns" ip link set "vflc$subnet" up
+    : >"$work/lumix.log"
+    ip netns exec "$lumix_ns" "$viewfinder" simulate --identity lumix --bind "$lumix_camera" --announce ssdp \
+        >"$work/lumix.log" 2>&1 &
+    simulators+=($!)
+    for _ in $(seq 1 200); do
+        grep -q '^listening on' "$work/lumix.log" && break
+        sleep 0.1
+    done
+    gphoto_port="ip:$lumix_camera"
+    lumix="Panasonic LumixGSeries"
+    expect_ok lumix-summary "$lumix" 'Camera summary' --summary
+    expect_ok lumix-list-files "$lumix" "There are 2 files in folder '/'" --list-files
+    expect_ok lumix-get-iso "$lumix" 'Current: auto' --get-config iso
+    expect_ok lumix-set-config "$lumix" '' --set-config iso=400 --set-config aperture=8 --set-config shutterspeed=250
+    expect_ok lumix-read-back "$lumix" 'Current: 400' --get-config iso
+    for change in "set iso 400" "set focal 1536/256" "set shtrspeed 2048/256"; do
+        grep -q "^$change\$" "$work/lumix.log" && pass "lumix-${change// /-}" \
+            || fail "lumix-${change// /-}" "the simulated Lumix never logged '$change'"
+    done
+    expect_ok lumix-capture "$lumix" 'New file is in location /DO1000003.JPG' --capture-image-and-download --keep \
+        --filename lumix-capture.jpg
+    expect_jpeg lumix-capture-is-jpeg "$work/files/lumix-capture.jpg" 640x480
+    expect_ok lumix-preview "$lumix" 'Saving file as thumb_lumix-preview.jpg' --capture-preview \
+        --filename lumix-preview.jpg
+    expect_jpeg lumix-preview-is-jpeg "$work/files/thumb_lumix-preview.jpg" 320x240
+    expect_ok lumix-list-after-capture "$lumix" "There are 3 files in folder '/'" --list-files
+    # Viewfinder's own Lumix driver reads back what gphoto2 set.
+    readback=$(for name in iso aperture shutter; do
+        "$viewfinder" camera get "$name" --family panasonic --host "$lumix_camera" 2>&1
+    done)
+    if [ "$(echo "$readback" | tr '\n' ' ')" = "ISO 400 f/8 1/250 " ]; then
+        pass lumix-viewfinder-read-back
+    else
+        fail lumix-viewfinder-read-back "viewfinder reads back '$readback', not ISO 400, f/8 and 1/250"
+    fi
+    # Viewfinder finds the simulated Lumix by SSDP, as a media server whose description is at /Lumix/Server0/ddd.
+    "$viewfinder" discover --timeout 3 >"$work/lumix-discover.out" 2>&1 || true
+    grep -q "DC-TZ90.*$lumix_camera" "$work/lumix-discover.out" && pass lumix-viewfinder-discover \
+        || fail lumix-viewfinder-discover "viewfinder discover did not find the Lumix at $lumix_camera" \
+            "$work/lumix-discover.out"
+    # Viewfinder names the simulated Lumix and where it is, and saves its live view frames.
+    "$viewfinder" camera info --family panasonic --host "$lumix_camera" >"$work/lumix-info.out" 2>&1 || true
+    grep -q '^Panasonic DC-TZ90$' "$work/lumix-info.out" && grep -q "address *$lumix_camera:80\$" "$work/lumix-info.out" \
+        && pass lumix-viewfinder-info \
+        || fail lumix-viewfinder-info "viewfinder camera info does not name the Lumix and its address" "$work/lumix-info.out"
+    mkdir -p "$work/lumix-liveview"
+    "$viewfinder" camera liveview --family panasonic --host "$lumix_camera" --frames 5 --out "$work/lumix-liveview" \
+        >"$work/lumix-liveview.out" 2>&1 || true
+    expect_jpeg lumix-viewfinder-liveview "$work/lumix-liveview/liveview-0005.jpg" 320x240
+    # Viewfinder lists the card gphoto2 listed, and downloads the picture gphoto2 took byte for byte.
+    if "$viewfinder" camera files --family panasonic --host "$lumix_camera" >"$work/lumix-files.out" 2>&1 \
+        && grep -q '/DO1000003.JPG' "$work/lumix-files.out"; then
+        pass lumix-viewfinder-files
+    else
+        fail lumix-viewfinder-files "viewfinder camera files does not list DO1000003.JPG" "$work/lumix-files.out"
+    fi
+    mkdir -p "$work/lumix-download"
+    if (cd "$work/lumix-download" && "$viewfinder" camera download --family panasonic --host "$lumix_camera" 1000003) \
+        >"$work/lumix-download.out" 2>&1 && cmp -s "$work/lumix-download/DO1000003.JPG" "$work/files/lumix-capture.jpg"; then
+        pass lumix-viewfinder-download
+    else
+        fail lumix-viewfinder-download "viewfinder's download of DO1000003.JPG differs from gphoto2's" \
+            "$work/lumix-download.out"
+    fi
+    unset gphoto_port
+fi
 
 # Fujifilm's WiFi protocol: gphoto2 takes it for a --camera named Fuji ("Fuji X (WLAN)"), sends the 82-byte init
 # twice, opens the event and JPEG ports after InitiateOpenCapture, and takes its Fuji paths (CameraAction 0xD208,

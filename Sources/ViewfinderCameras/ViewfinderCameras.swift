@@ -1,11 +1,12 @@
 // ViewfinderCameras: the cameras part of Viewfinder alone. Importing this module brings in the camera model, the
-// reactive layer, PTP with every dialect, PTP/IP, PTP over USB, discovery, the JPEG decoding live view needs and the
-// automations, and links no libyuv, libpng, zxing-cpp or V4L2 code.
+// reactive layer, PTP with every dialect, PTP/IP, PTP over USB, Panasonic Lumix over HTTP, discovery, the JPEG
+// decoding live view needs and the automations, and links no libyuv, libpng, zxing-cpp or V4L2 code.
 
 @_exported import ViewfinderAutomation
 @_exported import ViewfinderCore
 @_exported import ViewfinderDiscovery
 @_exported import ViewfinderJPEG
+@_exported import ViewfinderLumix
 @_exported import ViewfinderPTP
 @_exported import ViewfinderPTPIP
 @_exported import ViewfinderPTPUSB
@@ -13,7 +14,8 @@
 
 extension CameraDiscovery {
     /// Discovery through every transport Viewfinder has: USB for attached cameras (addresses `usb:BUS:ADDRESS`), and
-    /// PTP/IP for cameras on the network, with the gateways of the kernel's routing table.
+    /// for cameras on the network Panasonic's HTTP API for Panasonic cameras and PTP/IP for the others, with the
+    /// gateways of the kernel's routing table.
     ///
     /// ```swift
     /// let manualDiscovery = CameraDiscovery.shared.manualDiscovery
@@ -32,7 +34,7 @@ extension CameraDiscovery {
     /// device events for cameras plugged in and out by USB.
     public static let shared: CameraDiscovery = {
         let discovery = CameraDiscovery(connectors: [
-            PTPUSBCameraConnector(), FujiWiFiCameraConnector(), PTPIPCameraConnector(),
+            PTPUSBCameraConnector(), FujiWiFiCameraConnector(), LumixCameraConnector(), PTPIPCameraConnector(),
         ])
         discovery.register(MulticastDNSSearcher())
         discovery.register(SSDPSearcher())

@@ -97,7 +97,7 @@ package struct HTTPHead: Hashable, Sendable {
     }
 
     /// `text` without the spaces and tabs at either end.
-    private static func trimmed(_ text: Substring) -> String {
+    static func trimmed(_ text: Substring) -> String {
         let isSpace = { (character: Character) in character == " " || character == "\t" }
         guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
         else { return "" }

@@ -16,6 +16,13 @@ package struct HTTPURL: Hashable, Sendable {
     /// The path and query, such as `/description.xml`; `/` when the URL has none.
     package var target: String
 
+    /// The URL of `target` at `host` and `port`.
+    package init(host: String, port: UInt16, target: String) {
+        self.host = host
+        self.port = port
+        self.target = target
+    }
+
     /// Reads an `http://` URL; `nil` for another scheme, no host, or a port that is not a number from 0 to 65535.
     package init?(_ url: String) {
         guard url.lowercased().hasPrefix("http://") else { return nil }

@@ -86,7 +86,7 @@ import ViewfinderTestSupport
         (["camera", "record", "--seconds", "0"], "--seconds takes"),
         (
             ["simulate", "--identity", "fujifilm"],
-            "--identity takes generic, nikon, canon, sony, sony-stepping or fuji, not 'fujifilm'"
+            "--identity takes generic, nikon, canon, sony, sony-stepping, fuji or lumix, not 'fujifilm'"
         ),
         (["simulate", "--generated-file", "BIG.BIN"], "--generated-file takes NAME:BYTES"),
         (["simulate", "--usb", "--count", "2"], "--usb runs one camera; leave out --count"),

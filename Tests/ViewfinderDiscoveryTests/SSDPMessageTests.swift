@@ -148,7 +148,7 @@ import ViewfinderCore
 
     @Test func unknownEntitiesAndReferencesBeyondUnicodeStayAsWritten() {
         #expect(
-            UPnPDeviceDescription.unescaped(Array("a &bogus; b &#x110000; &#65;&lt;".utf8)[...])
+            XMLElements.unescaped(Array("a &bogus; b &#x110000; &#65;&lt;".utf8)[...])
                 == "a &bogus; b &#x110000; A<")
     }
 }

@@ -2,6 +2,7 @@ import Testing
 import ViewfinderCore
 import ViewfinderSimulator
 import ViewfinderSystem
+import ViewfinderTestSupport
 
 @testable import ViewfinderPTP
 @testable import ViewfinderPTPIP

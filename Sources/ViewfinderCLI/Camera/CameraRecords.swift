@@ -18,9 +18,14 @@ struct CameraRecord: Encodable {
         model = info?.model ?? ""
         serialNumber = info?.serialNumber ?? ""
         version = info?.version ?? ""
-        let network = (camera as? PTPCamera)?.endpoint as? PTPIPEndpoint
-        host = network?.host ?? ""
-        port = Int(network?.configuration.port ?? 0)
+        if let lumix = camera as? LumixCamera {
+            host = lumix.host
+            port = Int(lumix.configuration.port)
+        } else {
+            let network = (camera as? PTPCamera)?.endpoint as? PTPIPEndpoint
+            host = network?.host ?? ""
+            port = Int(network?.configuration.port ?? 0)
+        }
         functionality = Self.names(of: camera.supportedFunctionality)
     }
 

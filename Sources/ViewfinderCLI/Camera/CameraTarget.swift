@@ -23,8 +23,8 @@ struct CameraTarget {
             "camera", "NAME|SERIAL",
             help: "A camera that announces itself on the network, by its name, serial number or ID."),
         .value(
-            "family", "FAMILY", help: "The kind of camera: nikon, canon, sony, fujifilm or generic.", default: "generic"
-        ),
+            "family", "FAMILY", help: "The kind of camera: nikon, canon, sony, fujifilm, panasonic (Lumix) or generic.",
+            default: "generic"),
         .value(
             "usb", "BUS:ADDR|SERIAL|any",
             help:
@@ -83,8 +83,8 @@ struct CameraTarget {
         if lowered == "generic" || lowered == "ptpip" { return .genericPTPIP }
         guard let family = CameraFamily(rawValue: lowered), family != .genericPTPIP else {
             throw UsageError(
-                "--family takes nikon, canon, sony, fujifilm (Fujifilm's WiFi protocol) or generic (any other PTP/IP "
-                    + "camera), not '\(name)'",
+                "--family takes nikon, canon, sony, fujifilm (Fujifilm's WiFi protocol), panasonic (Lumix) or generic "
+                    + "(any other PTP/IP camera), not '\(name)'",
                 commandPath: commandPath)
         }
         return family

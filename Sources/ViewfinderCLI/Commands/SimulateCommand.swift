@@ -24,7 +24,12 @@ enum SimulateCommand: Command {
             compensation move a notch at a time; gphoto2 drives both as "PTP/IP Camera". With --identity fuji it \
             is a Fujifilm X-T4 speaking Fujifilm's WiFi protocol rather than PTP/IP (the init on --port, events and \
             the JPEG live view stream on the next two ports once remote capture starts), with Fujifilm's ISO, \
-            exposure times, film simulations and shutter; gphoto2 drives it as "Fuji X (WLAN)". With \
+            exposure times, film simulations and shutter; gphoto2 drives it as "Fuji X (WLAN)". With --identity \
+            lumix it is a Panasonic Lumix on WiFi instead, speaking HTTP rather than PTP: cam.cgi commands on --port \
+            (80, as gphoto2's lumix driver expects; a port below 1024 needs root or a network namespace), its \
+            content directory and pictures on --content-port (60606), and live view as JPEG datagrams to whoever \
+            asks; with --announce ssdp it announces itself as a Lumix does, a media server described at \
+            /Lumix/Server0/ddd. With \
             --no-focus autofocus finds no focus. With --announce it announces itself on the network as the camera \
             it plays would (multicast DNS as a Nikon does, SSDP as a Canon does), so that `viewfinder discover` \
             and other browsers find it; announcing needs --bind on a network interface (0.0.0.0 for the first). It \
@@ -48,9 +53,13 @@ enum SimulateCommand: Command {
             """,
         options: [
             .value("bind", "ADDRESS", help: "The address to listen on.", default: "127.0.0.1"),
-            .value("port", "PORT", help: "The TCP port to listen on; 0 picks a free one.", default: "15740"),
             .value(
-                "identity", "generic|nikon|canon|sony|sony-stepping|fuji", help: "Who the camera says it is.",
+                "port", "PORT", help: "The TCP port to listen on (80 for lumix); 0 picks a free one.", default: "15740"),
+            .value(
+                "content-port", "PORT", help: "With --identity lumix, the port of its content directory and files.",
+                default: "60606"),
+            .value(
+                "identity", "generic|nikon|canon|sony|sony-stepping|fuji|lumix", help: "Who the camera says it is.",
                 default: "generic"),
             .value("model", "NAME", help: "The model name the camera reports."),
             .value("sample-images", "COUNT", help: "How many images are on the card at start.", default: "2"),
@@ -92,6 +101,11 @@ enum SimulateCommand: Command {
                 commandLine: "simulate --identity canon --bind 0.0.0.0 --announce ssdp",
                 comment: "A Canon EOS that announces itself over SSDP; `viewfinder discover` finds it."),
             Example(
+                commandLine: "simulate --identity lumix --bind 10.0.0.1",
+                comment:
+                    "A Lumix on ports 80 and 60606 (as root); try gphoto2 --camera 'Panasonic LumixGSeries' --port ip:10.0.0.1."
+            ),
+            Example(
                 commandLine: "simulate --count 4 --port 15740",
                 comment: "Four cameras on ports 15740 to 15743; try viewfinder rig shoot --hosts 127.0.0.1:15740+4."),
             Example(
@@ -106,9 +120,12 @@ enum SimulateCommand: Command {
 
     static func run(_ arguments: ParsedArguments) async throws {
         let identityName = arguments.value("identity") ?? "generic"
+        if identityName == "lumix" {
+            return try await runLumix(arguments)
+        }
         guard let identity = CameraSimulator.Identity(rawValue: identityName) else {
             throw UsageError(
-                "--identity takes generic, nikon, canon, sony, sony-stepping or fuji, not '\(identityName)'",
+                "--identity takes generic, nikon, canon, sony, sony-stepping, fuji or lumix, not '\(identityName)'",
                 commandPath: arguments.commandPath)
         }
         let port = try arguments.integer("port", default: 15740, in: 0...65535)

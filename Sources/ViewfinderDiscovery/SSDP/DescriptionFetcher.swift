@@ -66,29 +66,14 @@ package enum DescriptionFetcher {
         guard status.count >= 2, status[1] == "200" else {
             throw ViewfinderError(.malformedData, "\(location) answered '\(head.startLine.prefix(40))'")
         }
-        var body = Array(answer[end...])
-        if head["transfer-encoding"]?.lowercased() == "chunked" {
-            body = try dechunked(body, from: location)
-        } else if let length = head["content-length"].flatMap({ Int($0) }), length >= 0, length <= body.count {
-            body = Array(body[..<length])
+        var reader: HTTPBodyReader
+        do throws(HTTPBodyReader.Failure) {
+            reader = try HTTPBodyReader(head: head, maximumLength: maximumAnswerLength)
+            try reader.take(answer[end...])
+        } catch {
+            throw ViewfinderError(.malformedData, "the answer from \(location) is not well formed (\(error))")
         }
-        return try UPnPDeviceDescription(decoding: body)
-    }
-
-    /// A chunked body's data.
-    private static func dechunked(_ body: [UInt8], from location: String) throws(ViewfinderError) -> [UInt8] {
-        var data: [UInt8] = []
-        var index = 0
-        while index < body.count {
-            guard let lineEnd = body[index...].firstIndex(of: 10) else { break }
-            let sizeText = String(decoding: body[index..<lineEnd], as: UTF8.self).prefix { $0.isHexDigit }
-            guard let size = Int(sizeText, radix: 16), size <= body.count - lineEnd - 1 else {
-                throw ViewfinderError(.malformedData, "the chunked answer from \(location) is not well formed")
-            }
-            if size == 0 { break }
-            data += body[(lineEnd + 1)..<(lineEnd + 1 + size)]
-            index = lineEnd + 1 + size + 2
-        }
-        return data
+        // An answer cut short is read as far as it came; the description's reader says what is missing.
+        return try UPnPDeviceDescription(decoding: reader.body)
     }
 }

@@ -26,11 +26,14 @@ package final class SSDPAnnouncer: Sendable {
         /// Elements the description's device element holds besides UPnP's, as written, such as a Sony's
         /// `av:X_ScalarWebAPI_DeviceInfo`; none by default.
         package var vendorElements: String
+        /// The path the description is served at, such as a Lumix's `/Lumix/Server0/ddd`.
+        package var descriptionPath: String
 
         /// A device.
         package init(
             udn: String, types: [String], manufacturer: String, modelName: String, friendlyName: String,
-            serialNumber: String, address: String, vendorElements: String = ""
+            serialNumber: String, address: String, vendorElements: String = "",
+            descriptionPath: String = SSDPAnnouncer.path
         ) {
             self.udn = udn
             self.types = types
@@ -40,6 +43,7 @@ package final class SSDPAnnouncer: Sendable {
             self.serialNumber = serialNumber
             self.address = address
             self.vendorElements = vendorElements
+            self.descriptionPath = descriptionPath
         }
     }
 
@@ -56,8 +60,8 @@ package final class SSDPAnnouncer: Sendable {
     /// How often ssdp:alive is sent, and how long it says it lasts.
     static let interval = Duration.seconds(30)
     static let maximumAge = 120
-    /// The description's path.
-    static let path = "/upnp/CameraDevDesc.xml"
+    /// The description's path, unless the device names another.
+    package static let path = "/upnp/CameraDevDesc.xml"
     /// The path of its services' description, which lists no actions: a camera's services are reached over PTP/IP.
     static let servicePath = "/upnp/CameraService.xml"
 
@@ -95,7 +99,7 @@ package final class SSDPAnnouncer: Sendable {
             multicast.close()
             throw ViewfinderError(error)
         }
-        location = "http://\(device.address):\(http.localPort)\(Self.path)"
+        location = "http://\(device.address):\(http.localPort)\(device.descriptionPath)"
         description = Self.description(of: device)
         let started = try SocketLoop(name: "ssdp-announce", sockets: [http, multicast]) { [self] loop in
             serve(until: loop)
@@ -199,7 +203,7 @@ package final class SSDPAnnouncer: Sendable {
         let words = (try? HTTPHead(parsing: request))?.startWords ?? []
         let document: [UInt8]? =
             switch words.count >= 3 && words[0] == "GET" ? words[1] : "" {
-            case Self.path[...]: description
+            case device.descriptionPath[...]: description
             case Self.servicePath[...]: Self.serviceDescription
             default: nil
             }
@@ -215,17 +219,7 @@ package final class SSDPAnnouncer: Sendable {
 
     /// The device description.
     private static func description(of device: Device) -> [UInt8] {
-        func escaped(_ text: String) -> String {
-            text.map { character -> String in
-                switch character {
-                case "&": "&amp;"
-                case "<": "&lt;"
-                case ">": "&gt;"
-                case "\"": "&quot;"
-                default: String(character)
-                }
-            }.joined()
-        }
+        let escaped = XMLElements.escaped
         let services = device.types.filter { $0.contains(":service:") }.enumerated().map { index, type in
             let id = type.split(separator: ":").dropLast().last.map(String.init) ?? "Service\(index)"
             return "<service><serviceType>\(escaped(type))</serviceType>"

@@ -145,7 +145,7 @@ package struct SSDPMessage: Hashable, Sendable {
 
 extension StringProtocol {
     /// The text without whitespace at either end.
-    var trimmingWhitespace: String {
+    package var trimmingWhitespace: String {
         guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
         else { return "" }
         return String(self[first...last])

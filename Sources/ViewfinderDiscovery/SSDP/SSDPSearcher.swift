@@ -38,8 +38,9 @@ public final class SSDPSearcher: CameraSearcher {
         }
     }
 
-    /// The service and device types cameras announce (Canon's EOS and PowerShot services, Sony's Remote API, and
-    /// the MTP null service of cameras in "send to computer" mode).
+    /// The service and device types cameras announce (Canon's EOS and PowerShot services, Sony's Remote API, the
+    /// MTP null service of cameras in "send to computer" mode, and the media server a Lumix is, which counts only
+    /// with its description at ``lumixDescriptionPath``).
     public static let cameraTargets = [
         "urn:schemas-canon-com:service:ICPO-WFTEOSSystemService:1",
         "urn:schemas-canon-com:service:ICPO-SmartPhoneEOSSystemService:1",
@@ -47,7 +48,13 @@ public final class SSDPSearcher: CameraSearcher {
         "urn:schemas-sony-com:service:ScalarWebAPI:1",
         "urn:microsoft-com:service:MtpNullService:1",
         "urn:microsoft-com:device:mtp:1",
+        mediaServer,
     ]
+
+    /// The UPnP media server type, which a Lumix announces as well as every other media server on a network.
+    public static let mediaServer = "urn:schemas-upnp-org:device:MediaServer:1"
+    /// Where a Lumix serves its description, as its LOCATION says: what tells it from other media servers.
+    public static let lumixDescriptionPath = "/Lumix/Server0/ddd"
 
     private let configuration: Configuration
     private let loop = Locked<SocketLoop?>(nil)
@@ -124,6 +131,8 @@ public final class SSDPSearcher: CameraSearcher {
                 .nikon
             } else if maker.contains("fujifilm") {
                 .fujifilm
+            } else if maker.contains("panasonic") || target == mediaServer {
+                .panasonic
             } else {
                 .genericPTPIP
             }
@@ -238,6 +247,12 @@ public final class SSDPSearcher: CameraSearcher {
             guard message.kind != .search, let target = message.target, SSDPSearcher.cameraTargets.contains(target),
                 let deviceID = message.deviceID
             else { return }
+            // Of the media servers, only a Lumix is a camera; the others' descriptions are not read.
+            if target == SSDPSearcher.mediaServer,
+                message.location.flatMap(HTTPURL.init)?.target != SSDPSearcher.lumixDescriptionPath
+            {
+                return
+            }
             let key = "ssdp:\(deviceID)"
             let now = ContinuousClock.now
             byebyes = byebyes.filter { $0.value > now - Self.quietAfterByebye }

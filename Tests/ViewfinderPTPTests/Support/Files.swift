@@ -26,21 +26,6 @@ func removeDirectory(_ path: String) {
     rmdir(path)
 }
 
-/// The bytes of a file.
-func readFile(_ path: String) throws -> [UInt8] {
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { throw ViewfinderError.system(errno: errno, "opening \(path)") }
-    defer { close(descriptor) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { break }
-        bytes += chunk[..<count]
-    }
-    return bytes
-}
-
 /// Writes `bytes` to a new file at `path`, replacing any file there.
 func writeFile(_ path: String, _ bytes: [UInt8]) throws {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)

@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderTestSupport
 
 #if canImport(Glibc)
 import Glibc
