@@ -77,6 +77,15 @@ extension Camera {
             completion: completionHandler)
     }
 
+    /// Magnifies the live view, then calls `completionHandler` on `completionQueue` with `nil`, or with the error.
+    public func setLiveViewZoomLevel(
+        _ level: LiveViewZoomLevel, completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(
+            on: completionQueue, { try await self.setLiveViewZoomLevel(level) }, completion: completionHandler)
+    }
+
     /// Sets the camera's clock, then calls `completionHandler` on `completionQueue` with `nil`, or with the error.
     public func updateClock(
         to time: CameraClockTime, completionQueue: DispatchQueue = .global(),

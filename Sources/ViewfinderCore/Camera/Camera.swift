@@ -189,6 +189,20 @@ public protocol Camera: AnyObject, Sendable {
     /// ```
     var liveViewPublisher: LiveViewPublisher { get }
 
+    /// Magnifies the live view to `level`, returning once the camera has taken it; frames that follow show the
+    /// magnified part of the picture.
+    ///
+    /// Cameras offer a few levels of their own (Canon EOS bodies 1, 5 and 10) and magnify around the area they
+    /// keep for it, the autofocus area unless it was moved.
+    ///
+    /// ```swift
+    /// try await camera.setLiveViewZoomLevel(LiveViewZoomLevel(zoomFactor: 5))
+    /// ```
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/liveViewZoom``;
+    ///   ``ViewfinderError/Code/invalidArgument`` for a level the camera does not offer; or what the camera answered.
+    func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws
+
     // MARK: Video recording
 
     /// Whether the camera is recording video, with its timer.

@@ -30,4 +30,6 @@ public struct CameraFunctionality: OptionSet, Hashable, Sendable {
     public static let shutterHalfPress = CameraFunctionality(rawValue: 1 << 8)
     /// Reading and setting the camera's clock with ``Camera/readClock()`` and ``Camera/updateClock(to:)``.
     public static let clockUpdate = CameraFunctionality(rawValue: 1 << 9)
+    /// Magnifying the live view with ``Camera/setLiveViewZoomLevel(_:)``.
+    public static let liveViewZoom = CameraFunctionality(rawValue: 1 << 10)
 }

@@ -378,6 +378,11 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         }
     }
 
+    /// Magnifies the live view through the connection, returning once the camera has taken it.
+    public func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
+        try await withConnection(.liveViewZoom, for: "zoom the live view") { try await $0.setLiveViewZoomLevel(level) }
+    }
+
     /// Sets the camera's clock through the connection, returning once the camera has taken it.
     public func updateClock(to time: CameraClockTime) async throws {
         try await withConnection(.clockUpdate, for: "set the clock") { try await $0.updateClock(to: time) }

@@ -3,7 +3,7 @@
 ///
 /// ``CameraDriverConnection`` refines it with the connection's lifecycle; a PTP dialect conforms to it too, as the
 /// part of the PTP driver that differs between makers. The half press, the held shutter, focus drive, the clock, live
-/// view, video recording and property steps have defaults that throw ``ViewfinderError/Code/notAvailable``.
+/// view and its zoom, video recording and property steps have defaults that throw ``ViewfinderError/Code/notAvailable``.
 public protocol CameraDriverOperations: AnyObject, Sendable {
     /// Sends a property's new value; returns once the camera has taken it.
     ///
@@ -33,6 +33,9 @@ public protocol CameraDriverOperations: AnyObject, Sendable {
 
     /// Moves the focus one step of `amount` in `direction`; returns once the camera has taken the step.
     func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws
+
+    /// Magnifies the live view; returns once the camera has taken it.
+    func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws
 
     /// Sets the camera's clock; returns once the camera has taken it.
     func updateClock(to time: CameraClockTime) async throws
@@ -90,6 +93,11 @@ extension CameraDriverOperations {
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot drive its focus.
     public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
         throw ViewfinderError(.notAvailable, "the camera cannot drive its focus")
+    }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot zoom its live view.
+    public func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
+        throw ViewfinderError(.notAvailable, "the camera cannot zoom its live view")
     }
 
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera's clock cannot be set.

@@ -135,6 +135,14 @@ extension DriverBackedCamera {
         try await driverCore.driveFocus(amount, towards: direction)
     }
 
+    /// Magnifies the live view through the camera's driver, returning once the camera has taken it.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot zoom its live view through its driver;
+    ///   ``ViewfinderError/Code/invalidArgument`` for a level the camera does not offer; or what the camera answered.
+    public func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
+        try await driverCore.setLiveViewZoomLevel(level)
+    }
+
     /// Sets the camera's clock through the camera's driver, returning once the camera has taken it.
     ///
     /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera's clock cannot be set through its driver, or

@@ -116,6 +116,11 @@ public final class PTPDriverConnection: CameraDriverConnection {
         try await dialect.driveFocus(amount, towards: direction)
     }
 
+    /// Magnifies the live view through the dialect.
+    public func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
+        try await dialect.setLiveViewZoomLevel(level)
+    }
+
     /// Sets the camera's clock through the dialect.
     public func updateClock(to time: CameraClockTime) async throws {
         try await dialect.updateClock(to: time)

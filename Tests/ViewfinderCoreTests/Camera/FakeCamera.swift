@@ -252,6 +252,10 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
         throw ViewfinderError(.notAvailable, "the fake camera has no focus motor")
     }
 
+    func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
+        throw ViewfinderError(.notAvailable, "the fake camera's live view has no zoom")
+    }
+
     var videoRecordingState: VideoRecordingState { state.withLock { $0.recordingState } }
 
     func addVideoRecordingStateObserver(_ observer: @escaping @Sendable (VideoRecordingState) -> Void)
