@@ -57,9 +57,8 @@ extension SimulatedCamera {
                 return SimulatorReply(code: .ok, events: Self.updateLiveViewProperties(&state))
             }
         case .nikonGetLiveViewImage:
-            return liveViewFrame(at: now, notOn: .nikonNotLiveView, starting: .deviceBusy) { jpeg in
-                [UInt8](repeating: 0, count: Self.liveViewHeaderLength) + jpeg
-            }
+            let header = nikonLiveViewHeader()
+            return liveViewFrame(at: now, notOn: .nikonNotLiveView, starting: .deviceBusy) { jpeg in header + jpeg }
         case .nikonStartMovieRecording:
             return state.withLock { state in
                 guard state.liveView != nil else { return SimulatorReply(code: .nikonNotLiveView) }
@@ -81,6 +80,15 @@ extension SimulatedCamera {
             }
             return SimulatorReply(code: .ok, events: ended.events)
         }
+    }
+
+    /// The header before each Nikon live view JPEG: the image's size and the whole picture's (the largest picture
+    /// size), all of it shown, the camera level.
+    func nikonLiveViewHeader() -> [UInt8] {
+        let picture = configuration.liveViewPicture
+        return PTPNikonLiveViewHeader.encode(
+            imageSize: picture.map { Dimensions(width: $0.width, height: $0.height) } ?? configuration.liveViewSize,
+            whole: Self.dimensions(of: Self.imageSizes[0]), length: Self.liveViewHeaderLength)
     }
 
     /// Logs where the lens is focused after a focus drive step.

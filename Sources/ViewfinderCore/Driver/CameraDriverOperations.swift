@@ -49,6 +49,9 @@ public protocol CameraDriverOperations: AnyObject, Sendable {
     /// Fetches the current live view image: JPEG bytes, without any header of the driver's protocol.
     func liveViewImage() async throws -> [UInt8]
 
+    /// Fetches the current live view image with the geometry the camera sent with it, where it sends any.
+    func liveViewImageWithGeometry() async throws -> (image: [UInt8], geometry: LiveViewGeometry?)
+
     /// Ends live view; errors are the driver's to ignore.
     func endLiveView() async
 
@@ -118,6 +121,11 @@ extension CameraDriverOperations {
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera offers no live view.
     public func liveViewImage() async throws -> [UInt8] {
         throw ViewfinderError(.notAvailable, "the camera offers no live view Viewfinder can drive")
+    }
+
+    /// Fetches the image with ``liveViewImage()``; the camera sends no geometry with it.
+    public func liveViewImageWithGeometry() async throws -> (image: [UInt8], geometry: LiveViewGeometry?) {
+        (try await liveViewImage(), nil)
     }
 
     /// Does nothing.

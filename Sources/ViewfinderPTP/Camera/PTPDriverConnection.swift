@@ -141,6 +141,11 @@ public final class PTPDriverConnection: CameraDriverConnection {
         try await dialect.liveViewImage()
     }
 
+    /// Fetches a live view image and its geometry through the dialect.
+    public func liveViewImageWithGeometry() async throws -> (image: [UInt8], geometry: LiveViewGeometry?) {
+        try await dialect.liveViewImageWithGeometry()
+    }
+
     /// Ends live view through the dialect.
     public func endLiveView() async {
         await dialect.endLiveView()
