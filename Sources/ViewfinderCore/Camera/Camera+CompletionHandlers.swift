@@ -77,6 +77,17 @@ extension Camera {
             completion: completionHandler)
     }
 
+    /// Makes the camera serve `categories`, then calls `completionHandler` on `completionQueue` with `nil`, or with the
+    /// error.
+    public func switchToCommandCategories(
+        _ categories: CameraCommandCategories, completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(
+            on: completionQueue, { try await self.switchToCommandCategories(categories) },
+            completion: completionHandler)
+    }
+
     /// Magnifies the live view, then calls `completionHandler` on `completionQueue` with `nil`, or with the error.
     public func setLiveViewZoomLevel(
         _ level: LiveViewZoomLevel, completionQueue: DispatchQueue = .global(),

@@ -64,6 +64,26 @@ public protocol Camera: AnyObject, Sendable {
     /// What the camera can do over this connection; empty until connected.
     var supportedFunctionality: CameraFunctionality { get }
 
+    // MARK: Command categories
+
+    /// What the camera offers its client: shooting stills, its files, video; empty until connected.
+    var supportedCommandCategories: CameraCommandCategories { get }
+
+    /// What the camera serves now: all it offers for most cameras, one of them at a time for some (Fujifilm bodies
+    /// over WiFi), which ``switchToCommandCategories(_:)`` and the operations themselves switch between.
+    var currentCommandCategories: CameraCommandCategories { get }
+
+    /// Makes the camera serve `categories`, returning once it does; a camera serving them already is left as it is.
+    ///
+    /// ```swift
+    /// try await camera.switchToCommandCategories(.fileAccess)
+    /// ```
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` for a category the camera does not offer or when the camera
+    ///   refuses the switch; ``ViewfinderError/Code/invalidArgument`` for categories a camera serves only one at a
+    ///   time, asked together.
+    func switchToCommandCategories(_ categories: CameraCommandCategories) async throws
+
     // MARK: Properties
 
     /// The camera's property for an identifier, the same object for every call with that identifier.

@@ -342,6 +342,42 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         currentConnection?.functionality ?? []
     }
 
+    // MARK: Command categories
+
+    /// What the camera offers, from its functionality: stills with still capture, its files with file access, video
+    /// with video recording; empty until connected.
+    public var supportedCommandCategories: CameraCommandCategories {
+        let functionality = supportedFunctionality
+        var categories: CameraCommandCategories = []
+        if functionality.contains(.stillCapture) { categories.insert(.stillsShooting) }
+        if functionality.contains(.fileAccess) { categories.insert(.fileAccess) }
+        if functionality.contains(.videoRecording) { categories.insert(.videoRecording) }
+        return categories
+    }
+
+    /// What the camera serves now: what its connection says for a camera that serves one category at a time, else
+    /// all it offers.
+    public var currentCommandCategories: CameraCommandCategories {
+        currentConnection?.currentCommandCategories ?? supportedCommandCategories
+    }
+
+    /// Makes the camera serve `categories` through the connection; a camera that serves all it offers at once, or
+    /// serves them already, is left as it is.
+    public func switchToCommandCategories(_ categories: CameraCommandCategories) async throws {
+        try await withConnection(for: "switch command categories") { connection in
+            let missing = categories.subtracting(supportedCommandCategories)
+            guard missing.isEmpty else {
+                throw ViewfinderError(
+                    .notAvailable,
+                    "cannot switch command categories: \(connection.deviceInfo.model) does not offer \(missing)")
+            }
+            guard let current = connection.currentCommandCategories, !current.isSuperset(of: categories) else {
+                return
+            }
+            try await connection.switchToCommandCategories(categories)
+        }
+    }
+
     // MARK: Properties and the shutter
 
     /// The camera's property for an identifier, the same object for every call; `nil`-valued until the camera

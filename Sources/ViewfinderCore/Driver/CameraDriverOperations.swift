@@ -34,6 +34,13 @@ public protocol CameraDriverOperations: AnyObject, Sendable {
     /// Moves the focus one step of `amount` in `direction`; returns once the camera has taken the step.
     func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws
 
+    /// What the camera serves now, for a camera that serves one category at a time; `nil` for one that serves all it
+    /// offers at once.
+    var currentCommandCategories: CameraCommandCategories? { get }
+
+    /// Makes a camera that serves one category at a time serve `categories`; returns once it does.
+    func switchToCommandCategories(_ categories: CameraCommandCategories) async throws
+
     /// Magnifies the live view; returns once the camera has taken it.
     func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws
 
@@ -96,6 +103,14 @@ extension CameraDriverOperations {
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot drive its focus.
     public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
         throw ViewfinderError(.notAvailable, "the camera cannot drive its focus")
+    }
+
+    /// `nil`: the camera serves all it offers at once.
+    public var currentCommandCategories: CameraCommandCategories? { nil }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera serves all it offers at once, with nothing to switch.
+    public func switchToCommandCategories(_ categories: CameraCommandCategories) async throws {
+        throw ViewfinderError(.notAvailable, "the camera serves all it offers at once and has nothing to switch")
     }
 
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot zoom its live view.

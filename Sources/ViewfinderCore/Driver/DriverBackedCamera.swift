@@ -135,6 +135,20 @@ extension DriverBackedCamera {
         try await driverCore.driveFocus(amount, towards: direction)
     }
 
+    /// What the camera offers its client, from its driver's functionality.
+    public var supportedCommandCategories: CameraCommandCategories { driverCore.supportedCommandCategories }
+
+    /// What the camera serves now, as its driver says.
+    public var currentCommandCategories: CameraCommandCategories { driverCore.currentCommandCategories }
+
+    /// Makes the camera serve `categories` through its driver, returning once it does.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` for a category the camera does not offer or when the camera
+    ///   refuses the switch; ``ViewfinderError/Code/invalidArgument`` for categories it serves only one at a time.
+    public func switchToCommandCategories(_ categories: CameraCommandCategories) async throws {
+        try await driverCore.switchToCommandCategories(categories)
+    }
+
     /// Magnifies the live view through the camera's driver, returning once the camera has taken it.
     ///
     /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot zoom its live view through its driver;

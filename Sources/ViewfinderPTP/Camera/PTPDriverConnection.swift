@@ -116,6 +116,14 @@ public final class PTPDriverConnection: CameraDriverConnection {
         try await dialect.driveFocus(amount, towards: direction)
     }
 
+    /// What the camera serves now, as the dialect says.
+    public var currentCommandCategories: CameraCommandCategories? { dialect.currentCommandCategories }
+
+    /// Switches the camera's command categories through the dialect.
+    public func switchToCommandCategories(_ categories: CameraCommandCategories) async throws {
+        try await dialect.switchToCommandCategories(categories)
+    }
+
     /// Magnifies the live view through the dialect.
     public func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
         try await dialect.setLiveViewZoomLevel(level)

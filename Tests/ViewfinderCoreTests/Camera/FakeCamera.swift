@@ -252,6 +252,14 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
         throw ViewfinderError(.notAvailable, "the fake camera has no focus motor")
     }
 
+    var supportedCommandCategories: CameraCommandCategories { [] }
+
+    var currentCommandCategories: CameraCommandCategories { [] }
+
+    func switchToCommandCategories(_ categories: CameraCommandCategories) async throws {
+        throw ViewfinderError(.notAvailable, "the fake camera has no command categories")
+    }
+
     func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
         throw ViewfinderError(.notAvailable, "the fake camera's live view has no zoom")
     }
