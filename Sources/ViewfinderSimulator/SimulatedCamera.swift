@@ -258,6 +258,10 @@ final class SimulatedCamera: SimulatorResponder {
             return respondToProperty(request)
         case .initiateCapture:
             return initiateCapture(request, in: context)
+        case .powerDown:
+            // The simulator stays up for the next client; a camera would turn off once the session closes.
+            configuration.log?("power down: the camera turns off")
+            return .ok
         case .nikonCheckEvent:
             return checkEvent()
         case .nikonChangeCameraMode, .nikonInitiateCaptureRecInMedia, .nikonTerminateCapture:

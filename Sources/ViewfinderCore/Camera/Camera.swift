@@ -56,6 +56,13 @@ public protocol Camera: AnyObject, Sendable {
     /// ``lastDisconnection`` then reads ``CameraDisconnection/requested``.
     func disconnect() async throws
 
+    /// Closes the connection as ``disconnect()`` does, turning the camera off first when `poweringOffCamera` is
+    /// `true`.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/powerOffOnDisconnect``, before
+    ///   anything is closed; what the camera answered to being turned off, once the connection is closed.
+    func disconnect(poweringOffCamera: Bool) async throws
+
     // MARK: Identity
 
     /// Who made the camera and which model and unit it is; `nil` until connected.

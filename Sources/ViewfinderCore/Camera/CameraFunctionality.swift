@@ -32,4 +32,6 @@ public struct CameraFunctionality: OptionSet, Hashable, Sendable {
     public static let clockUpdate = CameraFunctionality(rawValue: 1 << 9)
     /// Magnifying the live view with ``Camera/setLiveViewZoomLevel(_:)``.
     public static let liveViewZoom = CameraFunctionality(rawValue: 1 << 10)
+    /// Turning the camera off as the connection closes, with ``Camera/disconnect(poweringOffCamera:)``.
+    public static let powerOffOnDisconnect = CameraFunctionality(rawValue: 1 << 11)
 }

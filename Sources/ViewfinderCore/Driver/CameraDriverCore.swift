@@ -192,8 +192,20 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
 
     /// Closes the connection; a call while connecting waits for the connection first.
     public func disconnect() async throws {
+        try await disconnect(poweringOffCamera: false)
+    }
+
+    /// Closes the connection, turning the camera off first when `poweringOffCamera` is `true`; a call while
+    /// connecting waits for the connection first.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot be turned off, before anything is
+    ///   closed; what the camera answered to being turned off, once the connection is closed.
+    public func disconnect(poweringOffCamera: Bool) async throws {
         if let connecting = state.withLock({ $0.connecting }) {
             _ = try? await connecting.value
+        }
+        if poweringOffCamera {
+            _ = try connection(.powerOffOnDisconnect, for: "turn the camera off")
         }
         let link = state.withLock { state -> Link? in
             guard state.connection == .connected, let link = state.link else { return nil }
@@ -204,8 +216,17 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         connectionObservers.notify(.disconnecting)
         existingLiveViewPublisher?.terminate(.endedNormally)
         await link.connection.prepareToClose()
+        var powerOffFailure: (any Error)?
+        if poweringOffCamera {
+            do {
+                try await link.connection.powerOff()
+            } catch {
+                powerOffFailure = error
+            }
+        }
         await link.connection.close()
         tearDown(link, disconnection: .requested)
+        if let powerOffFailure { throw powerOffFailure }
     }
 
     /// Forgets a connection that ended: its property values, recording and half press.

@@ -34,6 +34,9 @@ public protocol CameraDriverOperations: AnyObject, Sendable {
     /// Moves the focus one step of `amount` in `direction`; returns once the camera has taken the step.
     func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws
 
+    /// Turns the camera off; the connection closes next.
+    func powerOff() async throws
+
     /// What the camera serves now, for a camera that serves one category at a time; `nil` for one that serves all it
     /// offers at once.
     var currentCommandCategories: CameraCommandCategories? { get }
@@ -103,6 +106,11 @@ extension CameraDriverOperations {
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot drive its focus.
     public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
         throw ViewfinderError(.notAvailable, "the camera cannot drive its focus")
+    }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot be turned off remotely.
+    public func powerOff() async throws {
+        throw ViewfinderError(.notAvailable, "the camera cannot be turned off remotely")
     }
 
     /// `nil`: the camera serves all it offers at once.

@@ -43,6 +43,15 @@ extension DriverBackedCamera {
         try await driverCore.disconnect()
     }
 
+    /// Closes the connection through the camera's driver, turning the camera off first when `poweringOffCamera` is
+    /// `true`.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot be turned off, before anything is
+    ///   closed; what the camera answered to being turned off, once the connection is closed.
+    public func disconnect(poweringOffCamera: Bool) async throws {
+        try await driverCore.disconnect(poweringOffCamera: poweringOffCamera)
+    }
+
     /// The maker, model, serial number and firmware version of the connected camera; `nil` until connected.
     public var deviceInfo: CameraDeviceInfo? { driverCore.deviceInfo }
 

@@ -17,7 +17,9 @@ public final class PTPDriverConnection: CameraDriverConnection {
         self.session = session
         self.dialect = dialect
         self.context = context
-        functionality = dialect.functionality
+        // PowerDown is ISO 15740's, for every vendor's cameras that list it.
+        functionality = dialect.functionality.union(
+            session.deviceInfo.supports(.powerDown) ? .powerOffOnDisconnect : [])
     }
 
     /// Opens the transport and a session, chooses the dialect and lets it read what the camera has.
@@ -114,6 +116,11 @@ public final class PTPDriverConnection: CameraDriverConnection {
     /// Moves the focus through the dialect.
     public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
         try await dialect.driveFocus(amount, towards: direction)
+    }
+
+    /// Turns the camera off with PowerDown.
+    public func powerOff() async throws {
+        _ = try await session.transaction(.powerDown)
     }
 
     /// What the camera serves now, as the dialect says.

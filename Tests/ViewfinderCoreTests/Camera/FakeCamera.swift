@@ -252,6 +252,11 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
         throw ViewfinderError(.notAvailable, "the fake camera has no focus motor")
     }
 
+    func disconnect(poweringOffCamera: Bool) async throws {
+        guard !poweringOffCamera else { throw ViewfinderError(.notAvailable, "the fake camera has no power switch") }
+        try await disconnect()
+    }
+
     var supportedCommandCategories: CameraCommandCategories { [] }
 
     var currentCommandCategories: CameraCommandCategories { [] }
