@@ -147,6 +147,36 @@ bulb_check() {
     done
 }
 
+# zoom_check NAME MODEL LOG: gphoto2's eoszoom=5, then `viewfinder camera zoom --factor 5`, each send the simulated
+# Canon Zoom 5, as its LOG says, and gphoto2's eoszoomposition sends ZoomPosition as given; eoszoom=1 ends it.
+zoom_check() {
+    local name=$1 model=$2 log=$3
+    zooms() { grep -c '^live view zoom: Zoom 5$' "$log" || true; }
+    local before
+    before=$(zooms)
+    expect_ok "$name-gphoto2" "$model" '' --set-config eoszoom=5
+    if [ "$(zooms)" = $((before + 1)) ]; then
+        pass "$name-gphoto2-zooms"
+    else
+        fail "$name-gphoto2-zooms" "the simulator logged no Zoom 5 after gphoto2's eoszoom=5" "$log"
+    fi
+    if "$viewfinder" camera zoom --host "127.0.0.1:$port" --factor 5 >"$work/$name-viewfinder.out" 2>&1 \
+        && [ "$(zooms)" = $((before + 2)) ]; then
+        pass "$name-viewfinder-zooms"
+    else
+        fail "$name-viewfinder-zooms" "the simulator logged no Zoom 5 after viewfinder camera zoom --factor 5" \
+            "$work/$name-viewfinder.out"
+    fi
+    expect_ok "$name-position-gphoto2" "$model" '' --set-config eoszoomposition=100,80
+    if grep -q '^live view zoom: ZoomPosition 100,80$' "$log"; then
+        pass "$name-position-gphoto2-moves"
+    else
+        fail "$name-position-gphoto2-moves" "the simulator logged no ZoomPosition 100,80" "$log"
+    fi
+    # The checks after this one see the whole picture again.
+    expect_ok "$name-reset-gphoto2" "$model" '' --set-config eoszoom=1
+}
+
 # expect_jpeg NAME FILE WIDTHxHEIGHT: FILE decodes completely as a JPEG of that size.
 expect_jpeg() {
     local name=$1 file=$2 size=$3
@@ -287,6 +317,8 @@ for operation in 0x9116:GetEvent 0x9110:SetDevicePropValueEx 0x9128:RemoteReleas
 done
 # Canon's DriveLens: gphoto2's Far 3 is the large step towards infinity.
 focus_check canon-focus "$canon" "$work/canon.log" "Far 3"
+# Canon's Zoom and ZoomPosition: gphoto2's eoszoom and eoszoomposition, and viewfinder camera zoom.
+zoom_check canon-zoom "$canon" "$work/canon.log"
 # EOS CameraTime, set with SetDevicePropValueEx and reported in events.
 clock_check canon-clock "$canon"
 # A held shutter: gphoto2's eosremoterelease in its shell (Press Full, two seconds of events, Release Full), then

@@ -107,7 +107,7 @@ extension CameraSimulator {
                 operations += [
                     .nikonAfDrive, .nikonDeviceReady, .nikonStartLiveView, .nikonEndLiveView, .nikonGetLiveViewImage,
                     .nikonStartMovieRecording, .nikonEndMovieRecording, .nikonMfDrive, .nikonAfDriveCancel,
-                    .nikonChangeCameraMode, .nikonInitiateCaptureRecInMedia, .nikonTerminateCapture,
+                    .nikonChangeCameraMode, .nikonInitiateCaptureRecInMedia, .nikonTerminateCapture, .powerDown,
                 ]
                 events.append(.nikonMovieRecordComplete)
                 properties += vendorProperties.map(\.code)

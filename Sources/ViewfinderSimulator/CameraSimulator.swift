@@ -430,6 +430,11 @@ extension CameraSimulator {
         camera?.state.withLock { $0.focusPosition } ?? 0
     }
 
+    /// How many times the simulated Canon magnifies its live view, as Zoom last set it: 1 when the camera starts.
+    package var liveViewZoomFactor: Int {
+        camera.map { Int($0.state.withLock { $0.canon.zoom.factor }) } ?? 1
+    }
+
     /// How many seconds the simulated camera's clock is ahead of the system clock (behind when negative): zero until a
     /// client sets the clock.
     package var clockOffset: Int {

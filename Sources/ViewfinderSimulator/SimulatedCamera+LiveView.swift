@@ -57,9 +57,8 @@ extension SimulatedCamera {
                 return SimulatorReply(code: .ok, events: Self.updateLiveViewProperties(&state))
             }
         case .nikonGetLiveViewImage:
-            return liveViewFrame(at: now, notOn: .nikonNotLiveView, starting: .deviceBusy) { jpeg in
-                [UInt8](repeating: 0, count: Self.liveViewHeaderLength) + jpeg
-            }
+            let header = nikonLiveViewHeader()
+            return liveViewFrame(at: now, notOn: .nikonNotLiveView, starting: .deviceBusy) { jpeg in header + jpeg }
         case .nikonStartMovieRecording:
             return state.withLock { state in
                 guard state.liveView != nil else { return SimulatorReply(code: .nikonNotLiveView) }
@@ -81,6 +80,15 @@ extension SimulatedCamera {
             }
             return SimulatorReply(code: .ok, events: ended.events)
         }
+    }
+
+    /// The header before each Nikon live view JPEG: the image's size and the whole picture's (the largest picture
+    /// size), all of it shown, the camera level.
+    func nikonLiveViewHeader() -> [UInt8] {
+        let picture = configuration.liveViewPicture
+        return PTPNikonLiveViewHeader.encode(
+            imageSize: picture.map { Dimensions(width: $0.width, height: $0.height) } ?? configuration.liveViewSize,
+            whole: Self.dimensions(of: Self.imageSizes[0]), length: Self.liveViewHeaderLength)
     }
 
     /// Logs where the lens is focused after a focus drive step.
@@ -116,18 +124,20 @@ extension SimulatedCamera {
         let startup = configuration.liveViewStartupDelay
         enum Lookup {
             case answer(SimulatorReply)
-            case render(index: Int, lighting: TestScene.Lighting)
+            case render(index: Int, lighting: TestScene.Lighting, region: TestScene.Region)
         }
         let lookup: Lookup = state.withLock { state in
             guard let liveView = state.liveView else { return .answer(SimulatorReply(code: notOn)) }
             guard now >= liveView.startedAt + startup else { return .answer(SimulatorReply(code: starting)) }
             let index = Int(liveView.startedAt.duration(to: now).inSeconds * rate)
-            if let frame = liveView.frame, frame.index == index {
+            let region = liveViewRegion(of: state)
+            if let frame = liveView.frame, frame.index == index, frame.region == region {
                 return .answer(.data(frame.bytes))
             }
-            return .render(index: index, lighting: Self.lighting(of: state, sceneEV: configuration.sceneEV))
+            return .render(
+                index: index, lighting: Self.lighting(of: state, sceneEV: configuration.sceneEV), region: region)
         }
-        guard case .render(let index, let lighting) = lookup else {
+        guard case .render(let index, let lighting, let region) = lookup else {
             if case .answer(let reply) = lookup { return reply }
             return SimulatorReply(code: .generalError)
         }
@@ -136,13 +146,24 @@ extension SimulatedCamera {
             let image = configuration.liveViewPicture
                 ?? (try? TestScene.render(
                     width: size.width, height: size.height, lighting: lighting,
-                    time: epoch.duration(to: now).inSeconds)),
+                    time: epoch.duration(to: now).inSeconds, region: region)),
             let bytes = try? encoder.encode(image, quality: 80, wrap)
         else { return SimulatorReply(code: .generalError) }
         state.withLock { state in
-            state.liveView?.frame = (index, bytes)
+            state.liveView?.frame = (index, region, bytes)
         }
         return .data(bytes)
+    }
+
+    /// The part of the scene live view shows: the whole of it, or on a Canon magnified with Zoom, the part around
+    /// the point ZoomPosition set (the middle unless set), in pixels of the live view picture.
+    func liveViewRegion(of state: State) -> TestScene.Region {
+        let zoom = state.canon.zoom
+        guard zoom.factor > 1 else { return .whole }
+        let size = configuration.liveViewSize
+        let center = zoom.position ?? (UInt32(size.width / 2), UInt32(size.height / 2))
+        return .magnified(
+            Int(zoom.factor), around: (Double(center.x) / Double(size.width), Double(center.y) / Double(size.height)))
     }
 
     /// Sets LiveViewStatus and MovRecProhibitCondition from the live view and recording state, and reports those

@@ -62,7 +62,8 @@ protocol SimulatorSessionContext: Sendable {
 final class SimulatedCamera: SimulatorResponder {
     struct LiveView {
         var startedAt: ContinuousClock.Instant
-        var frame: (index: Int, bytes: [UInt8])?
+        /// The last frame made: its number, the part of the scene it shows and its bytes.
+        var frame: (index: Int, region: TestScene.Region, bytes: [UInt8])?
     }
 
     /// A picture whose shutter is open: when it opened, what it shows, and its set exposure time.
@@ -270,6 +271,10 @@ final class SimulatedCamera: SimulatorResponder {
             return respondToProperty(request)
         case .initiateCapture:
             return initiateCapture(request, in: context)
+        case .powerDown:
+            // The simulator stays up for the next client; a camera would turn off once the session closes.
+            configuration.log?("power down: the camera turns off")
+            return .ok
         case .nikonCheckEvent:
             return checkEvent()
         case .nikonChangeCameraMode, .nikonInitiateCaptureRecInMedia, .nikonTerminateCapture:

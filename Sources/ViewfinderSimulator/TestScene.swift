@@ -37,6 +37,26 @@ struct TestScene {
     private static let marker = RGB(red: 0.85, green: 0.8, blue: 0.05)
     private static let stepCount = 10
 
+    /// The part of the scene a picture shows, as fractions of the scene's width and height: all of it, or the
+    /// part a magnified live view shows.
+    struct Region: Equatable {
+        var x = 0.0
+        var y = 0.0
+        var width = 1.0
+        var height = 1.0
+
+        /// The whole scene.
+        static let whole = Region()
+
+        /// The part of the scene magnified `factor` times around `center` (fractions of the scene), moved inside the
+        /// scene where the centre is too close to an edge.
+        static func magnified(_ factor: Int, around center: (x: Double, y: Double)) -> Region {
+            let side = 1 / Double(max(1, factor))
+            func origin(_ center: Double) -> Double { min(max(center - side / 2, 0), 1 - side) }
+            return Region(x: origin(center.x), y: origin(center.y), width: side, height: side)
+        }
+    }
+
     /// Renders the scene as a new full-range NV12 buffer.
     ///
     /// - Parameters:
@@ -44,58 +64,90 @@ struct TestScene {
     ///   - height: The height in pixels.
     ///   - lighting: The exposure and white balance.
     ///   - time: Seconds since some start; the marker crosses the picture every five seconds.
-    static func render(width: Int, height: Int, lighting: Lighting, time: Double) throws -> PixelBuffer {
-        try PixelBuffer(width: width, height: height, format: .nv12FullRange) { planes in
-            draw(into: planes, width: width, height: height, lighting: lighting, time: time)
+    ///   - region: The part of the scene the picture shows, enlarged to its size.
+    static func render(
+        width: Int, height: Int, lighting: Lighting, time: Double, region: Region = .whole
+    ) throws -> PixelBuffer {
+        // The picture is a window of `width` by `height` onto the scene drawn at a size that makes `region` fill it.
+        let scene = View(
+            width: max(width, Int((Double(width) / region.width).rounded())),
+            height: max(height, Int((Double(height) / region.height).rounded())),
+            left: 0, top: 0)
+        let view = View(
+            width: scene.width, height: scene.height,
+            left: min(Int((region.x * Double(scene.width)).rounded()), scene.width - width),
+            top: min(Int((region.y * Double(scene.height)).rounded()), scene.height - height))
+        return try PixelBuffer(width: width, height: height, format: .nv12FullRange) { planes in
+            draw(into: planes, width: width, height: height, view: view, lighting: lighting, time: time)
         }
+    }
+
+    /// The scene at a size of `width` by `height` pixels, seen from its pixel (`left`, `top`).
+    private struct View {
+        var width: Int
+        var height: Int
+        var left: Int
+        var top: Int
     }
 
     private static func draw(
-        into planes: PixelBuffer.MutablePlanes, width: Int, height: Int, lighting: Lighting, time: Double
+        into planes: PixelBuffer.MutablePlanes, width: Int, height: Int, view: View, lighting: Lighting, time: Double
     ) {
         let luma = planes[0]
         let chroma = planes[1]
-        let barsEnd = height * 55 / 100
-        let rampEnd = height * 75 / 100
-        let barRow = row(width: width, lighting: lighting) { bars[min(bars.count - 1, $0 * bars.count / width)] }
+        let sceneWidth = view.width
+        let barsEnd = view.height * 55 / 100
+        let rampEnd = view.height * 75 / 100
+        let barRow = row(width: width, lighting: lighting) { x in
+            bars[min(bars.count - 1, (view.left + x) * bars.count / sceneWidth)]
+        }
         let rampRow = row(width: width, lighting: lighting) { x in
-            let level = width > 1 ? Double(x) / Double(width - 1) : 0.5
+            let level = sceneWidth > 1 ? Double(view.left + x) / Double(sceneWidth - 1) : 0.5
             return RGB(red: level, green: level, blue: level)
         }
         let stepRow = row(width: width, lighting: lighting) { x in
-            let level = 0.9 * exp2(-Double(min(stepCount - 1, x * stepCount / width)))
+            let level = 0.9 * exp2(-Double(min(stepCount - 1, (view.left + x) * stepCount / sceneWidth)))
             return RGB(red: level, green: level, blue: level)
         }
+        func source(_ y: Int) -> (luma: [UInt8], chroma: [UInt8]) {
+            let sceneRow = view.top + y
+            return sceneRow < barsEnd ? barRow : (sceneRow < rampEnd ? rampRow : stepRow)
+        }
         for y in 0..<height {
-            let source = y < barsEnd ? barRow : (y < rampEnd ? rampRow : stepRow)
-            copy(source.luma, to: luma.baseAddress + y * luma.bytesPerRow)
+            copy(source(y).luma, to: luma.baseAddress + y * luma.bytesPerRow)
         }
         for y in 0..<chroma.height {
-            let imageRow = y * 2
-            let source = imageRow < barsEnd ? barRow : (imageRow < rampEnd ? rampRow : stepRow)
-            copy(source.chroma, to: chroma.baseAddress + y * chroma.bytesPerRow)
+            copy(source(y * 2).chroma, to: chroma.baseAddress + y * chroma.bytesPerRow)
         }
-        drawMarker(into: planes, width: width, height: height, barsEnd: barsEnd, lighting: lighting, time: time)
+        drawMarker(
+            into: planes, width: width, height: height, view: view, barsEnd: barsEnd, lighting: lighting, time: time)
     }
 
     private static func drawMarker(
-        into planes: PixelBuffer.MutablePlanes, width: Int, height: Int, barsEnd: Int, lighting: Lighting, time: Double
+        into planes: PixelBuffer.MutablePlanes, width: Int, height: Int, view: View, barsEnd: Int, lighting: Lighting,
+        time: Double
     ) {
-        let side = min(height / 5, width / 4) & ~1
+        let side = min(view.height / 5, view.width / 4) & ~1
         guard side >= 2, barsEnd > side else { return }
         let phase = time / 5 - (time / 5).rounded(.down)
-        let left = Int(phase * Double(width - side)) & ~1
-        let top = ((barsEnd - side) / 2) & ~1
+        let sceneLeft = Int(phase * Double(view.width - side)) & ~1
+        let sceneTop = ((barsEnd - side) / 2) & ~1
+        // The marker's part within the picture, on even pixels as the chroma planes need.
+        let left = max(sceneLeft - view.left, 0) & ~1
+        let right = min(sceneLeft + side - view.left, width) & ~1
+        let top = max(sceneTop - view.top, 0) & ~1
+        let bottom = min(sceneTop + side - view.top, height) & ~1
+        guard left < right, top < bottom else { return }
         let color = encode(marker, lighting: lighting)
         let luma = planes[0]
         let chroma = planes[1]
-        for y in top..<(top + side) {
+        for y in top..<bottom {
             (luma.baseAddress + y * luma.bytesPerRow + left).initializeMemory(
-                as: UInt8.self, repeating: color.y, count: side)
+                as: UInt8.self, repeating: color.y, count: right - left)
         }
-        for y in (top / 2)..<((top + side) / 2) {
+        for y in (top / 2)..<(bottom / 2) {
             let pairs = (chroma.baseAddress + y * chroma.bytesPerRow + left).assumingMemoryBound(to: UInt8.self)
-            for index in 0..<(side / 2) {
+            for index in 0..<((right - left) / 2) {
                 pairs[index * 2] = color.cb
                 pairs[index * 2 + 1] = color.cr
             }

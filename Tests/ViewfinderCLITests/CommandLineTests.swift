@@ -9,7 +9,7 @@ import ViewfinderTestSupport
     ]
 
     static let cameraCommands = [
-        "info", "props", "get", "set", "shoot", "focus", "record", "liveview", "files", "download", "watch",
+        "info", "props", "get", "set", "shoot", "focus", "zoom", "record", "liveview", "files", "download", "watch",
         "timelapse", "bracket", "focus-stack", "tether",
     ]
 

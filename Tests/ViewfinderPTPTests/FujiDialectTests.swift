@@ -125,6 +125,44 @@ import ViewfinderTestSupport
         #expect(try await peer.recordedFailures() == [])
     }
 
+    @Test func commandCategoriesSwitchBetweenRemoteShootingAndFilesOneAtATime() async throws {
+        let fuji = FujiCameraPeer()
+        let (camera, peer) = try await connect(fuji)
+        #expect(camera.supportedCommandCategories.isSuperset(of: [.stillsShooting, .fileAccess]))
+        #expect(camera.currentCommandCategories == .stillsShooting)
+        // Both at once is refused before anything is sent.
+        let before = fuji.requests.withLock { $0.count }
+        let both = await #expect(throws: ViewfinderError.self) {
+            try await camera.switchToCommandCategories([.stillsShooting, .fileAccess])
+        }
+        #expect(both?.code == .invalidArgument)
+        #expect(fuji.requests.withLock { $0.count } == before)
+
+        // The files: CameraState 6, ClientState 11, RemoteGetObjectVersion 5, as a file operation switches.
+        try await camera.switchToCommandCategories(.fileAccess)
+        let switched = fuji.requests.withLock { Array($0[before...]) }
+        #expect(switched.map(\.parameters) == [[0xDF00], [0xDF01], [0xDF25]], "\(switched)")
+        #expect(camera.currentCommandCategories == .fileAccess)
+        // Serving them already, the camera is left as it is.
+        let again = fuji.requests.withLock { $0.count }
+        try await camera.switchToCommandCategories(.fileAccess)
+        #expect(fuji.requests.withLock { $0.count } == again)
+
+        // Back to remote shooting, through the completion-handler form: ClientState 5.
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            camera.switchToCommandCategories(.stillsShooting) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+        #expect(fuji.requests.withLock { $0[again...].map(\.data) } == [[5, 0]])
+        #expect(camera.currentCommandCategories == .stillsShooting)
+        // A file operation switches too, and says so.
+        _ = try await camera.storages()
+        #expect(camera.currentCommandCategories == .fileAccess)
+        try await camera.disconnect()
+        #expect(try await peer.recordedFailures() == [])
+    }
+
     @Test func aCameraThatRefusesToShowItsPicturesSaysSo() async throws {
         let fuji = FujiCameraPeer(refusedClientStates: [11])
         let (camera, peer) = try await connect(fuji)

@@ -30,7 +30,7 @@ extension SimulatedCameraTests {
                 #expect(
                     camera.supportedFunctionality == [
                         .stillCapture, .liveView, .videoRecording, .fileAccess, .fileDeletion, .propertyControl,
-                        .directFocusDrive, .heldShutter, .shutterHalfPress, .clockUpdate,
+                        .directFocusDrive, .heldShutter, .shutterHalfPress, .clockUpdate, .powerOffOnDisconnect,
                     ])
                 withExtendedLifetime(token) {}
             }

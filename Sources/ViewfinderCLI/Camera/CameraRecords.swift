@@ -41,6 +41,7 @@ struct CameraRecord: Encodable {
             (.fileAccess, "fileAccess"), (.fileDeletion, "fileDeletion"), (.propertyControl, "propertyControl"),
             (.directFocusDrive, "directFocusDrive"), (.heldShutter, "heldShutter"),
             (.shutterHalfPress, "shutterHalfPress"), (.clockUpdate, "clockUpdate"),
+            (.liveViewZoom, "liveViewZoom"), (.powerOffOnDisconnect, "powerOffOnDisconnect"),
             (.cameraInitiatedTransfer, "cameraInitiatedTransfer"),
         ]
         return names.filter { functionality.contains($0.0) }.map(\.1)

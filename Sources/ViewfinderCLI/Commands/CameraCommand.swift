@@ -18,10 +18,10 @@ enum CameraCommand: Command {
         ],
         subcommands: [
             CameraInfoCommand.self, CameraPropsCommand.self, CameraGetCommand.self, CameraSetCommand.self,
-            CameraShootCommand.self, CameraFocusCommand.self, CameraClockCommand.self, CameraRecordCommand.self,
-            CameraLiveViewCommand.self, CameraFilesCommand.self, CameraDownloadCommand.self, CameraWatchCommand.self,
-            CameraTimelapseCommand.self, CameraBracketCommand.self, CameraFocusStackCommand.self,
-            CameraTetherCommand.self,
+            CameraShootCommand.self, CameraFocusCommand.self, CameraZoomCommand.self, CameraClockCommand.self,
+            CameraRecordCommand.self, CameraLiveViewCommand.self, CameraFilesCommand.self, CameraDownloadCommand.self,
+            CameraWatchCommand.self, CameraTimelapseCommand.self, CameraBracketCommand.self,
+            CameraFocusStackCommand.self, CameraTetherCommand.self,
         ]
     )
 }

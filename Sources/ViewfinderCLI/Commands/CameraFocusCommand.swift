@@ -59,7 +59,7 @@ enum CameraFocusCommand: Command {
         let steps = try arguments.integer("steps", default: 1, in: 1...1000)
         try await CameraTarget(arguments).withConnectedCamera { camera in
             try require(.directFocusDrive, of: camera, else: "cannot drive its focus")
-            try await withLiveView(of: camera) {
+            try await withLiveView(of: camera, for: "the focus drive") {
                 for step in 0..<steps {
                     do {
                         try await camera.driveFocus(size, towards: direction)
@@ -86,8 +86,11 @@ enum CameraFocusCommand: Command {
         let error: any Error
     }
 
-    /// Runs `body` with the camera's live view on, saying what went wrong when live view does not start.
-    private static func withLiveView(of camera: any Camera, _ body: () async throws -> Void) async throws {
+    /// Runs `body` with the camera's live view on, saying what went wrong when live view, which `purpose` needs, does
+    /// not start; `zoom` takes it too.
+    static func withLiveView(
+        of camera: any Camera, for purpose: String, _ body: () async throws -> Void
+    ) async throws {
         do {
             try await LiveViewHold.run(on: camera) {
                 do {
@@ -100,7 +103,7 @@ enum CameraFocusCommand: Command {
             throw failure.error
         } catch let error as ViewfinderError {
             throw CommandFailure(
-                "live view, which the focus drive needs, failed: \(error.message)",
+                "live view, which \(purpose) needs, failed: \(error.message)",
                 hint: "Check that the camera is in a mode that allows live view, and try again.",
                 exitStatus: error.code == .timeout ? ExitStatus.timeout : ExitStatus.unavailable)
         }

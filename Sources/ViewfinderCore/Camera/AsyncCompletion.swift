@@ -8,15 +8,25 @@ enum AsyncCompletion {
         _ operation: @escaping @Sendable () async throws -> Void,
         completion: @escaping @Sendable ((any Error)?) -> Void
     ) {
+        run(on: queue, operation) { (result: Result<Void, any Error>) in
+            if case .failure(let error) = result { completion(error) } else { completion(nil) }
+        }
+    }
+
+    /// Runs `operation` in a task and calls `completion` on `queue` with its value or its error.
+    static func run<Value: Sendable>(
+        on queue: DispatchQueue,
+        _ operation: @escaping @Sendable () async throws -> Value,
+        completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
         Task {
-            let failure: (any Error)?
+            let result: Result<Value, any Error>
             do {
-                try await operation()
-                failure = nil
+                result = .success(try await operation())
             } catch {
-                failure = error
+                result = .failure(error)
             }
-            queue.async { completion(failure) }
+            queue.async { completion(result) }
         }
     }
 }

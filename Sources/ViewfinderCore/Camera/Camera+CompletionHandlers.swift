@@ -77,6 +77,26 @@ extension Camera {
             completion: completionHandler)
     }
 
+    /// Makes the camera serve `categories`, then calls `completionHandler` on `completionQueue` with `nil`, or with the
+    /// error.
+    public func switchToCommandCategories(
+        _ categories: CameraCommandCategories, completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(
+            on: completionQueue, { try await self.switchToCommandCategories(categories) },
+            completion: completionHandler)
+    }
+
+    /// Magnifies the live view, then calls `completionHandler` on `completionQueue` with `nil`, or with the error.
+    public func setLiveViewZoomLevel(
+        _ level: LiveViewZoomLevel, completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(
+            on: completionQueue, { try await self.setLiveViewZoomLevel(level) }, completion: completionHandler)
+    }
+
     /// Sets the camera's clock, then calls `completionHandler` on `completionQueue` with `nil`, or with the error.
     public func updateClock(
         to time: CameraClockTime, completionQueue: DispatchQueue = .global(),
@@ -84,6 +104,27 @@ extension Camera {
     ) {
         AsyncCompletion.run(
             on: completionQueue, { try await self.updateClock(to: time) }, completion: completionHandler)
+    }
+
+    /// Connects with `options`, then calls `completionHandler` on `completionQueue` with the warnings, or with the
+    /// error.
+    public func connect(
+        options: CameraConnectionOptions, completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable (Result<[CameraConnectionWarning], any Error>) -> Void
+    ) {
+        AsyncCompletion.run(
+            on: completionQueue, { try await self.connect(options: options) }, completion: completionHandler)
+    }
+
+    /// Closes the connection, turning the camera off first when `poweringOffCamera` is `true`, then calls
+    /// `completionHandler` on `completionQueue` with `nil`, or with the error.
+    public func disconnect(
+        poweringOffCamera: Bool, completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(
+            on: completionQueue, { try await self.disconnect(poweringOffCamera: poweringOffCamera) },
+            completion: completionHandler)
     }
 
     /// Starts recording video, then calls `completionHandler` on `completionQueue` with `nil`, or with the error.

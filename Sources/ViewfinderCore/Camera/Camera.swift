@@ -56,6 +56,13 @@ public protocol Camera: AnyObject, Sendable {
     /// ``lastDisconnection`` then reads ``CameraDisconnection/requested``.
     func disconnect() async throws
 
+    /// Closes the connection as ``disconnect()`` does, turning the camera off first when `poweringOffCamera` is
+    /// `true`.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/powerOffOnDisconnect``, before
+    ///   anything is closed; what the camera answered to being turned off, once the connection is closed.
+    func disconnect(poweringOffCamera: Bool) async throws
+
     // MARK: Identity
 
     /// Who made the camera and which model and unit it is; `nil` until connected.
@@ -63,6 +70,26 @@ public protocol Camera: AnyObject, Sendable {
 
     /// What the camera can do over this connection; empty until connected.
     var supportedFunctionality: CameraFunctionality { get }
+
+    // MARK: Command categories
+
+    /// What the camera offers its client: shooting stills, its files, video; empty until connected.
+    var supportedCommandCategories: CameraCommandCategories { get }
+
+    /// What the camera serves now: all it offers for most cameras, one of them at a time for some (Fujifilm bodies
+    /// over WiFi), which ``switchToCommandCategories(_:)`` and the operations themselves switch between.
+    var currentCommandCategories: CameraCommandCategories { get }
+
+    /// Makes the camera serve `categories`, returning once it does; a camera serving them already is left as it is.
+    ///
+    /// ```swift
+    /// try await camera.switchToCommandCategories(.fileAccess)
+    /// ```
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` for a category the camera does not offer or when the camera
+    ///   refuses the switch; ``ViewfinderError/Code/invalidArgument`` for categories a camera serves only one at a
+    ///   time, asked together.
+    func switchToCommandCategories(_ categories: CameraCommandCategories) async throws
 
     // MARK: Properties
 
@@ -188,6 +215,20 @@ public protocol Camera: AnyObject, Sendable {
     /// }
     /// ```
     var liveViewPublisher: LiveViewPublisher { get }
+
+    /// Magnifies the live view to `level`, returning once the camera has taken it; frames that follow show the
+    /// magnified part of the picture.
+    ///
+    /// Cameras offer a few levels of their own (Canon EOS bodies 1, 5 and 10) and magnify around the area they
+    /// keep for it, the autofocus area unless it was moved.
+    ///
+    /// ```swift
+    /// try await camera.setLiveViewZoomLevel(LiveViewZoomLevel(zoomFactor: 5))
+    /// ```
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/liveViewZoom``;
+    ///   ``ViewfinderError/Code/invalidArgument`` for a level the camera does not offer; or what the camera answered.
+    func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws
 
     // MARK: Video recording
 

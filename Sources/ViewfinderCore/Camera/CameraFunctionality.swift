@@ -30,6 +30,10 @@ public struct CameraFunctionality: OptionSet, Hashable, Sendable {
     public static let shutterHalfPress = CameraFunctionality(rawValue: 1 << 8)
     /// Reading and setting the camera's clock with ``Camera/readClock()`` and ``Camera/updateClock(to:)``.
     public static let clockUpdate = CameraFunctionality(rawValue: 1 << 9)
+    /// Magnifying the live view with ``Camera/setLiveViewZoomLevel(_:)``.
+    public static let liveViewZoom = CameraFunctionality(rawValue: 1 << 10)
+    /// Turning the camera off as the connection closes, with ``Camera/disconnect(poweringOffCamera:)``.
+    public static let powerOffOnDisconnect = CameraFunctionality(rawValue: 1 << 11)
     /// Pictures the camera offers the computer by itself as it takes them
     /// (``CameraFileAccess/addCameraInitiatedTransferHandler(_:)``).
     public static let cameraInitiatedTransfer = CameraFunctionality(rawValue: 1 << 14)

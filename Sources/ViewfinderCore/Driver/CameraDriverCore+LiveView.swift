@@ -49,8 +49,8 @@ final class CameraDriverLiveView<Connection: CameraDriverConnection>: LiveViewBa
 
     func liveViewFrame(settings: LiveViewSettings) async throws -> LiveViewFrame {
         let core = try core(for: "fetch a live view frame")
-        let image = try await core.withConnection(.liveView, for: "fetch a live view frame") {
-            try await $0.liveViewImage()
+        let (image, geometry) = try await core.withConnection(.liveView, for: "fetch a live view frame") {
+            try await $0.liveViewImageWithGeometry()
         }
         let timestamp = MonotonicTimestamp.now()
         let (size, pixels) = try core.configuration.liveViewDecoder.decode(image, settings: settings)
@@ -59,7 +59,8 @@ final class CameraDriverLiveView<Connection: CameraDriverConnection>: LiveViewBa
             return number
         }
         return LiveViewFrame(
-            jpegData: image, pixelSize: size, timestamp: timestamp, sequenceNumber: number, pixelBuffer: pixels)
+            jpegData: image, pixelSize: size, timestamp: timestamp, sequenceNumber: number, pixelBuffer: pixels,
+            geometry: geometry)
     }
 
     /// The connection's executor, where each frame's request runs: the publisher's task waits and is resumed there,

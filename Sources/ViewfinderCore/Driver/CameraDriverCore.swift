@@ -195,8 +195,20 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
 
     /// Closes the connection; a call while connecting waits for the connection first.
     public func disconnect() async throws {
+        try await disconnect(poweringOffCamera: false)
+    }
+
+    /// Closes the connection, turning the camera off first when `poweringOffCamera` is `true`; a call while
+    /// connecting waits for the connection first.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot be turned off, before anything is
+    ///   closed; what the camera answered to being turned off, once the connection is closed.
+    public func disconnect(poweringOffCamera: Bool) async throws {
         if let connecting = state.withLock({ $0.connecting }) {
             _ = try? await connecting.value
+        }
+        if poweringOffCamera {
+            _ = try connection(.powerOffOnDisconnect, for: "turn the camera off")
         }
         let link = state.withLock { state -> Link? in
             guard state.connection == .connected, let link = state.link else { return nil }
@@ -207,8 +219,17 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         connectionObservers.notify(.disconnecting)
         existingLiveViewPublisher?.terminate(.endedNormally)
         await link.connection.prepareToClose()
+        var powerOffFailure: (any Error)?
+        if poweringOffCamera {
+            do {
+                try await link.connection.powerOff()
+            } catch {
+                powerOffFailure = error
+            }
+        }
         await link.connection.close()
         tearDown(link, disconnection: .requested)
+        if let powerOffFailure { throw powerOffFailure }
     }
 
     /// Forgets a connection that ended: its property values, recording and half press.
@@ -345,6 +366,42 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         currentConnection?.functionality ?? []
     }
 
+    // MARK: Command categories
+
+    /// What the camera offers, from its functionality: stills with still capture, its files with file access, video
+    /// with video recording; empty until connected.
+    public var supportedCommandCategories: CameraCommandCategories {
+        let functionality = supportedFunctionality
+        var categories: CameraCommandCategories = []
+        if functionality.contains(.stillCapture) { categories.insert(.stillsShooting) }
+        if functionality.contains(.fileAccess) { categories.insert(.fileAccess) }
+        if functionality.contains(.videoRecording) { categories.insert(.videoRecording) }
+        return categories
+    }
+
+    /// What the camera serves now: what its connection says for a camera that serves one category at a time, else
+    /// all it offers.
+    public var currentCommandCategories: CameraCommandCategories {
+        currentConnection?.currentCommandCategories ?? supportedCommandCategories
+    }
+
+    /// Makes the camera serve `categories` through the connection; a camera that serves all it offers at once, or
+    /// serves them already, is left as it is.
+    public func switchToCommandCategories(_ categories: CameraCommandCategories) async throws {
+        try await withConnection(for: "switch command categories") { connection in
+            let missing = categories.subtracting(supportedCommandCategories)
+            guard missing.isEmpty else {
+                throw ViewfinderError(
+                    .notAvailable,
+                    "cannot switch command categories: \(connection.deviceInfo.model) does not offer \(missing)")
+            }
+            guard let current = connection.currentCommandCategories, !current.isSuperset(of: categories) else {
+                return
+            }
+            try await connection.switchToCommandCategories(categories)
+        }
+    }
+
     // MARK: Properties and the shutter
 
     /// The camera's property for an identifier, the same object for every call; `nil`-valued until the camera
@@ -379,6 +436,11 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         try await withConnection(.directFocusDrive, for: "drive the focus") {
             try await $0.driveFocus(amount, towards: direction)
         }
+    }
+
+    /// Magnifies the live view through the connection, returning once the camera has taken it.
+    public func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
+        try await withConnection(.liveViewZoom, for: "zoom the live view") { try await $0.setLiveViewZoomLevel(level) }
     }
 
     /// Sets the camera's clock through the connection, returning once the camera has taken it.

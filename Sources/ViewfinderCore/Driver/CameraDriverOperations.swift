@@ -3,7 +3,7 @@
 ///
 /// ``CameraDriverConnection`` refines it with the connection's lifecycle; a PTP dialect conforms to it too, as the
 /// part of the PTP driver that differs between makers. The half press, the held shutter, focus drive, the clock, live
-/// view, video recording and property steps have defaults that throw ``ViewfinderError/Code/notAvailable``.
+/// view and its zoom, video recording and property steps have defaults that throw ``ViewfinderError/Code/notAvailable``.
 public protocol CameraDriverOperations: AnyObject, Sendable {
     /// Sends a property's new value; returns once the camera has taken it.
     ///
@@ -34,6 +34,19 @@ public protocol CameraDriverOperations: AnyObject, Sendable {
     /// Moves the focus one step of `amount` in `direction`; returns once the camera has taken the step.
     func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws
 
+    /// Turns the camera off; the connection closes next.
+    func powerOff() async throws
+
+    /// What the camera serves now, for a camera that serves one category at a time; `nil` for one that serves all it
+    /// offers at once.
+    var currentCommandCategories: CameraCommandCategories? { get }
+
+    /// Makes a camera that serves one category at a time serve `categories`; returns once it does.
+    func switchToCommandCategories(_ categories: CameraCommandCategories) async throws
+
+    /// Magnifies the live view; returns once the camera has taken it.
+    func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws
+
     /// Sets the camera's clock; returns once the camera has taken it.
     func updateClock(to time: CameraClockTime) async throws
 
@@ -45,6 +58,9 @@ public protocol CameraDriverOperations: AnyObject, Sendable {
 
     /// Fetches the current live view image: JPEG bytes, without any header of the driver's protocol.
     func liveViewImage() async throws -> [UInt8]
+
+    /// Fetches the current live view image with the geometry the camera sent with it, where it sends any.
+    func liveViewImageWithGeometry() async throws -> (image: [UInt8], geometry: LiveViewGeometry?)
 
     /// Ends live view; errors are the driver's to ignore.
     func endLiveView() async
@@ -92,6 +108,24 @@ extension CameraDriverOperations {
         throw ViewfinderError(.notAvailable, "the camera cannot drive its focus")
     }
 
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot be turned off remotely.
+    public func powerOff() async throws {
+        throw ViewfinderError(.notAvailable, "the camera cannot be turned off remotely")
+    }
+
+    /// `nil`: the camera serves all it offers at once.
+    public var currentCommandCategories: CameraCommandCategories? { nil }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera serves all it offers at once, with nothing to switch.
+    public func switchToCommandCategories(_ categories: CameraCommandCategories) async throws {
+        throw ViewfinderError(.notAvailable, "the camera serves all it offers at once and has nothing to switch")
+    }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot zoom its live view.
+    public func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
+        throw ViewfinderError(.notAvailable, "the camera cannot zoom its live view")
+    }
+
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera's clock cannot be set.
     public func updateClock(to time: CameraClockTime) async throws {
         throw ViewfinderError(.notAvailable, "the camera's clock cannot be set")
@@ -110,6 +144,11 @@ extension CameraDriverOperations {
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera offers no live view.
     public func liveViewImage() async throws -> [UInt8] {
         throw ViewfinderError(.notAvailable, "the camera offers no live view Viewfinder can drive")
+    }
+
+    /// Fetches the image with ``liveViewImage()``; the camera sends no geometry with it.
+    public func liveViewImageWithGeometry() async throws -> (image: [UInt8], geometry: LiveViewGeometry?) {
+        (try await liveViewImage(), nil)
     }
 
     /// Does nothing.

@@ -43,6 +43,15 @@ extension DriverBackedCamera {
         try await driverCore.disconnect()
     }
 
+    /// Closes the connection through the camera's driver, turning the camera off first when `poweringOffCamera` is
+    /// `true`.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot be turned off, before anything is
+    ///   closed; what the camera answered to being turned off, once the connection is closed.
+    public func disconnect(poweringOffCamera: Bool) async throws {
+        try await driverCore.disconnect(poweringOffCamera: poweringOffCamera)
+    }
+
     /// The maker, model, serial number and firmware version of the connected camera; `nil` until connected.
     public var deviceInfo: CameraDeviceInfo? { driverCore.deviceInfo }
 
@@ -133,6 +142,28 @@ extension DriverBackedCamera {
     ///   when live view is off or the lens is at the end of its travel; or what the camera answered.
     public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
         try await driverCore.driveFocus(amount, towards: direction)
+    }
+
+    /// What the camera offers its client, from its driver's functionality.
+    public var supportedCommandCategories: CameraCommandCategories { driverCore.supportedCommandCategories }
+
+    /// What the camera serves now, as its driver says.
+    public var currentCommandCategories: CameraCommandCategories { driverCore.currentCommandCategories }
+
+    /// Makes the camera serve `categories` through its driver, returning once it does.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` for a category the camera does not offer or when the camera
+    ///   refuses the switch; ``ViewfinderError/Code/invalidArgument`` for categories it serves only one at a time.
+    public func switchToCommandCategories(_ categories: CameraCommandCategories) async throws {
+        try await driverCore.switchToCommandCategories(categories)
+    }
+
+    /// Magnifies the live view through the camera's driver, returning once the camera has taken it.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot zoom its live view through its driver;
+    ///   ``ViewfinderError/Code/invalidArgument`` for a level the camera does not offer; or what the camera answered.
+    public func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
+        try await driverCore.setLiveViewZoomLevel(level)
     }
 
     /// Sets the camera's clock through the camera's driver, returning once the camera has taken it.

@@ -23,16 +23,20 @@ public struct LiveViewFrame: Sendable {
     ///
     /// Its size is ``pixelSize``, or half of it with ``LiveViewOption/favorHighFrameRate``.
     public let pixelBuffer: PixelBuffer?
+    /// Where the image lies in the camera's coordinate space and what it shows: the aspect, the image frame, the zoom
+    /// rectangle when magnified and the orientation, as far as the camera says.
+    public let geometry: LiveViewGeometry
 
-    /// Creates a frame.
+    /// Creates a frame; without `geometry`, the image fills an aspect of its own size.
     public init(
         jpegData: [UInt8], pixelSize: Dimensions, timestamp: MonotonicTimestamp, sequenceNumber: UInt64,
-        pixelBuffer: PixelBuffer?
+        pixelBuffer: PixelBuffer?, geometry: LiveViewGeometry? = nil
     ) {
         self.jpegData = jpegData
         self.pixelSize = pixelSize
         self.timestamp = timestamp
         self.sequenceNumber = sequenceNumber
         self.pixelBuffer = pixelBuffer
+        self.geometry = geometry ?? LiveViewGeometry(imageSize: pixelSize)
     }
 }

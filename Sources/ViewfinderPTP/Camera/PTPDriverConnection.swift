@@ -17,7 +17,9 @@ public final class PTPDriverConnection: CameraDriverConnection {
         self.session = session
         self.dialect = dialect
         self.context = context
-        functionality = dialect.functionality
+        // PowerDown is ISO 15740's, for every vendor's cameras that list it.
+        functionality = dialect.functionality.union(
+            session.deviceInfo.supports(.powerDown) ? .powerOffOnDisconnect : [])
     }
 
     /// Opens the transport and a session, chooses the dialect and lets it read what the camera has.
@@ -116,6 +118,24 @@ public final class PTPDriverConnection: CameraDriverConnection {
         try await dialect.driveFocus(amount, towards: direction)
     }
 
+    /// Turns the camera off with PowerDown.
+    public func powerOff() async throws {
+        _ = try await session.transaction(.powerDown)
+    }
+
+    /// What the camera serves now, as the dialect says.
+    public var currentCommandCategories: CameraCommandCategories? { dialect.currentCommandCategories }
+
+    /// Switches the camera's command categories through the dialect.
+    public func switchToCommandCategories(_ categories: CameraCommandCategories) async throws {
+        try await dialect.switchToCommandCategories(categories)
+    }
+
+    /// Magnifies the live view through the dialect.
+    public func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
+        try await dialect.setLiveViewZoomLevel(level)
+    }
+
     /// Sets the camera's clock through the dialect.
     public func updateClock(to time: CameraClockTime) async throws {
         try await dialect.updateClock(to: time)
@@ -134,6 +154,11 @@ public final class PTPDriverConnection: CameraDriverConnection {
     /// Fetches a live view image through the dialect.
     public func liveViewImage() async throws -> [UInt8] {
         try await dialect.liveViewImage()
+    }
+
+    /// Fetches a live view image and its geometry through the dialect.
+    public func liveViewImageWithGeometry() async throws -> (image: [UInt8], geometry: LiveViewGeometry?) {
+        try await dialect.liveViewImageWithGeometry()
     }
 
     /// Ends live view through the dialect.

@@ -49,6 +49,8 @@ public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStri
     public static let deleteObject = PTPOperationCode(0x100B)
     /// InitiateCapture(storageID, format): the result arrives as ObjectAdded and CaptureComplete events.
     public static let initiateCapture = PTPOperationCode(0x100E)
+    /// PowerDown: the camera turns itself off.
+    public static let powerDown = PTPOperationCode(0x1013)
     /// GetDevicePropDesc(property): the ``PTPDevicePropertyDescription`` dataset.
     public static let getDevicePropDesc = PTPOperationCode(0x1014)
     /// GetDevicePropValue(property): the property's current value.
@@ -68,9 +70,9 @@ public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStri
         0x1001: "GetDeviceInfo", 0x1002: "OpenSession", 0x1003: "CloseSession", 0x1004: "GetStorageIDs",
         0x1005: "GetStorageInfo", 0x1006: "GetNumObjects", 0x1007: "GetObjectHandles", 0x1008: "GetObjectInfo",
         0x1009: "GetObject", 0x100A: "GetThumb", 0x100B: "DeleteObject", 0x100E: "InitiateCapture",
-        0x1014: "GetDevicePropDesc", 0x1015: "GetDevicePropValue", 0x1016: "SetDevicePropValue",
-        0x1017: "ResetDevicePropValue", 0x1018: "TerminateOpenCapture", 0x101B: "GetPartialObject",
-        0x101C: "InitiateOpenCapture",
+        0x1013: "PowerDown", 0x1014: "GetDevicePropDesc", 0x1015: "GetDevicePropValue",
+        0x1016: "SetDevicePropValue", 0x1017: "ResetDevicePropValue", 0x1018: "TerminateOpenCapture",
+        0x101B: "GetPartialObject", 0x101C: "InitiateOpenCapture",
     ]
 
     /// The operation's name and code, such as `GetObject (0x1009)`.

@@ -109,6 +109,11 @@ extension PTPDialect {
     }
 
     /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
+        throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot zoom their live view over PTP")
+    }
+
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
     public func updateClock(to time: CameraClockTime) async throws {
         throw ViewfinderError(.notAvailable, "\(Self.name) cameras' clocks cannot be set over PTP")
     }

@@ -57,6 +57,10 @@ extension SimulatedCamera {
             }
         case .canonEOSDriveLens:
             return driveLens(request.parameter(0) ?? 0)
+        case .canonEOSZoom:
+            return zoom(request.parameter(0) ?? 0)
+        case .canonEOSZoomPosition:
+            return zoomPosition(x: request.parameter(0) ?? .max, y: request.parameter(1) ?? .max)
         default:
             return SimulatorReply(code: .operationNotSupported)
         }
@@ -77,6 +81,24 @@ extension SimulatedCamera {
         }
         guard let moved else { return SimulatorReply(code: .generalError) }
         logFocus(moved: moved)
+        return .ok
+    }
+
+    /// Zoom(level): magnifies live view 5 or 10 times, or not at all with 1, as EOS bodies offer, and logs it.
+    private func zoom(_ level: UInt32) -> SimulatorReply {
+        guard [1, 5, 10].contains(level) else { return SimulatorReply(code: .invalidParameter) }
+        state.withLock { $0.canon.zoom.factor = level }
+        configuration.log?("live view zoom: Zoom \(level)")
+        return .ok
+    }
+
+    /// ZoomPosition(x, y): the point of the live view picture, in its pixels, that magnified live view shows, and
+    /// logs it; a point outside the picture is refused.
+    private func zoomPosition(x: UInt32, y: UInt32) -> SimulatorReply {
+        let size = configuration.liveViewSize
+        guard x < size.width, y < size.height else { return SimulatorReply(code: .invalidParameter) }
+        state.withLock { $0.canon.zoom.position = (x, y) }
+        configuration.log?("live view zoom: ZoomPosition \(x),\(y)")
         return .ok
     }
 

@@ -30,6 +30,9 @@ struct CanonEOSState: Sendable {
     /// The camera's clock as CameraTime reports it: read when a client asks for events and when the clock is set, as
     /// an EOS body reports its clock then and not as it ticks.
     var clock: UInt32 = 0
+    /// How far live view is magnified (Zoom: 1, 5 or 10) and the point of the picture it magnifies around
+    /// (ZoomPosition, in pixels of the live view picture; the middle until set).
+    var zoom: (factor: UInt32, position: (x: UInt32, y: UInt32)?) = (1, nil)
 }
 
 extension SimulatedCamera {
@@ -44,6 +47,7 @@ extension SimulatedCamera {
             .canonEOSSetRemoteMode, .canonEOSSetEventMode, .canonEOSGetEvent, .canonEOSTransferComplete,
             .canonEOSPCHDDCapacity, .canonEOSSetUILock, .canonEOSResetUILock, .canonEOSKeepDeviceOn,
             .canonEOSRemoteReleaseOn, .canonEOSRemoteReleaseOff, .canonEOSGetViewFinderData, .canonEOSDriveLens,
+            .canonEOSZoom, .canonEOSZoomPosition,
         ]
         let events = [0xC181, 0xC182, 0xC186, 0xC189, 0xC18A, 0xC18B].map { PTPEventCode(rawValue: $0) }
         return PTPDeviceInfo(

@@ -252,6 +252,23 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
         throw ViewfinderError(.notAvailable, "the fake camera has no focus motor")
     }
 
+    func disconnect(poweringOffCamera: Bool) async throws {
+        guard !poweringOffCamera else { throw ViewfinderError(.notAvailable, "the fake camera has no power switch") }
+        try await disconnect()
+    }
+
+    var supportedCommandCategories: CameraCommandCategories { [] }
+
+    var currentCommandCategories: CameraCommandCategories { [] }
+
+    func switchToCommandCategories(_ categories: CameraCommandCategories) async throws {
+        throw ViewfinderError(.notAvailable, "the fake camera has no command categories")
+    }
+
+    func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
+        throw ViewfinderError(.notAvailable, "the fake camera's live view has no zoom")
+    }
+
     var videoRecordingState: VideoRecordingState { state.withLock { $0.recordingState } }
 
     func addVideoRecordingStateObserver(_ observer: @escaping @Sendable (VideoRecordingState) -> Void)

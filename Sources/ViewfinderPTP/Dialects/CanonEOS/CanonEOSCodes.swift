@@ -40,6 +40,10 @@ extension PTPOperationCode {
     /// EOS DriveLens(step): moves the focus one step in live view, 1 to 3 (small to large) towards the camera, with
     /// bit 15 set towards infinity.
     public static let canonEOSDriveLens = PTPOperationCode(0x9155, vendorName: "EOS DriveLens")
+    /// EOS Zoom(level): magnifies live view, 1 for none, 5 or 10 times.
+    public static let canonEOSZoom = PTPOperationCode(0x9158, vendorName: "EOS Zoom")
+    /// EOS ZoomPosition(x, y): moves the magnified area of live view to a point of the picture.
+    public static let canonEOSZoomPosition = PTPOperationCode(0x9159, vendorName: "EOS ZoomPosition")
 }
 
 /// Canon's EOS response codes.

@@ -137,6 +137,9 @@ final class CanonEOSDialect: PTPDialect {
             if info.supports(.canonEOSDriveLens) {
                 functionality.insert(.directFocusDrive)
             }
+            if info.supports(.canonEOSZoom) {
+                functionality.insert(.liveViewZoom)
+            }
         }
         if clockProperty != nil, info.supports(.canonEOSSetDevicePropValueEx) {
             functionality.insert(.clockUpdate)

@@ -185,6 +185,29 @@ final class FujiDialect: PTPDialect {
         state.withLock { $0.mode = .remoteShooting }
     }
 
+    /// Over WiFi, remote shooting or the camera's files, whichever it serves now; `nil` over USB, where it serves both.
+    var currentCommandCategories: CameraCommandCategories? {
+        guard channels != nil else { return nil }
+        return state.withLock { $0.mode } == .remoteShooting ? .stillsShooting : .fileAccess
+    }
+
+    /// Switches a camera over WiFi to its files, or back to remote shooting.
+    ///
+    /// - Throws: `ViewfinderError/Code/invalidArgument` for its files with remote shooting, which it serves one at a
+    ///   time; `ViewfinderError/Code/notAvailable` when the camera refuses the switch.
+    func switchToCommandCategories(_ categories: CameraCommandCategories) async throws {
+        if categories.contains(.fileAccess) {
+            guard categories == .fileAccess else {
+                throw ViewfinderError(
+                    .invalidArgument,
+                    "\(connection.model) serves remote shooting or its files over Wi-Fi, one at a time, not both")
+            }
+            try await prepareFileAccess()
+        } else {
+            try await enterRemoteShooting()
+        }
+    }
+
     /// Stops reading CurrentState, and gives control back to the camera over USB, as libgphoto2 does at exit.
     func prepareToClose() async {
         await poller.stop()

@@ -272,15 +272,23 @@ final class NikonDialect: PTPDialect {
     }
 
     func liveViewImage() async throws -> [UInt8] {
+        try await liveViewImageWithGeometry().image
+    }
+
+    /// The live view JPEG and the geometry its header gives (``PTPNikonLiveViewHeader``).
+    func liveViewImageWithGeometry() async throws -> (image: [UInt8], geometry: LiveViewGeometry?) {
         var busy = 0
         while true {
             do {
                 var data = try await connection.session.transaction(.nikonGetLiveViewImage).data
                 let jpeg = try PTPNikonLiveViewFrame.jpegRange(in: data)
+                let geometry = PTPNikonLiveViewHeader.jpegSize(data[jpeg]).flatMap {
+                    PTPNikonLiveViewHeader.geometry(header: data[..<jpeg.lowerBound], imageSize: $0)
+                }
                 // Drop the header and anything after the image in place, without copying into a new array.
                 data.removeSubrange(jpeg.upperBound...)
                 data.removeSubrange(..<jpeg.lowerBound)
-                return data
+                return (data, geometry)
             } catch let error as ViewfinderError
                 where error.responseCode == PTPResponseCode.deviceBusy.rawValue && busy < Self.busyRetries
             {

@@ -1,0 +1,84 @@
+import ViewfinderCore
+
+/// The geometry in the header Nikon bodies put before each live view JPEG: big-endian sizes and points in the
+/// coordinates of the whole picture the sensor sees.
+///
+/// Older bodies start the header with the image's size; newer ones put 8 bytes before it, and every field follows 8
+/// bytes later. From that start: the image's size (0), the whole picture's size (4), the size of the area shown (8)
+/// and its centre (12), the autofocus area's size (16) and centre (20), and at 29 the rotation (0 level, 1 and 2 the
+/// quarter turns, 3 upside down). The layout is the one whose image size is the JPEG's; a header that matches
+/// neither, or whose sizes are zero or outside the picture, gives no geometry.
+package enum PTPNikonLiveViewHeader {
+    /// Where the fields start in each layout: older bodies, then newer ones.
+    static let layoutStarts = [0, 8]
+
+    /// The geometry the header gives for a JPEG of `imageSize`, or `nil` when it gives none.
+    package static func geometry(header: ArraySlice<UInt8>, imageSize: Dimensions) -> LiveViewGeometry? {
+        for layoutStart in layoutStarts where header.count >= layoutStart + 30 {
+            let start = header.startIndex + layoutStart
+            func field(_ offset: Int) -> Int {
+                Int(header[start + offset]) << 8 | Int(header[start + offset + 1])
+            }
+            guard field(0) == imageSize.width, field(2) == imageSize.height else { continue }
+            let whole = Dimensions(width: field(4), height: field(6))
+            guard whole.width > 0, whole.height > 0 else { return nil }
+            let shown = (width: field(8), height: field(10), x: field(12), y: field(14))
+            var zoomRect: LiveViewRect?
+            if shown.width > 0, shown.height > 0, shown.width <= whole.width, shown.height <= whole.height,
+                shown.width < whole.width || shown.height < whole.height
+            {
+                zoomRect = LiveViewRect(
+                    x: min(max(shown.x - shown.width / 2, 0), whole.width - shown.width),
+                    y: min(max(shown.y - shown.height / 2, 0), whole.height - shown.height),
+                    width: shown.width, height: shown.height)
+            }
+            let orientations: [LiveViewOrientation] = [.landscape, .portraitRight, .portraitLeft, .upsideDown]
+            let rotation = Int(header[start + 29])
+            return LiveViewGeometry(
+                aspect: whole, imageFrame: LiveViewRect(x: 0, y: 0, width: whole.width, height: whole.height),
+                zoomRect: zoomRect, orientation: rotation < orientations.count ? orientations[rotation] : nil)
+        }
+        return nil
+    }
+
+    /// The size a JPEG's start-of-frame segment gives, or `nil` when none comes before its image data.
+    package static func jpegSize(_ jpeg: ArraySlice<UInt8>) -> Dimensions? {
+        var index = jpeg.startIndex + 2
+        while index + 9 <= jpeg.endIndex, jpeg[index] == 0xFF {
+            let marker = jpeg[index + 1]
+            let length = Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3])
+            // SOF0 to SOF15, less DHT (C4), JPG (C8) and DAC (CC), which share the range.
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                let height = Int(jpeg[index + 5]) << 8 | Int(jpeg[index + 6])
+                let width = Int(jpeg[index + 7]) << 8 | Int(jpeg[index + 8])
+                return Dimensions(width: width, height: height)
+            }
+            guard marker != 0xDA, length >= 2 else { return nil }
+            index += 2 + length
+        }
+        return nil
+    }
+
+    /// A header of the older layout for a JPEG of `imageSize` out of a whole picture of `whole`, showing `shown`
+    /// (the whole picture when `nil`), with `rotation`, `length` bytes long as a camera sends it.
+    package static func encode(
+        imageSize: Dimensions, whole: Dimensions, shown: LiveViewRect? = nil, rotation: UInt8 = 0, length: Int = 384
+    ) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(length, 30))
+        func put(_ value: Int, at offset: Int) {
+            bytes[offset] = UInt8(truncatingIfNeeded: value >> 8)
+            bytes[offset + 1] = UInt8(truncatingIfNeeded: value)
+        }
+        let area = shown ?? LiveViewRect(x: 0, y: 0, width: whole.width, height: whole.height)
+        put(imageSize.width, at: 0)
+        put(imageSize.height, at: 2)
+        put(whole.width, at: 4)
+        put(whole.height, at: 6)
+        put(area.width, at: 8)
+        put(area.height, at: 10)
+        put(area.x + area.width / 2, at: 12)
+        put(area.y + area.height / 2, at: 14)
+        bytes[29] = rotation
+        return bytes
+    }
+}

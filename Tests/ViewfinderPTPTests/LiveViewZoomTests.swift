@@ -1,0 +1,99 @@
+import Synchronization
+import Testing
+import ViewfinderCore
+import ViewfinderReactive
+import ViewfinderSimulator
+import ViewfinderSystem
+import ViewfinderTestSupport
+
+@testable import ViewfinderPTP
+@testable import ViewfinderPTPIP
+
+extension SimulatedCameraTests {
+    /// Live view magnified, against the simulated cameras over loopback TCP: Canon's Zoom magnifies the simulated
+    /// live view, whose frames then show the middle of the test scene; a level the camera does not offer and a camera
+    /// without zoom fail before anything is sent.
+    @Suite(.timeLimit(.minutes(3))) struct LiveViewZoomTests {
+        static let canon = CameraSimulator.Configuration(identity: .canon, sampleImageCount: 0)
+
+        /// How many frames came and the newest one's JPEG image, from a subscriber that always asks for the next.
+        final class Frames: Sendable {
+            let received = Mutex<(count: Int, newest: [UInt8])>((0, []))
+            var count: Int { received.withLock { $0.count } }
+
+            /// The mean luma of the bottom tenth of the newest frame, once more than `count` frames came.
+            func bottomLuma(after count: Int) async throws -> Double {
+                try await waitUntil("a live view frame after frame \(count)") { self.count > count }
+                let image = received.withLock { $0.newest }
+                return try #require(JPEGProbe.measure(image, rows: 0.9..<1)).meanLuma
+            }
+
+            /// The mean luma of the bottom tenth of a frame the camera made after a request that just returned: the
+            /// frame fetched while the request was under way is passed over.
+            func bottomLumaOfAFrameAfterNow() async throws -> Double {
+                try await bottomLuma(after: count + 1)
+            }
+        }
+
+        static func setZoomWithCompletion(_ camera: PTPCamera, _ level: LiveViewZoomLevel) async throws {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                camera.setLiveViewZoomLevel(level) { error in
+                    if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+                }
+            }
+        }
+
+        @Test func canonZoomMagnifiesTheMiddleOfTheLiveView() async throws {
+            try await CameraHarness.run(Self.canon) { harness in
+                let camera = harness.camera
+                #expect(camera.supportedFunctionality.contains(.liveViewZoom))
+                camera.applyLiveViewOptions([.skipImageDecoding: true])
+                let frames = Frames()
+                let cancellable = camera.liveViewPublisher.sinkWithReadyHandler { _ in
+                } receiveValue: { frame, ready in
+                    frames.received.withLock { $0 = ($0.count + 1, frame.jpegData) }
+                    ready()
+                }
+                defer { cancellable.cancel() }
+                // The whole scene ends in a wedge of grey steps from light to nearly black.
+                let whole = try await frames.bottomLuma(after: 0)
+                #expect(whole < 120, "mean luma \(whole)")
+
+                // Five times around the middle: the bottom rows cross the grey ramp's middle fifth.
+                try await camera.setLiveViewZoomLevel(LiveViewZoomLevel(zoomFactor: 5))
+                #expect(harness.simulator.requestsAnswered(.canonEOSZoom) == 1)
+                let magnified = try await frames.bottomLumaOfAFrameAfterNow()
+                #expect(magnified > 150, "mean luma \(magnified)")
+
+                try await Self.setZoomWithCompletion(camera, .none)
+                let back = try await frames.bottomLumaOfAFrameAfterNow()
+                #expect(back < 120, "mean luma \(back)")
+                #expect(harness.simulator.requestsAnswered(.canonEOSZoom) == 2)
+            }
+        }
+
+        @Test func canonRefusesALevelItDoesNotOfferBeforeSendingIt() async throws {
+            try await CameraHarness.run(Self.canon) { harness in
+                let refused = await #expect(throws: ViewfinderError.self) {
+                    try await harness.camera.setLiveViewZoomLevel(LiveViewZoomLevel(zoomFactor: 3))
+                }
+                #expect(refused?.code == .invalidArgument)
+                #expect(refused?.message.contains("1, 5 or 10") == true, "\(String(describing: refused))")
+                #expect(harness.simulator.requestsAnswered(.canonEOSZoom) == 0)
+            }
+        }
+
+        @Test func aCameraWithoutZoomSaysSo() async throws {
+            let nikon = CameraSimulator.Configuration(identity: .nikon, sampleImageCount: 0)
+            try await CameraHarness.run(nikon) { harness in
+                let camera = harness.camera
+                #expect(!camera.supportedFunctionality.contains(.liveViewZoom))
+                let refused = await #expect(throws: ViewfinderError.self) {
+                    try await camera.setLiveViewZoomLevel(LiveViewZoomLevel(zoomFactor: 5))
+                }
+                #expect(refused?.code == .notAvailable)
+                #expect(refused?.message.contains("zoom the live view") == true, "\(String(describing: refused))")
+            }
+        }
+    }
+}
