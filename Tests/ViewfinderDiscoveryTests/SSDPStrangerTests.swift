@@ -38,7 +38,16 @@ import Glibc
             self.accepted = accepted
             port = listener.localPort
             thread = try PlatformThread(name: "test-describe") {
-                while let client = try? listener.accept(timeout: .seconds(60)) {
+                // Serves until close() shuts the listener down: under the thread sanitizer with the whole suite on
+                // two cores a test can wait longer than a minute for its turn before it fetches.
+                while true {
+                    let client: Socket
+                    do {
+                        guard let accepted = try listener.accept(timeout: .seconds(60)) else { continue }
+                        client = accepted
+                    } catch {
+                        return
+                    }
                     guard let answer else {
                         accepted.withLock { $0.append(client) }
                         continue

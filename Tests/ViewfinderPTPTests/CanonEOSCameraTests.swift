@@ -340,8 +340,15 @@ extension SimulatedCameraTests {
         @Test func aCameraThatVanishesEndsTheConnectionAndThePoll() async throws {
             try await CameraHarness.run(Self.canon) { harness in
                 let camera = harness.camera
+                // The observers hear of the end once the connection's values are forgotten; connectionState says so
+                // before.
+                let ended = Locked(false)
+                let token = camera.addConnectionStateObserver { state in
+                    if state == .notConnected { ended.withLock { $0 = true } }
+                }
                 harness.simulator.dropAllConnections()
-                try await waitUntil("the camera to be gone") { camera.connectionState == .notConnected }
+                try await waitUntil("the observers to hear the camera is gone") { ended.withLock { $0 } }
+                withExtendedLifetime(token) {}
                 #expect(camera.lastDisconnection?.wasExpected == false)
                 let error = await #expect(throws: ViewfinderError.self) {
                     try await camera.property(for: .iso).setValue(.iso200)

@@ -70,7 +70,15 @@ final class SimulatorFujiWiFiServer: Sendable {
     }
 
     private func acceptClients() {
-        while let socket = try? listener.accept(timeout: .seconds(3600)) {
+        // Until the listener is shut down, which ends accept with an error: a client may come after any pause.
+        while true {
+            let socket: Socket
+            do {
+                guard let accepted = try listener.accept(timeout: .seconds(3600)) else { continue }
+                socket = accepted
+            } catch {
+                return
+            }
             guard sockets.register(socket) else { return }
             socket.setNoDelay()
             serve(PTPIPConnection(socket: socket, timeout: configuration.replyTimeout))

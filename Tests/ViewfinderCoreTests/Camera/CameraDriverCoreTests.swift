@@ -169,8 +169,14 @@ struct SizeOnlyDecoder: LiveViewImageDecoder {
         try await camera.connect()
         try await camera.startVideoRecording()
         let connection = try #require(camera.connection)
+        // The observers hear of the end once the connection's values are forgotten; connectionState says so before.
+        let ended = Locked(false)
+        let token = camera.addConnectionStateObserver { state in
+            if state == .notConnected { ended.withLock { $0 = true } }
+        }
         connection.fail(ViewfinderError(.timeout, "the camera stopped answering"))
-        try await waitUntil("the camera to be not connected") { camera.connectionState == .notConnected }
+        try await waitUntil("the observers to hear the camera is not connected") { ended.withLock { $0 } }
+        withExtendedLifetime(token) {}
         #expect(camera.lastDisconnection?.error?.code == .timeout)
         #expect(camera.videoRecordingState == .notRecording)
         #expect(camera.property(for: .iso).currentValue == nil)
