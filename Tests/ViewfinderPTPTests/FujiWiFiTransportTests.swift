@@ -109,6 +109,35 @@ import ViewfinderTestSupport
         #expect(dataOut.withLock { $0 } == [5, 0])
     }
 
+    /// Live view frames are read on the transport's one live view thread, which a task can prefer so that a frame
+    /// wakes no other thread; once the session has closed the thread is gone and a frame is refused.
+    @Test func liveViewFramesAreReadOnOneThreadUntilTheSessionCloses() async throws {
+        let framesSent = Atomic(false)
+        let peer = try FujiScriptedPeer { peer in
+            try peer.accept()
+            try peer.acceptLiveView()
+            try peer.sendFrame([0xFF, 0xD8, 7, 0xFF, 0xD9])
+            framesSent.store(true, ordering: .releasing)
+            peer.waitForClose()
+        }
+        let (transport, session) = try await open(peer)
+        try await transport.openLiveView()
+        let thread = try #require(transport.liveViewExecutor as? IOThread)
+        #expect(transport.liveViewExecutor as? IOThread === thread)
+        try await waitUntil("the peer to push a frame") { framesSent.load(ordering: .acquiring) }
+        let (frame, onThread) = try await Task(executorPreference: thread) {
+            let frame = try await transport.liveViewFrame()
+            return (frame, thread.isCurrent)
+        }.value
+        #expect(frame == [0xFF, 0xD8, 7, 0xFF, 0xD9])
+        #expect(onThread)
+        await session.close()
+        #expect(transport.liveViewExecutor == nil)
+        let closed = await #expect(throws: ViewfinderError.self) { _ = try await transport.liveViewFrame() }
+        #expect(closed?.code == .notConnected)
+        #expect(try await peer.recordedFailures() == [])
+    }
+
     /// An X-T4 answers GetDeviceInfo over WiFi with an empty data phase: a DeviceInfo with Fujifilm's extension and
     /// the name from the camera's answer to the init stands in, so the Fuji dialect speaks to it.
     @Test func anEmptyDeviceInfoIsReplacedByFujifilmsOwn() async throws {

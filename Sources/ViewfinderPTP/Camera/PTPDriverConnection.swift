@@ -166,9 +166,10 @@ public final class PTPDriverConnection: CameraDriverConnection {
         await dialect.endLiveView()
     }
 
-    /// The session's command thread, where each frame's transaction runs.
+    /// The dialect's live view thread, if it reads frames on one (Fujifilm's JPEG stream over WiFi), otherwise the
+    /// session's command thread, where each frame's transaction runs.
     public var liveViewExecutor: (any TaskExecutor)? {
-        session.core.commandThread
+        dialect.liveViewExecutor ?? session.core.commandThread
     }
 
     /// Starts recording through the dialect.

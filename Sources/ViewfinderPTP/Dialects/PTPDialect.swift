@@ -69,9 +69,16 @@ public protocol PTPDialect: CameraDriverOperations {
 
     /// The connection ended: waits under way fail with `error`, and tasks the dialect runs stop.
     func connectionEnded(with error: ViewfinderError)
+
+    /// Where live view's frames are read when not on the session's command thread: a task that prefers it fetches
+    /// each frame without waking another thread.
+    var liveViewExecutor: (any TaskExecutor)? { get }
 }
 
 extension PTPDialect {
+    /// None: live view's frames are the answers to transactions on the session's command thread.
+    public var liveViewExecutor: (any TaskExecutor)? { nil }
+
     /// Does nothing: the dialect acts on events in ``handle(_:)``.
     public func observe(_ event: PTPEvent) {}
 

@@ -33,12 +33,46 @@ extension FujiWiFiTransport {
     /// The newest JPEG frame the camera has pushed on the live view connection: the frames that came since the last
     /// call but one are read and dropped, and when none has come, the next is awaited.
     ///
+    /// Frames are read on the transport's live view thread (``liveViewExecutor``), started at the first call and
+    /// kept until the transport closes.
+    ///
     /// - Throws: `ViewfinderError/Code/notConnected` before ``openLiveView()``, `ViewfinderError/Code/alreadyRunning` while
     ///   another call reads, `ViewfinderError/Code/timeout` when no frame comes within
     ///   ``Configuration/responseTimeout``, `ViewfinderError/Code/malformedData` for a frame that is not a JPEG or
     ///   is longer than ``Configuration/maximumLiveViewFrameLength``.
     public func liveViewFrame() async throws -> [UInt8] {
-        try await IOThread.run(name: "\(threadName)-lv") { [self] in try nextLiveViewFrame() }
+        let thread = try liveViewThread()
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
+            let accepted = thread.submit { [self] in
+                continuation.resume(with: Swift.Result { try nextLiveViewFrame() })
+            }
+            if !accepted {
+                continuation.resume(throwing: ViewfinderError(.notConnected, "the connection to \(endpoint) has ended"))
+            }
+        }
+    }
+
+    /// The live view thread, where ``liveViewFrame()`` reads frames: a task that prefers it reads each frame on it
+    /// and resumes there, so a frame wakes one thread and starts none.
+    public var liveViewExecutor: (any TaskExecutor)? {
+        try? liveViewThread()
+    }
+
+    /// The thread that reads live view frames, started at the first call; none once the transport was shut down.
+    private func liveViewThread() throws(ViewfinderError) -> IOThread {
+        try channels.withLock { (channels) throws(ViewfinderError) in
+            guard !channels.isShutDown else {
+                throw ViewfinderError(.notConnected, "the connection to \(endpoint) has ended")
+            }
+            if let thread = channels.liveViewThread { return thread }
+            do {
+                let thread = try IOThread(name: "\(threadName)-lv")
+                channels.liveViewThread = thread
+                return thread
+            } catch {
+                throw ViewfinderError(.io, "cannot start the thread that reads live view: \(error)")
+            }
+        }
     }
 
     /// How many live view frames were read and dropped because a newer one had come before anybody asked.
@@ -169,8 +203,8 @@ extension FujiWiFiTransport {
 
     /// Reads one frame: its 32-bit length (itself included), a 14-byte header and a JPEG.
     func readFrame(from connection: PTPIPConnection) throws(ViewfinderError) -> [UInt8] {
-        let activity = "reading a live view frame from \(connection.socket.endpoint)"
-        var reader = PTPDataReader(try Self.read(4, from: connection, while: activity), reading: "live view frame")
+        func activity() -> String { "reading a live view frame from \(connection.socket.endpoint)" }
+        var reader = PTPDataReader(try Self.read(4, from: connection, while: activity()), reading: "live view frame")
         let length = Int(try reader.read(UInt32.self))
         let overhead = 4 + Self.liveViewHeaderLength
         guard length >= overhead + 4, length - overhead <= configuration.maximumLiveViewFrameLength else {
@@ -178,8 +212,8 @@ extension FujiWiFiTransport {
                 "a frame of \(length) bytes is not between \(overhead + 4) and "
                     + "\(configuration.maximumLiveViewFrameLength + overhead) bytes")
         }
-        try connection.skipPayload(Self.liveViewHeaderLength, while: activity)
-        let jpeg = try Self.read(length - overhead, from: connection, while: activity)
+        try connection.skipPayload(Self.liveViewHeaderLength, while: activity())
+        let jpeg = try Self.read(length - overhead, from: connection, while: activity())
         guard jpeg[0] == 0xFF, jpeg[1] == 0xD8 else {
             throw ViewfinderError(.malformedData, "a live view frame from \(endpoint) does not hold a JPEG")
         }

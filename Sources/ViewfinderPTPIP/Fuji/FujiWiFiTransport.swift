@@ -26,7 +26,8 @@ public final class FujiWiFiTransport: FujiWiFiChannels, @unchecked Sendable {
     /// The camera's answer to the init: its name, its identifier and the connection number it assigned.
     public let acceptance: FujiWiFiPacket.Acceptance
 
-    /// `fx` and the command port, such as `fx55740`; the event connection's thread is `fx55740-events`.
+    /// `fx` and the command port, such as `fx55740`; the event connection's thread is `fx55740-events`, the live view
+    /// thread `fx55740-lv`.
     public var threadName: String { "fx\(configuration.commandPort)" }
 
     /// The longest event container accepted.
@@ -61,6 +62,8 @@ public final class FujiWiFiTransport: FujiWiFiChannels, @unchecked Sendable {
         var isShutDown = false
         /// The event connection's socket, so that shutting down wakes its thread.
         var eventSocket: Socket?
+        /// The thread that reads live view frames, once a caller asked for one.
+        var liveViewThread: IOThread?
     }
 
     /// Wraps a command connection whose init the camera accepted; also for harnesses over socket pairs.
@@ -74,7 +77,11 @@ public final class FujiWiFiTransport: FujiWiFiChannels, @unchecked Sendable {
 
     deinit {
         command.close()
-        channels.withLock { $0.liveView?.close() }
+        let thread = channels.withLock { channels in
+            channels.liveView?.close()
+            return channels.liveViewThread
+        }
+        thread?.stop()
     }
 
     /// Connects to the command port and sends the init, once more on the same connection when the camera refuses the
@@ -298,12 +305,13 @@ public final class FujiWiFiTransport: FujiWiFiChannels, @unchecked Sendable {
     /// Shuts every connection down, waking the threads that wait on them; no channel opens afterwards.
     public func shutdown() {
         command.socket.shutdown()
-        let (events, liveView) = channels.withLock { channels in
+        let (events, liveView, thread) = channels.withLock { channels in
             channels.isShutDown = true
-            return (channels.eventSocket, channels.liveView)
+            return (channels.eventSocket, channels.liveView, channels.liveViewThread)
         }
         events?.shutdown()
         liveView?.socket.shutdown()
+        thread?.stop()
     }
 
     /// Closes the command connection, after waiting briefly for the camera to close its side when `gracefully`, and
@@ -313,12 +321,17 @@ public final class FujiWiFiTransport: FujiWiFiChannels, @unchecked Sendable {
             command.finish(timeout: min(command.timeout, .seconds(2)))
         }
         command.close()
-        let (events, liveView) = channels.withLock { channels in
+        let (events, liveView, thread) = channels.withLock { channels in
             channels.isShutDown = true
-            return (channels.eventSocket, channels.liveView)
+            return (channels.eventSocket, channels.liveView, channels.liveViewThread)
         }
         events?.shutdown()
         liveView?.socket.shutdown()
-        liveView?.close()
+        // A frame being read on the live view thread ends with the shutdown; the connection closes after it.
+        if let thread {
+            thread.stop { liveView?.close() }
+        } else {
+            liveView?.close()
+        }
     }
 }

@@ -84,6 +84,9 @@ extension FujiDialect {
         state.withLock { $0.openCapture = true }
     }
 
+    /// The WiFi transport's live view thread, where the JPEG stream is read; none over USB.
+    var liveViewExecutor: (any TaskExecutor)? { channels?.liveViewExecutor }
+
     /// The newest frame of the JPEG stream over WiFi; over USB, the live view object's JPEG, asked for again every
     /// 5 ms while the camera has none ready, then deleted so the camera makes the next.
     func liveViewImage() async throws -> [UInt8] {

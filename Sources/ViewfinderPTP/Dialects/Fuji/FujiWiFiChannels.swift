@@ -10,4 +10,6 @@ public protocol FujiWiFiChannels: PTPTransport {
     func openLiveView() async throws
     /// The newest live view frame, a JPEG.
     func liveViewFrame() async throws -> [UInt8]
+    /// The thread where ``liveViewFrame()`` reads frames, for the live view publisher's task to run on.
+    var liveViewExecutor: (any TaskExecutor)? { get }
 }
