@@ -55,18 +55,41 @@ extension Socket {
     ///
     /// - Throws: ``SocketError/Reason/notNumeric`` for a name, or the system's error, such as `EADDRINUSE`.
     package static func listen(host: String, port: UInt16, backlog: CInt = 16) throws(SocketError) -> Socket {
+        let socket = try bound(host: host, port: port, reusingAddress: true)
+        try socket.listen(backlog: backlog)
+        return socket
+    }
+
+    /// A stream socket bound to `host` (a numeric IPv4 or IPv6 address) and `port` that does not listen yet; port 0
+    /// picks a free port.
+    ///
+    /// Bound without `reusingAddress`, the socket holds its port until it is closed: no other socket binds it, and no
+    /// connection takes it as its own port, while connections to it are refused until ``listen(backlog:)``.
+    ///
+    /// - Throws: ``SocketError/Reason/notNumeric`` for a name, or the system's error, such as `EADDRINUSE`.
+    package static func bound(host: String, port: UInt16, reusingAddress: Bool) throws(SocketError) -> Socket {
         var address = try SocketAddress(numeric: host, port: port)
-        let activity = "listening on \(address)"
+        let activity = "binding to \(address)"
         let descriptor = try makeDescriptor(
             family: address.family, type: SOCK_STREAM, while: activity, endpoint: address)
-        var one: CInt = 1
-        setsockopt(descriptor.rawValue, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<CInt>.size))
-        let bound = address.withSockAddr { Glibc.bind(descriptor.rawValue, $0, $1) } == 0
-        guard bound, Glibc.listen(descriptor.rawValue, backlog) == 0 else {
+        if reusingAddress {
+            var one: CInt = 1
+            setsockopt(descriptor.rawValue, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<CInt>.size))
+        }
+        guard address.withSockAddr({ Glibc.bind(descriptor.rawValue, $0, $1) }) == 0 else {
             throw SocketError(.system(.current), while: activity, endpoint: address.description)
         }
         address.port = SocketAddress.filling { getsockname(descriptor.rawValue, $0, &$1) }.1.port
         return Socket(adopting: descriptor, endpoint: address.description)
+    }
+
+    /// Starts listening for connections on a bound socket.
+    ///
+    /// - Throws: The system's error, such as `EADDRINUSE` when another socket listens on the port.
+    package func listen(backlog: CInt = 16) throws(SocketError) {
+        guard Glibc.listen(descriptor, backlog) == 0 else {
+            throw SocketError(.system(.current), while: "listening on \(endpoint)", endpoint: endpoint)
+        }
     }
 
     /// A connected pair of local stream sockets (`socketpair(2)`), for harnesses that drive a connection from both

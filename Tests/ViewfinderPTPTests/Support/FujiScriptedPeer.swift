@@ -14,13 +14,14 @@ final class FujiScriptedPeer: Sendable {
     /// The camera's side of the connections.
     final class Peer: @unchecked Sendable {
         let command: PTPIPConnection
-        let ports: (event: UInt16, liveView: UInt16)
+        /// The event and live view ports, bound and not listening until the script says.
+        let reserved: (event: Socket, liveView: Socket)
         private(set) var events: PTPIPConnection?
         private(set) var liveView: PTPIPConnection?
 
-        init(command: PTPIPConnection, ports: (event: UInt16, liveView: UInt16)) {
+        init(command: PTPIPConnection, reserved: (event: Socket, liveView: Socket)) {
             self.command = command
-            self.ports = ports
+            self.reserved = reserved
         }
 
         deinit {
@@ -107,12 +108,12 @@ final class FujiScriptedPeer: Sendable {
         /// Starts listening on the event port, as the camera does once remote capture starts, runs `meanwhile`, and
         /// accepts the client.
         func acceptEvents(meanwhile: () throws -> Void = {}) throws {
-            events = try accept(on: ports.event, meanwhile: meanwhile)
+            events = try accept(on: reserved.event, meanwhile: meanwhile)
         }
 
         /// Starts listening on the live view port and accepts the client.
         func acceptLiveView() throws {
-            liveView = try accept(on: ports.liveView)
+            liveView = try accept(on: reserved.liveView)
         }
 
         /// Sends an event container.
@@ -142,12 +143,12 @@ final class FujiScriptedPeer: Sendable {
             }
         }
 
-        private func accept(on port: UInt16, meanwhile: () throws -> Void = {}) throws -> PTPIPConnection {
-            let listener = try Socket.listen(host: "127.0.0.1", port: port)
+        private func accept(on listener: Socket, meanwhile: () throws -> Void = {}) throws -> PTPIPConnection {
+            try listener.listen()
             defer { listener.close() }
             try meanwhile()
             guard let socket = try listener.accept(timeout: ScriptedResponder.patience) else {
-                throw ViewfinderError(.timeout, "the client did not connect to port \(port)")
+                throw ViewfinderError(.timeout, "the client did not connect to port \(listener.localPort)")
             }
             return PTPIPConnection(socket: socket, timeout: .seconds(10))
         }
@@ -175,13 +176,19 @@ final class FujiScriptedPeer: Sendable {
     init(script: @escaping @Sendable (Peer) throws -> Void) throws {
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)
         port = listener.localPort
-        ports = (try Self.freePort(), try Self.freePort())
-        let ports = ports
+        let reserved = (try Self.reservedPort(), try Self.reservedPort())
+        ports = (reserved.0.localPort, reserved.1.localPort)
         try IOThread.detach(name: "fujipeer\(port)") { [self] in
             do {
-                defer { listener.close() }
+                defer {
+                    listener.close()
+                    reserved.0.close()
+                    reserved.1.close()
+                }
                 guard let socket = try listener.accept(timeout: ScriptedResponder.patience) else { return }
-                let peer = Peer(command: PTPIPConnection(socket: socket, timeout: .seconds(10)), ports: ports)
+                let peer = Peer(
+                    command: PTPIPConnection(socket: socket, timeout: .seconds(10)),
+                    reserved: (event: reserved.0, liveView: reserved.1))
                 defer { peer.command.close() }
                 try script(peer)
             } catch {
@@ -191,16 +198,10 @@ final class FujiScriptedPeer: Sendable {
         }
     }
 
-    /// A port nothing listens on now, below the system's range of ephemeral ports, so that no connection another
-    /// test makes meanwhile takes it as its own port before the script listens on it.
-    private static func freePort() throws -> UInt16 {
-        for _ in 0..<100 {
-            let port = UInt16.random(in: 20000..<32000)
-            guard let listener = try? Socket.listen(host: "127.0.0.1", port: port) else { continue }
-            listener.close()
-            return port
-        }
-        throw ViewfinderError(.io, "no free port below the ephemeral range")
+    /// A free port, bound and not listening: connections to it are refused until the script listens, and no other
+    /// socket (another test's camera, or a connection's own end) takes it meanwhile.
+    private static func reservedPort() throws -> Socket {
+        try Socket.bound(host: "127.0.0.1", port: 0, reusingAddress: false)
     }
 
     /// Waits until the script has finished and returns what went wrong in it.
