@@ -46,6 +46,39 @@ extension SimulatedCameraTests {
             }
         }
 
+        /// The properties the simulated Nikon and Canon report are known, each in its category; populated ones have
+        /// a value, and none is known once the camera is gone.
+        @Test func knownPropertiesAndPopulatedPropertiesOfACategory() async throws {
+            for identity in [CameraSimulator.Identity.nikon, .canon] {
+                let camera = try await CameraHarness.run(.init(identity: identity, sampleImageCount: 0)) { harness in
+                    let camera = harness.camera
+                    let known = camera.knownPropertyIdentifiers
+                    for identifier in [
+                        AnyCameraPropertyIdentifier(.iso), AnyCameraPropertyIdentifier(.shutterSpeed),
+                        AnyCameraPropertyIdentifier(.aperture), AnyCameraPropertyIdentifier(.batteryLevel),
+                        AnyCameraPropertyIdentifier(.shotsAvailable), AnyCameraPropertyIdentifier(.autoExposureMode),
+                    ] {
+                        #expect(known.contains(identifier), "\(identifier) on the \(identity)")
+                    }
+                    let exposure = camera.populatedProperties(in: .exposureSetting)
+                    let exposureNames = Set(exposure.map(\.anyIdentifier.name))
+                    #expect(exposureNames.isSuperset(of: ["iso", "shutterSpeed", "aperture"]), "\(identity)")
+                    #expect(exposure.allSatisfy { $0.category == .exposureSetting && $0.localizedDisplayValue != nil })
+                    let iso = exposure.first { $0.anyIdentifier == AnyCameraPropertyIdentifier(.iso) }
+                    #expect(
+                        iso?.localizedDisplayValue == camera.property(for: .iso).currentValue?.localizedDisplayValue)
+                    let information = camera.populatedProperties(in: .information)
+                    #expect(information.map(\.anyIdentifier.name) == ["batteryLevel", "shotsAvailable"], "\(identity)")
+                    #expect(!exposureNames.contains("batteryLevel"))
+                    return camera
+                }
+                try await waitUntil("the properties to be forgotten after disconnecting (\(identity))") {
+                    camera.knownPropertyIdentifiers.isEmpty
+                }
+                #expect(camera.populatedProperties(in: .exposureSetting).isEmpty)
+            }
+        }
+
         /// A dial turned on the camera itself reaches the client through the camera's event, as on a real camera.
         @Test func aDialTurnedOnTheCameraReachesTheClient() async throws {
             for identity in [CameraSimulator.Identity.nikon, .canon] {

@@ -39,6 +39,12 @@ enum CameraProperties {
             valueSyntax: "read-only", parse: { _ in nil }),
     ]
 
+    /// Every property, grouped by category in the order of ``CameraPropertyCategory/allCases``, each group in the
+    /// order of ``all``.
+    static var grouped: [any CommandLineProperty] {
+        CameraPropertyCategory.allCases.flatMap { category in all.filter { $0.category == category } }
+    }
+
     /// The property a command line names, by its name or an alias, in any case.
     ///
     /// - Throws: ``UsageError`` listing the names when none matches.
