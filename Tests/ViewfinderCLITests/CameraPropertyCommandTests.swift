@@ -163,7 +163,12 @@ extension SimulatedCameraCommands {
                 let names = readings.standardOutput.split(separator: "\n").dropFirst().map {
                     $0.split(separator: " ").first.map(String.init) ?? ""
                 }
-                #expect(names == ["battery", "shots"], "\(readings)")
+                #expect(names == ["focal-length", "battery", "shots"], "\(readings)")
+
+                let metering = try camera.run("camera", "set", "metering", "spot")
+                #expect(metering.status == 0 && metering.standardOutput == "Metering Mode is Spot\n", "\(metering)")
+                let focalLength = try camera.run("camera", "get", "focal-length")
+                #expect(focalLength.standardOutput == "35 mm\n", "\(focalLength)")
 
                 let wrong = try camera.run("camera", "props", "--category", "lens")
                 #expect(wrong.status == 64, "\(wrong)")

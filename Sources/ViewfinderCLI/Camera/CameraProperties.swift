@@ -32,6 +32,16 @@ enum CameraProperties {
             valueSyntax: "single, continuous, continuous-high, self-timer",
             parse: PropertyValueSyntax.named(DriveModeValue.self)),
         TypedCommandLineProperty(
+            identifier: .meteringMode, name: "metering", aliases: ["metering-mode", "meteringMode"],
+            valueSyntax: "average, center-weighted, multi-spot, evaluative, spot, partial",
+            parse: PropertyValueSyntax.named(MeteringModeValue.self)),
+        TypedCommandLineProperty(
+            identifier: .imageDestination, name: "destination", aliases: ["image-destination", "imageDestination"],
+            valueSyntax: "camera, computer", parse: PropertyValueSyntax.imageDestination),
+        TypedCommandLineProperty(
+            identifier: .focalLength, name: "focal-length", aliases: ["focalLength"], valueSyntax: "read-only",
+            parse: { _ in nil }),
+        TypedCommandLineProperty(
             identifier: .batteryLevel, name: "battery", aliases: ["batteryLevel"], valueSyntax: "read-only",
             parse: { _ in nil }),
         TypedCommandLineProperty(

@@ -110,3 +110,24 @@ extension CameraPropertyIdentifier where Value == ShotsAvailableValue {
         Self(name: "shotsAvailable", localizedDisplayName: "Shots Available", category: .information)
     }
 }
+
+extension CameraPropertyIdentifier where Value == MeteringModeValue {
+    /// How the camera meters the light of the scene.
+    public static var meteringMode: Self {
+        Self(name: "meteringMode", localizedDisplayName: "Metering Mode", category: .imagingSetting)
+    }
+}
+
+extension CameraPropertyIdentifier where Value == FocalLengthValue {
+    /// The focal length the lens is at; read-only.
+    public static var focalLength: Self {
+        Self(name: "focalLength", localizedDisplayName: "Focal Length", category: .information)
+    }
+}
+
+extension CameraPropertyIdentifier where Value == ImageDestinationValue {
+    /// Where the camera puts the pictures it takes: its card or the connected computer.
+    public static var imageDestination: Self {
+        Self(name: "imageDestination", localizedDisplayName: "Image Destination", category: .configurationSetting)
+    }
+}

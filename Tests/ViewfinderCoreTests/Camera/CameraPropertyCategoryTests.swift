@@ -15,6 +15,9 @@ import ViewfinderCore
         #expect(CameraPropertyIdentifier.whiteBalance.category == .imagingSetting)
         #expect(CameraPropertyIdentifier.batteryLevel.category == .information)
         #expect(CameraPropertyIdentifier.shotsAvailable.category == .information)
+        #expect(CameraPropertyIdentifier.meteringMode.category == .imagingSetting)
+        #expect(CameraPropertyIdentifier.focalLength.category == .information)
+        #expect(CameraPropertyIdentifier.imageDestination.category == .configurationSetting)
         let control = CameraPropertyIdentifier<CameraControlValue>(name: "contrast", localizedDisplayName: "Contrast")
         #expect(control.category == .unknown)
     }
@@ -74,5 +77,16 @@ import ViewfinderCore
             .shotsAvailable, TypedCameraPropertyValue(ShotsAvailableValue(312), rawValue: .integer(312)))
         let information = camera.populatedProperties(in: .information)
         #expect(information.map(\.localizedDisplayName) == ["Shots Available"])
+    }
+
+    @Test func focalLengthsShowAsCamerasShowThem() throws {
+        #expect(FocalLengthValue(hundredthsOfAMillimetre: 3500)?.localizedDisplayValue == "35 mm")
+        #expect(FocalLengthValue(hundredthsOfAMillimetre: 2449)?.localizedDisplayValue == "24 mm")
+        #expect(FocalLengthValue(hundredthsOfAMillimetre: 450)?.localizedDisplayValue == "4.5 mm")
+        #expect(FocalLengthValue(hundredthsOfAMillimetre: 800)?.localizedDisplayValue == "8 mm")
+        #expect(FocalLengthValue(hundredthsOfAMillimetre: 0) == nil)
+        let wide = try #require(FocalLengthValue(hundredthsOfAMillimetre: 1800))
+        let long = try #require(FocalLengthValue(hundredthsOfAMillimetre: 14000))
+        #expect(wide < long && long.millimetres == 140)
     }
 }
