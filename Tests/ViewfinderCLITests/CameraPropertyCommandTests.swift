@@ -21,6 +21,7 @@ extension SimulatedCameraCommands {
             var value: String?
             var settableValues: [String]
             var valueSetType: String
+            var category: String
         }
 
         @Test func discoverSaysWhatAndWhereTheCameraIs() async throws {
@@ -102,7 +103,7 @@ extension SimulatedCameraCommands {
                 let rows = all.standardOutput.split(separator: "\n").map {
                     $0.split(separator: " ").joined(separator: " ")
                 }
-                #expect(rows.contains("drive Drive Mode - - read-only"), "\(all)")
+                #expect(rows.contains("drive Drive Mode - - read-only capture-setting"), "\(all)")
             }
         }
 
@@ -113,10 +114,10 @@ extension SimulatedCameraCommands {
                 let rows = table.standardOutput.split(separator: "\n").map {
                     $0.split(separator: " ").joined(separator: " ")
                 }
-                #expect(rows.first == "NAME PROPERTY VALUE SET BY SETTABLE VALUES", "\(table)")
+                #expect(rows.first == "NAME PROPERTY VALUE SET BY SETTABLE VALUES CATEGORY", "\(table)")
                 #expect(rows.contains { $0.hasPrefix("iso ISO ISO 100 list ISO 100, ISO 125,") }, "\(table)")
                 #expect(rows.contains { $0.hasPrefix("mode Exposure Mode M list M, P, A, S") }, "\(table)")
-                #expect(rows.contains("battery Battery 100% - read-only"), "\(table)")
+                #expect(rows.contains("battery Battery 100% - read-only information"), "\(table)")
 
                 let json = try camera.run("camera", "props", "--json")
                 #expect(json.status == 0, "\(json)")
@@ -130,6 +131,49 @@ extension SimulatedCameraCommands {
                 #expect(byName["iso"]?.valueSetType == "enumeration", "\(json)")
                 #expect(byName["battery"]?.valueSetType == "none", "\(json)")
                 #expect(byName["ev"]?.displayName == "Exposure Compensation", "\(json)")
+                #expect(byName["iso"]?.category == "exposureSetting", "\(json)")
+                #expect(byName["battery"]?.category == "information", "\(json)")
+            }
+        }
+
+        @Test func propsGroupsByCategoryAndListsOneCategory() async throws {
+            try await CameraUnderTest.with { camera in
+                let table = try camera.run("camera", "props")
+                let categories = table.standardOutput.split(separator: "\n").dropFirst().compactMap {
+                    $0.split(separator: " ").last.map(String.init)
+                }
+                // Grouped: each category's rows together, exposure settings first and information after settings.
+                var seen: [String] = []
+                for category in categories where seen.last != category {
+                    #expect(!seen.contains(category), "\(category) in two places: \(table)")
+                    seen.append(category)
+                }
+                #expect(seen.first == "exposure-setting", "\(table)")
+                let information = try #require(seen.firstIndex(of: "information"), "\(table)")
+                let capture = try #require(seen.firstIndex(of: "capture-setting"), "\(table)")
+                #expect(information > capture, "\(table)")
+
+                let exposure = try camera.run("camera", "props", "--category", "exposure-setting", "--json")
+                #expect(exposure.status == 0, "\(exposure)")
+                let properties = try decodeJSON([PropertyJSON].self, from: exposure)
+                #expect(properties.map(\.name) == ["iso", "shutter", "aperture", "ev"], "\(exposure)")
+                #expect(properties.allSatisfy { $0.category == "exposureSetting" }, "\(exposure)")
+
+                let readings = try camera.run("camera", "props", "--category", "information")
+                let names = readings.standardOutput.split(separator: "\n").dropFirst().map {
+                    $0.split(separator: " ").first.map(String.init) ?? ""
+                }
+                #expect(names == ["focal-length", "battery", "shots"], "\(readings)")
+
+                let metering = try camera.run("camera", "set", "metering", "spot")
+                #expect(metering.status == 0 && metering.standardOutput == "Metering Mode is Spot\n", "\(metering)")
+                let focalLength = try camera.run("camera", "get", "focal-length")
+                #expect(focalLength.standardOutput == "35 mm\n", "\(focalLength)")
+
+                let wrong = try camera.run("camera", "props", "--category", "lens")
+                #expect(wrong.status == 64, "\(wrong)")
+                #expect(wrong.standardError.contains("there is no property category 'lens'"), "\(wrong)")
+                #expect(wrong.standardError.contains("exposure-setting, capture-setting"), "\(wrong)")
             }
         }
 
@@ -168,7 +212,8 @@ extension SimulatedCameraCommands {
                 }
                 #expect(
                     rows.contains {
-                        $0.hasPrefix("ev Exposure Compensation 0 range ") && $0.hasSuffix("(65536 values)")
+                        $0.hasPrefix("ev Exposure Compensation 0 range ")
+                            && $0.hasSuffix("(65536 values) exposure-setting")
                     },
                     "\(table)")
                 let json = try decodeJSON([PropertyJSON].self, from: try camera.run("camera", "props", "--json"))

@@ -149,4 +149,21 @@ import ViewfinderCore
         let modes = CameraPropertySettableValues([3, 0x1CE].map(Values.focusMode))
         #expect(modes.map(\.localizedDisplayValue) == ["MF"])
     }
+
+    /// Metering modes and where pictures go, in libgphoto2's codes; others are unknown and not offered.
+    @Test func meteringModesAndDestinationsHaveLibgphoto2sMeanings() {
+        typealias Values = CanonEOSPropertyValues
+        #expect(Values.meteringMode(1).commonValue == .spot)
+        #expect(Values.meteringMode(3).commonValue == .evaluative)
+        #expect(Values.meteringMode(4).commonValue == .partial)
+        #expect(Values.meteringMode(5).commonValue == .centerWeighted)
+        #expect(Values.meteringMode(7).localizedDisplayValue == "Multi-Spot" && !Values.meteringMode(7).isUnknown)
+        #expect(Values.meteringMode(8).isUnknown)
+        #expect(Values.imageDestination(2).commonValue == .camera)
+        #expect(Values.imageDestination(4).commonValue == .connectedHost)
+        #expect(Values.imageDestination(1).isUnknown)
+        let destinations = CameraPropertySettableValues([2, 4, 9].map(Values.imageDestination))
+        #expect(destinations.compactMap(\.commonValue) == [.camera, .connectedHost])
+        #expect(destinations.count == 2)
+    }
 }

@@ -46,6 +46,78 @@ extension SimulatedCameraTests {
             }
         }
 
+        /// The properties the simulated Nikon and Canon report are known, each in its category; populated ones have
+        /// a value, and none is known once the camera is gone.
+        @Test func knownPropertiesAndPopulatedPropertiesOfACategory() async throws {
+            for identity in [CameraSimulator.Identity.nikon, .canon] {
+                let camera = try await CameraHarness.run(.init(identity: identity, sampleImageCount: 0)) { harness in
+                    let camera = harness.camera
+                    let known = camera.knownPropertyIdentifiers
+                    for identifier in [
+                        AnyCameraPropertyIdentifier(.iso), AnyCameraPropertyIdentifier(.shutterSpeed),
+                        AnyCameraPropertyIdentifier(.aperture), AnyCameraPropertyIdentifier(.batteryLevel),
+                        AnyCameraPropertyIdentifier(.shotsAvailable), AnyCameraPropertyIdentifier(.autoExposureMode),
+                    ] {
+                        #expect(known.contains(identifier), "\(identifier) on the \(identity)")
+                    }
+                    let exposure = camera.populatedProperties(in: .exposureSetting)
+                    let exposureNames = Set(exposure.map(\.anyIdentifier.name))
+                    #expect(exposureNames.isSuperset(of: ["iso", "shutterSpeed", "aperture"]), "\(identity)")
+                    #expect(exposure.allSatisfy { $0.category == .exposureSetting && $0.localizedDisplayValue != nil })
+                    let iso = exposure.first { $0.anyIdentifier == AnyCameraPropertyIdentifier(.iso) }
+                    #expect(
+                        iso?.localizedDisplayValue == camera.property(for: .iso).currentValue?.localizedDisplayValue)
+                    let information = camera.populatedProperties(in: .information)
+                    // The simulated Nikon reports its lens's focal length too; the simulated Canon does not.
+                    let expected =
+                        identity == .nikon
+                        ? ["batteryLevel", "focalLength", "shotsAvailable"] : ["batteryLevel", "shotsAvailable"]
+                    #expect(information.map(\.anyIdentifier.name) == expected, "\(identity)")
+                    #expect(!exposureNames.contains("batteryLevel"))
+                    return camera
+                }
+                try await waitUntil("the properties to be forgotten after disconnecting (\(identity))") {
+                    camera.knownPropertyIdentifiers.isEmpty
+                }
+                #expect(camera.populatedProperties(in: .exposureSetting).isEmpty)
+            }
+        }
+
+        /// The Nikon's metering mode (ExposureMeteringMode) and focal length (FocalLength, read-only), and the Canon's
+        /// metering mode (EOS MeteringMode) and where its pictures go (EOS CaptureDestination), read and set.
+        @Test func meteringModeFocalLengthAndImageDestination() async throws {
+            try await CameraHarness.run(.init(identity: .nikon, sampleImageCount: 0)) { harness in
+                let camera = harness.camera
+                let metering = camera.property(for: .meteringMode)
+                #expect(metering.commonValue == .multiSpot)
+                #expect(metering.validSettableValues.compactMap(\.commonValue) == [.centerWeighted, .multiSpot, .spot])
+                try await metering.setValue(.spot)
+                #expect(harness.simulator.dialValue(.exposureMeteringMode) == 4)
+                let focalLength = camera.property(for: .focalLength)
+                #expect(focalLength.commonValue?.hundredthsOfAMillimetre == 3500)
+                #expect(focalLength.currentValue?.localizedDisplayValue == "35 mm")
+                #expect(focalLength.valueSetType == .none)
+                #expect(camera.property(for: .imageDestination).currentValue == nil)
+                #expect(camera.populatedProperties(in: .imagingSetting).contains { $0 === metering })
+            }
+            try await CameraHarness.run(.init(identity: .canon, sampleImageCount: 0)) { harness in
+                let camera = harness.camera
+                let metering = camera.property(for: .meteringMode)
+                #expect(metering.commonValue == .evaluative)
+                #expect(
+                    metering.validSettableValues.compactMap(\.commonValue) == [.centerWeighted, .evaluative, .spot])
+                try await metering.setValue(.spot)
+                #expect(harness.simulator.dialValue(.exposureMeteringMode) == 4)
+                let destination = camera.property(for: .imageDestination)
+                #expect(destination.commonValue == .camera)
+                #expect(destination.validSettableValues.compactMap(\.commonValue) == [.camera, .connectedHost])
+                try await destination.setValue(.connectedHost)
+                #expect(harness.simulator.canonEOSDestinations.pictures == 4)
+                #expect(camera.property(for: .focalLength).currentValue == nil)
+                #expect(camera.knownPropertyIdentifiers.contains(AnyCameraPropertyIdentifier(.imageDestination)))
+            }
+        }
+
         /// A dial turned on the camera itself reaches the client through the camera's event, as on a real camera.
         @Test func aDialTurnedOnTheCameraReachesTheClient() async throws {
             for identity in [CameraSimulator.Identity.nikon, .canon] {
@@ -203,6 +275,11 @@ extension SimulatedCameraTests {
             #expect(StandardPropertyValues.iso(0xFFFF).commonValue == .automatic)
             #expect(StandardPropertyValues.iso(0).localizedDisplayValue == "Unknown (0x0000)")
             #expect(StandardPropertyValues.iso(0).isUnknown)
+            #expect(StandardPropertyValues.meteringMode(3).commonValue == .multiSpot)
+            #expect(StandardPropertyValues.meteringMode(4).commonValue == .spot)
+            #expect(StandardPropertyValues.meteringMode(0x8010).isUnknown)
+            #expect(StandardPropertyValues.focalLength(3500).localizedDisplayValue == "35 mm")
+            #expect(StandardPropertyValues.focalLength(0).isUnknown)
             #expect(StandardPropertyValues.shutterSpeed(0xFFFF_FFFF).commonValue == .bulb)
             #expect(
                 StandardPropertyValues.shutterSpeed(0xFFFF_FFFD, names: NikonPropertyValues.shutterSpeedNames)

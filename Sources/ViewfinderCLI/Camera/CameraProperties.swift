@@ -32,12 +32,28 @@ enum CameraProperties {
             valueSyntax: "single, continuous, continuous-high, self-timer",
             parse: PropertyValueSyntax.named(DriveModeValue.self)),
         TypedCommandLineProperty(
+            identifier: .meteringMode, name: "metering", aliases: ["metering-mode", "meteringMode"],
+            valueSyntax: "average, center-weighted, multi-spot, evaluative, spot, partial",
+            parse: PropertyValueSyntax.named(MeteringModeValue.self)),
+        TypedCommandLineProperty(
+            identifier: .imageDestination, name: "destination", aliases: ["image-destination", "imageDestination"],
+            valueSyntax: "camera, computer", parse: PropertyValueSyntax.imageDestination),
+        TypedCommandLineProperty(
+            identifier: .focalLength, name: "focal-length", aliases: ["focalLength"], valueSyntax: "read-only",
+            parse: { _ in nil }),
+        TypedCommandLineProperty(
             identifier: .batteryLevel, name: "battery", aliases: ["batteryLevel"], valueSyntax: "read-only",
             parse: { _ in nil }),
         TypedCommandLineProperty(
             identifier: .shotsAvailable, name: "shots", aliases: ["shots-available", "shotsAvailable"],
             valueSyntax: "read-only", parse: { _ in nil }),
     ]
+
+    /// Every property, grouped by category in the order of ``CameraPropertyCategory/allCases``, each group in the
+    /// order of ``all``.
+    static var grouped: [any CommandLineProperty] {
+        CameraPropertyCategory.allCases.flatMap { category in all.filter { $0.category == category } }
+    }
 
     /// The property a command line names, by its name or an alias, in any case.
     ///

@@ -8,6 +8,8 @@ protocol CommandLineProperty: Sendable {
     var aliases: [String] { get }
     /// How values are written, for help and messages, such as `1/250, 2.5", 30", bulb`.
     var valueSyntax: String { get }
+    /// What kind of setting or reading the property is.
+    var category: CameraPropertyCategory { get }
 
     /// What the property of `camera` shows now.
     func reading(of camera: any Camera) -> PropertyReading

@@ -1,3 +1,5 @@
+import Viewfinder
+
 /// What a camera property shows at one moment: its value and the values it can be set to.
 struct PropertyReading: Encodable, Equatable, Sendable {
     /// The name on the command line, such as `iso`.
@@ -13,6 +15,8 @@ struct PropertyReading: Encodable, Equatable, Sendable {
     /// How the values are given, by the API's names: `enumeration`, `numericRange`, `stepping` (the camera moves
     /// the value a step up or down without listing the values) or `none`.
     var valueSetType = "enumeration"
+    /// What kind of setting or reading the property is, by the API's name, such as `exposureSetting`.
+    var category = CameraPropertyCategory.unknown.rawValue
 
     /// The ends and size of a long range of values.
     struct SettableRange: Encodable, Equatable, Sendable {

@@ -96,6 +96,14 @@ enum PropertyValueSyntax {
         return named(AutoExposureModeValue.self, aliases: aliases)(text)
     }
 
+    /// `camera`/`card`, `computer`/`host`, `both`.
+    static func imageDestination(_ text: String) -> ImageDestinationValue? {
+        let aliases: [String: ImageDestinationValue] = [
+            "card": .camera, "host": .connectedHost, "connectedhost": .connectedHost, "both": .cameraAndHost,
+        ]
+        return named(ImageDestinationValue.self, aliases: aliases)(text)
+    }
+
     /// A reader of the values of an enumeration by the names cameras show, in any case and with or without hyphens
     /// (`continuous-high`, `Continuous High`), and by `aliases`.
     static func named<Value: CameraPropertyValue & CaseIterable>(

@@ -18,7 +18,7 @@ struct TypedCommandLineProperty<Value: CameraPropertyValue>: CommandLineProperty
         var reading = PropertyReading(
             name: name, displayName: property.localizedDisplayName,
             value: property.currentValue?.localizedDisplayValue, settableValues: [],
-            valueSetType: Self.name(of: values.valueSetType))
+            valueSetType: Self.name(of: values.valueSetType), category: identifier.category.rawValue)
         if values.valueSetType == .numericRange && values.count > Self.longestListedRange,
             let first = values.first, let last = values.last
         {
@@ -39,6 +39,8 @@ struct TypedCommandLineProperty<Value: CameraPropertyValue>: CommandLineProperty
         case .stepping: "stepping"
         }
     }
+
+    var category: CameraPropertyCategory { identifier.category }
 
     func set(_ text: String, on camera: any Camera) async throws {
         let property = camera.property(for: identifier)

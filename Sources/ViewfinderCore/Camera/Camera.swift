@@ -103,6 +103,18 @@ public protocol Camera: AnyObject, Sendable {
     /// ```
     func property<Value>(for identifier: CameraPropertyIdentifier<Value>) -> TypedCameraProperty<Value>
 
+    /// The identifiers of the properties the connected camera has reported, with a value or values to set them to;
+    /// empty while not connected.
+    ///
+    /// ```swift
+    /// let exposure = camera.knownPropertyIdentifiers.filter { $0.category == .exposureSetting }
+    /// ```
+    var knownPropertyIdentifiers: Set<AnyCameraPropertyIdentifier> { get }
+
+    /// The properties of `category` that have a value now, by name, such as battery level and shots available for
+    /// ``CameraPropertyCategory/information``.
+    func populatedProperties(in category: CameraPropertyCategory) -> [any CameraProperty]
+
     // MARK: Shutter
 
     /// Takes one picture, focusing first when `engageAutoFocus` is `true` and the lens is in autofocus.

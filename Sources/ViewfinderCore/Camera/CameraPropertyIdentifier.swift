@@ -14,15 +14,19 @@ public struct CameraPropertyIdentifier<Value: CameraPropertyValue>: Hashable, Se
     public let name: String
     /// The property's name for people, such as "ISO" or "Shutter Speed".
     public let localizedDisplayName: String
+    /// What kind of setting or reading the property is, such as ``CameraPropertyCategory/exposureSetting``.
+    public let category: CameraPropertyCategory
 
     /// Creates an identifier.
     ///
     /// - Parameters:
     ///   - name: A stable name, unique among the identifiers of this value type.
     ///   - localizedDisplayName: The property's name for people.
-    public init(name: String, localizedDisplayName: String) {
+    ///   - category: What kind of setting or reading the property is.
+    public init(name: String, localizedDisplayName: String, category: CameraPropertyCategory = .unknown) {
         self.name = name
         self.localizedDisplayName = localizedDisplayName
+        self.category = category
     }
 
     /// Whether two identifiers name the same property.
@@ -41,54 +45,89 @@ public struct CameraPropertyIdentifier<Value: CameraPropertyValue>: Hashable, Se
 
 extension CameraPropertyIdentifier where Value == ISOValue {
     /// The sensor's sensitivity.
-    public static var iso: Self { Self(name: "iso", localizedDisplayName: "ISO") }
+    public static var iso: Self { Self(name: "iso", localizedDisplayName: "ISO", category: .exposureSetting) }
 }
 
 extension CameraPropertyIdentifier where Value == ShutterSpeedValue {
     /// How long the shutter stays open.
-    public static var shutterSpeed: Self { Self(name: "shutterSpeed", localizedDisplayName: "Shutter Speed") }
+    public static var shutterSpeed: Self {
+        Self(name: "shutterSpeed", localizedDisplayName: "Shutter Speed", category: .exposureSetting)
+    }
 }
 
 extension CameraPropertyIdentifier where Value == ApertureValue {
     /// The lens aperture.
-    public static var aperture: Self { Self(name: "aperture", localizedDisplayName: "Aperture") }
+    public static var aperture: Self {
+        Self(name: "aperture", localizedDisplayName: "Aperture", category: .exposureSetting)
+    }
 }
 
 extension CameraPropertyIdentifier where Value == ExposureCompensationValue {
     /// The exposure compensation.
     public static var exposureCompensation: Self {
-        Self(name: "exposureCompensation", localizedDisplayName: "Exposure Compensation")
+        Self(name: "exposureCompensation", localizedDisplayName: "Exposure Compensation", category: .exposureSetting)
     }
 }
 
 extension CameraPropertyIdentifier where Value == WhiteBalanceValue {
     /// The white balance.
-    public static var whiteBalance: Self { Self(name: "whiteBalance", localizedDisplayName: "White Balance") }
+    public static var whiteBalance: Self {
+        Self(name: "whiteBalance", localizedDisplayName: "White Balance", category: .imagingSetting)
+    }
 }
 
 extension CameraPropertyIdentifier where Value == FocusModeValue {
     /// The focus mode.
-    public static var focusMode: Self { Self(name: "focusMode", localizedDisplayName: "Focus Mode") }
+    public static var focusMode: Self {
+        Self(name: "focusMode", localizedDisplayName: "Focus Mode", category: .captureSetting)
+    }
 }
 
 extension CameraPropertyIdentifier where Value == AutoExposureModeValue {
     /// The exposure mode (P, A, S, M …).
     public static var autoExposureMode: Self {
-        Self(name: "autoExposureMode", localizedDisplayName: "Exposure Mode")
+        Self(name: "autoExposureMode", localizedDisplayName: "Exposure Mode", category: .captureSetting)
     }
 }
 
 extension CameraPropertyIdentifier where Value == DriveModeValue {
     /// The drive mode.
-    public static var driveMode: Self { Self(name: "driveMode", localizedDisplayName: "Drive Mode") }
+    public static var driveMode: Self {
+        Self(name: "driveMode", localizedDisplayName: "Drive Mode", category: .captureSetting)
+    }
 }
 
 extension CameraPropertyIdentifier where Value == BatteryLevelValue {
     /// The battery level; read-only.
-    public static var batteryLevel: Self { Self(name: "batteryLevel", localizedDisplayName: "Battery") }
+    public static var batteryLevel: Self {
+        Self(name: "batteryLevel", localizedDisplayName: "Battery", category: .information)
+    }
 }
 
 extension CameraPropertyIdentifier where Value == ShotsAvailableValue {
     /// How many more pictures fit on the card; read-only.
-    public static var shotsAvailable: Self { Self(name: "shotsAvailable", localizedDisplayName: "Shots Available") }
+    public static var shotsAvailable: Self {
+        Self(name: "shotsAvailable", localizedDisplayName: "Shots Available", category: .information)
+    }
+}
+
+extension CameraPropertyIdentifier where Value == MeteringModeValue {
+    /// How the camera meters the light of the scene.
+    public static var meteringMode: Self {
+        Self(name: "meteringMode", localizedDisplayName: "Metering Mode", category: .imagingSetting)
+    }
+}
+
+extension CameraPropertyIdentifier where Value == FocalLengthValue {
+    /// The focal length the lens is at; read-only.
+    public static var focalLength: Self {
+        Self(name: "focalLength", localizedDisplayName: "Focal Length", category: .information)
+    }
+}
+
+extension CameraPropertyIdentifier where Value == ImageDestinationValue {
+    /// Where the camera puts the pictures it takes: its card or the connected computer.
+    public static var imageDestination: Self {
+        Self(name: "imageDestination", localizedDisplayName: "Image Destination", category: .configurationSetting)
+    }
 }

@@ -23,7 +23,7 @@ public final class CameraPropertyStore: Sendable {
     }
 
     private struct Entry: Sendable {
-        let property: any Sendable
+        let property: any CameraProperty
         let reset: @Sendable (ViewfinderError) -> Void
     }
 
@@ -54,6 +54,21 @@ public final class CameraPropertyStore: Sendable {
             entries[key] = Entry(property: property, reset: property.reset(failingRequestsWith:))
             return property
         }
+    }
+
+    /// The identifiers of the properties the camera has reported: those with a value or values they can be set to.
+    public var reportedIdentifiers: Set<AnyCameraPropertyIdentifier> {
+        Set(allProperties.filter(\.isReported).map(\.anyIdentifier))
+    }
+
+    /// The properties of `category` that have a value now, by name.
+    public func populatedProperties(in category: CameraPropertyCategory) -> [any CameraProperty] {
+        allProperties.filter { $0.category == category && $0.localizedDisplayValue != nil }
+            .sorted { $0.anyIdentifier.name < $1.anyIdentifier.name }
+    }
+
+    private var allProperties: [any CameraProperty] {
+        entries.withLock { $0.values.map(\.property) }
     }
 
     /// The names of the properties made so far.

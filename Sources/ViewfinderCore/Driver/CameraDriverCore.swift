@@ -410,6 +410,16 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         properties.property(for: identifier, backend: self)
     }
 
+    /// The identifiers of the properties the camera has reported; empty while not connected.
+    public var knownPropertyIdentifiers: Set<AnyCameraPropertyIdentifier> {
+        properties.reportedIdentifiers
+    }
+
+    /// The properties of `category` that have a value now, by name.
+    public func populatedProperties(in category: CameraPropertyCategory) -> [any CameraProperty] {
+        properties.populatedProperties(in: category)
+    }
+
     /// Sends a property's new value through the connection, returning once the camera has taken it.
     public func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws {
         try await withConnection(for: "set \(name)") {

@@ -64,6 +64,14 @@ extension DriverBackedCamera {
         driverCore.property(for: identifier)
     }
 
+    /// The identifiers of the properties the connected camera has reported; empty while not connected.
+    public var knownPropertyIdentifiers: Set<AnyCameraPropertyIdentifier> { driverCore.knownPropertyIdentifiers }
+
+    /// The properties of `category` that have a value now, by name.
+    public func populatedProperties(in category: CameraPropertyCategory) -> [any CameraProperty] {
+        driverCore.populatedProperties(in: category)
+    }
+
     /// Sends a property's new value through the camera's driver, returning once the camera has taken it.
     ///
     /// - Throws: ``ViewfinderError/Code/invalidPropertyValue`` when the camera refuses the value,

@@ -152,6 +152,10 @@ extension SimulatedCamera {
         CanonEOSMapping(code: .canonEOSDriveMode, internalCode: .stillCaptureMode) { value in
             [1: 0, 2: 1][value.integerValue ?? 0]
         },
+        CanonEOSMapping(code: .canonEOSMeteringMode, internalCode: .exposureMeteringMode) { value in
+            // Centre-weighted average, evaluative for multi-spot, spot.
+            [2: 5, 3: 3, 4: 1][value.integerValue ?? 0]
+        },
     ]
 
     /// The GetEvent records that bring a client's picture of the camera up to date: every property whose value or

@@ -207,6 +207,12 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
         properties.property(for: identifier, backend: self)
     }
 
+    var knownPropertyIdentifiers: Set<AnyCameraPropertyIdentifier> { properties.reportedIdentifiers }
+
+    func populatedProperties(in category: CameraPropertyCategory) -> [any CameraProperty] {
+        properties.populatedProperties(in: category)
+    }
+
     func invokeOneShotShutterExplicitlyEngagingAutoFocus(_ engageAutoFocus: Bool) async throws {
         let shot = try state.withLock { state in
             guard state.connectionState == .connected else {

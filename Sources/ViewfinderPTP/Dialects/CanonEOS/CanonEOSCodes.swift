@@ -66,6 +66,8 @@ extension PTPDevicePropertyCode {
     public static let canonEOSAutoExposureMode = PTPDevicePropertyCode(0xD105, vendorName: "EOS AutoExposureMode")
     /// EOS DriveMode (UINT16).
     public static let canonEOSDriveMode = PTPDevicePropertyCode(0xD106, vendorName: "EOS DriveMode")
+    /// EOS MeteringMode (UINT8): 1 spot, 3 evaluative, 4 partial, 5 centre-weighted average, and others.
+    public static let canonEOSMeteringMode = PTPDevicePropertyCode(0xD107, vendorName: "EOS MeteringMode")
     /// EOS FocusMode (UINT16): 0 one shot, 1 AI servo, 2 AI focus, 3 manual.
     public static let canonEOSFocusMode = PTPDevicePropertyCode(0xD108, vendorName: "EOS FocusMode")
     /// EOS WhiteBalance (UINT8).

@@ -66,11 +66,13 @@ final class CanonEOSProperties: Sendable {
         binding(
             .shotsAvailable, .canonEOSAvailableShots, width: 4, decode: CanonEOSPropertyValues.shotsAvailable,
             settable: false),
+        binding(.meteringMode, .canonEOSMeteringMode, width: 1, decode: CanonEOSPropertyValues.meteringMode),
+        binding(
+            .imageDestination, .canonEOSCaptureDestination, width: 4, decode: CanonEOSPropertyValues.imageDestination),
     ]
 
     /// The width of the values of the EOS properties the dialect reads without typing them.
     private static let widths: [UInt16: Int] = [
-        PTPDevicePropertyCode.canonEOSCaptureDestination.rawValue: 4,
         PTPDevicePropertyCode.canonEOSEVFOutputDevice.rawValue: 2,
         PTPDevicePropertyCode.canonEOSEVFMode.rawValue: 2,
         PTPDevicePropertyCode.canonEOSEVFRecordStatus.rawValue: 2,

@@ -135,6 +135,19 @@ package enum CanonEOSPropertyValues {
         table(raw, [0: .percent(10), 5: .percent(25), 1: .percent(50), 4: .percent(75), 2: .percent(100)])
     }
 
+    /// Metering modes as libgphoto2 names them; 1, 3, 4 and 5 have a common meaning.
+    static func meteringMode(_ raw: Int64) -> Value<MeteringModeValue> {
+        table(
+            raw, [1: .spot, 3: .evaluative, 4: .partial, 5: .centerWeighted],
+            names: [0: "Center-Weighted", 2: "Average", 6: "Spot (AF Point)", 7: "Multi-Spot"])
+    }
+
+    /// Where pictures go: 4 the computer, 2 the card; libgphoto2 takes any other listed value for the card too, but
+    /// only 2 has been seen.
+    static func imageDestination(_ raw: Int64) -> Value<ImageDestinationValue> {
+        table(raw, [2: .camera, 4: .connectedHost])
+    }
+
     /// Shots available.
     static func shotsAvailable(_ raw: Int64) -> Value<ShotsAvailableValue> {
         Value(ShotsAvailableValue(Int(raw)), rawValue: .integer(raw))

@@ -16,6 +16,8 @@ enum NikonPropertyValues {
         },
         .binding(.batteryLevel, .batteryLevel, decode: StandardPropertyValues.batteryLevel),
         .binding(.driveMode, .stillCaptureMode) { StandardPropertyValues.driveMode($0, vendor: driveMode) },
+        .binding(.meteringMode, .exposureMeteringMode, decode: StandardPropertyValues.meteringMode),
+        .binding(.focalLength, .focalLength, decode: StandardPropertyValues.focalLength),
     ]
 
     /// Time exposures, which Nikon writes as `0xFFFFFFFD`.

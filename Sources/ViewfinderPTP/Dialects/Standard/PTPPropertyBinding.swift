@@ -74,5 +74,7 @@ struct PTPPropertyBinding: Sendable {
         binding(.autoExposureMode, .exposureProgramMode, decode: { StandardPropertyValues.exposureProgram($0) }),
         binding(.batteryLevel, .batteryLevel, decode: StandardPropertyValues.batteryLevel),
         binding(.driveMode, .stillCaptureMode, decode: { StandardPropertyValues.driveMode($0) }),
+        binding(.meteringMode, .exposureMeteringMode, decode: StandardPropertyValues.meteringMode),
+        binding(.focalLength, .focalLength, decode: StandardPropertyValues.focalLength),
     ]
 }

@@ -90,6 +90,17 @@ enum StandardPropertyValues {
         lookup(raw, [1: .single, 2: .continuous, 3: .timeLapse], vendor, standardNames: [:])
     }
 
+    /// ExposureMeteringMode: 1 average, 2 centre-weighted, 3 multi-spot, 4 centre spot.
+    static func meteringMode(_ raw: Int64) -> Value<MeteringModeValue> {
+        let standard: [Int64: MeteringModeValue] = [1: .average, 2: .centerWeighted, 3: .multiSpot, 4: .spot]
+        return lookup(raw, standard, .none, standardNames: [:])
+    }
+
+    /// FocalLength: millimetres × 100.
+    static func focalLength(_ raw: Int64) -> Value<FocalLengthValue> {
+        known(FocalLengthValue(hundredthsOfAMillimetre: Int(clamping: raw)), raw)
+    }
+
     /// The value for `meaning`, or an unknown value with the raw code.
     static func known<T>(_ meaning: T?, _ raw: Int64) -> Value<T> {
         guard let meaning else { return .unknown(.integer(raw)) }
