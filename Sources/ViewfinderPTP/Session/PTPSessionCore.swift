@@ -100,10 +100,20 @@ final class PTPSessionCore: PTPEventSink {
     }
 
     /// Runs `body` on the command thread and returns its result; a cancelled task sets the flag `body` sees.
+    ///
+    /// A task that prefers the command thread, such as the event poller's, is on it already and runs `body` there
+    /// at once, as a submitted job would.
     func perform<Result: Sendable>(
         _ body: @escaping @Sendable (PTPCancellationFlag) throws -> Result
     ) async throws -> Result {
         let flag = PTPCancellationFlag()
+        if commandThread.isCurrent {
+            return try await withTaskCancellationHandler {
+                try body(flag)
+            } onCancel: {
+                flag.cancel()
+            }
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
                 let accepted = commandThread.submit {

@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderJPEG
 
 /// The geometry in the header Nikon bodies put before each live view JPEG: big-endian sizes and points in the
 /// coordinates of the whole picture the sensor sees.
@@ -43,20 +44,7 @@ package enum PTPNikonLiveViewHeader {
 
     /// The size a JPEG's start-of-frame segment gives, or `nil` when none comes before its image data.
     package static func jpegSize(_ jpeg: ArraySlice<UInt8>) -> Dimensions? {
-        var index = jpeg.startIndex + 2
-        while index + 9 <= jpeg.endIndex, jpeg[index] == 0xFF {
-            let marker = jpeg[index + 1]
-            let length = Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3])
-            // SOF0 to SOF15, less DHT (C4), JPG (C8) and DAC (CC), which share the range.
-            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
-                let height = Int(jpeg[index + 5]) << 8 | Int(jpeg[index + 6])
-                let width = Int(jpeg[index + 7]) << 8 | Int(jpeg[index + 8])
-                return Dimensions(width: width, height: height)
-            }
-            guard marker != 0xDA, length >= 2 else { return nil }
-            index += 2 + length
-        }
-        return nil
+        JPEGHeader.frameSize(scanning: jpeg)
     }
 
     /// A header of the older layout for a JPEG of `imageSize` out of a whole picture of `whole`, showing `shown`
