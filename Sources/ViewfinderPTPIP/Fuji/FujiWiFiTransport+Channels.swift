@@ -42,8 +42,9 @@ extension FujiWiFiTransport {
     ///   is longer than ``Configuration/maximumLiveViewFrameLength``.
     public func liveViewFrame() async throws -> [UInt8] {
         let thread = try liveViewThread()
-        // A task that prefers the live view thread is on it already: it reads the frame at once, as a job would.
-        if thread.isCurrent {
+        // A task that prefers the live view thread is on it already: it reads the frame at once, as a job would,
+        // unless other jobs wait for the thread.
+        if thread.canRunInline {
             return try nextLiveViewFrame()
         }
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
