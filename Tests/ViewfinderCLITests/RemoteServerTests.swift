@@ -21,22 +21,8 @@ import ViewfinderTestSupport
         var properties: [Property]
         var abilities: [String]
         var recording: Bool
-        var focusInfo: FocusInfo?
-
-        /// The camera's autofocus points.
-        struct FocusInfo: Decodable {
-            struct Area: Decodable, Equatable {
-                var x: Int
-                var y: Int
-                var width: Int
-                var height: Int
-                var active: Bool
-                var focused: Bool
-            }
-            var width: Int
-            var height: Int
-            var points: [Area]
-        }
+        /// The camera's autofocus points, as `camera focus --info --json` prints them too.
+        var focusInfo: SimulatedCameraCommands.CameraFocusPointCommandTests.Report.Info?
 
         func value(of name: String) -> String? { properties.first { $0.name == name }?.value }
     }
@@ -174,14 +160,16 @@ import ViewfinderTestSupport
             #expect(try remote.post("/api/live-view", "").status == 200)
             var frame = try remote.get("/live.jpg?after=0")
             #expect(frame.status == 200)
-            let middle = State.FocusInfo.Area(x: 2700, y: 1800, width: 600, height: 400, active: true, focused: false)
+            let middle = SimulatedCameraCommands.CameraFocusPointCommandTests.Report.Area(
+                x: 2700, y: 1800, width: 600, height: 400, active: true, focused: false)
             #expect(try remote.state().focusInfo?.points == [middle])
 
             // A quarter of the way across and down the 6000x4000 picture.
             let touched = try remote.post("/api/touch-af", "x=0.25&y=0.25")
             #expect(touched.status == 200, "\(touched.text)")
             #expect(touched.text == #"{"x":1500,"y":1000}"#)
-            let moved = State.FocusInfo.Area(x: 1200, y: 800, width: 600, height: 400, active: true, focused: true)
+            let moved = SimulatedCameraCommands.CameraFocusPointCommandTests.Report.Area(
+                x: 1200, y: 800, width: 600, height: 400, active: true, focused: true)
             var number = frame.headers["x-frame-number"].flatMap(Int.init) ?? 0
             for _ in 0..<50 {
                 if try remote.state().focusInfo?.points == [moved] { break }
