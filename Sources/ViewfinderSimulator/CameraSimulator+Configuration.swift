@@ -108,6 +108,7 @@ extension CameraSimulator {
                     .nikonAfDrive, .nikonDeviceReady, .nikonStartLiveView, .nikonEndLiveView, .nikonGetLiveViewImage,
                     .nikonStartMovieRecording, .nikonEndMovieRecording, .nikonMfDrive, .nikonAfDriveCancel,
                     .nikonChangeCameraMode, .nikonInitiateCaptureRecInMedia, .nikonTerminateCapture, .powerDown,
+                    .nikonChangeAfArea,
                 ]
                 events.append(.nikonMovieRecordComplete)
                 properties += vendorProperties.map(\.code)

@@ -430,6 +430,13 @@ extension CameraSimulator {
         camera?.state.withLock { $0.focusPosition } ?? 0
     }
 
+    /// The centre of the simulated Nikon's autofocus area in pixels of its 6000x4000 picture, as ChangeAfArea last
+    /// moved it: the middle when the camera starts.
+    package var afAreaCenter: LiveViewPoint {
+        camera.map { camera in camera.state.withLock { camera.nikonAFArea(of: $0) }.center }
+            ?? LiveViewPoint(x: 0, y: 0)
+    }
+
     /// How many times the simulated Canon magnifies its live view, as Zoom last set it: 1 when the camera starts.
     package var liveViewZoomFactor: Int {
         camera.map { Int($0.state.withLock { $0.canon.zoom.factor }) } ?? 1

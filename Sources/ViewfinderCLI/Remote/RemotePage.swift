@@ -4,11 +4,14 @@
 /// (`POST /api/live-view`) and shows it one frame at a time through `/live.jpg` (asking for the next frame once the
 /// last one is drawn), offers each exposure property as a menu of the values the camera takes now, and lists the
 /// card's files with their thumbnails. Its hold button keeps the shutter open for as long as it is pressed (a bulb
-/// exposure), and its focus buttons move the lens a step towards the camera or towards infinity. Its requests carry the token as the cookie the server set when the page was
-/// opened with it; a page opened without the token says how to open it.
+/// exposure), and its focus buttons move the lens a step towards the camera or towards infinity. It draws the camera's
+/// autofocus areas over the live view, and a click on the live view focuses there (`POST /api/touch-af`) on a camera
+/// that offers touch AF. Its requests carry the token as the cookie the server set when the page was opened with it;
+/// a page opened without the token says how to open it.
 /// Element IDs the browser check reads: `connection`, `model`, `battery`, `shots`, `live`, `shown`, `prop-NAME`,
 /// `shutter`, `shutter-af`, `hold`, `focus-camera-large`, `focus-camera-small`, `focus-infinity-small`,
-/// `focus-infinity-large`, `record`, `timer`, `message`, `gallery`.
+/// `focus-infinity-large`, `record`, `timer`, `message`, `gallery`, `af-areas` (holding an `.af-area` for each
+/// autofocus point, `.active` for those in use).
 enum RemotePage {
     /// The page, as UTF-8 bytes.
     static let html = Array(text.utf8)
@@ -45,6 +48,12 @@ enum RemotePage {
         figure img { display: block; width: 160px; height: 107px; object-fit: cover; background: #000; }
         figcaption { padding: 0.3em 0.5em; font-size: 12px; display: flex; justify-content: space-between; }
         a { color: #8cf; }
+        /* Autofocus areas over the live view. */
+        #view { position: relative; }
+        #af-areas { position: absolute; inset: 0; pointer-events: none; }
+        .af-area { position: absolute; box-sizing: border-box; border: 1px solid rgba(255, 255, 255, 0.5); }
+        .af-area.active { border: 2px solid #fc6; } .af-area.focused { border-color: #7d7; }
+        #live.touch-af { cursor: crosshair; }
         </style>
         </head>
         <body>
@@ -56,7 +65,7 @@ enum RemotePage {
           <span class="figure">frames shown <span id="shown">0</span></span>
         </header>
         <main>
-          <div id="view"><img id="live" alt="the camera's live view"></div>
+          <div id="view"><img id="live" alt="the camera's live view"><div id="af-areas"></div></div>
           <div id="controls">
             <div id="properties" style="display: contents"></div>
             <div class="actions">
@@ -182,6 +191,7 @@ enum RemotePage {
           $("record").textContent = next.recording ? "Stop recording" : "Record";
           $("record").classList.toggle("on", next.recording);
           $("timer").textContent = next.recording ? next.recordingTimer ?? "recording" : "";
+          showFocus(next);
           if (connected && next.filesVersion !== filesVersion && next.abilities.includes("files")) {
             filesVersion = next.filesVersion;
             listFiles();
@@ -328,6 +338,56 @@ enum RemotePage {
             say("focus: " + error.message);
           }
         }
+
+        // Autofocus: the camera's areas drawn over the live view, and touch AF where the live view is clicked.
+        function shownImage() {
+          const image = $("live");
+          const width = image.clientWidth;
+          const height = image.clientHeight;
+          const ratio = image.naturalWidth && image.naturalHeight ? image.naturalWidth / image.naturalHeight
+            : width / Math.max(height, 1);
+          const shownWidth = Math.min(width, height * ratio);
+          const shownHeight = shownWidth / ratio;
+          return { left: (width - shownWidth) / 2, top: (height - shownHeight) / 2, width: shownWidth,
+                   height: shownHeight };
+        }
+
+        function showFocus(next) {
+          const layer = $("af-areas");
+          layer.replaceChildren();
+          $("live").classList.toggle("touch-af", next.abilities.includes("touchAF"));
+          const info = next.focusInfo;
+          if (!info || next.connection !== "connected") return;
+          const box = shownImage();
+          for (const point of info.points) {
+            const area = document.createElement("div");
+            area.className = "af-area" + (point.active ? " active" : "") + (point.focused ? " focused" : "");
+            area.style.left = box.left + point.x / info.width * box.width + "px";
+            area.style.top = box.top + point.y / info.height * box.height + "px";
+            area.style.width = point.width / info.width * box.width + "px";
+            area.style.height = point.height / info.height * box.height + "px";
+            layer.append(area);
+          }
+        }
+
+        async function touchAF(event) {
+          if (!state || !state.abilities.includes("touchAF")) return;
+          const bounds = $("live").getBoundingClientRect();
+          const box = shownImage();
+          const x = (event.clientX - bounds.left - box.left) / box.width;
+          const y = (event.clientY - bounds.top - box.top) / box.height;
+          if (!(x >= 0 && x <= 1 && y >= 0 && y <= 1)) return;
+          say("");
+          try {
+            await post("/api/touch-af", { x: x.toFixed(4), y: y.toFixed(4) });
+          } catch (error) {
+            say("touch AF: " + error.message);
+          }
+        }
+
+        $("live").addEventListener("click", touchAF);
+        $("live").addEventListener("load", () => { if (state) showFocus(state); });
+        new ResizeObserver(() => { if (state) showFocus(state); }).observe($("live"));
 
         $("hold").addEventListener("pointerdown", hold);
         for (const name of ["pointerup", "pointercancel", "lostpointercapture"]) {

@@ -18,6 +18,8 @@ import ViewfinderSystem
 /// - `POST /api/shutter-button` (field `action=hold|release`): holds the shutter open for a bulb exposure, and lets
 ///   it go; a page that goes away lets it go as it leaves, and the server lets it go when it stops.
 /// - `POST /api/focus` (fields `size=small|medium|large`, `towards=camera|infinity`): moves the lens's focus a step.
+/// - `POST /api/touch-af` (fields `x` and `y`, fractions of the live view picture from its top-left corner, 0 to 1):
+///   focuses at that point of the latest frame.
 /// - `GET /api/files`: the card's files, newest first; `GET /files/HANDLE/thumbnail.jpg`, `GET /files/HANDLE`.
 ///
 /// The shared server's policy (``HTTPAccess``) guards every route: the request must name this machine, carry the
@@ -165,6 +167,11 @@ final class RemoteServer: Sendable {
             }
             try perform { try await $0.driveFocus(size, towards: direction) }
             return .whole(.json(camera.current))
+        case ("api", 2) where parts[1] == "touch-af":
+            try allow("POST")
+            let point = try touchPoint(x: request.formFields["x"], y: request.formFields["y"])
+            try perform { try await $0.touchAutoFocus(at: point) }
+            return .whole(.json(["x": point.x, "y": point.y]))
         case ("api", 2) where parts[1] == "recording":
             try allow("POST")
             switch request.formFields["action"] {
@@ -219,6 +226,20 @@ final class RemoteServer: Sendable {
         var response = HTTPResponse(status: "200 OK", contentType: "image/jpeg", body: frame.jpeg)
         response.headers = [("X-Frame-Number", "\(frame.number)")]
         return response
+    }
+
+    /// The point of the latest live view frame's coordinate space at the fractions `x` and `y` of the picture.
+    private func touchPoint(x: String?, y: String?) throws -> LiveViewPoint {
+        guard let x = x.flatMap(Double.init), let y = y.flatMap(Double.init), (0...1).contains(x), (0...1).contains(y)
+        else {
+            throw Refusal(
+                status: "400 Bad Request", message: "The fields 'x' and 'y' are fractions of the picture, 0 to 1.")
+        }
+        guard let aspect = liveView.latestAspect else {
+            throw Refusal(status: "409 Conflict", message: "Touch AF needs live view; no frame has come yet.")
+        }
+        return LiveViewPoint(
+            x: Int((x * Double(aspect.width)).rounded()), y: Int((y * Double(aspect.height)).rounded()))
     }
 
     private func setProperty(_ name: String, to value: String?) throws -> HTTPResponse {

@@ -143,4 +143,14 @@ extension Camera {
     ) {
         AsyncCompletion.run(on: completionQueue, { try await self.stopVideoRecording() }, completion: completionHandler)
     }
+
+    /// Moves the autofocus point to `point` and focuses there, then calls `completionHandler` on `completionQueue`
+    /// with `nil`, or with the error.
+    public func touchAutoFocus(
+        at point: LiveViewPoint, completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(
+            on: completionQueue, { try await self.touchAutoFocus(at: point) }, completion: completionHandler)
+    }
 }

@@ -8,7 +8,8 @@ import ViewfinderJPEG
 /// bytes later. From that start: the image's size (0), the whole picture's size (4), the size of the area shown (8)
 /// and its centre (12), the autofocus area's size (16) and centre (20), and at 29 the rotation (0 level, 1 and 2 the
 /// quarter turns, 3 upside down). The layout is the one whose image size is the JPEG's; a header that matches
-/// neither, or whose sizes are zero or outside the picture, gives no geometry.
+/// neither, or whose sizes are zero or outside the picture, gives no geometry. An autofocus area of no size, or one
+/// outside the picture, gives no area; the header does not say whether the area is in focus.
 package enum PTPNikonLiveViewHeader {
     /// Where the fields start in each layout: older bodies, then newer ones.
     static let layoutStarts = [0, 8]
@@ -35,9 +36,21 @@ package enum PTPNikonLiveViewHeader {
             }
             let orientations: [LiveViewOrientation] = [.landscape, .portraitRight, .portraitLeft, .upsideDown]
             let rotation = Int(header[start + 29])
+            let af = (width: field(16), height: field(18), x: field(20), y: field(22))
+            var afAreas: [FocusPoint] = []
+            if af.width > 0, af.height > 0, af.width <= whole.width, af.height <= whole.height, af.x <= whole.width,
+                af.y <= whole.height
+            {
+                let rect = LiveViewRect(
+                    x: min(max(af.x - af.width / 2, 0), whole.width - af.width),
+                    y: min(max(af.y - af.height / 2, 0), whole.height - af.height),
+                    width: af.width, height: af.height)
+                afAreas = [FocusPoint(rect: rect, isActive: true)]
+            }
             return LiveViewGeometry(
                 aspect: whole, imageFrame: LiveViewRect(x: 0, y: 0, width: whole.width, height: whole.height),
-                zoomRect: zoomRect, orientation: rotation < orientations.count ? orientations[rotation] : nil)
+                zoomRect: zoomRect, orientation: rotation < orientations.count ? orientations[rotation] : nil,
+                afAreas: afAreas)
         }
         return nil
     }
@@ -48,9 +61,11 @@ package enum PTPNikonLiveViewHeader {
     }
 
     /// A header of the older layout for a JPEG of `imageSize` out of a whole picture of `whole`, showing `shown`
-    /// (the whole picture when `nil`), with `rotation`, `length` bytes long as a camera sends it.
+    /// (the whole picture when `nil`), with its autofocus area at `afArea` (none when `nil`) and `rotation`, `length`
+    /// bytes long as a camera sends it.
     package static func encode(
-        imageSize: Dimensions, whole: Dimensions, shown: LiveViewRect? = nil, rotation: UInt8 = 0, length: Int = 384
+        imageSize: Dimensions, whole: Dimensions, shown: LiveViewRect? = nil, afArea: LiveViewRect? = nil,
+        rotation: UInt8 = 0, length: Int = 384
     ) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: max(length, 30))
         func put(_ value: Int, at offset: Int) {
@@ -66,6 +81,12 @@ package enum PTPNikonLiveViewHeader {
         put(area.height, at: 10)
         put(area.x + area.width / 2, at: 12)
         put(area.y + area.height / 2, at: 14)
+        if let afArea {
+            put(afArea.width, at: 16)
+            put(afArea.height, at: 18)
+            put(afArea.x + afArea.width / 2, at: 20)
+            put(afArea.y + afArea.height / 2, at: 22)
+        }
         bytes[29] = rotation
         return bytes
     }
