@@ -36,21 +36,26 @@ extension SimulatedCameraTests {
             }
         }
 
-        /// A Canon that knows no client and asks its user for an hour unless the test answers.
-        static var canon: CameraSimulator.Configuration {
-            var configuration = CameraSimulator.Configuration(identity: .canon, sampleImageCount: 0)
+        /// A Canon (or another camera) that knows no client and asks its user for an hour unless the test answers.
+        static func asking(_ identity: CameraSimulator.Identity) -> CameraSimulator.Configuration {
+            var configuration = CameraSimulator.Configuration(identity: identity, sampleImageCount: 0)
             configuration.pairedClients = []
             configuration.pairingPrompt = .seconds(3600)
             return configuration
         }
+
+        static let canon = asking(.canon)
 
         /// A transport that takes a handshake unanswered for 100 ms as the camera asking its user.
         static func transport(timeout: Duration = .seconds(60)) -> PTPIPTransport.Configuration {
             PTPIPTransport.Configuration(userInterventionDelay: .milliseconds(100), userInterventionTimeout: timeout)
         }
 
-        @Test func aConfirmedConnectionConnectsAndIsKnownFromThenOn() async throws {
-            try await CameraHarness.run(Self.canon, transport: Self.transport(), connect: false) { harness in
+        /// Canon and Nikon bodies ask over WiFi as Sony bodies do, and each is reported the same way.
+        @Test(arguments: [CameraSimulator.Identity.canon, .nikon, .sony])
+        func aConfirmedConnectionConnectsAndIsKnownFromThenOn(_ identity: CameraSimulator.Identity) async throws {
+            try await CameraHarness.run(Self.asking(identity), transport: Self.transport(), connect: false) {
+                harness in
                 let camera = harness.camera
                 let heard = Heard()
                 let connecting = Task { try await camera.connect(userIntervention: heard.record) }

@@ -157,6 +157,11 @@ enum SimulateCommand: Command {
             throw UsageError("--announce takes mdns, ssdp or both, not '\(other)'", commandPath: arguments.commandPath)
         }
         if arguments.value("require-pairing") != nil {
+            guard identity != .fuji, !arguments.flag("usb") else {
+                throw UsageError(
+                    "--require-pairing is for cameras on PTP/IP: not with --identity fuji (Fujifilm's own WiFi "
+                        + "protocol) or --usb", commandPath: arguments.commandPath)
+            }
             let seconds = try arguments.integer("require-pairing", default: 0, in: 0...3600)
             configuration.pairedClients = []
             configuration.pairingPrompt = .seconds(seconds == 0 ? 3600 : seconds)
