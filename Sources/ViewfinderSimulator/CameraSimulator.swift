@@ -435,6 +435,12 @@ extension CameraSimulator {
         camera.map { Int($0.state.withLock { $0.canon.zoom.factor }) } ?? 1
     }
 
+    /// The point of the live view picture the simulated Canon magnifies around, as ZoomPosition last set it: `nil`
+    /// (the middle) until set.
+    package var liveViewZoomCenter: (x: Int, y: Int)? {
+        camera?.state.withLock { $0.canon.zoom.position }.map { (Int($0.x), Int($0.y)) }
+    }
+
     /// How many seconds the simulated camera's clock is ahead of the system clock (behind when negative): zero until a
     /// client sets the clock.
     package var clockOffset: Int {

@@ -4,11 +4,19 @@ import Viewfinder
 import ViewfinderTestSupport
 
 extension SimulatedCameraCommands {
-    /// `camera zoom` against the simulated Canon and Nikon: the factor reaches the simulated Canon's live view, read
-    /// back from the simulator; a factor the camera does not offer and a camera without zoom are refused.
+    /// `camera zoom` against the simulated Canon and Nikon: the factor and the centre reach the simulated Canon's live
+    /// view, read back from the simulator; a factor the camera does not offer, a malformed centre and a camera without
+    /// zoom are refused.
     @Suite struct CameraZoomCommandTests {
         struct ZoomJSON: Decodable {
-            var factor: Int
+            var factor: Int?
+            var zoomedIn: Bool?
+            var center: Center?
+        }
+
+        struct Center: Decodable, Equatable {
+            var x: Int
+            var y: Int
         }
 
         @Test func zoomMagnifiesTheCanonLiveViewAndRefusesAFactorItDoesNotOffer() async throws {
@@ -21,13 +29,31 @@ extension SimulatedCameraCommands {
 
                 let json = try camera.run("camera", "zoom", "--json")
                 #expect(json.status == 0, "\(json)")
-                #expect(try decodeJSON(ZoomJSON.self, from: json).factor == 5, "\(json)")
+                let report = try decodeJSON(ZoomJSON.self, from: json)
+                #expect(report.factor == 5, "\(json)")
+                #expect(report.zoomedIn == true, "\(json)")
+                #expect(report.center == nil, "\(json)")
                 #expect(camera.simulator.liveViewZoomFactor == 5)
+
+                let panned = try camera.run("camera", "zoom", "--factor", "10", "--center", "200,120")
+                #expect(panned.status == 0, "\(panned)")
+                #expect(panned.standardOutput == "Magnified live view 10 times around 200,120\n", "\(panned)")
+                #expect(camera.simulator.liveViewZoomCenter.map { [$0.x, $0.y] } == [200, 120])
+
+                let centerOnly = try camera.run("camera", "zoom", "--center", "20,30", "--json")
+                #expect(centerOnly.status == 0, "\(centerOnly)")
+                #expect(try decodeJSON(ZoomJSON.self, from: centerOnly).center == Center(x: 20, y: 30), "\(centerOnly)")
+                #expect(camera.simulator.liveViewZoomCenter.map { [$0.x, $0.y] } == [20, 30])
+                #expect(camera.simulator.liveViewZoomFactor == 10)
+
+                let badCenter = try camera.run("camera", "zoom", "--center", "20")
+                #expect(badCenter.status == 64, "\(badCenter)")
+                #expect(badCenter.standardError.contains("--center takes X,Y"), "\(badCenter)")
 
                 let wrong = try camera.run("camera", "zoom", "--factor", "3")
                 #expect(wrong.status == 64, "\(wrong)")
                 #expect(wrong.standardError.contains("1, 5 or 10"), "\(wrong)")
-                #expect(camera.simulator.liveViewZoomFactor == 5)
+                #expect(camera.simulator.liveViewZoomFactor == 10)
             }
         }
 

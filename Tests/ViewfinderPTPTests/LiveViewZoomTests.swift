@@ -83,6 +83,58 @@ extension SimulatedCameraTests {
             }
         }
 
+        @Test func theZoomLevelIsKnownOnceSetAndForgottenWithTheConnection() async throws {
+            try await CameraHarness.run(Self.canon) { harness in
+                let camera = harness.camera
+                #expect(camera.liveViewZoomLevel == nil)
+                let seen = Observed<LiveViewZoomLevel?>()
+                let token = camera.addLiveViewZoomLevelObserver { seen.append($0) }
+                let published = Observed<LiveViewZoomLevel?>()
+                let cancellable = camera.liveViewZoomLevelPublisher().sink { published.append($0) }
+
+                try await camera.setLiveViewZoomLevel(LiveViewZoomLevel(zoomFactor: 10))
+                #expect(camera.liveViewZoomLevel == LiveViewZoomLevel(zoomFactor: 10))
+                #expect(camera.liveViewZoomLevel?.isZoomedIn == true)
+                try await Self.setZoomWithCompletion(camera, .none)
+                #expect(camera.liveViewZoomLevel?.isZoomedIn == false)
+                // The same level again changes nothing.
+                try await camera.setLiveViewZoomLevel(.none)
+                #expect(seen.all == [LiveViewZoomLevel(zoomFactor: 10), LiveViewZoomLevel.none])
+                #expect(published.all == [nil, LiveViewZoomLevel(zoomFactor: 10), LiveViewZoomLevel.none])
+
+                try await camera.disconnect()
+                #expect(camera.liveViewZoomLevel == nil)
+                #expect(seen.all == [LiveViewZoomLevel(zoomFactor: 10), LiveViewZoomLevel.none, nil])
+                withExtendedLifetime(token) {}
+                cancellable.cancel()
+            }
+        }
+
+        @Test func canonZoomCenterMovesTheMagnifiedPart() async throws {
+            try await CameraHarness.run(Self.canon) { harness in
+                let camera = harness.camera
+                #expect(camera.supportedFunctionality.contains(.pannableLiveView))
+                try await camera.setLiveViewZoomLevel(LiveViewZoomLevel(zoomFactor: 5))
+                try await camera.setLiveViewZoomCenter(LiveViewPoint(x: 100, y: 60))
+                #expect(harness.simulator.liveViewZoomCenter.map { [$0.x, $0.y] } == [100, 60])
+                #expect(harness.simulator.requestsAnswered(.canonEOSZoomPosition) == 1)
+
+                let negative = await #expect(throws: ViewfinderError.self) {
+                    try await camera.setLiveViewZoomCenter(LiveViewPoint(x: -1, y: 60))
+                }
+                #expect(negative?.code == .invalidArgument)
+                #expect(harness.simulator.requestsAnswered(.canonEOSZoomPosition) == 1)
+
+                // The simulated picture is 640 by 424: a point beyond it is refused by the camera.
+                let outside = await #expect(throws: ViewfinderError.self) {
+                    try await camera.setLiveViewZoomCenter(LiveViewPoint(x: 100, y: 5000))
+                }
+                #expect(outside?.code == .notAvailable)
+                #expect(outside?.message.contains("ZoomPosition") == true, "\(String(describing: outside))")
+                #expect(harness.simulator.liveViewZoomCenter.map { [$0.x, $0.y] } == [100, 60])
+            }
+        }
+
         @Test func aCameraWithoutZoomSaysSo() async throws {
             let nikon = CameraSimulator.Configuration(identity: .nikon, sampleImageCount: 0)
             try await CameraHarness.run(nikon) { harness in
@@ -93,6 +145,12 @@ extension SimulatedCameraTests {
                 }
                 #expect(refused?.code == .notAvailable)
                 #expect(refused?.message.contains("zoom the live view") == true, "\(String(describing: refused))")
+                #expect(!camera.supportedFunctionality.contains(.pannableLiveView))
+                let notPanned = await #expect(throws: ViewfinderError.self) {
+                    try await camera.setLiveViewZoomCenter(LiveViewPoint(x: 1, y: 1))
+                }
+                #expect(notPanned?.code == .notAvailable)
+                #expect(camera.liveViewZoomLevel == nil)
             }
         }
     }

@@ -37,4 +37,6 @@ public struct CameraFunctionality: OptionSet, Hashable, Sendable {
     /// Pictures the camera offers the computer by itself as it takes them
     /// (``CameraFileAccess/addCameraInitiatedTransferHandler(_:)``).
     public static let cameraInitiatedTransfer = CameraFunctionality(rawValue: 1 << 14)
+    /// Moving the magnified part of the live view with ``Camera/setLiveViewZoomCenter(_:)``.
+    public static let pannableLiveView = CameraFunctionality(rawValue: 1 << 18)
 }

@@ -72,6 +72,8 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         var recording: Recording?
         /// Whether the shutter button is held half down.
         var autoFocusEngaged = false
+        /// How far the live view is magnified, where known.
+        var liveViewZoomLevel: LiveViewZoomLevel?
     }
 
     /// Where the camera is, for messages, such as its host name.
@@ -85,6 +87,7 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
     let connectionObservers = CameraObserverRegistry<CameraConnectionState>()
     let recordingObservers = CameraObserverRegistry<VideoRecordingState>()
     let autoFocusObservers = CameraObserverRegistry<Bool>()
+    let zoomObservers = CameraObserverRegistry<LiveViewZoomLevel?>()
     /// The observers of files the camera adds: files reported while an observer is still being called wait for it,
     /// in order, rather than replacing one another (they are few, as a camera takes pictures).
     let newFileObservers = CameraObserverRegistry<[CameraFileItem]>(coalescing: +)
@@ -232,20 +235,22 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         if let powerOffFailure { throw powerOffFailure }
     }
 
-    /// Forgets a connection that ended: its property values, recording and half press.
+    /// Forgets a connection that ended: its property values, recording, half press and live view zoom.
     ///
     /// - Parameter disconnection: How it ended: asked for, or with the error that ended it.
     private func tearDown(_ link: Link, disconnection: CameraDisconnection) {
-        let (current, recording, wasFocusing) = state.withLock { state -> (Bool, Recording?, Bool) in
-            guard state.link?.generation == link.generation else { return (false, nil, false) }
+        let (current, recording, wasFocusing, wasZoomKnown) = state.withLock {
+            state -> (Bool, Recording?, Bool, Bool) in
+            guard state.link?.generation == link.generation else { return (false, nil, false, false) }
             state.link = nil
             state.connection = .notConnected
             state.lastDisconnection = disconnection
             defer {
                 state.recording = nil
                 state.autoFocusEngaged = false
+                state.liveViewZoomLevel = nil
             }
-            return (true, state.recording, state.autoFocusEngaged)
+            return (true, state.recording, state.autoFocusEngaged, state.liveViewZoomLevel != nil)
         }
         guard current else { return }
         let error =
@@ -262,6 +267,9 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         }
         if wasFocusing {
             autoFocusObservers.notify(false)
+        }
+        if wasZoomKnown {
+            zoomObservers.notify(nil)
         }
         connectionObservers.notify(.notConnected)
     }
@@ -446,11 +454,6 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         try await withConnection(.directFocusDrive, for: "drive the focus") {
             try await $0.driveFocus(amount, towards: direction)
         }
-    }
-
-    /// Magnifies the live view through the connection, returning once the camera has taken it.
-    public func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
-        try await withConnection(.liveViewZoom, for: "zoom the live view") { try await $0.setLiveViewZoomLevel(level) }
     }
 
     /// Sets the camera's clock through the connection, returning once the camera has taken it.

@@ -47,6 +47,9 @@ public protocol CameraDriverOperations: AnyObject, Sendable {
     /// Magnifies the live view; returns once the camera has taken it.
     func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws
 
+    /// Moves the magnified part of the live view to `center`; returns once the camera has taken it.
+    func setLiveViewZoomCenter(_ center: LiveViewPoint) async throws
+
     /// Sets the camera's clock; returns once the camera has taken it.
     func updateClock(to time: CameraClockTime) async throws
 
@@ -124,6 +127,11 @@ extension CameraDriverOperations {
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot zoom its live view.
     public func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
         throw ViewfinderError(.notAvailable, "the camera cannot zoom its live view")
+    }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot move the magnified part of its live view.
+    public func setLiveViewZoomCenter(_ center: LiveViewPoint) async throws {
+        throw ViewfinderError(.notAvailable, "the camera cannot move the magnified part of its live view")
     }
 
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera's clock cannot be set.

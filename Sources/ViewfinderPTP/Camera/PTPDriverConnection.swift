@@ -136,6 +136,11 @@ public final class PTPDriverConnection: CameraDriverConnection {
         try await dialect.setLiveViewZoomLevel(level)
     }
 
+    /// Moves the magnified part of the live view through the dialect.
+    public func setLiveViewZoomCenter(_ center: LiveViewPoint) async throws {
+        try await dialect.setLiveViewZoomCenter(center)
+    }
+
     /// Sets the camera's clock through the dialect.
     public func updateClock(to time: CameraClockTime) async throws {
         try await dialect.updateClock(to: time)
