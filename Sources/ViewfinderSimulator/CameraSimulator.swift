@@ -405,6 +405,12 @@ extension CameraSimulator {
         camera?.state.withLock { ($0.canon.captureDestination, $0.canon.evfOutput) } ?? (0, 0)
     }
 
+    /// The value of one of the simulated Canon's EOS-only settings (picture style, mirror lockup, depth-of-field
+    /// preview); `nil` for another code.
+    package func canonEOSSetting(_ code: PTPDevicePropertyCode) -> UInt32? {
+        camera?.state.withLock { $0.canon.settings[code.rawValue] }
+    }
+
     /// How many requests for `operation` the simulated camera has answered, refusals included, for checks and
     /// figures; every request when `operation` is `nil`.
     package func requestsAnswered(_ operation: PTPOperationCode? = nil) -> Int {

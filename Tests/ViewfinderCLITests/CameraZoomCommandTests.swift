@@ -4,12 +4,13 @@ import Viewfinder
 import ViewfinderTestSupport
 
 extension SimulatedCameraCommands {
-    /// `camera zoom` against the simulated Canon and Nikon: the factor and the centre reach the simulated Canon's live
-    /// view, read back from the simulator; a factor the camera does not offer, a malformed centre and a camera without
-    /// zoom are refused.
+    /// `camera zoom` against the simulated Canon, Nikon and generic camera: the factor and the centre reach the
+    /// simulated Canon's live view and a named level the Nikon's, read back from the simulator; a level the camera does
+    /// not offer, a malformed centre and a camera without zoom are refused.
     @Suite struct CameraZoomCommandTests {
         struct ZoomJSON: Decodable {
             var factor: Int?
+            var level: String?
             var zoomedIn: Bool?
             var center: Center?
         }
@@ -57,8 +58,34 @@ extension SimulatedCameraCommands {
             }
         }
 
+        @Test func zoomTakesTheLevelsANikonNames() async throws {
+            try await CameraUnderTest.with(identity: .nikon) { camera in
+                let before = try camera.run("camera", "zoom", "--show")
+                #expect(before.standardOutput == "Live view shows the whole picture\n", "\(before)")
+                let result = try camera.run("camera", "zoom", "--level", "50%", "--json")
+                #expect(result.status == 0, "\(result)")
+                let report = try decodeJSON(ZoomJSON.self, from: result)
+                #expect(report.level == "50%" && report.zoomedIn == true && report.factor == nil, "\(result)")
+                #expect(camera.simulator.dialValue(.nikonLiveViewImageZoomRatio) == 4)
+                let shown = try camera.run("camera", "zoom", "--show", "--json")
+                #expect(try decodeJSON(ZoomJSON.self, from: shown).level == "50%", "\(shown)")
+                #expect(camera.simulator.dialValue(.nikonLiveViewImageZoomRatio) == 4)
+                let showAndSet = try camera.run("camera", "zoom", "--show", "--factor", "1")
+                #expect(showAndSet.status == 64, "\(showAndSet)")
+
+                let byFactor = try camera.run("camera", "zoom", "--factor", "5")
+                #expect(byFactor.status == 64, "\(byFactor)")
+                #expect(byFactor.standardError.contains("25%, 50%, 100% or 200%"), "\(byFactor)")
+                let both = try camera.run("camera", "zoom", "--factor", "1", "--level", "50%")
+                #expect(both.status == 64 && both.standardError.contains("not both"), "\(both)")
+                let whole = try camera.run("camera", "zoom", "--factor", "1")
+                #expect(whole.standardOutput == "Live view shows the whole picture\n", "\(whole)")
+                #expect(camera.simulator.dialValue(.nikonLiveViewImageZoomRatio) == 0)
+            }
+        }
+
         @Test func zoomOnACameraWithoutItSaysSo() async throws {
-            try await CameraUnderTest.with { camera in
+            try await CameraUnderTest.with(identity: .generic) { camera in
                 let result = try camera.run("camera", "zoom")
                 #expect(result.status == 76, "\(result)")
                 #expect(result.standardError.contains("cannot magnify its live view"), "\(result)")

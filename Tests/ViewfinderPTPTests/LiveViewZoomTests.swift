@@ -10,9 +10,10 @@ import ViewfinderTestSupport
 @testable import ViewfinderPTPIP
 
 extension SimulatedCameraTests {
-    /// Live view magnified, against the simulated cameras over loopback TCP: Canon's Zoom magnifies the simulated
-    /// live view, whose frames then show the middle of the test scene; a level the camera does not offer and a camera
-    /// without zoom fail before anything is sent.
+    /// Live view magnified, against the simulated cameras over loopback TCP: Canon's Zoom and Nikon's
+    /// LiveViewImageZoomRatio magnify the simulated live view, whose frames then show the middle of the test scene,
+    /// and Canon's ZoomPosition moves the magnified part; a level the camera does not offer and a camera without zoom
+    /// fail before anything is sent.
     @Suite(.timeLimit(.minutes(3))) struct LiveViewZoomTests {
         static let canon = CameraSimulator.Configuration(identity: .canon, sampleImageCount: 0)
 
@@ -135,9 +136,62 @@ extension SimulatedCameraTests {
             }
         }
 
-        @Test func aCameraWithoutZoomSaysSo() async throws {
+        @Test func nikonZoomRatioMagnifiesByTheLevelsNikonNames() async throws {
             let nikon = CameraSimulator.Configuration(identity: .nikon, sampleImageCount: 0)
             try await CameraHarness.run(nikon) { harness in
+                let camera = harness.camera
+                #expect(camera.supportedFunctionality.contains(.liveViewZoom))
+                #expect(!camera.supportedFunctionality.contains(.pannableLiveView))
+                // Read as the connection opens: the whole picture.
+                #expect(camera.liveViewZoomLevel == LiveViewZoomLevel.none)
+                camera.applyLiveViewOptions([.skipImageDecoding: true])
+                let frames = Frames()
+                let cancellable = camera.liveViewPublisher.sinkWithReadyHandler { _ in
+                } receiveValue: { frame, ready in
+                    frames.received.withLock { $0 = ($0.count + 1, frame.jpegData) }
+                    ready()
+                }
+                defer { cancellable.cancel() }
+                let whole = try await frames.bottomLuma(after: 0)
+                #expect(whole < 120, "mean luma \(whole)")
+
+                let hundred = LiveViewZoomLevel(zoomFactor: 0, name: "100%")
+                try await camera.setLiveViewZoomLevel(hundred)
+                #expect(harness.simulator.dialValue(.nikonLiveViewImageZoomRatio) == 6)
+                #expect(camera.liveViewZoomLevel == hundred && camera.liveViewZoomLevel?.isZoomedIn == true)
+                let magnified = try await frames.bottomLumaOfAFrameAfterNow()
+                #expect(magnified > 150, "mean luma \(magnified)")
+
+                let refused = await #expect(throws: ViewfinderError.self) {
+                    try await camera.setLiveViewZoomLevel(LiveViewZoomLevel(zoomFactor: 5))
+                }
+                #expect(refused?.code == .invalidArgument)
+                #expect(refused?.message.contains("25%, 50%, 100% or 200%") == true, "\(String(describing: refused))")
+                #expect(harness.simulator.dialValue(.nikonLiveViewImageZoomRatio) == 6)
+
+                // A level chosen on the camera reaches the client through the camera's event.
+                try harness.simulator.turnDial(.nikonLiveViewImageZoomRatio, to: 2)
+                try await waitUntil("the camera's 25%") { camera.liveViewZoomLevel?.name == "25%" }
+                try await camera.setLiveViewZoomLevel(.none)
+                #expect(harness.simulator.dialValue(.nikonLiveViewImageZoomRatio) == 0)
+                #expect(camera.liveViewZoomLevel?.isZoomedIn == false)
+            }
+        }
+
+        @Test func nikonLevelsFollowTheModel() throws {
+            #expect(NikonLiveViewZoom.levels(ofModel: "D5000")[3]?.name == "50%")
+            #expect(NikonLiveViewZoom.levels(ofModel: "Z 6")[3] == nil)
+            #expect(NikonLiveViewZoom.levels(ofModel: "Z 6")[7]?.name == "200%")
+            #expect(try NikonLiveViewZoom.value(of: LiveViewZoomLevel(zoomFactor: 0, name: "66%"), model: "D5000") == 4)
+            #expect(try NikonLiveViewZoom.value(of: .none, model: "Z 6") == 0)
+            #expect(throws: ViewfinderError.self) {
+                try NikonLiveViewZoom.value(of: LiveViewZoomLevel(zoomFactor: 0, name: "66%"), model: "Z 6")
+            }
+        }
+
+        @Test func aCameraWithoutZoomSaysSo() async throws {
+            let generic = CameraSimulator.Configuration(identity: .generic, sampleImageCount: 0)
+            try await CameraHarness.run(generic) { harness in
                 let camera = harness.camera
                 #expect(!camera.supportedFunctionality.contains(.liveViewZoom))
                 let refused = await #expect(throws: ViewfinderError.self) {

@@ -29,8 +29,10 @@ extension CameraDriverCore {
     /// Records how far the live view is magnified, and tells the observers when that changed.
     func recordLiveViewZoomLevel(_ level: LiveViewZoomLevel) {
         let changed = state.withLock { state in
-            // A connection that ended meanwhile shows nothing.
-            guard state.link != nil, state.liveViewZoomLevel != level else { return false }
+            // A connection that ended meanwhile shows nothing; one being opened reports what it reads.
+            guard state.link != nil || state.connection == .connecting, state.liveViewZoomLevel != level else {
+                return false
+            }
             state.liveViewZoomLevel = level
             return true
         }

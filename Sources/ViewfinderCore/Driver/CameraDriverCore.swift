@@ -188,9 +188,14 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
     }
 
     private func failConnecting() {
-        state.withLock { state in
+        let wasZoomKnown = state.withLock { state in
             state.connection = .notConnected
             state.connecting = nil
+            defer { state.liveViewZoomLevel = nil }
+            return state.liveViewZoomLevel != nil
+        }
+        if wasZoomKnown {
+            zoomObservers.notify(nil)
         }
         properties.resetAll(failingRequestsWith: ViewfinderError(.notConnected, "the camera did not connect"))
         connectionObservers.notify(.notConnected)
