@@ -13,6 +13,7 @@ extension SimulatedCameraCommands {
             var level: String?
             var zoomedIn: Bool?
             var center: Center?
+            var levels: [String]
         }
 
         struct Center: Decodable, Equatable {
@@ -34,6 +35,7 @@ extension SimulatedCameraCommands {
                 #expect(report.factor == 5, "\(json)")
                 #expect(report.zoomedIn == true, "\(json)")
                 #expect(report.center == nil, "\(json)")
+                #expect(report.levels == ["1x", "5x", "10x"], "\(json)")
                 #expect(camera.simulator.liveViewZoomFactor == 5)
 
                 let panned = try camera.run("camera", "zoom", "--factor", "10", "--center", "200,120")
@@ -68,7 +70,9 @@ extension SimulatedCameraCommands {
                 #expect(report.level == "50%" && report.zoomedIn == true && report.factor == nil, "\(result)")
                 #expect(camera.simulator.dialValue(.nikonLiveViewImageZoomRatio) == 4)
                 let shown = try camera.run("camera", "zoom", "--show", "--json")
-                #expect(try decodeJSON(ZoomJSON.self, from: shown).level == "50%", "\(shown)")
+                let shownReport = try decodeJSON(ZoomJSON.self, from: shown)
+                #expect(shownReport.level == "50%", "\(shown)")
+                #expect(shownReport.levels == ["1x", "25%", "50%", "100%", "200%"], "\(shown)")
                 #expect(camera.simulator.dialValue(.nikonLiveViewImageZoomRatio) == 4)
                 let showAndSet = try camera.run("camera", "zoom", "--show", "--factor", "1")
                 #expect(showAndSet.status == 64, "\(showAndSet)")

@@ -22,6 +22,18 @@ extension SimulatedCameraTests {
             let received = Mutex<(count: Int, newest: [UInt8])>((0, []))
             var count: Int { received.withLock { $0.count } }
 
+            /// The frames of `camera`'s live view, undecoded, until the subscription is cancelled.
+            static func following(_ camera: PTPCamera) -> (Frames, AnyCancellable) {
+                camera.applyLiveViewOptions([.skipImageDecoding: true])
+                let frames = Frames()
+                let cancellable = camera.liveViewPublisher.sinkWithReadyHandler { _ in
+                } receiveValue: { frame, ready in
+                    frames.received.withLock { $0 = ($0.count + 1, frame.jpegData) }
+                    ready()
+                }
+                return (frames, cancellable)
+            }
+
             /// The mean luma of the bottom tenth of the newest frame, once more than `count` frames came.
             func bottomLuma(after count: Int) async throws -> Double {
                 try await waitUntil("a live view frame after frame \(count)") { self.count > count }
@@ -48,13 +60,7 @@ extension SimulatedCameraTests {
             try await CameraHarness.run(Self.canon) { harness in
                 let camera = harness.camera
                 #expect(camera.supportedFunctionality.contains(.liveViewZoom))
-                camera.applyLiveViewOptions([.skipImageDecoding: true])
-                let frames = Frames()
-                let cancellable = camera.liveViewPublisher.sinkWithReadyHandler { _ in
-                } receiveValue: { frame, ready in
-                    frames.received.withLock { $0 = ($0.count + 1, frame.jpegData) }
-                    ready()
-                }
+                let (frames, cancellable) = Frames.following(camera)
                 defer { cancellable.cancel() }
                 // The whole scene ends in a wedge of grey steps from light to nearly black.
                 let whole = try await frames.bottomLuma(after: 0)
@@ -115,6 +121,7 @@ extension SimulatedCameraTests {
             try await CameraHarness.run(Self.canon) { harness in
                 let camera = harness.camera
                 #expect(camera.supportedFunctionality.contains(.pannableLiveView))
+                #expect(camera.liveViewZoomLevels.map(\.zoomFactor) == [1, 5, 10])
                 try await camera.setLiveViewZoomLevel(LiveViewZoomLevel(zoomFactor: 5))
                 try await camera.setLiveViewZoomCenter(LiveViewPoint(x: 100, y: 60))
                 #expect(harness.simulator.liveViewZoomCenter.map { [$0.x, $0.y] } == [100, 60])
@@ -142,15 +149,10 @@ extension SimulatedCameraTests {
                 let camera = harness.camera
                 #expect(camera.supportedFunctionality.contains(.liveViewZoom))
                 #expect(!camera.supportedFunctionality.contains(.pannableLiveView))
+                #expect(camera.liveViewZoomLevels.map(\.description) == ["1x", "25%", "50%", "100%", "200%"])
                 // Read as the connection opens: the whole picture.
                 #expect(camera.liveViewZoomLevel == LiveViewZoomLevel.none)
-                camera.applyLiveViewOptions([.skipImageDecoding: true])
-                let frames = Frames()
-                let cancellable = camera.liveViewPublisher.sinkWithReadyHandler { _ in
-                } receiveValue: { frame, ready in
-                    frames.received.withLock { $0 = ($0.count + 1, frame.jpegData) }
-                    ready()
-                }
+                let (frames, cancellable) = Frames.following(camera)
                 defer { cancellable.cancel() }
                 let whole = try await frames.bottomLuma(after: 0)
                 #expect(whole < 120, "mean luma \(whole)")
@@ -205,6 +207,7 @@ extension SimulatedCameraTests {
                 }
                 #expect(notPanned?.code == .notAvailable)
                 #expect(camera.liveViewZoomLevel == nil)
+                #expect(camera.liveViewZoomLevels.isEmpty)
             }
         }
     }

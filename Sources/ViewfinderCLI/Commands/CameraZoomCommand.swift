@@ -40,6 +40,8 @@ enum CameraZoomCommand: Command {
         var level: String?
         var zoomedIn: Bool?
         var center: Center?
+        /// The levels the camera offers, by their names (`5x` for a factor).
+        var levels: [String]
     }
 
     private struct Center: Encodable {
@@ -68,10 +70,11 @@ enum CameraZoomCommand: Command {
                 "--show changes nothing: give it without --factor, --level or --center",
                 commandPath: arguments.commandPath)
         }
-        let level = try await CameraTarget(arguments).withConnectedCamera { camera -> LiveViewZoomLevel? in
+        let (level, levels) = try await CameraTarget(arguments).withConnectedCamera {
+            camera -> (LiveViewZoomLevel?, [LiveViewZoomLevel]) in
             if show {
                 try require(.liveViewZoom, of: camera, else: "cannot magnify its live view")
-                return camera.liveViewZoomLevel
+                return (camera.liveViewZoomLevel, camera.liveViewZoomLevels)
             }
             if requested != nil {
                 try require(.liveViewZoom, of: camera, else: "cannot magnify its live view")
@@ -93,13 +96,14 @@ enum CameraZoomCommand: Command {
                 }
                 level = camera.liveViewZoomLevel
             }
-            return level
+            return (level, camera.liveViewZoomLevels)
         }
         if arguments.flag("json") {
             try Console.printJSON(
                 Report(
                     factor: level.map(\.zoomFactor).flatMap { $0 == 0 ? nil : $0 }, level: level?.name,
-                    zoomedIn: level?.isZoomedIn, center: center.map { Center(x: $0.x, y: $0.y) }))
+                    zoomedIn: level?.isZoomedIn, center: center.map { Center(x: $0.x, y: $0.y) },
+                    levels: levels.map(\.description)))
             return
         }
         let shown =

@@ -246,6 +246,11 @@ public protocol Camera: AnyObject, Sendable {
     /// set it; `nil` while not known, as before a camera that does not report it is set, and while not connected.
     var liveViewZoomLevel: LiveViewZoomLevel? { get }
 
+    /// The levels ``setLiveViewZoomLevel(_:)`` takes, from the whole picture to the most magnified: Canon EOS
+    /// bodies' 1, 5 and 10 times, a Nikon's named levels; empty while not connected or without
+    /// ``CameraFunctionality/liveViewZoom``.
+    var liveViewZoomLevels: [LiveViewZoomLevel] { get }
+
     /// Calls `observer` with the new level whenever ``liveViewZoomLevel`` changes, until the token is released.
     func addLiveViewZoomLevelObserver(_ observer: @escaping @Sendable (LiveViewZoomLevel?) -> Void)
         -> ObservationToken

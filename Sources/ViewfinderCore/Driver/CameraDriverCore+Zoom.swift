@@ -5,6 +5,13 @@ extension CameraDriverCore {
         state.withLock { $0.liveViewZoomLevel }
     }
 
+    /// The levels the connection magnifies live view to, from the whole picture to the most magnified; empty while
+    /// not connected or without ``CameraFunctionality/liveViewZoom``.
+    public var liveViewZoomLevels: [LiveViewZoomLevel] {
+        guard let connection = currentConnection, connection.functionality.contains(.liveViewZoom) else { return [] }
+        return connection.liveViewZoomLevels
+    }
+
     /// Calls `observer` whenever ``liveViewZoomLevel`` changes, until the token is released.
     public func addLiveViewZoomLevelObserver(_ observer: @escaping @Sendable (LiveViewZoomLevel?) -> Void)
         -> ObservationToken

@@ -178,6 +178,9 @@ extension DriverBackedCamera {
     /// known.
     public var liveViewZoomLevel: LiveViewZoomLevel? { driverCore.liveViewZoomLevel }
 
+    /// The levels the camera's driver magnifies live view to, from the whole picture to the most magnified.
+    public var liveViewZoomLevels: [LiveViewZoomLevel] { driverCore.liveViewZoomLevels }
+
     /// Calls `observer` whenever ``Camera/liveViewZoomLevel`` changes, until the token is released.
     public func addLiveViewZoomLevelObserver(_ observer: @escaping @Sendable (LiveViewZoomLevel?) -> Void)
         -> ObservationToken

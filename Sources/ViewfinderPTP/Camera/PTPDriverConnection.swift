@@ -136,6 +136,9 @@ public final class PTPDriverConnection: CameraDriverConnection {
         try await dialect.setLiveViewZoomLevel(level)
     }
 
+    /// The levels the dialect magnifies live view to.
+    public var liveViewZoomLevels: [LiveViewZoomLevel] { dialect.liveViewZoomLevels }
+
     /// Moves the magnified part of the live view through the dialect.
     public func setLiveViewZoomCenter(_ center: LiveViewPoint) async throws {
         try await dialect.setLiveViewZoomCenter(center)

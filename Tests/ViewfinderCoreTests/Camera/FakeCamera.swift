@@ -277,6 +277,8 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
 
     var liveViewZoomLevel: LiveViewZoomLevel? { nil }
 
+    var liveViewZoomLevels: [LiveViewZoomLevel] { [] }
+
     func addLiveViewZoomLevelObserver(_ observer: @escaping @Sendable (LiveViewZoomLevel?) -> Void)
         -> ObservationToken
     {

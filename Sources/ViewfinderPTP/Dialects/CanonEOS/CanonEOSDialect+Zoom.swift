@@ -4,6 +4,9 @@ extension CanonEOSDialect {
     /// The magnifications EOS bodies offer in live view, as Zoom's parameter.
     static let liveViewZoomFactors = [1, 5, 10]
 
+    /// The whole picture, then five and ten times.
+    var liveViewZoomLevels: [LiveViewZoomLevel] { Self.liveViewZoomFactors.map(LiveViewZoomLevel.init(zoomFactor:)) }
+
     /// Magnifies live view with Zoom(level), as libgphoto2's `eoszoom` does, then reads the events that follow.
     ///
     /// - Throws: ``ViewfinderError/Code/invalidArgument`` for a level other than 1, 5 or 10, before anything is sent;

@@ -115,6 +115,11 @@ final class NikonDialect: PTPDialect {
 
     // MARK: Live view zoom
 
+    /// The whole picture, then the levels the model names, in LiveViewImageZoomRatio's order.
+    var liveViewZoomLevels: [LiveViewZoomLevel] {
+        NikonLiveViewZoom.levels(ofModel: connection.model).sorted { $0.key < $1.key }.map(\.value)
+    }
+
     /// Magnifies live view with LiveViewImageZoomRatio, as libgphoto2's `liveviewimagezoomratio` does: `.none` for
     /// the whole picture, else a level named as the model names it, such as "50%".
     ///
