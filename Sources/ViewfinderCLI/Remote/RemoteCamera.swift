@@ -29,6 +29,10 @@ final class RemoteCamera: Sendable {
         var abilities: [String] = []
         /// Rises when files are added, so the page knows to list them again.
         var filesVersion = 0
+        /// How far live view is magnified, where known, by the level's name (`5x`, a Nikon's `50%`).
+        var zoomLevel: String?
+        /// The levels the camera offers, by name, from the whole picture to the most magnified.
+        var zoomLevels: [String] = []
     }
 
     private struct State {
@@ -56,6 +60,7 @@ final class RemoteCamera: Sendable {
         var tokens = [
             camera.addConnectionStateObserver { [weak self] _ in self?.refresh() },
             camera.addVideoRecordingStateObserver { [weak self] _ in self?.refresh() },
+            camera.addLiveViewZoomLevelObserver { [weak self] _ in self?.refresh() },
         ]
         tokens += CameraProperties.all.map { property in
             property.observe(camera) { [weak self] _ in self?.refresh() }
@@ -114,8 +119,11 @@ final class RemoteCamera: Sendable {
             let abilities: [(CameraFunctionality, String)] = [
                 (.stillCapture, "shutter"), (.liveView, "liveView"), (.videoRecording, "video"),
                 (.fileAccess, "files"), (.heldShutter, "heldShutter"), (.directFocusDrive, "focusDrive"),
+                (.liveViewZoom, "zoom"), (.pannableLiveView, "pan"),
             ]
             fresh.abilities = abilities.filter { functionality.contains($0.0) }.map(\.1)
+            fresh.zoomLevel = camera.liveViewZoomLevel?.description
+            fresh.zoomLevels = camera.liveViewZoomLevels.map(\.description)
         }
         let lost = camera.lastDisconnection.flatMap { $0.error?.message }
         let waiters = state.withLock { state -> [DispatchSemaphore] in

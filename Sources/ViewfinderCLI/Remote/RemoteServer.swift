@@ -18,6 +18,8 @@ import ViewfinderSystem
 /// - `POST /api/shutter-button` (field `action=hold|release`): holds the shutter open for a bulb exposure, and lets
 ///   it go; a page that goes away lets it go as it leaves, and the server lets it go when it stops.
 /// - `POST /api/focus` (fields `size=small|medium|large`, `towards=camera|infinity`): moves the lens's focus a step.
+/// - `POST /api/zoom` (fields `level`, one of the state's `zoomLevels`, and `x` and `y` in the live view picture's
+///   pixels, either or both): magnifies live view and moves the magnified part.
 /// - `GET /api/files`: the card's files, newest first; `GET /files/HANDLE/thumbnail.jpg`, `GET /files/HANDLE`.
 ///
 /// The shared server's policy (``HTTPAccess``) guards every route: the request must name this machine, carry the
@@ -165,6 +167,9 @@ final class RemoteServer: Sendable {
             }
             try perform { try await $0.driveFocus(size, towards: direction) }
             return .whole(.json(camera.current))
+        case ("api", 2) where parts[1] == "zoom":
+            try allow("POST")
+            return .whole(try zoom(request.formFields))
         case ("api", 2) where parts[1] == "recording":
             try allow("POST")
             switch request.formFields["action"] {
