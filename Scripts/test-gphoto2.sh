@@ -169,7 +169,8 @@ bulb_check() {
 }
 
 # zoom_check NAME MODEL LOG: gphoto2's eoszoom=5, then `viewfinder camera zoom --factor 5`, each send the simulated
-# Canon Zoom 5, as its LOG says, and gphoto2's eoszoomposition sends ZoomPosition as given; eoszoom=1 ends it.
+# Canon Zoom 5, as its LOG says, and gphoto2's eoszoomposition and `viewfinder camera zoom --center` send
+# ZoomPosition as given; eoszoom=1 ends it.
 zoom_check() {
     local name=$1 model=$2 log=$3
     zooms() { grep -c '^live view zoom: Zoom 5$' "$log" || true; }
@@ -193,6 +194,12 @@ zoom_check() {
         pass "$name-position-gphoto2-moves"
     else
         fail "$name-position-gphoto2-moves" "the simulator logged no ZoomPosition 100,80" "$log"
+    fi
+    if "$viewfinder" camera zoom --host "127.0.0.1:$port" --center 120,90 >"$work/$name-center.out" 2>&1 \
+        && grep -q '^live view zoom: ZoomPosition 120,90$' "$log"; then
+        pass "$name-position-viewfinder-moves"
+    else
+        fail "$name-position-viewfinder-moves" "the simulator logged no ZoomPosition 120,90" "$work/$name-center.out"
     fi
     # The checks after this one see the whole picture again.
     expect_ok "$name-reset-gphoto2" "$model" '' --set-config eoszoom=1
@@ -276,6 +283,26 @@ focus_check nikon-focus "$nikon" "$work/nikon.log" 1000
 # Nikon's ChangeAfArea: gphoto2's changeafarea takes the point as XxY of the whole picture.
 afpoint_check nikon-afpoint "$nikon" "$work/nikon.log"
 clock_check nikon-clock "$nikon"
+# CompressionSetting: gphoto2's imagequality, read back by viewfinder, and viewfinder's set, read by gphoto2.
+expect_ok nikon-imagequality "$nikon" '' --set-config imagequality=NEF+Fine
+quality=$("$viewfinder" camera get quality --host "127.0.0.1:$port")
+[ "$quality" = "RAW + JPEG Fine" ] && pass nikon-imagequality-read-back \
+    || fail nikon-imagequality-read-back "viewfinder reads back '$quality', not RAW + JPEG Fine"
+"$viewfinder" camera set quality jpeg-normal --host "127.0.0.1:$port" >"$work/nikon-quality-set.out" 2>&1 \
+    || fail nikon-quality-set "viewfinder camera set quality jpeg-normal failed" "$work/nikon-quality-set.out"
+expect_ok nikon-imagequality-get "$nikon" 'Current: JPEG Normal' --get-config imagequality
+# LiveViewImageZoomRatio: over PTP/IP gphoto2 names the values with the D5000's table (it enters every model's menu
+# off USB, and the D5000's comes first), where the simulated Nikon and Viewfinder use the other bodies' table: the
+# value 4 that gphoto2 calls 66% is 50%, and 6 (100%) is a value gphoto2's table lacks.
+expect_ok nikon-zoomratio "$nikon" '' --set-config-value liveviewimagezoomratio=66%
+shown=$("$viewfinder" camera zoom --show --host "127.0.0.1:$port")
+[ "$shown" = "Live view at 50%" ] && pass nikon-zoom-read-back \
+    || fail nikon-zoom-read-back "viewfinder shows '$shown', not Live view at 50%"
+zoomed=$("$viewfinder" camera zoom --level 100% --host "127.0.0.1:$port" --json | /usr/bin/python3 -c \
+    'import json, sys; print(json.load(sys.stdin).get("level"))')
+[ "$zoomed" = 100% ] && pass nikon-zoom-viewfinder || fail nikon-zoom-viewfinder "viewfinder left the level at '$zoomed'"
+expect_ok nikon-zoomratio-get "$nikon" 'Current: Unknown value 0006' --get-config liveviewimagezoomratio
+expect_ok nikon-zoomratio-reset "$nikon" '' --set-config-value "liveviewimagezoomratio=Entire Display"
 # Nikon's bulb: gphoto2's bulb=1 (ChangeCameraMode, the program to manual, the exposure time to bulb,
 # InitiateCaptureRecInMedia), two seconds, bulb=0 (TerminateCapture), then `viewfinder camera shoot --hold 2` at the
 # bulb it left.
@@ -311,6 +338,20 @@ if [ "$(echo "$readback" | tr '\n' ' ')" = "ISO 800 f/8 1/250 " ]; then
 else
     fail canon-read-back "viewfinder reads back '$readback', not ISO 800, f/8 and 1/250"
 fi
+# EOS PictureStyle and DepthOfFieldPreview: gphoto2's picturestyle and depthoffield against viewfinder's picture-style
+# and dof-preview, each reading what the other set.
+expect_ok canon-picturestyle "$canon" '' --set-config picturestyle=Landscape
+style=$("$viewfinder" camera get picture-style --host "127.0.0.1:$port")
+[ "$style" = Landscape ] && pass canon-picturestyle-read-back \
+    || fail canon-picturestyle-read-back "viewfinder reads back '$style', not Landscape"
+"$viewfinder" camera set picture-style monochrome --host "127.0.0.1:$port" >"$work/canon-style-set.out" 2>&1 \
+    || fail canon-style-set "viewfinder camera set picture-style monochrome failed" "$work/canon-style-set.out"
+expect_ok canon-picturestyle-get "$canon" 'Current: Monochrome' --get-config picturestyle
+expect_ok canon-depthoffield-off "$canon" 'Current: 0' --get-config depthoffield
+"$viewfinder" camera set dof-preview on --host "127.0.0.1:$port" >"$work/canon-dof-set.out" 2>&1 \
+    || fail canon-dof-set "viewfinder camera set dof-preview on failed" "$work/canon-dof-set.out"
+expect_ok canon-depthoffield-on "$canon" 'Current: 1' --get-config depthoffield
+"$viewfinder" camera set dof-preview off --host "127.0.0.1:$port" >/dev/null 2>&1 || true
 expect_ok canon-capture "$canon" 'New file is in location /capt0000.jpg' --capture-image-and-download \
     --filename canon-capture.jpg
 expect_jpeg canon-capture-is-jpeg "$work/files/canon-capture.jpg" 3008x2000

@@ -143,6 +143,10 @@ extension CameraSimulator {
                 .enumeration(.nikonRecordingMedia, [.uint8(0), .uint8(1)], current: .uint8(0)),
                 // Single frame, continuous high, time-lapse, then Nikon's continuous low and self-timer.
                 .enumeration(.stillCaptureMode, [1, 2, 3, 0x8010, 0x8011].map { .uint16($0) }, current: .uint16(1)),
+                // JPEG basic, normal and fine, NEF, and NEF with each JPEG; JPEG fine when the camera starts.
+                .enumeration(.compressionSetting, [0, 1, 2, 4, 5, 6, 7].map { .uint8($0) }, current: .uint8(2)),
+                // The whole picture, then 25%, 50%, 100% and 200%, as most Nikon bodies name them.
+                .enumeration(.nikonLiveViewImageZoomRatio, [0, 2, 4, 6, 7].map { .uint8($0) }, current: .uint8(0)),
             ]
         }
     }

@@ -470,6 +470,12 @@ extension CameraSimulator {
         camera?.state.withLock { ($0.canon.captureDestination, $0.canon.evfOutput) } ?? (0, 0)
     }
 
+    /// The value of one of the simulated Canon's EOS-only settings (picture style, mirror lockup, depth-of-field
+    /// preview); `nil` for another code.
+    package func canonEOSSetting(_ code: PTPDevicePropertyCode) -> UInt32? {
+        camera?.state.withLock { $0.canon.settings[code.rawValue] }
+    }
+
     /// How many requests for `operation` the simulated camera has answered, refusals included, for checks and
     /// figures; every request when `operation` is `nil`.
     package func requestsAnswered(_ operation: PTPOperationCode? = nil) -> Int {
@@ -505,6 +511,12 @@ extension CameraSimulator {
     /// How many times the simulated Canon magnifies its live view, as Zoom last set it: 1 when the camera starts.
     package var liveViewZoomFactor: Int {
         camera.map { Int($0.state.withLock { $0.canon.zoom.factor }) } ?? 1
+    }
+
+    /// The point of the live view picture the simulated Canon magnifies around, as ZoomPosition last set it: `nil`
+    /// (the middle) until set.
+    package var liveViewZoomCenter: (x: Int, y: Int)? {
+        camera?.state.withLock { $0.canon.zoom.position }.map { (Int($0.x), Int($0.y)) }
     }
 
     /// How many seconds the simulated camera's clock is ahead of the system clock (behind when negative): zero until a

@@ -199,15 +199,22 @@ extension SimulatedCamera {
         return .data(bytes)
     }
 
+    /// How many times the simulated Nikon magnifies live view for each LiveViewImageZoomRatio value: 25% twice,
+    /// 50% four times, 100% eight times and 200% sixteen, as a sensor eight times live view's width would.
+    static let nikonZoomFactors: [Int64: Int] = [2: 2, 4: 4, 6: 8, 7: 16]
+
     /// The part of the scene live view shows: the whole of it, or on a Canon magnified with Zoom, the part around
-    /// the point ZoomPosition set (the middle unless set), in pixels of the live view picture.
+    /// the point ZoomPosition set (the middle unless set), in pixels of the live view picture; on a Nikon magnified
+    /// with LiveViewImageZoomRatio, the middle.
     func liveViewRegion(of state: State) -> TestScene.Region {
         let zoom = state.canon.zoom
-        guard zoom.factor > 1 else { return .whole }
+        let nikonRatio = state.properties[.nikonLiveViewImageZoomRatio]?.value.integerValue ?? 0
+        let factor = zoom.factor > 1 ? Int(zoom.factor) : Self.nikonZoomFactors[nikonRatio] ?? 1
+        guard factor > 1 else { return .whole }
         let size = configuration.liveViewSize
         let center = zoom.position ?? (UInt32(size.width / 2), UInt32(size.height / 2))
         return .magnified(
-            Int(zoom.factor), around: (Double(center.x) / Double(size.width), Double(center.y) / Double(size.height)))
+            factor, around: (Double(center.x) / Double(size.width), Double(center.y) / Double(size.height)))
     }
 
     /// Sets LiveViewStatus and MovRecProhibitCondition from the live view and recording state, and reports those

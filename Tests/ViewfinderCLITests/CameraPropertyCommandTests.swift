@@ -171,11 +171,28 @@ extension SimulatedCameraCommands {
                 #expect(metering.status == 0 && metering.standardOutput == "Metering Mode is Spot\n", "\(metering)")
                 let focalLength = try camera.run("camera", "get", "focal-length")
                 #expect(focalLength.standardOutput == "35 mm\n", "\(focalLength)")
+                let quality = try camera.run("camera", "set", "quality", "raw+jpeg-fine")
+                #expect(quality.standardOutput == "Image Quality is RAW + JPEG Fine\n", "\(quality)")
+                #expect(camera.simulator.dialValue(.compressionSetting) == 7)
 
                 let wrong = try camera.run("camera", "props", "--category", "lens")
                 #expect(wrong.status == 64, "\(wrong)")
                 #expect(wrong.standardError.contains("there is no property category 'lens'"), "\(wrong)")
                 #expect(wrong.standardError.contains("exposure-setting, capture-setting"), "\(wrong)")
+            }
+        }
+
+        @Test func canonPictureStyleMirrorLockupAndDepthOfFieldPreviewByName() async throws {
+            try await CameraUnderTest.with(identity: .canon) { camera in
+                let style = try camera.run("camera", "set", "picture-style", "landscape")
+                #expect(style.status == 0 && style.standardOutput == "Color Tone is Landscape\n", "\(style)")
+                let mirror = try camera.run("camera", "get", "mirror-lockup")
+                #expect(mirror.standardOutput == "Off\n", "\(mirror)")
+                let preview = try camera.run("camera", "set", "dof-preview", "on")
+                #expect(preview.standardOutput == "Depth of Field Preview is On\n", "\(preview)")
+                let capture = try camera.run("camera", "props", "--category", "capture-setting")
+                #expect(capture.standardOutput.contains("mirror-lockup"), "\(capture)")
+                #expect(capture.standardOutput.contains("dof-preview"), "\(capture)")
             }
         }
 

@@ -23,6 +23,8 @@ import ViewfinderTestSupport
         var recording: Bool
         /// The camera's autofocus points, as `camera focus --info --json` prints them too.
         var focusInfo: SimulatedCameraCommands.CameraFocusPointCommandTests.Report.Info?
+        var zoomLevel: String?
+        var zoomLevels: [String]
 
         func value(of name: String) -> String? { properties.first { $0.name == name }?.value }
     }
@@ -93,8 +95,10 @@ import ViewfinderTestSupport
             #expect(state.connection == "connected")
             #expect(state.model?.contains("Nikon") == true)
             #expect(
-                Set(state.abilities)
-                    == ["shutter", "liveView", "video", "files", "focusDrive", "heldShutter", "focusInfo", "touchAF"])
+                Set(state.abilities) == [
+                    "shutter", "liveView", "video", "files", "focusDrive", "heldShutter", "focusInfo", "touchAF",
+                    "zoom",
+                ])
             #expect(state.properties.first { $0.name == "iso" }?.settableValues.contains("ISO 800") == true)
             // A page asks for a state newer than the one it shows, and gets the camera's change (a page that asks
             // before the change waits for it: waitsTakeHalfTheConnectionsAtMost sees such waits end with the change).
@@ -320,6 +324,47 @@ import ViewfinderTestSupport
             #expect(try remote.get("/files/4000000000/thumbnail.jpg").status == 404)
 
             #expect(try remote.state().connection == "connected", "the remote still serves")
+            #expect(remote.stop() == 0, "\(remote.process.standardError)")
+        }
+    }
+
+    @Test func theZoomButtonsStepThroughTheNikonsNamedLevels() async throws {
+        try await CameraUnderTest.with(identity: .nikon) { camera in
+            let remote = try Remote(camera.target)
+            let state = try remote.state()
+            #expect(state.zoomLevel == "1x" && state.zoomLevels == ["1x", "25%", "50%", "100%", "200%"], "\(state)")
+            #expect(!state.abilities.contains("pan"))
+            let zoomed = try remote.post("/api/zoom", "level=50%25")
+            #expect(zoomed.status == 200, "\(zoomed.text)")
+            #expect(camera.simulator.dialValue(.nikonLiveViewImageZoomRatio) == 4)
+            #expect(try remote.state().zoomLevel == "50%")
+            let panned = try remote.post("/api/zoom", "x=1&y=1")
+            #expect(panned.status == 409, "\(panned.text)")
+            #expect(remote.stop() == 0, "\(remote.process.standardError)")
+        }
+    }
+
+    @Test func theZoomButtonsMagnifyAndMoveTheCanonLiveView() async throws {
+        try await CameraUnderTest.with(identity: .canon) { camera in
+            let remote = try Remote(camera.target)
+            let state = try remote.state()
+            #expect(state.abilities.contains("zoom") && state.abilities.contains("pan"), "\(state.abilities)")
+            #expect(state.zoomLevel == nil && state.zoomLevels == ["1x", "5x", "10x"], "\(state)")
+            let zoomed = try remote.post("/api/zoom", "level=5x")
+            #expect(zoomed.status == 200, "\(zoomed.text)")
+            #expect(camera.simulator.liveViewZoomFactor == 5)
+            #expect(try remote.state().zoomLevel == "5x")
+            let panned = try remote.post("/api/zoom", "x=100&y=60")
+            #expect(panned.status == 200, "\(panned.text)")
+            #expect(camera.simulator.liveViewZoomCenter.map { [$0.x, $0.y] } == [100, 60])
+
+            let notOffered = try remote.post("/api/zoom", "level=3x")
+            #expect(notOffered.status == 400 && notOffered.text.contains("1x, 5x, 10x"), "\(notOffered.text)")
+            #expect(try remote.post("/api/zoom", "x=1").status == 400)
+            #expect(try remote.post("/api/zoom", "x=-1&y=2").status == 400)
+            #expect(try remote.post("/api/zoom", "").status == 400)
+            #expect(try remote.get("/api/zoom").status == 405)
+            #expect(camera.simulator.liveViewZoomFactor == 5)
             #expect(remote.stop() == 0, "\(remote.process.standardError)")
         }
     }

@@ -166,4 +166,20 @@ import ViewfinderCore
         #expect(destinations.compactMap(\.commonValue) == [.camera, .connectedHost])
         #expect(destinations.count == 2)
     }
+
+    /// Picture styles in libgphoto2's codes, the user's by name; mirror lockup and the depth-of-field preview 0 or 1;
+    /// other codes are unknown and not offered.
+    @Test func pictureStylesAndSwitchesHaveLibgphoto2sMeanings() {
+        typealias Values = CanonEOSPropertyValues
+        #expect(Values.colorTone(0x81).commonValue == .standard)
+        #expect(Values.colorTone(0x86).commonValue == .monochrome)
+        #expect(Values.colorTone(0x88).commonValue == .fineDetail)
+        #expect(Values.colorTone(0x22).localizedDisplayValue == "User Defined 2" && !Values.colorTone(0x22).isUnknown)
+        #expect(Values.colorTone(0x89).isUnknown)
+        #expect(Values.onOff(0).commonValue == .off)
+        #expect(Values.onOff(1).commonValue == .on)
+        #expect(Values.onOff(2).isUnknown)
+        let styles = CameraPropertySettableValues([0x81, 0x21, 0x40].map(Values.colorTone))
+        #expect(styles.map(\.localizedDisplayValue) == ["Standard", "User Defined 1"])
+    }
 }

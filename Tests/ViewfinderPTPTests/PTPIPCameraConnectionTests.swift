@@ -31,6 +31,7 @@ extension SimulatedCameraTests {
                     camera.supportedFunctionality == [
                         .stillCapture, .liveView, .videoRecording, .fileAccess, .fileDeletion, .propertyControl,
                         .directFocusDrive, .heldShutter, .shutterHalfPress, .clockUpdate, .powerOffOnDisconnect,
+                        .liveViewZoom,
                     ])
                 withExtendedLifetime(token) {}
             }

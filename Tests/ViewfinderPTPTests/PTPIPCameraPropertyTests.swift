@@ -118,6 +118,53 @@ extension SimulatedCameraTests {
             }
         }
 
+        /// The Nikon's image quality (CompressionSetting), and the Canon's picture style (EOS PictureStyle), mirror
+        /// lockup (EOS MirrorUpSetting) and depth-of-field preview (EOS DepthOfFieldPreview), read and set; each camera
+        /// lacks the others'.
+        @Test func imageQualityPictureStyleMirrorLockupAndDepthOfFieldPreview() async throws {
+            try await CameraHarness.run(.init(identity: .nikon, sampleImageCount: 0)) { harness in
+                let camera = harness.camera
+                let quality = camera.property(for: .imageQuality)
+                #expect(quality.commonValue == .jpegFine)
+                #expect(
+                    quality.validSettableValues.compactMap(\.commonValue) == [
+                        .jpegBasic, .jpegNormal, .jpegFine, .raw, .rawAndJPEGBasic, .rawAndJPEGNormal, .rawAndJPEGFine,
+                    ])
+                try await quality.setValue(.rawAndJPEGFine)
+                #expect(harness.simulator.dialValue(.compressionSetting) == 7)
+                #expect(quality.currentValue?.localizedDisplayValue == "RAW + JPEG Fine")
+                #expect(camera.populatedProperties(in: .imagingSetting).contains { $0 === quality })
+                #expect(camera.property(for: .colorTone).currentValue == nil)
+                #expect(camera.property(for: .mirrorLockupEnabled).currentValue == nil)
+            }
+            try await CameraHarness.run(.init(identity: .canon, sampleImageCount: 0)) { harness in
+                let camera = harness.camera
+                let style = camera.property(for: .colorTone)
+                #expect(style.commonValue == .standard)
+                #expect(
+                    style.validSettableValues.map(\.localizedDisplayValue) == [
+                        "Standard", "Portrait", "Landscape", "Neutral", "Faithful", "Monochrome", "Auto", "Fine Detail",
+                        "User Defined 1",
+                    ])
+                try await style.setValue(.landscape)
+                #expect(harness.simulator.canonEOSSetting(.canonEOSPictureStyle) == 0x83)
+                let mirror = camera.property(for: .mirrorLockupEnabled)
+                #expect(mirror.commonValue == .off)
+                try await mirror.setValue(.on)
+                #expect(harness.simulator.canonEOSSetting(.canonEOSMirrorUpSetting) == 1)
+                #expect(mirror.commonValue == .on)
+                let preview = camera.property(for: .depthOfFieldPreview)
+                #expect(preview.validSettableValues.compactMap(\.commonValue) == [.off, .on])
+                try await preview.setValue(.on)
+                #expect(harness.simulator.canonEOSSetting(.canonEOSDepthOfFieldPreview) == 1)
+                try await preview.setValue(.off)
+                #expect(harness.simulator.canonEOSSetting(.canonEOSDepthOfFieldPreview) == 0)
+                let capture = camera.populatedProperties(in: .captureSetting)
+                #expect(capture.contains { $0 === mirror } && capture.contains { $0 === preview })
+                #expect(camera.property(for: .imageQuality).currentValue == nil)
+            }
+        }
+
         /// A dial turned on the camera itself reaches the client through the camera's event, as on a real camera.
         @Test func aDialTurnedOnTheCameraReachesTheClient() async throws {
             for identity in [CameraSimulator.Identity.nikon, .canon] {
@@ -280,6 +327,8 @@ extension SimulatedCameraTests {
             #expect(StandardPropertyValues.meteringMode(0x8010).isUnknown)
             #expect(StandardPropertyValues.focalLength(3500).localizedDisplayValue == "35 mm")
             #expect(StandardPropertyValues.focalLength(0).isUnknown)
+            #expect(StandardPropertyValues.vendorDefined(4, NikonPropertyValues.imageQuality).commonValue == .raw)
+            #expect(StandardPropertyValues.vendorDefined(3, NikonPropertyValues.imageQuality).isUnknown)
             #expect(StandardPropertyValues.shutterSpeed(0xFFFF_FFFF).commonValue == .bulb)
             #expect(
                 StandardPropertyValues.shutterSpeed(0xFFFF_FFFD, names: NikonPropertyValues.shutterSpeedNames)

@@ -39,6 +39,21 @@ enum CameraProperties {
             identifier: .imageDestination, name: "destination", aliases: ["image-destination", "imageDestination"],
             valueSyntax: "camera, computer", parse: PropertyValueSyntax.imageDestination),
         TypedCommandLineProperty(
+            identifier: .imageQuality, name: "quality", aliases: ["image-quality", "imageQuality"],
+            valueSyntax: "jpeg-basic, jpeg-normal, jpeg-fine, raw, raw+jpeg-basic, raw+jpeg-normal, raw+jpeg-fine",
+            parse: PropertyValueSyntax.named(ImageQualityValue.self)),
+        TypedCommandLineProperty(
+            identifier: .colorTone, name: "picture-style", aliases: ["color-tone", "colorTone", "pictureStyle"],
+            valueSyntax: "standard, portrait, landscape, neutral, faithful, monochrome, auto, fine-detail",
+            parse: PropertyValueSyntax.named(ColorToneValue.self)),
+        TypedCommandLineProperty(
+            identifier: .mirrorLockupEnabled, name: "mirror-lockup", aliases: ["mirrorLockupEnabled"],
+            valueSyntax: "on, off", parse: PropertyValueSyntax.named(OnOffValue.self)),
+        TypedCommandLineProperty(
+            identifier: .depthOfFieldPreview, name: "dof-preview",
+            aliases: ["depth-of-field-preview", "depthOfFieldPreview"],
+            valueSyntax: "on, off", parse: PropertyValueSyntax.named(OnOffValue.self)),
+        TypedCommandLineProperty(
             identifier: .focalLength, name: "focal-length", aliases: ["focalLength"], valueSyntax: "read-only",
             parse: { _ in nil }),
         TypedCommandLineProperty(

@@ -32,6 +32,10 @@ final class RemoteCamera: Sendable {
         var filesVersion = 0
         /// Where the camera's autofocus points are, which the page draws over the live view.
         var focusInfo: FocusInfoJSON?
+        /// How far live view is magnified, where known, by the level's name (`5x`, a Nikon's `50%`).
+        var zoomLevel: String?
+        /// The levels the camera offers, by name, from the whole picture to the most magnified.
+        var zoomLevels: [String] = []
     }
 
     private struct State {
@@ -60,6 +64,7 @@ final class RemoteCamera: Sendable {
             camera.addConnectionStateObserver { [weak self] _ in self?.refresh() },
             camera.addVideoRecordingStateObserver { [weak self] _ in self?.refresh() },
             camera.addFocusInfoObserver { [weak self] _ in self?.refresh() },
+            camera.addLiveViewZoomLevelObserver { [weak self] _ in self?.refresh() },
         ]
         tokens += CameraProperties.all.map { property in
             property.observe(camera) { [weak self] _ in self?.refresh() }
@@ -118,10 +123,13 @@ final class RemoteCamera: Sendable {
             let abilities: [(CameraFunctionality, String)] = [
                 (.stillCapture, "shutter"), (.liveView, "liveView"), (.videoRecording, "video"),
                 (.fileAccess, "files"), (.heldShutter, "heldShutter"), (.directFocusDrive, "focusDrive"),
-                (.focusInfo, "focusInfo"), (.touchAutoFocus, "touchAF"),
+                (.focusInfo, "focusInfo"), (.touchAutoFocus, "touchAF"), (.liveViewZoom, "zoom"),
+                (.pannableLiveView, "pan"),
             ]
             fresh.abilities = abilities.filter { functionality.contains($0.0) }.map(\.1)
             fresh.focusInfo = camera.focusInfo.map(FocusInfoJSON.init)
+            fresh.zoomLevel = camera.liveViewZoomLevel?.description
+            fresh.zoomLevels = camera.liveViewZoomLevels.map(\.description)
         }
         let lost = camera.lastDisconnection.flatMap { $0.error?.message }
         let waiters = state.withLock { state -> [DispatchSemaphore] in

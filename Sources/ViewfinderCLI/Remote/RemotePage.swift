@@ -5,17 +5,19 @@
 /// last one is drawn), offers each exposure property as a menu of the values the camera takes now, and lists the
 /// card's files with their thumbnails. Its hold button keeps the shutter open for as long as it is pressed (a bulb
 /// exposure, renewed twice a second while the button is down), and its focus buttons move the lens a step towards the
-/// camera or towards infinity. It draws the camera's autofocus areas over the live view, and a click on the live view
-/// focuses there (`POST /api/touch-af`) on a camera that offers touch AF. It draws a histogram of the live view while
-/// asked to, and starts, follows and stops a timelapse or a bracket. Its requests carry the token as the cookie the
-/// server set when the page was opened with it; a page opened without the token says how to open it.
+/// camera or towards infinity. Its zoom buttons step through the live view zoom levels the camera offers, and its
+/// arrows move the magnified part by a tenth of the picture. It draws the camera's autofocus areas over the live view,
+/// and a click on the live view focuses there (`POST /api/touch-af`) on a camera that offers touch AF. It draws a
+/// histogram of the live view while asked to, and starts, follows and stops a timelapse or a bracket. Its requests
+/// carry the token as the cookie the server set when the page was opened with it; a page opened without the token
+/// says how to open it.
 /// Element IDs the browser check reads: `connection`, `model`, `battery`, `shots`, `live`, `shown`, `prop-NAME`,
 /// `shutter`, `shutter-af`, `hold`, `focus-camera-large`, `focus-camera-small`, `focus-infinity-small`,
-/// `focus-infinity-large`, `record`, `timer`, `message`, `gallery`, `af-areas` (holding an `.af-area` for each
-/// autofocus point, `.active` for those in use), `histogram-on`, `histogram` (its `data-luma` the 256 luma counts
-/// last drawn, `data-drawn` how many were), `timelapse-frames`, `timelapse-interval`, `timelapse-start`,
-/// `bracket-setting`, `bracket-shots`, `bracket-step`, `bracket-start`, `automation-stop`, `automation-progress`,
-/// `automation-status`.
+/// `focus-infinity-large`, `zoom-in`, `zoom-out`, `zoom-level`, `pan-left`, `pan-up`, `pan-down`, `pan-right`,
+/// `record`, `timer`, `message`, `gallery`, `af-areas` (holding an `.af-area` for each autofocus point, `.active` for
+/// those in use), `histogram-on`, `histogram` (its `data-luma` the 256 luma counts last drawn, `data-drawn` how many
+/// were), `timelapse-frames`, `timelapse-interval`, `timelapse-start`, `bracket-setting`, `bracket-shots`,
+/// `bracket-step`, `bracket-start`, `automation-stop`, `automation-progress`, `automation-status`.
 enum RemotePage {
     /// The page, as UTF-8 bytes.
     static let html = Array(text.utf8)
@@ -90,6 +92,16 @@ enum RemotePage {
               <button id="focus-camera-small" title="A small step towards the camera">&lsaquo;</button>
               <button id="focus-infinity-small" title="A small step towards infinity">&rsaquo;</button>
               <button id="focus-infinity-large" title="A large step towards infinity">&raquo;</button>
+            </div>
+            <div class="actions" id="zoom">
+              zoom
+              <button id="zoom-out" title="Show more of the picture">&minus;</button>
+              <span id="zoom-level" class="figure">-</span>
+              <button id="zoom-in" title="Magnify the picture">+</button>
+              <button id="pan-left" title="Move the magnified part left">&larr;</button>
+              <button id="pan-up" title="Move the magnified part up">&uarr;</button>
+              <button id="pan-down" title="Move the magnified part down">&darr;</button>
+              <button id="pan-right" title="Move the magnified part right">&rarr;</button>
             </div>
             <div id="message"></div>
           </div>
@@ -213,6 +225,7 @@ enum RemotePage {
           for (const button of document.querySelectorAll("#focus-drive button")) {
             button.disabled = !connected || !next.abilities.includes("focusDrive");
           }
+          showZoom(next, connected);
           $("record").disabled = !connected || !next.abilities.includes("video");
           $("record").textContent = next.recording ? "Stop recording" : "Record";
           $("record").classList.toggle("on", next.recording);
@@ -428,6 +441,52 @@ enum RemotePage {
         $("live").addEventListener("click", touchAF);
         $("live").addEventListener("load", () => { if (state) showFocus(state); });
         new ResizeObserver(() => { if (state) showFocus(state); }).observe($("live"));
+        // Zoom: a step through the levels the camera offers, and the magnified part moved by a tenth of the picture,
+        // from its middle.
+        let zoomCenter = null;
+
+        function showZoom(next, connected) {
+          $("zoom-level").textContent = next.zoomLevel ?? "-";
+          const index = next.zoomLevels.indexOf(next.zoomLevel ?? next.zoomLevels[0]);
+          const zoomable = connected && next.abilities.includes("zoom");
+          $("zoom-in").disabled = !zoomable || index >= next.zoomLevels.length - 1;
+          $("zoom-out").disabled = !zoomable || index <= 0;
+          for (const direction of ["left", "up", "down", "right"]) {
+            $("pan-" + direction).disabled = !connected || !next.abilities.includes("pan") || index <= 0;
+          }
+        }
+
+        async function zoom(fields) {
+          say("");
+          try {
+            show(await post("/api/zoom", fields));
+          } catch (error) {
+            say("zoom: " + error.message);
+          }
+        }
+
+        function zoomBy(step) {
+          const levels = state?.zoomLevels ?? [];
+          const index = Math.max(levels.indexOf(state?.zoomLevel ?? levels[0]), 0);
+          const next = levels[Math.min(Math.max(index + step, 0), levels.length - 1)];
+          if (next) zoom({ level: next });
+        }
+
+        function pan(dx, dy) {
+          const image = $("live");
+          const width = image.naturalWidth, height = image.naturalHeight;
+          if (!width || !height) return say("zoom: no live view picture to move in yet");
+          zoomCenter ??= { x: width / 2, y: height / 2 };
+          zoomCenter.x = Math.round(Math.min(Math.max(zoomCenter.x + dx * width / 10, 0), width - 1));
+          zoomCenter.y = Math.round(Math.min(Math.max(zoomCenter.y + dy * height / 10, 0), height - 1));
+          zoom({ x: String(zoomCenter.x), y: String(zoomCenter.y) });
+        }
+
+        $("zoom-in").addEventListener("click", () => zoomBy(1));
+        $("zoom-out").addEventListener("click", () => zoomBy(-1));
+        for (const [direction, dx, dy] of [["left", -1, 0], ["up", 0, -1], ["down", 0, 1], ["right", 1, 0]]) {
+          $("pan-" + direction).addEventListener("click", () => pan(dx, dy));
+        }
 
         $("hold").addEventListener("pointerdown", hold);
         for (const name of ["pointerup", "pointercancel", "lostpointercapture"]) {

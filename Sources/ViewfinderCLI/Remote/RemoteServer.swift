@@ -24,6 +24,8 @@ import ViewfinderSystem
 /// - `GET /api/automation`: how the page's automation goes (``RemoteAutomation/Progress``), `null` before the first;
 ///   `POST /api/automation` (field `action=start` with `kind=timelapse|bracket` and its settings, or `action=stop`)
 ///   starts one, refused while another runs, or stops it.
+/// - `POST /api/zoom` (fields `level`, one of the state's `zoomLevels`, and `x` and `y` in the live view picture's
+///   pixels, either or both): magnifies live view and moves the magnified part.
 /// - `GET /api/files`: the card's files, newest first; `GET /files/HANDLE/thumbnail.jpg`, `GET /files/HANDLE`.
 ///
 /// The shared server's policy (``HTTPAccess``) guards every route: the request must name this machine, carry the
@@ -199,6 +201,9 @@ final class RemoteServer: Sendable {
             let point = try touchPoint(x: request.formFields["x"], y: request.formFields["y"])
             try perform { try await $0.touchAutoFocus(at: point) }
             return .whole(.json(["x": point.x, "y": point.y]))
+        case ("api", 2) where parts[1] == "zoom":
+            try allow("POST")
+            return .whole(try zoom(request.formFields))
         case ("api", 2) where parts[1] == "recording":
             try allow("POST")
             switch request.formFields["action"] {

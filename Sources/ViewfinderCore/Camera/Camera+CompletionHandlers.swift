@@ -97,6 +97,16 @@ extension Camera {
             on: completionQueue, { try await self.setLiveViewZoomLevel(level) }, completion: completionHandler)
     }
 
+    /// Moves the magnified part of the live view to `center`, then calls `completionHandler` on `completionQueue`
+    /// with `nil`, or with the error.
+    public func setLiveViewZoomCenter(
+        _ center: LiveViewPoint, completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(
+            on: completionQueue, { try await self.setLiveViewZoomCenter(center) }, completion: completionHandler)
+    }
+
     /// Sets the camera's clock, then calls `completionHandler` on `completionQueue` with `nil`, or with the error.
     public func updateClock(
         to time: CameraClockTime, completionQueue: DispatchQueue = .global(),

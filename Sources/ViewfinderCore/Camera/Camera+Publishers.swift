@@ -89,6 +89,14 @@ extension Camera {
         ).eraseToAnyPublisher()
     }
 
+    /// A publisher of ``liveViewZoomLevel``, whenever it changes.
+    public func liveViewZoomLevelPublisher() -> AnyPublisher<LiveViewZoomLevel?, Never> {
+        CameraStatePublisher(
+            observe: { changed in self.addLiveViewZoomLevelObserver { _ in changed() } },
+            read: { self.liveViewZoomLevel }
+        ).eraseToAnyPublisher()
+    }
+
     /// A publisher of ``videoRecordingState``, whenever it changes.
     ///
     /// ```swift

@@ -269,6 +269,31 @@ public protocol Camera: AnyObject, Sendable {
     ///   ``ViewfinderError/Code/invalidArgument`` for a level the camera does not offer; or what the camera answered.
     func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws
 
+    /// How far the live view is magnified, as the camera last reported it or as ``setLiveViewZoomLevel(_:)`` last
+    /// set it; `nil` while not known, as before a camera that does not report it is set, and while not connected.
+    var liveViewZoomLevel: LiveViewZoomLevel? { get }
+
+    /// The levels ``setLiveViewZoomLevel(_:)`` takes, from the whole picture to the most magnified: Canon EOS
+    /// bodies' 1, 5 and 10 times, a Nikon's named levels; empty while not connected or without
+    /// ``CameraFunctionality/liveViewZoom``.
+    var liveViewZoomLevels: [LiveViewZoomLevel] { get }
+
+    /// Calls `observer` with the new level whenever ``liveViewZoomLevel`` changes, until the token is released.
+    func addLiveViewZoomLevelObserver(_ observer: @escaping @Sendable (LiveViewZoomLevel?) -> Void)
+        -> ObservationToken
+
+    /// Moves the magnified part of the live view so that `center`, in the frame's coordinate space
+    /// (``LiveViewGeometry/aspect``), is in its middle; returns once the camera has taken it.
+    ///
+    /// ```swift
+    /// try await camera.setLiveViewZoomLevel(LiveViewZoomLevel(zoomFactor: 5))
+    /// try await camera.setLiveViewZoomCenter(LiveViewPoint(x: 100, y: 80))
+    /// ```
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/pannableLiveView``;
+    ///   ``ViewfinderError/Code/invalidArgument`` for a point outside the picture; or what the camera answered.
+    func setLiveViewZoomCenter(_ center: LiveViewPoint) async throws
+
     // MARK: Video recording
 
     /// Whether the camera is recording video, with its timer.

@@ -42,4 +42,6 @@ public struct CameraFunctionality: OptionSet, Hashable, Sendable {
     public static let focusInfo = CameraFunctionality(rawValue: 1 << 16)
     /// Moving the autofocus point to a live view point and focusing there with ``Camera/touchAutoFocus(at:)``.
     public static let touchAutoFocus = CameraFunctionality(rawValue: 1 << 17)
+    /// Moving the magnified part of the live view with ``Camera/setLiveViewZoomCenter(_:)``.
+    public static let pannableLiveView = CameraFunctionality(rawValue: 1 << 18)
 }

@@ -131,3 +131,31 @@ extension CameraPropertyIdentifier where Value == ImageDestinationValue {
         Self(name: "imageDestination", localizedDisplayName: "Image Destination", category: .configurationSetting)
     }
 }
+
+extension CameraPropertyIdentifier where Value == ImageQualityValue {
+    /// What files the camera writes for each picture: a JPEG's compression, a raw file, or both.
+    public static var imageQuality: Self {
+        Self(name: "imageQuality", localizedDisplayName: "Image Quality", category: .imagingSetting)
+    }
+}
+
+extension CameraPropertyIdentifier where Value == ColorToneValue {
+    /// How the camera renders colour and contrast: Canon's picture style.
+    public static var colorTone: Self {
+        Self(name: "colorTone", localizedDisplayName: "Color Tone", category: .imagingSetting)
+    }
+}
+
+extension CameraPropertyIdentifier where Value == OnOffValue {
+    /// Whether the camera lifts its mirror a moment before the shutter opens, so that the mirror's movement does not
+    /// shake the picture.
+    public static var mirrorLockupEnabled: Self {
+        Self(name: "mirrorLockupEnabled", localizedDisplayName: "Mirror Lockup", category: .captureSetting)
+    }
+
+    /// Whether the lens is stopped down to the set aperture, so that live view shows the depth of field the picture
+    /// will have.
+    public static var depthOfFieldPreview: Self {
+        Self(name: "depthOfFieldPreview", localizedDisplayName: "Depth of Field Preview", category: .captureSetting)
+    }
+}

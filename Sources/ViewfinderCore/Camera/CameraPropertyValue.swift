@@ -4,8 +4,9 @@
 /// for a setting travels beside it in ``TypedCameraPropertyValue``. Viewfinder provides ``ISOValue``,
 /// ``ShutterSpeedValue``, ``ApertureValue``, ``ExposureCompensationValue``, ``WhiteBalanceValue``,
 /// ``FocusModeValue``, ``AutoExposureModeValue``, ``DriveModeValue``, ``BatteryLevelValue``,
-/// ``ShotsAvailableValue``, ``MeteringModeValue``, ``FocalLengthValue``, ``ImageDestinationValue`` and, for device
-/// controls with no shared meaning, ``CameraControlValue``.
+/// ``ShotsAvailableValue``, ``MeteringModeValue``, ``FocalLengthValue``, ``ImageDestinationValue``,
+/// ``ImageQualityValue``, ``ColorToneValue``, ``OnOffValue`` and, for device controls with no shared meaning,
+/// ``CameraControlValue``.
 ///
 /// A type of your own needs only a display string:
 ///

@@ -81,6 +81,11 @@ public final class CameraDriverContext: Sendable {
         currentHost?.endRecording()
     }
 
+    /// Records how far the camera magnifies its live view, as it reported it.
+    public func reportLiveViewZoomLevel(_ level: LiveViewZoomLevel) {
+        currentHost?.recordLiveViewZoomLevel(level)
+    }
+
     /// The error for a call that found the connection ended with `reason`: it says that the camera went away, and
     /// to connect again; `nil` once the camera is gone.
     public func lostCameraError(_ reason: ViewfinderError, while activity: String) -> ViewfinderError? {
@@ -104,6 +109,8 @@ protocol CameraDriverHost: AnyObject, Sendable {
     func beginRecording()
     /// Records that the camera stopped recording video.
     func endRecording()
+    /// Records how far the camera magnifies its live view.
+    func recordLiveViewZoomLevel(_ level: LiveViewZoomLevel)
     /// The error for a call that found the camera gone with `reason`.
     func lostCameraError(_ reason: ViewfinderError, while activity: String) -> ViewfinderError
 }

@@ -74,6 +74,8 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         var autoFocusEngaged = false
         /// Where the autofocus points are, as the connection last reported.
         var focusInfo: FocusInfo?
+        /// How far the live view is magnified, where known.
+        var liveViewZoomLevel: LiveViewZoomLevel?
     }
 
     /// Where the camera is, for messages, such as its host name.
@@ -88,6 +90,7 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
     let recordingObservers = CameraObserverRegistry<VideoRecordingState>()
     let autoFocusObservers = CameraObserverRegistry<Bool>()
     let focusInfoObservers = CameraObserverRegistry<FocusInfo?>()
+    let zoomObservers = CameraObserverRegistry<LiveViewZoomLevel?>()
     /// The observers of files the camera adds: files reported while an observer is still being called wait for it,
     /// in order, rather than replacing one another (they are few, as a camera takes pictures).
     let newFileObservers = CameraObserverRegistry<[CameraFileItem]>(coalescing: +)
@@ -188,9 +191,14 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
     }
 
     private func failConnecting() {
-        state.withLock { state in
+        let wasZoomKnown = state.withLock { state in
             state.connection = .notConnected
             state.connecting = nil
+            defer { state.liveViewZoomLevel = nil }
+            return state.liveViewZoomLevel != nil
+        }
+        if wasZoomKnown {
+            zoomObservers.notify(nil)
         }
         properties.resetAll(failingRequestsWith: ViewfinderError(.notConnected, "the camera did not connect"))
         connectionObservers.notify(.notConnected)
@@ -235,13 +243,14 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         if let powerOffFailure { throw powerOffFailure }
     }
 
-    /// Forgets a connection that ended: its property values, recording, half press and focus information.
+    /// Forgets a connection that ended: its property values, recording, half press, focus information and live view
+    /// zoom.
     ///
     /// - Parameter disconnection: How it ended: asked for, or with the error that ended it.
     private func tearDown(_ link: Link, disconnection: CameraDisconnection) {
-        let (current, recording, wasFocusing, hadFocusInfo) = state.withLock {
-            state -> (Bool, Recording?, Bool, Bool) in
-            guard state.link?.generation == link.generation else { return (false, nil, false, false) }
+        let (current, recording, wasFocusing, hadFocusInfo, wasZoomKnown) = state.withLock {
+            state -> (Bool, Recording?, Bool, Bool, Bool) in
+            guard state.link?.generation == link.generation else { return (false, nil, false, false, false) }
             state.link = nil
             state.connection = .notConnected
             state.lastDisconnection = disconnection
@@ -249,8 +258,11 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
                 state.recording = nil
                 state.autoFocusEngaged = false
                 state.focusInfo = nil
+                state.liveViewZoomLevel = nil
             }
-            return (true, state.recording, state.autoFocusEngaged, state.focusInfo != nil)
+            return (
+                true, state.recording, state.autoFocusEngaged, state.focusInfo != nil, state.liveViewZoomLevel != nil
+            )
         }
         guard current else { return }
         let error =
@@ -270,6 +282,9 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         }
         if hadFocusInfo {
             focusInfoObservers.notify(nil)
+        }
+        if wasZoomKnown {
+            zoomObservers.notify(nil)
         }
         connectionObservers.notify(.notConnected)
     }
@@ -454,11 +469,6 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         try await withConnection(.directFocusDrive, for: "drive the focus") {
             try await $0.driveFocus(amount, towards: direction)
         }
-    }
-
-    /// Magnifies the live view through the connection, returning once the camera has taken it.
-    public func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
-        try await withConnection(.liveViewZoom, for: "zoom the live view") { try await $0.setLiveViewZoomLevel(level) }
     }
 
     /// Sets the camera's clock through the connection, returning once the camera has taken it.

@@ -51,6 +51,12 @@ public protocol CameraDriverOperations: AnyObject, Sendable {
     /// Magnifies the live view; returns once the camera has taken it.
     func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws
 
+    /// The levels ``setLiveViewZoomLevel(_:)`` takes, from the whole picture to the most magnified.
+    var liveViewZoomLevels: [LiveViewZoomLevel] { get }
+
+    /// Moves the magnified part of the live view to `center`; returns once the camera has taken it.
+    func setLiveViewZoomCenter(_ center: LiveViewPoint) async throws
+
     /// Sets the camera's clock; returns once the camera has taken it.
     func updateClock(to time: CameraClockTime) async throws
 
@@ -133,6 +139,14 @@ extension CameraDriverOperations {
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot zoom its live view.
     public func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
         throw ViewfinderError(.notAvailable, "the camera cannot zoom its live view")
+    }
+
+    /// None: the camera cannot zoom its live view.
+    public var liveViewZoomLevels: [LiveViewZoomLevel] { [] }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot move the magnified part of its live view.
+    public func setLiveViewZoomCenter(_ center: LiveViewPoint) async throws {
+        throw ViewfinderError(.notAvailable, "the camera cannot move the magnified part of its live view")
     }
 
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera's clock cannot be set.

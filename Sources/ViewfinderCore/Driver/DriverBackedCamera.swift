@@ -190,6 +190,28 @@ extension DriverBackedCamera {
         try await driverCore.setLiveViewZoomLevel(level)
     }
 
+    /// How far the live view is magnified, as the camera last reported it or as it was last set; `nil` while not
+    /// known.
+    public var liveViewZoomLevel: LiveViewZoomLevel? { driverCore.liveViewZoomLevel }
+
+    /// The levels the camera's driver magnifies live view to, from the whole picture to the most magnified.
+    public var liveViewZoomLevels: [LiveViewZoomLevel] { driverCore.liveViewZoomLevels }
+
+    /// Calls `observer` whenever ``Camera/liveViewZoomLevel`` changes, until the token is released.
+    public func addLiveViewZoomLevelObserver(_ observer: @escaping @Sendable (LiveViewZoomLevel?) -> Void)
+        -> ObservationToken
+    {
+        driverCore.addLiveViewZoomLevelObserver(observer)
+    }
+
+    /// Moves the magnified part of the live view through the camera's driver, returning once the camera has taken it.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot move it through its driver;
+    ///   ``ViewfinderError/Code/invalidArgument`` for a point outside the picture; or what the camera answered.
+    public func setLiveViewZoomCenter(_ center: LiveViewPoint) async throws {
+        try await driverCore.setLiveViewZoomCenter(center)
+    }
+
     /// Sets the camera's clock through the camera's driver, returning once the camera has taken it.
     ///
     /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera's clock cannot be set through its driver, or

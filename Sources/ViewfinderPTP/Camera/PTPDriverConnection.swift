@@ -141,6 +141,14 @@ public final class PTPDriverConnection: CameraDriverConnection {
         try await dialect.setLiveViewZoomLevel(level)
     }
 
+    /// The levels the dialect magnifies live view to.
+    public var liveViewZoomLevels: [LiveViewZoomLevel] { dialect.liveViewZoomLevels }
+
+    /// Moves the magnified part of the live view through the dialect.
+    public func setLiveViewZoomCenter(_ center: LiveViewPoint) async throws {
+        try await dialect.setLiveViewZoomCenter(center)
+    }
+
     /// Sets the camera's clock through the dialect.
     public func updateClock(to time: CameraClockTime) async throws {
         try await dialect.updateClock(to: time)

@@ -66,6 +66,11 @@ public final class PTPConnection: Sendable {
         context.recordingStopped()
     }
 
+    /// Passes on how far the camera magnifies its live view, as it reported it.
+    func reportLiveViewZoomLevel(_ level: LiveViewZoomLevel) {
+        context.reportLiveViewZoomLevel(level)
+    }
+
     /// How long a capture's request may wait for the camera: the exposure time the camera shows plus 100 s, as a
     /// camera may answer only after a long exposure and the writing of the file; the capture timeout for a bulb or
     /// unknown exposure.

@@ -126,6 +126,12 @@ extension PTPDialect {
     }
 
     /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func setLiveViewZoomCenter(_ center: LiveViewPoint) async throws {
+        throw ViewfinderError(
+            .notAvailable, "\(Self.name) cameras cannot move the magnified part of their live view over PTP")
+    }
+
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
     public func updateClock(to time: CameraClockTime) async throws {
         throw ViewfinderError(.notAvailable, "\(Self.name) cameras' clocks cannot be set over PTP")
     }

@@ -35,6 +35,16 @@ struct CanonEOSState: Sendable {
     var zoom: (factor: UInt32, position: (x: UInt32, y: UInt32)?) = (1, nil)
     /// Whether FocusInfoEx went out since the client asked for events.
     var focusInfoReported = false
+    /// The settings only EOS bodies have, by property code: picture style, mirror lockup, depth-of-field preview.
+    var settings: [UInt16: UInt32] = Dictionary(uniqueKeysWithValues: Self.settingValues.map { ($0.key, $0.value[0]) })
+
+    /// The values of each EOS-only setting the simulated Canon offers, the first its value when it starts: picture
+    /// styles standard to fine detail and the user's first, mirror lockup and the depth-of-field preview off or on.
+    static let settingValues: [UInt16: [UInt32]] = [
+        PTPDevicePropertyCode.canonEOSPictureStyle.rawValue: Array(0x81...0x88) + [0x21],
+        PTPDevicePropertyCode.canonEOSMirrorUpSetting.rawValue: [0, 1],
+        PTPDevicePropertyCode.canonEOSDepthOfFieldPreview.rawValue: [0, 1],
+    ]
 }
 
 extension SimulatedCamera {
@@ -89,6 +99,9 @@ extension SimulatedCamera {
             value: canon.evfOutput, allowed: [1, 2, 3])
         faces[PTPDevicePropertyCode.canonEOSEVFRecordStatus.rawValue] = .init(
             value: state.recordingSince == nil ? 0 : 4, allowed: [0, 4])
+        for (code, value) in canon.settings {
+            faces[code] = .init(value: value, allowed: CanonEOSState.settingValues[code])
+        }
         return faces
     }
 
@@ -221,6 +234,11 @@ extension SimulatedCamera {
                     return SimulatorReply(code: .invalidDevicePropValue)
                 }
                 _ = set(mapping.internalCode, to: target, in: &state, now: now)
+                return .ok
+            }
+            if let allowed = CanonEOSState.settingValues[code.rawValue] {
+                guard allowed.contains(value) else { return SimulatorReply(code: .invalidDevicePropValue) }
+                state.canon.settings[code.rawValue] = value
                 return .ok
             }
             switch code {

@@ -18,6 +18,10 @@ import ViewfinderCore
         #expect(CameraPropertyIdentifier.meteringMode.category == .imagingSetting)
         #expect(CameraPropertyIdentifier.focalLength.category == .information)
         #expect(CameraPropertyIdentifier.imageDestination.category == .configurationSetting)
+        #expect(CameraPropertyIdentifier.imageQuality.category == .imagingSetting)
+        #expect(CameraPropertyIdentifier.colorTone.category == .imagingSetting)
+        #expect(CameraPropertyIdentifier.mirrorLockupEnabled.category == .captureSetting)
+        #expect(CameraPropertyIdentifier.depthOfFieldPreview.category == .captureSetting)
         let control = CameraPropertyIdentifier<CameraControlValue>(name: "contrast", localizedDisplayName: "Contrast")
         #expect(control.category == .unknown)
     }

@@ -285,6 +285,20 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
         throw ViewfinderError(.notAvailable, "the fake camera's live view has no zoom")
     }
 
+    var liveViewZoomLevel: LiveViewZoomLevel? { nil }
+
+    var liveViewZoomLevels: [LiveViewZoomLevel] { [] }
+
+    func addLiveViewZoomLevelObserver(_ observer: @escaping @Sendable (LiveViewZoomLevel?) -> Void)
+        -> ObservationToken
+    {
+        ObservationToken(remove: {})
+    }
+
+    func setLiveViewZoomCenter(_ center: LiveViewPoint) async throws {
+        throw ViewfinderError(.notAvailable, "the fake camera's live view has no zoom")
+    }
+
     var videoRecordingState: VideoRecordingState { state.withLock { $0.recordingState } }
 
     func addVideoRecordingStateObserver(_ observer: @escaping @Sendable (VideoRecordingState) -> Void)

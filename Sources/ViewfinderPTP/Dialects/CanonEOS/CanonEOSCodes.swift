@@ -68,6 +68,13 @@ extension PTPDevicePropertyCode {
     public static let canonEOSDriveMode = PTPDevicePropertyCode(0xD106, vendorName: "EOS DriveMode")
     /// EOS MeteringMode (UINT8): 1 spot, 3 evaluative, 4 partial, 5 centre-weighted average, and others.
     public static let canonEOSMeteringMode = PTPDevicePropertyCode(0xD107, vendorName: "EOS MeteringMode")
+    /// EOS PictureStyle (UINT8): 0x81 to 0x88 the camera's styles, 0x21 to 0x23 the user's.
+    public static let canonEOSPictureStyle = PTPDevicePropertyCode(0xD110, vendorName: "EOS PictureStyle")
+    /// EOS MirrorUpSetting (UINT32): 0 off, 1 on.
+    public static let canonEOSMirrorUpSetting = PTPDevicePropertyCode(0xD13A, vendorName: "EOS MirrorUpSetting")
+    /// EOS DepthOfFieldPreview (UINT32): 0 off, 1 stopped down in live view.
+    public static let canonEOSDepthOfFieldPreview = PTPDevicePropertyCode(
+        0xD1B2, vendorName: "EOS DepthOfFieldPreview")
     /// EOS FocusMode (UINT16): 0 one shot, 1 AI servo, 2 AI focus, 3 manual.
     public static let canonEOSFocusMode = PTPDevicePropertyCode(0xD108, vendorName: "EOS FocusMode")
     /// EOS WhiteBalance (UINT8).

@@ -140,6 +140,9 @@ final class CanonEOSDialect: PTPDialect {
             if info.supports(.canonEOSZoom) {
                 functionality.insert(.liveViewZoom)
             }
+            if info.supports(.canonEOSZoomPosition) {
+                functionality.insert(.pannableLiveView)
+            }
         }
         if clockProperty != nil, info.supports(.canonEOSSetDevicePropValueEx) {
             functionality.insert(.clockUpdate)

@@ -69,6 +69,9 @@ final class CanonEOSProperties: Sendable {
         binding(.meteringMode, .canonEOSMeteringMode, width: 1, decode: CanonEOSPropertyValues.meteringMode),
         binding(
             .imageDestination, .canonEOSCaptureDestination, width: 4, decode: CanonEOSPropertyValues.imageDestination),
+        binding(.colorTone, .canonEOSPictureStyle, width: 1, decode: CanonEOSPropertyValues.colorTone),
+        binding(.mirrorLockupEnabled, .canonEOSMirrorUpSetting, width: 4, decode: CanonEOSPropertyValues.onOff),
+        binding(.depthOfFieldPreview, .canonEOSDepthOfFieldPreview, width: 4, decode: CanonEOSPropertyValues.onOff),
     ]
 
     /// The width of the values of the EOS properties the dialect reads without typing them.

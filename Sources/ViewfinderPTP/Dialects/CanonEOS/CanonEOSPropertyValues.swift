@@ -148,6 +148,22 @@ package enum CanonEOSPropertyValues {
         table(raw, [2: .camera, 4: .connectedHost])
     }
 
+    /// Picture styles as libgphoto2 names them: the camera's own have a common meaning, the user's only names.
+    static func colorTone(_ raw: Int64) -> Value<ColorToneValue> {
+        table(
+            raw,
+            [
+                0x81: .standard, 0x82: .portrait, 0x83: .landscape, 0x84: .neutral, 0x85: .faithful,
+                0x86: .monochrome, 0x87: .auto, 0x88: .fineDetail,
+            ],
+            names: [0x21: "User Defined 1", 0x22: "User Defined 2", 0x23: "User Defined 3"])
+    }
+
+    /// Mirror lockup and the depth-of-field preview: 0 off, 1 on.
+    static func onOff(_ raw: Int64) -> Value<OnOffValue> {
+        table(raw, [0: .off, 1: .on])
+    }
+
     /// Shots available.
     static func shotsAvailable(_ raw: Int64) -> Value<ShotsAvailableValue> {
         Value(ShotsAvailableValue(Int(raw)), rawValue: .integer(raw))

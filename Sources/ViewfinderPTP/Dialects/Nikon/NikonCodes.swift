@@ -67,6 +67,9 @@ extension PTPDevicePropertyCode {
     public static let nikonRecordingMedia = PTPDevicePropertyCode(0xD10B, vendorName: "Nikon RecordingMedia")
     /// Nikon LiveViewStatus (UInt8): 1 while live view is on.
     public static let nikonLiveViewStatus = PTPDevicePropertyCode(0xD1A2, vendorName: "Nikon LiveViewStatus")
+    /// Nikon LiveViewImageZoomRatio (UInt8): how far live view is magnified, in steps whose names vary by model.
+    public static let nikonLiveViewImageZoomRatio = PTPDevicePropertyCode(
+        0xD1A3, vendorName: "Nikon LiveViewImageZoomRatio")
     /// Nikon LiveViewProhibitCondition: a bit mask (UInt32).
     public static let nikonLiveViewProhibitCondition = PTPDevicePropertyCode(
         0xD1A4, vendorName: "Nikon LiveViewProhibitCondition")

@@ -24,7 +24,9 @@ final class NikonDialect: PTPDialect {
 
     private init(connection: PTPConnection) {
         self.connection = connection
-        properties = StandardProperties(connection: connection, bindings: NikonPropertyValues.bindings)
+        properties = StandardProperties(
+            connection: connection,
+            bindings: NikonPropertyValues.bindings + [NikonLiveViewZoom.binding(model: connection.model)])
         capture = StandardCapture(connection: connection)
     }
 
@@ -84,6 +86,9 @@ final class NikonDialect: PTPDialect {
             if info.supports(.nikonChangeAfArea), info.supports(.nikonAfDrive) {
                 functionality.insert(.touchAutoFocus)
             }
+            if info.supports(.nikonLiveViewImageZoomRatio), info.supports(.setDevicePropValue) {
+                functionality.insert(.liveViewZoom)
+            }
             if info.supports(.nikonStartMovieRecording), info.supports(.nikonEndMovieRecording) {
                 functionality.insert(.videoRecording)
             }
@@ -114,6 +119,23 @@ final class NikonDialect: PTPDialect {
 
     func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws {
         try await properties.setRawValue(rawValue, forPropertyNamed: name)
+    }
+
+    // MARK: Live view zoom
+
+    /// The whole picture, then the levels the model names, in LiveViewImageZoomRatio's order.
+    var liveViewZoomLevels: [LiveViewZoomLevel] {
+        NikonLiveViewZoom.levels(ofModel: connection.model).sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// Magnifies live view with LiveViewImageZoomRatio, as libgphoto2's `liveviewimagezoomratio` does: `.none` for
+    /// the whole picture, else a level named as the model names it, such as "50%".
+    ///
+    /// - Throws: ``ViewfinderError/Code/invalidArgument`` for a level the model does not offer, before anything is
+    ///   sent, or what the camera answered.
+    func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
+        let value = try NikonLiveViewZoom.value(of: level, model: connection.model)
+        try await properties.setRawValue(.integer(value), forPropertyNamed: NikonLiveViewZoom.propertyName)
     }
 
     // MARK: Clock

@@ -18,7 +18,15 @@ enum NikonPropertyValues {
         .binding(.driveMode, .stillCaptureMode) { StandardPropertyValues.driveMode($0, vendor: driveMode) },
         .binding(.meteringMode, .exposureMeteringMode, decode: StandardPropertyValues.meteringMode),
         .binding(.focalLength, .focalLength, decode: StandardPropertyValues.focalLength),
+        .binding(.imageQuality, .compressionSetting) { StandardPropertyValues.vendorDefined($0, imageQuality) },
     ]
+
+    /// CompressionSetting as libgphoto2's table for Nikon bodies without one of their own: JPEG basic, normal and
+    /// fine, NEF alone and NEF with each JPEG.
+    static let imageQuality = VendorValues<ImageQualityValue>(meanings: [
+        0: .jpegBasic, 1: .jpegNormal, 2: .jpegFine, 4: .raw, 5: .rawAndJPEGBasic, 6: .rawAndJPEGNormal,
+        7: .rawAndJPEGFine,
+    ])
 
     /// Time exposures, which Nikon writes as `0xFFFFFFFD`.
     static let shutterSpeedNames: [Int64: String] = [0xFFFF_FFFD: "Time"]

@@ -107,6 +107,11 @@ enum StandardPropertyValues {
         return Value(meaning, rawValue: .integer(raw))
     }
 
+    /// A property whose values only the vendor defines, such as CompressionSetting: the vendor's meanings and names.
+    static func vendorDefined<T>(_ raw: Int64, _ vendor: VendorValues<T>) -> Value<T> {
+        lookup(raw, [:], vendor, standardNames: [:])
+    }
+
     /// Looks a raw value up among the vendor's meanings, then the standard ones, then names for values without a
     /// meaning.
     private static func lookup<T>(
