@@ -94,7 +94,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // A simulated PTP/IP camera (and a Lumix over HTTP), a product of its own for demos and tests.
+        // A simulated PTP/IP camera (and a Lumix and an Olympus over HTTP), a product of its own for demos and tests.
         .target(
             name: "ViewfinderSimulator",
             dependencies: [
@@ -203,6 +203,13 @@ let package = Package(
                 "ViewfinderDiscovery", "ViewfinderLumix", "ViewfinderSimulator",
             ],
             exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
+        // The simulated Olympus against olympuswifi, an independent client, over loopback HTTP.
+        .testTarget(
+            name: "ViewfinderOlympusTests",
+            dependencies: ["ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderSimulator"],
+            exclude: ["Peers"],
             swiftSettings: strict
         ),
         .testTarget(
