@@ -94,6 +94,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Olympus and OM System cameras over their HTTP API: the command list and property descriptions they answer.
+        .target(
+            name: "ViewfinderOlympus", dependencies: ["ViewfinderCore", "ViewfinderDiscovery"], swiftSettings: strict),
         // A simulated PTP/IP camera (and a Lumix and an Olympus over HTTP), a product of its own for demos and tests.
         .target(
             name: "ViewfinderSimulator",
@@ -205,10 +208,14 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),
-        // The simulated Olympus against olympuswifi, an independent client, over loopback HTTP.
+        // The simulated Olympus against olympuswifi, an independent client, over loopback HTTP, and the Olympus
+        // readers against its answers.
         .testTarget(
             name: "ViewfinderOlympusTests",
-            dependencies: ["ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderSimulator"],
+            dependencies: [
+                "ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore", "ViewfinderHTTPMessage",
+                "ViewfinderSimulator", "ViewfinderOlympus",
+            ],
             exclude: ["Peers"],
             swiftSettings: strict
         ),
