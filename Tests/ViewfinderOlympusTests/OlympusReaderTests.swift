@@ -52,6 +52,28 @@ import ViewfinderOlympus
         #expect(shutter.values.last == "4000")
     }
 
+    @Test func theFolderListingGivesFoldersAndFilesWithTheirTimes() throws {
+        let root = try OlympusFolderEntry.list(parsing: Self.answer("/get_imglist.cgi?DIR=%2FDCIM"))
+        #expect(root.map(\.path) == ["/DCIM/100OLYMP"])
+        #expect(root.first?.isFolder == true)
+        let simulator = try OlympusSimulator(configuration: .init(port: 0, sampleImageCount: 0))
+        try simulator.addPicture()
+        try simulator.addPicture()
+        let request = SimulatedHTTPRequest(
+            head: HTTPHead(startLine: "GET /get_imglist.cgi?DIR=/DCIM/100OLYMP HTTP/1.1", fields: []), body: [],
+            peer: "127.0.0.1")
+        let files = try OlympusFolderEntry.list(parsing: simulator.answer(request).body)
+        #expect(files.map(\.path) == ["/DCIM/100OLYMP/PC060001.JPG", "/DCIM/100OLYMP/PC060002.JPG"])
+        #expect(files.allSatisfy { !$0.isFolder && !$0.isHidden && $0.size > 1000 })
+        let time = try #require(files.first?.time)
+        #expect([time.year, time.month, time.day, time.hour, time.minute, time.second] == [2026, 12, 6, 12, 0, 0])
+        let odd = try OlympusFolderEntry.list(
+            parsing: Array("VER_100\r\n/DCIM,.hidden,0,2,0,0\r\n/DCIM,P1.JPG,5,0,21537,48059\r\n".utf8))
+        #expect(odd.map(\.isHidden) == [true, false])
+        #expect(odd.last?.time.second == 54)
+        #expect(odd.last?.time.hour == 23)
+    }
+
     @Test func answersOutOfFormAreRefusedWithWhatIsWrong() {
         #expect(throws: ViewfinderError.self) {
             try OlympusCommandList(parsing: Array("<oishare><cgi><http_method type=\"get\"/></cgi></oishare>".utf8))
@@ -63,6 +85,16 @@ import ViewfinderOlympus
         #expect(throws: ViewfinderError.self) { try OlympusCommandList(parsing: Array("<oishare><cgi".utf8)) }
         #expect(throws: ViewfinderError.self) {
             try OlympusPropertyDescription.list(parsing: Array("<get><value>1</value></get>".utf8))
+        }
+        #expect(throws: ViewfinderError.self) { try OlympusFolderEntry.list(parsing: Array("<html>".utf8)) }
+        #expect(throws: ViewfinderError.self) {
+            try OlympusFolderEntry.list(parsing: Array("VER_100\r\n/DCIM,P1.JPG,-5,0,0,0\r\n".utf8))
+        }
+        #expect(throws: ViewfinderError.self) {
+            try OlympusFolderEntry.list(parsing: Array("VER_100\r\n/DCIM,P1.JPG,5,0,0\r\n".utf8))
+        }
+        #expect(throws: ViewfinderError.self) {
+            try OlympusFolderEntry.list(parsing: Array("VER_100\r\n/DCIM,P1.JPG,5,0,70000,0\r\n".utf8))
         }
         #expect(throws: ViewfinderError.self) {
             try OlympusPropertyDescription.list(
