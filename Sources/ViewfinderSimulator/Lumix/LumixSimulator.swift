@@ -4,10 +4,6 @@ import ViewfinderHTTPMessage
 import ViewfinderImaging
 import ViewfinderSystem
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A simulated Panasonic Lumix on WiFi: `cam.cgi` commands on one port, the UPnP content directory and its files on
 /// another, and live view as JPEG datagrams, well enough that gphoto2's lumix driver and `ViewfinderLumix` accept
 /// it.
