@@ -85,12 +85,20 @@ let package = Package(
             dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderPTP", "CViewfinderUSB"],
             swiftSettings: strict
         ),
+        // The HTTP/1.1 client the cameras' HTTP drivers share (package access only): one exchange per connection,
+        // bounded in size and time, and downloads streamed in pieces.
+        .target(
+            name: "ViewfinderHTTPClient",
+            dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderHTTPMessage"],
+            swiftSettings: strict
+        ),
         // Panasonic Lumix cameras over their HTTP API: cam.cgi commands and XML answers, the state polled, on the
         // camera driver core.
         .target(
             name: "ViewfinderLumix",
             dependencies: [
-                "ViewfinderSystem", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderHTTPMessage", "ViewfinderDiscovery",
+                "ViewfinderSystem", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderHTTPMessage", "ViewfinderHTTPClient",
+                "ViewfinderDiscovery",
             ],
             swiftSettings: strict
         ),

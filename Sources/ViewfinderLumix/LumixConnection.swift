@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderHTTPClient
 import ViewfinderHTTPMessage
 import ViewfinderSystem
 
@@ -89,7 +90,7 @@ public final class LumixConnection: CameraDriverConnection {
     private static func requestAccess(
         _ exchange: @Sendable (String) async throws(ViewfinderError) -> LumixReply, host: String, deviceName: String
     ) async throws(ViewfinderError) {
-        let name = percentEncoded(deviceName)
+        let name = HTTPClient.percentEncoded(deviceName)
         let reply = try await exchange("mode=accctrl&type=req_acc&value=0&value2=\(name)")
         if reply.result == "ok" { return }
         let refusal = reply.result.isEmpty ? "no answer word" : "'\(reply.result.prefix(40))'"
@@ -126,7 +127,7 @@ public final class LumixConnection: CameraDriverConnection {
         let bound = maximumLength ?? configuration.maximumAnswerLength
         let timeout = configuration.requestTimeout
         return try await Self.run(on: thread) { () throws(ViewfinderError) -> LumixReply in
-            let answer = try LumixHTTPClient.exchange(
+            let answer = try HTTPClient.exchange(
                 url.getRequest(), host: host, port: configuration.port, deadline: .now + timeout,
                 maximumBodyLength: bound, activity: activity)
             guard answer.status == 200 else {
@@ -143,38 +144,12 @@ public final class LumixConnection: CameraDriverConnection {
     static func run<Value: Sendable>(
         on thread: IOThread, _ body: @escaping @Sendable () throws(ViewfinderError) -> Value
     ) async throws(ViewfinderError) -> Value {
-        let outcome: Result<Value, ViewfinderError> = await withCheckedContinuation { continuation in
-            let submitted = thread.submit {
-                continuation.resume(returning: Result { () throws(ViewfinderError) -> Value in try body() })
-            }
-            if !submitted {
-                continuation.resume(
-                    returning: .failure(ViewfinderError(.notConnected, "the connection to the Lumix is closed")))
-            }
-        }
-        return try outcome.get()
+        try await HTTPClient.run(on: thread, peer: "the Lumix", body)
     }
 
     /// Sends a camera command (`camcmd`) and throws unless the camera answers ok.
     func cameraCommand(_ value: String, while activity: String) async throws(ViewfinderError) {
         try await command("mode=camcmd&value=\(value)").requireOK(activity)
-    }
-
-    /// `text` with every byte but letters, digits and `-._~` percent-encoded, for a query.
-    static func percentEncoded(_ text: String) -> String {
-        var encoded = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"), UInt8(ascii: "/"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                encoded += "%" + (hex.count == 1 ? "0" : "") + hex
-            }
-        }
-        return encoded
     }
 
     // MARK: CameraDriverConnection
