@@ -102,9 +102,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Olympus and OM System cameras over their HTTP API: the command list and property descriptions they answer.
+        // Olympus and OM System cameras over their HTTP API: CGI commands, XML answers and the properties polled, on
+        // the camera driver core.
         .target(
-            name: "ViewfinderOlympus", dependencies: ["ViewfinderCore", "ViewfinderDiscovery"], swiftSettings: strict),
+            name: "ViewfinderOlympus",
+            dependencies: [
+                "ViewfinderSystem", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderHTTPMessage", "ViewfinderHTTPClient",
+                "ViewfinderDiscovery",
+            ],
+            swiftSettings: strict
+        ),
         // A simulated PTP/IP camera (and a Lumix and an Olympus over HTTP), a product of its own for demos and tests.
         .target(
             name: "ViewfinderSimulator",
@@ -293,9 +300,10 @@ let package = Package(
             swiftSettings: strict
         ),
         // What the tests, the vivid checks and the benchmarks share: child processes, waiting for a condition, a
-        // raw-socket HTTP client, JPEG checks.
+        // raw-socket HTTP client, a scripted HTTP responder, JPEG checks.
         .target(
-            name: "ViewfinderTestSupport", dependencies: ["ViewfinderSystem", "ViewfinderSimulator"],
+            name: "ViewfinderTestSupport",
+            dependencies: ["ViewfinderSystem", "ViewfinderHTTPMessage", "ViewfinderSimulator"],
             path: "Tests/ViewfinderTestSupport", swiftSettings: strict),
         // Checks of the V4L2 backend and of the `viewfinder` tool against the kernel's vivid driver, run in a VM by
         // Scripts/vivid-vm.sh.
