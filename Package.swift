@@ -522,6 +522,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "fuzz-olympus",
+            dependencies: ["FuzzSupport", "ViewfinderCore", "ViewfinderOlympus"],
+            path: "Fuzz/OlympusFuzzer",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "fuzz-barcode",
             dependencies: ["FuzzSupport", "ViewfinderCore", "ViewfinderImaging", "ViewfinderBarcode"],
             path: "Fuzz/BarcodeFuzzer",

@@ -3,7 +3,8 @@ import ViewfinderJPEG
 
 /// An Olympus or OM System camera driven over WiFi through its HTTP API (the CGI commands OI.Share sends).
 ///
-/// The camera is a `Camera` like any other: connect, read and set its properties, take pictures and read its card.
+/// The camera is a `Camera` like any other: connect, read and set its properties, take pictures, watch live view and
+/// read its card.
 /// Connecting checks the camera's connect mode, reads its command list and switches it to recording mode; while
 /// connected, its property descriptions are polled for changes, which reach the properties' observers and
 /// publishers. The camera serves one thing at a time (recording, shutter or playback): the driver switches it for
@@ -29,6 +30,12 @@ public final class OlympusCamera: DriverBackedCamera {
         public var requestTimeout = Duration.seconds(5)
         /// The longest answer body read, but for downloads; a card's folder listing is the longest.
         public var maximumAnswerLength = 4 << 20
+        /// The longest live view waits for the camera's next whole frame.
+        public var liveViewTimeout = Duration.seconds(2)
+        /// The UDP port live view arrives on; 0 for a free one.
+        public var liveViewPort: UInt16 = 0
+        /// The longest live view frame read.
+        public var maximumFrameLength = 2 << 20
 
         /// The configuration for real bodies: port 80, a poll each second, five seconds per command.
         public init() {}

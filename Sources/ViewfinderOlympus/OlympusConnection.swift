@@ -26,6 +26,8 @@ public final class OlympusConnection: CameraDriverConnection {
         var entries: [UInt32: OlympusFolderEntry] = [:]
         /// The id given each path listed.
         var ids: [String: UInt32] = [:]
+        /// Live view's socket, while live view runs.
+        var liveView: OlympusLiveView?
     }
 
     let host: String
@@ -197,9 +199,13 @@ public final class OlympusConnection: CameraDriverConnection {
 
     // MARK: CameraDriverConnection
 
-    /// Still pictures, properties and the card's files.
+    /// Still pictures, properties and the card's files; live view where the camera lists `startliveview`.
     public var functionality: CameraFunctionality {
-        [.stillCapture, .propertyControl, .fileAccess]
+        var functionality: CameraFunctionality = [.stillCapture, .propertyControl, .fileAccess]
+        if commandList.accepts("exec_takemisc", [("com", "startliveview")]) {
+            functionality.insert(.liveView)
+        }
+        return functionality
     }
 
     /// How the driver speaks to the camera.
@@ -242,23 +248,76 @@ public final class OlympusConnection: CameraDriverConnection {
         return error
     }
 
-    /// Stops the poll and the connection's thread.
+    /// Stops the poll, live view and the connection's thread.
     public func close() async {
-        let poll = state.withLock { state in
+        let (poll, liveView) = state.withLock { state in
             state.closed = true
-            return state.poll
+            defer { state.liveView = nil }
+            return (state.poll, state.liveView)
         }
         poll?.cancel()
+        liveView?.close()
         thread.stop()
     }
 
-    /// Records why the connection ended, so calls under way say so, and stops the poll.
+    /// Records why the connection ended, so calls under way say so, and stops the poll and live view.
     public func connectionEnded(with error: ViewfinderError) {
-        let poll = state.withLock { state in
+        let (poll, liveView) = state.withLock { state in
             state.ended = state.ended ?? error
-            return state.poll
+            defer { state.liveView = nil }
+            return (state.poll, state.liveView)
         }
         poll?.cancel()
+        liveView?.close()
+    }
+
+    // MARK: Live view
+
+    /// Opens a UDP port for live view and asks the camera, in recording mode at 640×480 where it lists that size,
+    /// to stream to it (`exec_takemisc.cgi?com=startliveview`).
+    public func startLiveView() async throws {
+        let liveView = try OlympusLiveView(
+            host: host, port: configuration.liveViewPort, timeout: configuration.liveViewTimeout,
+            maximumFrameLength: configuration.maximumFrameLength)
+        do {
+            try await inMode(.recording) { [self] in
+                let sizes = commandList.values(of: "lvqty", in: "switch_cammode", after: [("mode", "rec")])
+                if let size = sizes.contains("0640x0480") ? "0640x0480" : sizes.first {
+                    _ = try await command("switch_cammode", [("mode", "rec"), ("lvqty", size)])
+                }
+                _ = try await command("exec_takemisc", [("com", "startliveview"), ("port", String(liveView.port))])
+            }
+        } catch {
+            liveView.close()
+            throw error
+        }
+        let previous = state.withLock { state in
+            defer { state.liveView = liveView }
+            return state.liveView
+        }
+        previous?.close()
+    }
+
+    /// The next whole frame the camera sends; the packets that arrived since the last one was asked for are
+    /// dropped.
+    public func liveViewImage() async throws -> [UInt8] {
+        guard let liveView = state.withLock({ $0.liveView }) else {
+            throw ViewfinderError(.notAvailable, "live view is not running on the Olympus at \(host)")
+        }
+        return try await liveView.nextFrame().jpeg
+    }
+
+    /// Closes live view's port and asks the camera to stop streaming (`stopliveview`).
+    public func endLiveView() async {
+        let liveView = state.withLock { state in
+            defer { state.liveView = nil }
+            return state.liveView
+        }
+        guard let liveView else { return }
+        liveView.close()
+        _ = try? await inMode(.recording) { [self] in
+            try await command("exec_takemisc", [("com", "stopliveview")])
+        }
     }
 
     // MARK: Shooting

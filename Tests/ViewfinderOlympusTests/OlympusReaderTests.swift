@@ -31,7 +31,8 @@ import ViewfinderOlympus
         #expect(!list.accepts("switch_cammode", [("mode", "rec"), ("lvqty", "9999x9999")]))
         #expect(!list.accepts("switch_cammode", [("mode", "play"), ("lvqty", "0640x0480")]))
         #expect(list.accepts("get_imglist", [("DIR", "/DCIM/100OLYMP")]))
-        #expect(!list.accepts("exec_takemisc", [("com", "startliveview")]))
+        #expect(list.accepts("exec_takemisc", [("com", "startliveview"), ("port", "40000")]))
+        #expect(!list.accepts("exec_takemisc", [("com", "starttake")]))
         #expect(
             list.values(of: "lvqty", in: "switch_cammode", after: [("mode", "rec")]) == [
                 "0320x0240", "0640x0480", "0800x0600", "1024x0768", "1280x0960",

@@ -31,7 +31,8 @@ enum SimulateCommand: Command {
             asks; with --announce ssdp it announces itself as a Lumix does, a media server described at \
             /Lumix/Server0/ddd. With --identity olympus it is an Olympus E-M10 Mark II on WiFi, speaking the OI.Share \
             HTTP commands on --port (80; its clients look for 192.168.0.10): the command list, modes, properties, \
-            the shutter, the card's listing and pictures, as olympuswifi expects; it serves no live view yet. With \
+            the shutter, the card's listing and pictures, and live view as JPEG frames in RTP packets over UDP, as \
+            olympuswifi expects. With \
             --no-focus autofocus finds no focus. With --announce it announces itself on the network as the camera \
             it plays would (multicast DNS as a Nikon does, SSDP as a Canon does), so that `viewfinder discover` \
             and other browsers find it; announcing needs --bind on a network interface (0.0.0.0 for the first). It \

@@ -1,4 +1,5 @@
 import ViewfinderDiscovery
+import ViewfinderSystem
 
 extension OlympusSimulator {
     /// The model the simulated camera gives.
@@ -82,6 +83,10 @@ extension OlympusSimulator {
                 "<cmd1 name=\"com\">"
                     + values(1, ["set"], then: "<cmd2 name=\"propname\">\(values(2, names))</cmd2>") + "</cmd1>"),
             command("exec_shutter", "get", "<cmd1 name=\"com\">\(values(1, ["1st2ndpush", "2nd1strelease"]))</cmd1>"),
+            command(
+                "exec_takemisc", "get",
+                "<cmd1 name=\"com\">" + values(1, ["startliveview"], then: "<cmd2 name=\"port\"></cmd2>")
+                    + values(1, ["stopliveview"]) + "</cmd1>"),
             command("get_imglist", "get", "<cmd1 name=\"DIR\"></cmd1>"),
             command("get_thumbnail", "get", "<cmd1 name=\"DIR\"></cmd1>"),
         ]
@@ -111,6 +116,9 @@ extension OlympusSimulator {
         case "/set_camprop.cgi":
             guard state.withLock({ $0.mode }) == "rec" else { return Self.wrongMode }
             return setProperty(query["propname"] ?? "", body: request.body)
+        case "/exec_takemisc.cgi":
+            guard state.withLock({ $0.mode }) == "rec" else { return Self.wrongMode }
+            return liveView(query, peer: request.peer)
         case "/exec_shutter.cgi":
             guard state.withLock({ $0.mode }) == "shutter" else { return Self.wrongMode }
             return shutter(query["com"] ?? "")
@@ -153,6 +161,25 @@ extension OlympusSimulator {
         state.withLock { $0.values[name] = value }
         configuration.log("set \(name) \(value)")
         return Self.ok
+    }
+
+    /// Starts live view to the client's `port`, answering the functions the packets' extension carries, or stops it.
+    private func liveView(_ query: [String: String], peer: String) -> SimulatedHTTPAnswer {
+        switch query["com"] {
+        case "startliveview":
+            guard let port = query["port"].flatMap({ UInt16($0) }), port > 0,
+                let address = try? SocketAddress(numeric: peer, port: port)
+            else { return Self.badRequest }
+            state.withLock { $0.liveView = address }
+            configuration.log("live view to \(address)")
+            return SimulatedHTTPAnswer(body: Self.xml("<funcidlist><funcid name=\"orientation\"/></funcidlist>"))
+        case "stopliveview":
+            state.withLock { $0.liveView = nil }
+            configuration.log("live view stopped")
+            return Self.ok
+        default:
+            return Self.badRequest
+        }
     }
 
     private func shutter(_ command: String) -> SimulatedHTTPAnswer {

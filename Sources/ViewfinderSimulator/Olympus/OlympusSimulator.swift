@@ -10,7 +10,8 @@ import ViewfinderSystem
 /// shutter modes (commands in the wrong mode answer HTTP 520 with error code 1001, as the camera does), the property
 /// descriptions and values (shooting mode, ISO, shutter speed, aperture, exposure compensation, white balance,
 /// drive mode), the shutter in shutter mode (each press adds a JPEG of the test scene to the card), the card's
-/// listing and the pictures and their thumbnails. Live view is not served yet.
+/// listing and the pictures and their thumbnails, and live view: JPEG frames of the test scene in RTP packets over
+/// UDP to the port `exec_takemisc.cgi?com=startliveview` names, while the camera is in recording mode.
 ///
 /// ```swift
 /// let simulator = OlympusSimulator(configuration: .init(port: 0))
@@ -49,6 +50,10 @@ public final class OlympusSimulator: Sendable {
         var pictures: [(name: String, jpeg: [UInt8])] = []
         var nextPictureNumber = 1
         var server: SimulatedHTTPServer?
+        /// Where live view goes, once a client started it.
+        var liveView: SocketAddress?
+        var streamThread: PlatformThread?
+        var stopping = false
     }
 
     /// Where the simulator listens and what it logs.
@@ -80,17 +85,29 @@ public final class OlympusSimulator: Sendable {
             self.answer($0)
         }
         state.withLock { $0.server = server }
+        do {
+            let streamer = try PlatformThread(name: "olympus-stream") { self.streamLiveView() }
+            state.withLock { $0.streamThread = streamer }
+        } catch {
+            stop()
+            throw ViewfinderError(.io, "cannot start the simulated Olympus's live view thread: \(error)")
+        }
         configuration.log("listening on \(configuration.bindAddress):\(server.port) as an Olympus \(Self.model)")
         return server.port
     }
 
-    /// Stops listening.
+    /// Stops listening and streaming.
     public func stop() {
-        let server = state.withLock { state in
-            defer { state.server = nil }
-            return state.server
+        let (server, streamer) = state.withLock { state in
+            state.stopping = true
+            defer {
+                state.server = nil
+                state.streamThread = nil
+            }
+            return (state.server, state.streamThread)
         }
         server?.stop()
+        streamer?.join()
     }
 
     /// Adds a picture of the test scene to the card.
