@@ -164,7 +164,8 @@ let package = Package(
             name: "ViewfinderCameras",
             dependencies: [
                 "ViewfinderReactive", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderPTP", "ViewfinderPTPIP",
-                "ViewfinderPTPUSB", "ViewfinderDiscovery", "ViewfinderLumix", "ViewfinderAutomation",
+                "ViewfinderPTPUSB", "ViewfinderDiscovery", "ViewfinderLumix", "ViewfinderOlympus",
+                "ViewfinderAutomation",
             ],
             swiftSettings: strict
         ),
