@@ -9,9 +9,6 @@ public final class LumixConnection: CameraDriverConnection {
     struct State {
         /// The error that ended the connection, once it ended.
         var ended: ViewfinderError?
-        /// The poll, while ``run()`` runs.
-        var poll: Task<ViewfinderError?, Never>?
-        var closed = false
         /// Whether the camera showed it records video, at the last poll.
         var recording = false
         /// Live view's socket, while live view runs.
@@ -28,6 +25,8 @@ public final class LumixConnection: CameraDriverConnection {
     /// The thread the blocking HTTP exchanges run on, one after another.
     let thread: IOThread
     let state = Locked(State())
+    /// Reads the camera for changes while the connection runs.
+    let poll: CameraPoll
     /// What the camera said about itself when the connection opened.
     let capability: LumixCapability
     /// The menus' settings, read once when the connection opened.
@@ -43,6 +42,7 @@ public final class LumixConnection: CameraDriverConnection {
         self.host = host
         self.configuration = configuration
         self.context = context
+        poll = CameraPoll(every: configuration.pollInterval)
         self.thread = thread
         self.capability = capability
         self.menus = menus
@@ -176,32 +176,8 @@ public final class LumixConnection: CameraDriverConnection {
 
     /// Polls the camera until the connection closes or a poll fails.
     public func run() async -> ViewfinderError? {
-        let poll = Task { [self] () -> ViewfinderError? in
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: configuration.pollInterval)
-                } catch {
-                    return nil
-                }
-                do throws(ViewfinderError) {
-                    try await readSettings(state: try await command("mode=getstate"))
-                } catch  where error.code == .notConnected {
-                    return nil
-                } catch  where error.code == .deviceBusy || error.code == .notAvailable {
-                    // The camera answers, busy or refusing for now (err_busy while it writes a picture): poll again.
-                    continue
-                } catch {
-                    return error
-                }
-            }
-            return nil
-        }
-        let closed = state.withLock { state in
-            state.poll = poll
-            return state.closed
-        }
-        if closed { poll.cancel() }
-        let error = await poll.value
+        // The camera answers busy or refusing for now (err_busy while it writes a picture): the poll goes on.
+        let error = await poll.run { [self] in try await readSettings(state: try await command("mode=getstate")) }
         if let error {
             state.withLock { $0.ended = $0.ended ?? error }
         }
@@ -210,24 +186,23 @@ public final class LumixConnection: CameraDriverConnection {
 
     /// Stops the poll, live view and the connection's thread.
     public func close() async {
-        let (poll, liveView) = state.withLock { state in
-            state.closed = true
+        let liveView = state.withLock { state in
             defer { state.liveView = nil }
-            return (state.poll, state.liveView)
+            return state.liveView
         }
-        poll?.cancel()
+        poll.stop()
         liveView?.close()
         thread.stop()
     }
 
     /// Records why the connection ended, so calls under way say so, and stops the poll and live view.
     public func connectionEnded(with error: ViewfinderError) {
-        let (poll, liveView) = state.withLock { state in
+        let liveView = state.withLock { state in
             state.ended = state.ended ?? error
             defer { state.liveView = nil }
-            return (state.poll, state.liveView)
+            return state.liveView
         }
-        poll?.cancel()
+        poll.stop()
         liveView?.close()
     }
 

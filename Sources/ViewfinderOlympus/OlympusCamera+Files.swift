@@ -19,12 +19,9 @@ extension OlympusCamera: CameraFileAccess {
         guard storage.id == 1 else {
             throw ViewfinderError(.notFound, "an Olympus has one card, storage 1, not \(storage.id)")
         }
-        let connection = try driverCore.connection(.fileAccess, for: "list the card")
-        do {
+        return try await driverCore.withConnection(.fileAccess, for: "list the card") { connection in
             let path = try folder.map { folder throws(ViewfinderError) in try connection.entry(folder).path }
             return try await connection.contents(of: path ?? OlympusConnection.pictureFolder)
-        } catch let error as ViewfinderError {
-            throw driverCore.passingOn(error, from: connection, while: "list the card")
         }
     }
 
@@ -33,21 +30,15 @@ extension OlympusCamera: CameraFileAccess {
         _ item: CameraFileItem,
         chunkHandler: @escaping @Sendable (_ chunk: [UInt8], _ progress: CameraTransferProgress) async throws -> Void
     ) async throws {
-        let connection = try driverCore.connection(.fileAccess, for: "download \(item.name)")
-        do {
-            try await connection.download(item, chunkHandler: chunkHandler)
-        } catch let error as ViewfinderError {
-            throw driverCore.passingOn(error, from: connection, while: "download \(item.name)")
+        try await driverCore.withConnection(.fileAccess, for: "download \(item.name)") {
+            try await $0.download(item, chunkHandler: chunkHandler)
         }
     }
 
     /// The thumbnail the camera keeps for a file listed by ``contents(of:in:)``.
     public func thumbnail(of item: CameraFileItem) async throws -> [UInt8] {
-        let connection = try driverCore.connection(.fileAccess, for: "fetch \(item.name)'s thumbnail")
-        do {
-            return try await connection.thumbnail(of: item)
-        } catch let error as ViewfinderError {
-            throw driverCore.passingOn(error, from: connection, while: "fetch \(item.name)'s thumbnail")
+        try await driverCore.withConnection(.fileAccess, for: "fetch \(item.name)'s thumbnail") {
+            try await $0.thumbnail(of: item)
         }
     }
 

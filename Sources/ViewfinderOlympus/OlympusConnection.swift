@@ -17,9 +17,6 @@ public final class OlympusConnection: CameraDriverConnection {
     struct State {
         /// The error that ended the connection, once it ended.
         var ended: ViewfinderError?
-        /// The poll, while ``run()`` runs.
-        var poll: Task<ViewfinderError?, Never>?
-        var closed = false
         /// The mode the camera was last switched to.
         var mode: Mode?
         /// The entries listed so far, by the id given them.
@@ -36,6 +33,8 @@ public final class OlympusConnection: CameraDriverConnection {
     /// The thread the blocking HTTP exchanges run on, one after another.
     let thread: IOThread
     let state = Locked(State())
+    /// Reads the camera for changes while the connection runs.
+    let poll: CameraPoll
     /// Runs one operation at a time in the mode it needs, so that a poll never switches the camera under a download.
     let serial = SerialTasks()
     /// The commands the camera lists, with their arguments; a command it does not list is not sent.
@@ -51,10 +50,11 @@ public final class OlympusConnection: CameraDriverConnection {
         self.host = host
         self.configuration = configuration
         self.context = context
+        poll = CameraPoll(every: configuration.pollInterval)
         self.thread = thread
         self.commandList = commandList
         deviceInfo = CameraDeviceInfo(
-            manufacturer: "OM Digital Solutions", model: model, serialNumber: "",
+            manufacturer: "Olympus", model: model, serialNumber: "",
             version: commandList.versions["version"] ?? "")
     }
 
@@ -216,32 +216,7 @@ public final class OlympusConnection: CameraDriverConnection {
 
     /// Polls the camera's properties until the connection closes or a poll fails.
     public func run() async -> ViewfinderError? {
-        let poll = Task { [self] () -> ViewfinderError? in
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: configuration.pollInterval)
-                } catch {
-                    return nil
-                }
-                do {
-                    try await inMode(.recording) { [self] in try await readProperties() }
-                } catch let error as ViewfinderError where error.code == .notConnected {
-                    return nil
-                } catch let error as ViewfinderError where error.code == .notAvailable || error.code == .deviceBusy {
-                    // The camera answers, refusing for now (a mode it is busy in): poll again.
-                    continue
-                } catch {
-                    return error as? ViewfinderError ?? ViewfinderError(.io, "polling the Olympus failed: \(error)")
-                }
-            }
-            return nil
-        }
-        let closed = state.withLock { state in
-            state.poll = poll
-            return state.closed
-        }
-        if closed { poll.cancel() }
-        let error = await poll.value
+        let error = await poll.run { [self] in try await inMode(.recording) { [self] in try await readProperties() } }
         if let error {
             state.withLock { $0.ended = $0.ended ?? error }
         }
@@ -250,24 +225,23 @@ public final class OlympusConnection: CameraDriverConnection {
 
     /// Stops the poll, live view and the connection's thread.
     public func close() async {
-        let (poll, liveView) = state.withLock { state in
-            state.closed = true
+        let liveView = state.withLock { state in
             defer { state.liveView = nil }
-            return (state.poll, state.liveView)
+            return state.liveView
         }
-        poll?.cancel()
+        poll.stop()
         liveView?.close()
         thread.stop()
     }
 
     /// Records why the connection ended, so calls under way say so, and stops the poll and live view.
     public func connectionEnded(with error: ViewfinderError) {
-        let (poll, liveView) = state.withLock { state in
+        let liveView = state.withLock { state in
             state.ended = state.ended ?? error
             defer { state.liveView = nil }
-            return (state.poll, state.liveView)
+            return state.liveView
         }
-        poll?.cancel()
+        poll.stop()
         liveView?.close()
     }
 
