@@ -10,12 +10,19 @@ camera's own side) and `viewfinder remote --host` on it, opens the page, and che
 - turning the camera's ISO dial to 1600 makes the page's menu show ISO 1600;
 - pressing the page's shutter button adds a thumbnail to the gallery, and the file its link downloads has the
   same bytes as the picture the camera saved;
+- the page draws the camera's autofocus area over the live view, and a click a quarter of the way across and down
+  the live view moves the camera's autofocus area to that point of its 6000x4000 picture (as the camera logs
+  ChangeAfArea), after which the page draws the area there;
+- the page's histogram follows live view and counts the colour bars' few levels; a two-frame timelapse started from
+  the page runs to its end with its progress shown and its pictures in the gallery, and a bracket asked for meanwhile
+  is refused;
 - killing the camera makes the page say it went away, and starting it again makes the page connected again;
 - on a simulated Canon, holding the page's hold button down three seconds keeps the camera's shutter open three
-  seconds (as the camera logs it) and adds the picture to the gallery, and the page's large focus step towards
+  seconds (as the camera logs it: from 3.0 to 4.5 s, as the hold's and the release's requests and the browser's
+  events on a loaded machine may add up to a second and a half) and adds the picture to the gallery, and the page's large focus step towards
   infinity moves the camera's lens 1000 motor steps.
 
-Screenshots go to the output directory (remote-1.png ... remote-5.png) for people to look at.
+Screenshots go to the output directory (remote-1.png ... remote-7.png) for people to look at.
 Every wait is bounded; the whole check takes well under two minutes on a busy machine.
 
 Usage: remote-browser-check.py VIEWFINDER OUTPUT_DIRECTORY
@@ -47,6 +54,15 @@ PAGE_STATE = """JSON.stringify((() => {
           iso: document.getElementById("prop-iso")?.value ?? null,
           isoOptions: document.getElementById("prop-iso")?.options.length ?? 0,
           holdDisabled: document.getElementById("hold").disabled,
+          afAreas: [...document.querySelectorAll("#af-areas .af-area")].map((area) => {
+            const frame = area.getBoundingClientRect();
+            return {active: area.classList.contains("active"), left: frame.left, top: frame.top,
+                    width: frame.width, height: frame.height};
+          }),
+          histogramDrawn: Number(document.getElementById("histogram")?.dataset.drawn ?? 0),
+          histogramLuma: (document.getElementById("histogram")?.dataset.luma ?? "").split(",").filter(Boolean)
+                         .map(Number),
+          automationStatus: text("automation-status"),
           focusDisabled: document.getElementById("focus-infinity-large").disabled,
           loaded: live.complete && live.naturalWidth > 0, naturalWidth: live.naturalWidth,
           naturalHeight: live.naturalHeight, left: box.left, top: box.top, width: box.width, height: box.height,
@@ -126,6 +142,9 @@ def main():
         print(f"ok: the shutter added {newest['name']} to the gallery with its thumbnail; its link downloads the "
               f"camera's {len(expected)} bytes exactly")
 
+        check_touch_af(browser, session, simulator, output, wait)
+        check_histogram_and_automation(browser, session, output, wait)
+
         simulator.send_signal(signal.SIGKILL)
         simulator.wait()
         lost = wait(lambda s: s["connection"] != "connected" and "went away" in s["connection"],
@@ -150,6 +169,72 @@ def main():
             stop(process)
         shutil.rmtree(profile, ignore_errors=True)
         shutil.rmtree(captures, ignore_errors=True)
+
+
+def shown_image(page):
+    """Where the live view picture lies in its element, which shows it whole within its box."""
+    ratio = page["naturalWidth"] / page["naturalHeight"]
+    width = min(page["width"], page["height"] * ratio)
+    height = width / ratio
+    return (page["left"] + (page["width"] - width) / 2, page["top"] + (page["height"] - height) / 2, width, height)
+
+
+def check_touch_af(browser, session, simulator, output, wait):
+    """Clicks the live view a quarter of the way across and down: the Nikon's autofocus area moves there."""
+    drawn = wait(lambda s: s["loaded"] and [area for area in s["afAreas"] if area["active"]],
+                 "the autofocus area drawn over the live view")
+    left, top, width, height = shown_image(drawn)
+    mouse = {"x": left + width / 4, "y": top + height / 4, "button": "left", "clickCount": 1}
+    browser.call("Input.dispatchMouseEvent", {"type": "mouseMoved", **mouse}, session)
+    browser.call("Input.dispatchMouseEvent", {"type": "mousePressed", **mouse}, session)
+    browser.call("Input.dispatchMouseEvent", {"type": "mouseReleased", **mouse}, session)
+    moved = read_output(simulator, rb"autofocus area: moved to (\d+x\d+)", "move of its autofocus area")
+    x, y = (int(value) for value in moved.split("x"))
+    if abs(x - 1500) > 30 or abs(y - 1000) > 30:
+        raise CheckFailed(f"a click a quarter of the way into the live view moved the area to {moved}, not 1500x1000")
+
+    def around_click(page):
+        active = [area for area in page["afAreas"] if area["active"]]
+        return active and all(abs(area["left"] + area["width"] / 2 - mouse["x"]) < width / 50
+                              and abs(area["top"] + area["height"] / 2 - mouse["y"]) < height / 50
+                              for area in active)
+    wait(around_click, "the page drawing the autofocus area where it was clicked")
+    shot(browser, session, output, 6)
+    print(f"ok: a click on the live view moved the camera's autofocus area to {moved} of 6000x4000, and the page "
+          f"draws it there")
+def check_histogram_and_automation(browser, session, output, wait):
+    """Shows the live view's histogram, and runs a timelapse from the page while it refuses a bracket."""
+    browser.evaluate(session, 'document.getElementById("histogram-on").click()')
+    first = wait(lambda s: s["histogramDrawn"] >= 1, "the histogram drawn")
+    drawn = wait(lambda s: s["histogramDrawn"] >= first["histogramDrawn"] + 3, "the histogram following live view")
+    luma = drawn["histogramLuma"]
+    # The page counts a 128 x 85 copy of each frame; the test scene's colour bars are a few flat levels.
+    if len(luma) != 256 or sum(luma) != 128 * 85:
+        raise CheckFailed(f"the histogram has {len(luma)} levels counting {sum(luma)} pixels, not 256 and {128 * 85}")
+    levels = sum(1 for count in luma if count > 0.03 * 128 * 85)
+    if levels < 4:
+        raise CheckFailed(f"the histogram of the colour bars has {levels} strong levels, not at least 4: {luma}")
+    print(f"ok: the histogram follows live view ({drawn['histogramDrawn']} drawn), counting {sum(luma)} pixels "
+          f"with {levels} strong levels, as the colour bars have")
+
+    before = len(wait(lambda s: s["files"], "the files")["files"])
+    browser.evaluate(session, """(() => {
+      document.getElementById("timelapse-frames").value = "2";
+      document.getElementById("timelapse-interval").value = "2";
+      document.getElementById("timelapse-start").click();
+    })()""")
+    wait(lambda s: (s["automationStatus"] or "").startswith("timelapse: "), "the page showing the timelapse running")
+    browser.evaluate(session, """(() => {
+      const button = document.getElementById("bracket-start");
+      button.disabled = false;
+      button.click();
+    })()""")
+    refused = wait(lambda s: "A timelapse runs" in (s["message"] or ""), "the bracket refused while the timelapse runs")
+    done = wait(lambda s: s["automationStatus"] == "timelapse done: 2 of 2 frames", "the timelapse done", timeout=45)
+    files = wait(lambda s: len(s["files"]) == before + 2, "the timelapse's two pictures in the gallery")
+    shot(browser, session, output, 7)
+    print(f"ok: the page ran a two-frame timelapse (\"{done['automationStatus']}\", {len(files['files'])} files), "
+          f"and refused a bracket meanwhile: \"{refused['message']}\"")
 
 
 def check_hold_and_focus(browser, processes, viewfinder, output):

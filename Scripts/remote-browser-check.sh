@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Uses the page of `viewfinder remote` in Debian's headless Chromium against a simulated camera: live view, a menu
 # that sets the camera's ISO and follows its dial, the shutter and its new thumbnail and download, the camera going
-# away and coming back, and on a simulated Canon the hold button (a three-second bulb exposure) and a focus step. The
+# away and coming back, and on a simulated Canon the hold button (a three-second bulb exposure) and a focus step, and a click on the live view that moves the
+# camera's autofocus area. The
 # screenshots stay in .build/remote-check/ for people to look at. Bounded: under three minutes on a busy machine.
 # Usage: Scripts/remote-browser-check.sh   (SWIFT=... to use another toolchain)
 set -euo pipefail

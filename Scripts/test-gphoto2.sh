@@ -103,6 +103,27 @@ focus_check() {
     fi
 }
 
+# afpoint_check NAME MODEL LOG: gphoto2's changeafarea=1500x1000 with live view on, then `viewfinder camera focus --at
+# 4500,3000`, each move the simulated Nikon's autofocus area there (ChangeAfArea), as its LOG says, and the focus
+# information viewfinder then prints has the area around that point.
+afpoint_check() {
+    local name=$1 model=$2 log=$3
+    expect_ok "$name-gphoto2" "$model" '' --set-config viewfinder=1 --set-config changeafarea=1500x1000
+    if [ "$(sed -n 's/^autofocus area: moved to //p' "$log" | tail -n 1)" = 1500x1000 ]; then
+        pass "$name-gphoto2-moves"
+    else
+        fail "$name-gphoto2-moves" "the simulator logged no move to 1500x1000 after gphoto2's changeafarea" "$log"
+    fi
+    if "$viewfinder" camera focus --host "127.0.0.1:$port" --at 4500,3000 >"$work/$name-viewfinder.out" 2>&1 \
+        && [ "$(sed -n 's/^autofocus area: moved to //p' "$log" | tail -n 1)" = 4500x3000 ] \
+        && grep -q '600x400+4200+2800 (active' "$work/$name-viewfinder.out"; then
+        pass "$name-viewfinder-moves"
+    else
+        fail "$name-viewfinder-moves" "viewfinder camera focus --at 4500,3000 did not move the area there" \
+            "$work/$name-viewfinder.out"
+    fi
+}
+
 # clock_check NAME MODEL: a date gphoto2 sets is the one `viewfinder camera clock` reads, and the clock `viewfinder
 # camera clock --set` sets is the one gphoto2 reads, within the seconds the commands take.
 clock_check() {
@@ -252,6 +273,8 @@ expect_ok movie-stopped "$nikon" 'Current: No movie prohibit conditions' --get-c
 expect_ok movie-on-card "$nikon" '#[0-9]+ +DSC_[0-9]{4}\.MOV .*video/quicktime' --list-files
 # Nikon's MfDrive: gphoto2's value is a signed number of the motor's steps.
 focus_check nikon-focus "$nikon" "$work/nikon.log" 1000
+# Nikon's ChangeAfArea: gphoto2's changeafarea takes the point as XxY of the whole picture.
+afpoint_check nikon-afpoint "$nikon" "$work/nikon.log"
 clock_check nikon-clock "$nikon"
 # Nikon's bulb: gphoto2's bulb=1 (ChangeCameraMode, the program to manual, the exposure time to bulb,
 # InitiateCaptureRecInMedia), two seconds, bulb=0 (TerminateCapture), then `viewfinder camera shoot --hold 2` at the

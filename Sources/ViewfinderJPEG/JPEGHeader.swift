@@ -111,3 +111,27 @@ extension JPEGHeader.ColorSpace {
         }
     }
 }
+
+extension JPEGHeader {
+    /// The image size a JPEG's start-of-frame segment gives, found by walking its marker segments without decoding
+    /// anything, or `nil` when the data does not start with SOI or no frame header comes before the image data.
+    ///
+    /// Live view that skips decoding needs only the size, which this reads for a fraction of a full header's cost.
+    package static func frameSize(scanning jpeg: ArraySlice<UInt8>) -> Dimensions? {
+        guard jpeg.count >= 2, jpeg[jpeg.startIndex] == 0xFF, jpeg[jpeg.startIndex + 1] == 0xD8 else { return nil }
+        var index = jpeg.startIndex + 2
+        while index + 9 <= jpeg.endIndex, jpeg[index] == 0xFF {
+            let marker = jpeg[index + 1]
+            let length = Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3])
+            // SOF0 to SOF15, less DHT (C4), JPG (C8) and DAC (CC), which share the range.
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                let height = Int(jpeg[index + 5]) << 8 | Int(jpeg[index + 6])
+                let width = Int(jpeg[index + 7]) << 8 | Int(jpeg[index + 8])
+                return Dimensions(width: width, height: height)
+            }
+            guard marker != 0xDA, length >= 2 else { return nil }
+            index += 2 + length
+        }
+        return nil
+    }
+}

@@ -23,10 +23,18 @@ public final class JPEGLiveViewDecoder: LiveViewImageDecoder {
 
     /// The image's size and, unless `settings` says to skip decoding, its pixels.
     ///
+    /// When decoding is skipped, the size comes from the JPEG's frame header without TurboJPEG, unless that header
+    /// cannot be found.
+    ///
     /// - Throws: `ViewfinderError/Code/malformedData` for data that is not a readable JPEG image.
     public func decode(_ image: [UInt8], settings: LiveViewSettings) throws -> (
         pixelSize: Dimensions, pixels: PixelBuffer?
     ) {
+        if settings.skipsImageDecoding, let size = JPEGHeader.frameSize(scanning: image[...]), size.width > 0,
+            size.height > 0
+        {
+            return (size, nil)
+        }
         let header = try decoder.header(of: image)
         guard !settings.skipsImageDecoding else { return (header.dimensions, nil) }
         let scale: JPEGDecoder.Scale = settings.favorsHighFrameRate ? .half : .full

@@ -25,12 +25,14 @@ public struct PTPIPEndpoint: PTPEndpoint {
         HostPort.text(host, port: configuration.port)
     }
 
-    /// Connects both channels and performs the PTP/IP handshake, on a thread of its own.
+    /// Connects both channels and performs the PTP/IP handshake, on a thread of its own; a camera that asks its user
+    /// before it answers is reported to the handler `Camera/connect(options:userIntervention:)` was given.
     public func openTransport() async throws -> any PTPTransport {
         let host = host
         let configuration = configuration
+        let userIntervention = CameraUserInterventionHandler.current
         return try await IOThread.run(name: "ptpip-connect") {
-            try PTPIPTransport.connect(to: host, configuration: configuration)
+            try PTPIPTransport.connect(to: host, configuration: configuration, userIntervention: userIntervention)
         }
     }
 }

@@ -38,6 +38,15 @@ extension PTPIPTransport {
         /// cameras do not speak probes, and libgphoto2 never sends them, so probing is off unless asked for; without
         /// it, a camera that has gone is noticed at the next transaction's timeout.
         public var eventProbeInterval: Duration?
+        /// How long a handshake may go unanswered before a connection given a user intervention handler
+        /// (`Camera/connect(options:userIntervention:)`) tells it that the camera asks its user (2 s by default).
+        ///
+        /// Cameras answer a computer they know at once, and leave one they do not know waiting while they ask on their
+        /// screen; nothing on the wire tells the two apart, so a slow answer is taken as the question.
+        public var userInterventionDelay: Duration
+        /// How long a connection given a user intervention handler waits in all for the camera's user to confirm it
+        /// (a minute by default); connections without a handler wait ``responseTimeout``.
+        public var userInterventionTimeout: Duration
 
         /// Creates a configuration.
         ///
@@ -53,12 +62,16 @@ extension PTPIPTransport {
         ///   - eventProbeInterval: How long the event connection may stay silent before the camera is probed;
         ///     `nil` (the default) for never.
         ///   - busyRetryTimeout: How long to keep trying a camera that says it is busy, with growing pauses.
+        ///   - userInterventionDelay: How long an unanswered handshake takes to be reported as the camera asking its
+        ///     user.
+        ///   - userInterventionTimeout: How long the camera's user has to confirm the connection.
         public init(
             port: UInt16 = 15740, clientName: String = Configuration.hostName,
             clientGUID: PTPIPGUID = .thisComputer, connectTimeout: Duration = .seconds(5),
             responseTimeout: Duration = .seconds(20), maximumControlPacketLength: Int = 1 << 20,
             dataOutChunkSize: Int = 1 << 20, eventProbeInterval: Duration? = nil,
-            busyRetryTimeout: Duration = .seconds(3)
+            busyRetryTimeout: Duration = .seconds(3), userInterventionDelay: Duration = .seconds(2),
+            userInterventionTimeout: Duration = .seconds(60)
         ) {
             self.port = port
             self.clientName = clientName
@@ -69,6 +82,8 @@ extension PTPIPTransport {
             self.dataOutChunkSize = max(1, dataOutChunkSize)
             self.eventProbeInterval = eventProbeInterval
             self.busyRetryTimeout = busyRetryTimeout
+            self.userInterventionDelay = userInterventionDelay
+            self.userInterventionTimeout = userInterventionTimeout
         }
 
         /// This machine's host name, or `Viewfinder` when it has none.

@@ -114,12 +114,19 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
     ///
     /// A camera that refuses the connection as busy is tried again, after 100 ms and then pauses that double, for up
     /// to ``Configuration/busyRetryTimeout``: a camera still ending a previous client's session, or waking, says so.
-    static func connect(to host: String, configuration: Configuration) throws(ViewfinderError) -> PTPIPTransport {
+    ///
+    /// Given `userIntervention`, a handshake left unanswered for ``Configuration/userInterventionDelay`` is taken as
+    /// the camera asking its user, which the handler is told (see
+    /// ``awaitHandshakeAnswer(on:endpoint:configuration:userIntervention:)``).
+    static func connect(
+        to host: String, configuration: Configuration,
+        userIntervention: (@Sendable (CameraUserInterventionEvent) -> Void)? = nil
+    ) throws(ViewfinderError) -> PTPIPTransport {
         let deadline = ContinuousClock.now + configuration.busyRetryTimeout
         var pause = Duration.milliseconds(100)
         while true {
             do {
-                return try connectOnce(to: host, configuration: configuration)
+                return try connectOnce(to: host, configuration: configuration, userIntervention: userIntervention)
             } catch  where error.code == .deviceBusy && ContinuousClock.now + pause < deadline {
                 var time = timespec(
                     tv_sec: Int(pause.components.seconds), tv_nsec: Int(pause.components.attoseconds / 1_000_000_000))
@@ -130,9 +137,10 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
         }
     }
 
-    private static func connectOnce(to host: String, configuration: Configuration) throws(ViewfinderError)
-        -> PTPIPTransport
-    {
+    private static func connectOnce(
+        to host: String, configuration: Configuration,
+        userIntervention: (@Sendable (CameraUserInterventionEvent) -> Void)?
+    ) throws(ViewfinderError) -> PTPIPTransport {
         let command = try PTPIPConnection.connect(
             to: host, port: configuration.port, connectTimeout: configuration.connectTimeout,
             timeout: configuration.responseTimeout, maximumControlPacketLength: configuration.maximumControlPacketLength
@@ -147,6 +155,11 @@ public final class PTPIPTransport: PTPTransport, @unchecked Sendable {
                 while: "opening the command connection to \(endpoint)")
             let handshake: (name: String, guid: PTPIPGUID, number: UInt32)
             let answer: PTPIPPacket
+            if let userIntervention {
+                try awaitHandshakeAnswer(
+                    on: command, endpoint: endpoint, configuration: configuration, userIntervention: userIntervention)
+                command.readDeadline = .now + configuration.responseTimeout
+            }
             do {
                 answer = try command.readPacket(while: "waiting for \(endpoint) to accept the connection")
             } catch  where error.code == .timeout {

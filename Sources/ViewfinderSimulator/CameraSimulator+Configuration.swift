@@ -108,6 +108,7 @@ extension CameraSimulator {
                     .nikonAfDrive, .nikonDeviceReady, .nikonStartLiveView, .nikonEndLiveView, .nikonGetLiveViewImage,
                     .nikonStartMovieRecording, .nikonEndMovieRecording, .nikonMfDrive, .nikonAfDriveCancel,
                     .nikonChangeCameraMode, .nikonInitiateCaptureRecInMedia, .nikonTerminateCapture, .powerDown,
+                    .nikonChangeAfArea,
                 ]
                 events.append(.nikonMovieRecordComplete)
                 properties += vendorProperties.map(\.code)
@@ -236,8 +237,10 @@ extension CameraSimulator {
         /// How long the camera's user takes to accept a client that is not among ``pairedClients``; `nil` (the
         /// default) refuses such a client at once.
         ///
-        /// A camera that asks on its screen (as Sony bodies do) leaves the handshake unanswered until its user
-        /// accepts, and remembers the client from then on.
+        /// A camera that asks on its screen (as Canon, Nikon and Sony bodies do over WiFi) leaves the handshake
+        /// unanswered until its user accepts, and remembers the client from then on. ``CameraSimulator/confirmPairing()``
+        /// and ``CameraSimulator/declinePairing()`` answer for the user sooner; with a long prompt, they are the only
+        /// answer.
         public var pairingPrompt: Duration?
         /// Whether the camera speaks MTP besides its identity's own extension, as many cameras do: its DeviceInfo
         /// names `microsoft.com` and lists GetObjectPropValue, for a file's 64-bit size, and GetObjectPropList, for

@@ -71,8 +71,17 @@ public final class CameraSimulator: Sendable {
     let usb = Locked<SimulatorUSBFunction?>(nil)
     /// The Fujifilm WiFi protocol's server, for the `fuji` identity.
     private let fujiWiFi = Locked<SimulatorFujiWiFiServer?>(nil)
-    /// The clients the camera's user accepted on its screen since it started (``Configuration/pairingPrompt``).
-    private let accepted = Locked<Set<PTPIPGUID>>([])
+    /// The clients the camera's user accepted on its screen since it started, those waiting for the user, and the
+    /// user's answers not yet taken (``Configuration/pairingPrompt``).
+    private let pairing = Locked(Pairing())
+
+    /// Where the camera's questions to its user about new clients stand.
+    private struct Pairing {
+        var accepted: Set<PTPIPGUID> = []
+        var waiting: Set<PTPIPGUID> = []
+        var answers: [PTPIPGUID: Bool] = [:]
+        var asked = 0
+    }
 
     /// Creates the camera, with its sample images on the card; it does not listen until ``start()``.
     ///
@@ -265,11 +274,20 @@ public final class CameraSimulator: Sendable {
             switch first {
             case .initCommandRequest(let guid, let name, _):
                 if let paired = configuration.pairedClients, !paired.contains(guid),
-                    !accepted.withLock({ $0.contains(guid) })
+                    !pairing.withLock({ $0.accepted.contains(guid) })
                 {
                     if let prompt = configuration.pairingPrompt {
-                        guard askToPair(on: connection, name: name, guid: guid, answeredAfter: prompt) else { return }
-                        try runSession(on: connection, clientName: name)
+                        switch askToPair(on: connection, name: name, guid: guid, answeredAfter: prompt) {
+                        case true?:
+                            try runSession(on: connection, clientName: name)
+                        case false?:
+                            configuration.log?("its user declined \(name)")
+                            try connection.send(
+                                .initFail(reason: PTPIPInitFailReason.rejectedInitiator.rawValue),
+                                while: "refusing \(name)")
+                        case nil:
+                            return
+                        }
                     } else {
                         configuration.log?("refused \(name) from \(socket.endpoint): not paired (GUID \(guid))")
                         try connection.send(
@@ -290,24 +308,71 @@ public final class CameraSimulator: Sendable {
     }
 
     /// Leaves a client the camera does not know waiting for the handshake's answer while the camera asks its user
-    /// whether to connect, as Sony bodies do; the user accepts after `delay`, and the camera remembers the client.
+    /// whether to connect, as Canon, Nikon and Sony bodies do over WiFi; the user accepts after `delay` unless
+    /// ``confirmPairing()`` or ``declinePairing()`` answers first, and the camera remembers an accepted client.
     ///
-    /// - Returns: Whether the user accepted the client before it gave up waiting (closed its connection) or the
-    ///   simulator stopped.
+    /// - Returns: Whether the user accepted the client, or `nil` when the client gave up waiting (closed its
+    ///   connection) or the simulator stopped first.
     private func askToPair(
         on connection: PTPIPConnection, name: String, guid: PTPIPGUID, answeredAfter delay: Duration
-    ) -> Bool {
+    ) -> Bool? {
         configuration.log?("asks its user whether to connect with \(name) (GUID \(guid))")
-        do {
-            // The client sends nothing before the answer: anything to read is its leaving, or the simulator stopping.
-            try connection.waitForData(timeout: delay, while: "asking to pair with \(name)")
-        } catch  where error.code == .timeout {
-            accepted.withLock { _ = $0.insert(guid) }
-            configuration.log?("its user accepted \(name)")
-            return true
-        } catch {}
-        configuration.log?("\(name) stopped waiting before the camera's user accepted it")
-        return false
+        pairing.withLock { pairing in
+            pairing.waiting.insert(guid)
+            pairing.asked += 1
+        }
+        defer { pairing.withLock { _ = $0.waiting.remove(guid) } }
+        let deadline = ContinuousClock.now + delay
+        while true {
+            let answer = pairing.withLock { pairing -> Bool? in
+                let answer = pairing.answers.removeValue(forKey: guid) ?? (ContinuousClock.now >= deadline ? true : nil)
+                if answer == true { pairing.accepted.insert(guid) }
+                return answer
+            }
+            if let answer {
+                if answer { configuration.log?("its user accepted \(name)") }
+                return answer
+            }
+            do {
+                // The client sends nothing before the answer: anything to read is its leaving, or the simulator
+                // stopping.
+                try connection.waitForData(
+                    timeout: max(.zero, min(deadline - .now, Self.pairingCheckInterval)),
+                    while: "asking to pair with \(name)")
+            } catch  where error.code == .timeout {
+                continue
+            } catch {}
+            configuration.log?("\(name) stopped waiting before the camera's user answered")
+            return nil
+        }
+    }
+
+    /// How often a camera asking its user about a client checks for the answer.
+    private static let pairingCheckInterval = Duration.milliseconds(20)
+
+    /// The clients waiting while the camera asks its user whether to let them connect
+    /// (``Configuration/pairingPrompt``).
+    public var clientsAwaitingPairing: Int { pairing.withLock { $0.waiting.count } }
+
+    /// How many times the camera has asked its user whether to let a client connect since it started.
+    public var pairingRequests: Int { pairing.withLock { $0.asked } }
+
+    /// Plays the camera's user confirming the connection on its screen: every client waiting for the answer
+    /// (``clientsAwaitingPairing``) connects, and is remembered.
+    public func confirmPairing() {
+        answerPairing(true)
+    }
+
+    /// Plays the camera's user declining the connection on its screen: every client waiting for the answer is
+    /// refused with InitFail (rejected initiator).
+    public func declinePairing() {
+        answerPairing(false)
+    }
+
+    private func answerPairing(_ accepts: Bool) {
+        pairing.withLock { pairing in
+            for guid in pairing.waiting { pairing.answers[guid] = accepts }
+        }
     }
 
     private func runSession(on connection: PTPIPConnection, clientName: String) throws(ViewfinderError) {
@@ -428,6 +493,13 @@ extension CameraSimulator {
     /// (10 000), half way when the camera starts.
     package var focusPosition: Int {
         camera?.state.withLock { $0.focusPosition } ?? 0
+    }
+
+    /// The centre of the simulated Nikon's autofocus area in pixels of its 6000x4000 picture, as ChangeAfArea last
+    /// moved it: the middle when the camera starts.
+    package var afAreaCenter: LiveViewPoint {
+        camera.map { camera in camera.state.withLock { camera.nikonAFArea(of: $0) }.center }
+            ?? LiveViewPoint(x: 0, y: 0)
     }
 
     /// How many times the simulated Canon magnifies its live view, as Zoom last set it: 1 when the camera starts.

@@ -25,6 +25,8 @@ extension SimulatedCamera {
         case .nikonAfDriveCancel:
             state.withLock { $0.focusing = nil }
             return .ok
+        case .nikonChangeAfArea:
+            return moveAFArea(request)
         case .nikonMfDrive:
             guard let direction = request.parameter(0), direction == 1 || direction == 2,
                 let steps = request.parameter(1)
@@ -58,7 +60,15 @@ extension SimulatedCamera {
             }
         case .nikonGetLiveViewImage:
             let header = nikonLiveViewHeader()
-            return liveViewFrame(at: now, notOn: .nikonNotLiveView, starting: .deviceBusy) { jpeg in header + jpeg }
+            let area = state.withLock { nikonAFArea(of: $0) }
+            let whole = Self.dimensions(of: Self.imageSizes[0])
+            let outline = TestScene.Region(
+                x: Double(area.rect.x) / Double(whole.width), y: Double(area.rect.y) / Double(whole.height),
+                width: Double(area.rect.width) / Double(whole.width),
+                height: Double(area.rect.height) / Double(whole.height))
+            return liveViewFrame(at: now, notOn: .nikonNotLiveView, starting: .deviceBusy, outline: outline) {
+                jpeg in header + jpeg
+            }
         case .nikonStartMovieRecording:
             return state.withLock { state in
                 guard state.liveView != nil else { return SimulatorReply(code: .nikonNotLiveView) }
@@ -83,12 +93,45 @@ extension SimulatedCamera {
     }
 
     /// The header before each Nikon live view JPEG: the image's size and the whole picture's (the largest picture
-    /// size), all of it shown, the camera level.
+    /// size), all of it shown, the autofocus area, the camera level.
     func nikonLiveViewHeader() -> [UInt8] {
         let picture = configuration.liveViewPicture
+        let area = state.withLock { nikonAFArea(of: $0) }
         return PTPNikonLiveViewHeader.encode(
             imageSize: picture.map { Dimensions(width: $0.width, height: $0.height) } ?? configuration.liveViewSize,
-            whole: Self.dimensions(of: Self.imageSizes[0]), length: Self.liveViewHeaderLength)
+            whole: Self.dimensions(of: Self.imageSizes[0]), afArea: area.rect, length: Self.liveViewHeaderLength)
+    }
+
+    /// A Nikon's autofocus area: a tenth of the whole picture's width and height around the centre ChangeAfArea set
+    /// (the middle until set), kept inside the picture.
+    func nikonAFArea(of state: State) -> (center: LiveViewPoint, rect: LiveViewRect) {
+        let whole = Self.dimensions(of: Self.imageSizes[0])
+        let center = state.afAreaCenter ?? LiveViewPoint(x: whole.width / 2, y: whole.height / 2)
+        let size = (width: whole.width / 10, height: whole.height / 10)
+        let rect = LiveViewRect(
+            x: min(max(center.x - size.width / 2, 0), whole.width - size.width),
+            y: min(max(center.y - size.height / 2, 0), whole.height - size.height), width: size.width,
+            height: size.height)
+        return (center, rect)
+    }
+
+    /// Moves a Nikon's autofocus area to ChangeAfArea's point, in live view only (NotLiveView otherwise), as the
+    /// camera does; a point outside the picture is an invalid parameter.
+    private func moveAFArea(_ request: SimulatorRequest) -> SimulatorReply {
+        let whole = Self.dimensions(of: Self.imageSizes[0])
+        guard let x = request.parameter(0), let y = request.parameter(1), x <= whole.width, y <= whole.height else {
+            return SimulatorReply(code: .invalidParameter)
+        }
+        let moved = state.withLock { state in
+            guard state.liveView != nil else { return false }
+            state.afAreaCenter = LiveViewPoint(x: Int(x), y: Int(y))
+            // The next frame shows the area where it is now.
+            state.liveView?.frame = nil
+            return true
+        }
+        guard moved else { return SimulatorReply(code: .nikonNotLiveView) }
+        configuration.log?("autofocus area: moved to \(x)x\(y)")
+        return .ok
     }
 
     /// Logs where the lens is focused after a focus drive step.
@@ -115,10 +158,11 @@ extension SimulatedCamera {
     /// - Parameters:
     ///   - notOn: The answer while live view is off.
     ///   - starting: The answer while it starts.
+    ///   - outline: The part of the picture to outline, as the camera shows its autofocus area.
     ///   - wrap: Puts the vendor's header around a JPEG.
     func liveViewFrame(
         at now: ContinuousClock.Instant, notOn: PTPResponseCode, starting: PTPResponseCode,
-        wrap: (UnsafeRawBufferPointer) -> [UInt8]
+        outline: TestScene.Region? = nil, wrap: (UnsafeRawBufferPointer) -> [UInt8]
     ) -> SimulatorReply {
         let rate = Double(max(1, configuration.liveViewFrameRate))
         let startup = configuration.liveViewStartupDelay
@@ -146,7 +190,7 @@ extension SimulatedCamera {
             let image = configuration.liveViewPicture
                 ?? (try? TestScene.render(
                     width: size.width, height: size.height, lighting: lighting,
-                    time: epoch.duration(to: now).inSeconds, region: region)),
+                    time: epoch.duration(to: now).inSeconds, region: region, outline: outline)),
             let bytes = try? encoder.encode(image, quality: 80, wrap)
         else { return SimulatorReply(code: .generalError) }
         state.withLock { state in

@@ -97,6 +97,9 @@ final class SimulatedCamera: SimulatorResponder {
         /// Where the lens is focused, in steps of Nikon's focus motor from the closest distance (0) to infinity
         /// (``focusTravel``).
         var focusPosition = SimulatedCamera.focusTravel / 2
+        /// The centre of a Nikon's autofocus area, in pixels of the whole picture, as ChangeAfArea last moved it: the
+        /// middle until moved.
+        var afAreaCenter: LiveViewPoint?
         /// What a Canon holds of its own.
         var canon = CanonEOSState()
         /// Events a Nikon holds for CheckEvent, oldest first.
@@ -280,7 +283,8 @@ final class SimulatedCamera: SimulatorResponder {
         case .nikonChangeCameraMode, .nikonInitiateCaptureRecInMedia, .nikonTerminateCapture:
             return respondToNikonCapture(request, in: context)
         case .nikonStartLiveView, .nikonEndLiveView, .nikonGetLiveViewImage, .nikonDeviceReady,
-            .nikonStartMovieRecording, .nikonEndMovieRecording, .nikonAfDrive, .nikonAfDriveCancel, .nikonMfDrive:
+            .nikonStartMovieRecording, .nikonEndMovieRecording, .nikonAfDrive, .nikonAfDriveCancel, .nikonMfDrive,
+            .nikonChangeAfArea:
             return respondToLiveView(request, in: context)
         case .canonEOSGetObjectInfoEx:
             return respondToStorage(request)

@@ -66,7 +66,7 @@ struct TestScene {
     ///   - time: Seconds since some start; the marker crosses the picture every five seconds.
     ///   - region: The part of the scene the picture shows, enlarged to its size.
     static func render(
-        width: Int, height: Int, lighting: Lighting, time: Double, region: Region = .whole
+        width: Int, height: Int, lighting: Lighting, time: Double, region: Region = .whole, outline: Region? = nil
     ) throws -> PixelBuffer {
         // The picture is a window of `width` by `height` onto the scene drawn at a size that makes `region` fill it.
         let scene = View(
@@ -79,6 +79,28 @@ struct TestScene {
             top: min(Int((region.y * Double(scene.height)).rounded()), scene.height - height))
         return try PixelBuffer(width: width, height: height, format: .nv12FullRange) { planes in
             draw(into: planes, width: width, height: height, view: view, lighting: lighting, time: time)
+            if let outline {
+                drawOutline(outline, into: planes[0], width: width, height: height)
+            }
+        }
+    }
+
+    /// Draws the edges of `frame` (fractions of the picture), two pixels wide, in white on the luma plane: the
+    /// autofocus area a camera shows over its live view.
+    private static func drawOutline(_ frame: Region, into luma: PixelBuffer.MutablePlane, width: Int, height: Int) {
+        let left = min(max(Int(frame.x * Double(width)), 0), width - 1)
+        let top = min(max(Int(frame.y * Double(height)), 0), height - 1)
+        let right = min(max(Int((frame.x + frame.width) * Double(width)), left + 1), width)
+        let bottom = min(max(Int((frame.y + frame.height) * Double(height)), top + 1), height)
+        for y in top..<bottom {
+            let row = luma.baseAddress + y * luma.bytesPerRow
+            if y < top + 2 || y >= bottom - 2 {
+                (row + left).initializeMemory(as: UInt8.self, repeating: 235, count: right - left)
+            } else {
+                for x in [left, left + 1, right - 2, right - 1] where x >= left && x < right {
+                    row.storeBytes(of: 235, toByteOffset: x, as: UInt8.self)
+                }
+            }
         }
     }
 

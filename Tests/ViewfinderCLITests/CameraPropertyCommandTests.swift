@@ -40,7 +40,9 @@ extension SimulatedCameraCommands {
                 #expect(record.serialNumber == "NK0000001" && record.host == "127.0.0.1", "\(json)")
                 #expect(record.port == Int(camera.simulator.port), "\(json)")
                 #expect(record.functionality.contains("liveView"), "\(json)")
-                for name in ["directFocusDrive", "heldShutter", "shutterHalfPress", "clockUpdate"] {
+                for name in [
+                    "directFocusDrive", "heldShutter", "shutterHalfPress", "clockUpdate", "focusInfo", "touchAutoFocus",
+                ] {
                     #expect(record.functionality.contains(name), "\(json)")
                 }
 

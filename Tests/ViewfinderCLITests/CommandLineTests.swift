@@ -94,6 +94,13 @@ import ViewfinderTestSupport
             ["simulate", "--identity", "olympus", "--announce", "ssdp"],
             "--announce is not for --identity olympus, which takes --bind, --port and --sample-images"
         ),
+        (
+            ["simulate", "--identity", "fuji", "--require-pairing", "0"],
+            "--require-pairing is for cameras on PTP/IP"
+        ),
+        (["simulate", "--require-pairing", "soon"], "--require-pairing takes a whole number from 0 to 3600"),
+        (["camera", "categories", "--switch", "audio"], "--switch takes stills, files or video, not 'audio'"),
+        (["remote", "--hold-lease", "1"], "--hold-lease takes a whole number from 2 to 60, not '1'"),
         (["discover", "--host", "127.0.0.1:0"], "the port is a number from 1 to 65535, not '0'"),
         (["discover", "--host", "camera:http"], "the port is a number from 1 to 65535, not 'http'"),
         (

@@ -21,6 +21,8 @@ import ViewfinderTestSupport
         var properties: [Property]
         var abilities: [String]
         var recording: Bool
+        /// The camera's autofocus points, as `camera focus --info --json` prints them too.
+        var focusInfo: SimulatedCameraCommands.CameraFocusPointCommandTests.Report.Info?
 
         func value(of name: String) -> String? { properties.first { $0.name == name }?.value }
     }
@@ -90,7 +92,9 @@ import ViewfinderTestSupport
             let state = try remote.state()
             #expect(state.connection == "connected")
             #expect(state.model?.contains("Nikon") == true)
-            #expect(Set(state.abilities) == ["shutter", "liveView", "video", "files", "focusDrive", "heldShutter"])
+            #expect(
+                Set(state.abilities)
+                    == ["shutter", "liveView", "video", "files", "focusDrive", "heldShutter", "focusInfo", "touchAF"])
             #expect(state.properties.first { $0.name == "iso" }?.settableValues.contains("ISO 800") == true)
             // A page asks for a state newer than the one it shows, and gets the camera's change (a page that asks
             // before the change waits for it: waitsTakeHalfTheConnectionsAtMost sees such waits end with the change).
@@ -144,6 +148,39 @@ import ViewfinderTestSupport
             #expect(try remote.post("/api/recording", "action=start").status == 200)
             #expect(try remote.state().recording)
             #expect(try remote.post("/api/recording", "action=stop").status == 200)
+            #expect(remote.stop() == 0, "\(remote.process.standardError)")
+        }
+    }
+
+    @Test func aClickOnTheLiveViewFocusesThere() async throws {
+        try await onOwnThread {
+            let remote = try Remote()
+            // Touch AF takes a point of the latest frame: none before live view.
+            #expect(try remote.post("/api/touch-af", "x=0.5&y=0.5").status == 409)
+            #expect(try remote.post("/api/live-view", "").status == 200)
+            var frame = try remote.get("/live.jpg?after=0")
+            #expect(frame.status == 200)
+            let middle = SimulatedCameraCommands.CameraFocusPointCommandTests.Report.Area(
+                x: 2700, y: 1800, width: 600, height: 400, active: true, focused: false)
+            #expect(try remote.state().focusInfo?.points == [middle])
+
+            // A quarter of the way across and down the 6000x4000 picture.
+            let touched = try remote.post("/api/touch-af", "x=0.25&y=0.25")
+            #expect(touched.status == 200, "\(touched.text)")
+            #expect(touched.text == #"{"x":1500,"y":1000}"#)
+            let moved = SimulatedCameraCommands.CameraFocusPointCommandTests.Report.Area(
+                x: 1200, y: 800, width: 600, height: 400, active: true, focused: true)
+            var number = frame.headers["x-frame-number"].flatMap(Int.init) ?? 0
+            for _ in 0..<50 {
+                if try remote.state().focusInfo?.points == [moved] { break }
+                frame = try remote.get("/live.jpg?after=\(number)")
+                number = frame.headers["x-frame-number"].flatMap(Int.init) ?? number
+            }
+            #expect(try remote.state().focusInfo?.points == [moved])
+
+            #expect(try remote.post("/api/touch-af", "x=2&y=0.5").status == 400)
+            #expect(try remote.post("/api/touch-af", "x=left").status == 400)
+            #expect(try remote.get("/api/touch-af").status == 405)
             #expect(remote.stop() == 0, "\(remote.process.standardError)")
         }
     }

@@ -382,3 +382,29 @@ let jpegOutputFormats: [PixelFormat] = [
         #expect(error.code == .unsupportedPixelFormat)
     }
 }
+
+@Suite struct JPEGLiveViewDecoderTests {
+    @Test func framesThatSkipDecodingTakeTheirSizeFromTheFrameHeader() throws {
+        let jpeg = try JPEGEncoder().encode(try TestImage.bars(width: 250, height: 131, format: .rgb24), quality: 90)
+        #expect(JPEGHeader.frameSize(scanning: jpeg[...]) == Dimensions(width: 250, height: 131))
+        let decoder = JPEGLiveViewDecoder()
+        let skipped = try decoder.decode(jpeg, settings: LiveViewSettings(options: [.skipImageDecoding: true]))
+        #expect(skipped.pixelSize == Dimensions(width: 250, height: 131))
+        #expect(skipped.pixels == nil)
+        let decoded = try decoder.decode(jpeg, settings: LiveViewSettings(options: [:]))
+        #expect(decoded.pixelSize == skipped.pixelSize)
+        #expect(decoded.pixels.map { ($0.width, $0.height) }! == (250, 131))
+    }
+
+    @Test func dataWithoutAFrameHeaderIsStillMalformedWhenDecodingIsSkipped() throws {
+        let jpeg = try JPEGEncoder().encode(try TestImage.bars(width: 16, height: 16, format: .rgb24), quality: 90)
+        let skip = LiveViewSettings(options: [.skipImageDecoding: true])
+        for bad in [
+            [0x00, 0x01, 0x02, 0x03], Array(jpeg.prefix(6)), [0xFF, 0xD8, 0xFF, 0xE0, 0xFF, 0xFF, 0, 0, 0, 0, 0],
+        ] {
+            #expect(JPEGHeader.frameSize(scanning: bad[...]) == nil)
+            let error = #expect(throws: ViewfinderError.self) { try JPEGLiveViewDecoder().decode(bad, settings: skip) }
+            #expect(error?.code == .malformedData)
+        }
+    }
+}

@@ -45,7 +45,8 @@ struct CameraRecord: Encodable {
             (.directFocusDrive, "directFocusDrive"), (.heldShutter, "heldShutter"),
             (.shutterHalfPress, "shutterHalfPress"), (.clockUpdate, "clockUpdate"),
             (.liveViewZoom, "liveViewZoom"), (.powerOffOnDisconnect, "powerOffOnDisconnect"),
-            (.cameraInitiatedTransfer, "cameraInitiatedTransfer"),
+            (.cameraInitiatedTransfer, "cameraInitiatedTransfer"), (.focusInfo, "focusInfo"),
+            (.touchAutoFocus, "touchAutoFocus"),
         ]
         return names.filter { functionality.contains($0.0) }.map(\.1)
     }

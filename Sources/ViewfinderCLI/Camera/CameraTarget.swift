@@ -35,6 +35,8 @@ struct CameraTarget {
             help:
                 "A camera attached by USB, by its place (lsusb's bus and device), serial number, or any for the only one."
         ),
+        .flag("sync-clock", help: "Set the camera's clock to this computer's as it connects."),
+        .flag("power-off", help: "Turn the camera off as the command disconnects, where the camera offers it."),
     ]
 
     /// Where the camera is and what kind it is.
@@ -48,6 +50,12 @@ struct CameraTarget {
 
     /// Whether the options name a place to look, rather than leaving it to the command's default.
     let namesAPlace: Bool
+    /// What connecting does beyond connecting: `--sync-clock`.
+    let connectionOptions: CameraConnectionOptions
+    /// Whether disconnecting turns the camera off: `--power-off`.
+    let powersOff: Bool
+    /// What the commands show of the camera's questions to its user and of what connecting could not do.
+    let prompt: ConnectionPrompt
 
     /// Reads the target options of a command line.
     ///
@@ -66,6 +74,9 @@ struct CameraTarget {
                     + places.joined(separator: " and "), commandPath: commandPath)
         }
         namesAPlace = !places.isEmpty
+        connectionOptions = arguments.flag("sync-clock") ? .synchronizeClock : []
+        powersOff = arguments.flag("power-off")
+        prompt = ConnectionPrompt(json: arguments.flag("json"))
         cameraName = arguments.value("camera")
         usbSelector = arguments.value("usb")
         if let interface = arguments.value("interface") {
@@ -159,18 +170,35 @@ struct CameraTarget {
         }
     }
 
-    /// Finds the camera and connects to it.
+    /// Finds the camera and connects to it with the connection options, printing on standard error what the camera
+    /// asks its user (Ctrl-C gives up) and what connecting could not do.
     ///
     /// - Throws: ``CommandFailure`` with exit status 69 when nothing answers there, or the camera refuses the
-    ///   connection.
+    ///   connection; with exit status 130 when Ctrl-C gave up waiting for the camera's user.
     func connect() async throws -> any Camera {
         let camera = try await discover()
         do {
-            try await camera.connect()
+            let warnings = try await camera.connect(options: connectionOptions, userIntervention: prompt.handle)
+            prompt.report(warnings)
         } catch {
             throw failure(error, connecting: true)
         }
         return camera
+    }
+
+    /// Disconnects, turning the camera off with `--power-off`; what goes wrong is printed on standard error, as the
+    /// command's work is done.
+    func disconnect(_ camera: any Camera) async {
+        guard powersOff else {
+            try? await camera.disconnect()
+            return
+        }
+        do {
+            try await camera.disconnect(poweringOffCamera: true)
+        } catch {
+            prompt.reportPowerOffFailure(error)
+            try? await camera.disconnect()
+        }
     }
 
     /// Connects, runs `body` with the camera, and disconnects whether or not `body` throws.
@@ -180,10 +208,10 @@ struct CameraTarget {
         do {
             result = try await body(camera)
         } catch {
-            try? await camera.disconnect()
+            await disconnect(camera)
             throw error
         }
-        try? await camera.disconnect()
+        await disconnect(camera)
         return result
     }
 
@@ -211,11 +239,18 @@ struct CameraTarget {
             case .address: "Check the address and port with the camera's network settings."
             case .usb: "`viewfinder discover` lists the cameras attached by USB."
             }
+        if error.code == .cancelled {
+            return CommandFailure("\(error.message)", exitStatus: ExitStatus.interrupted)
+        }
         let hint: String? =
             switch error.code {
             case .connectionFailed:
                 "Check that the camera is on, that its WiFi remote (PTP/IP) connection is enabled and that this "
                     + "computer is on the camera's network. " + elsewhere
+            case .pairingRequired:
+                "The camera did not let this computer in: connect again and confirm the connection on its screen."
+            case .timeout where error.message.hasPrefix("nobody confirmed"):
+                "Connect again, and confirm the connection on the camera's screen when it asks."
             case .timeout:
                 "Nothing answered in time: check that this computer is on the camera's network. " + elsewhere
             case .notFound:

@@ -10,13 +10,15 @@ struct TargetCamera: Sendable {
     let simulator: CameraSimulator?
     /// Where the camera is, for people: `the simulated camera on 127.0.0.1:40123` or the target's place.
     let place: String
+    /// The options that named the camera, which also say how to disconnect; `nil` for the simulated camera.
+    let target: CameraTarget?
 
     /// Connects to the camera the options name, or starts the simulated camera and connects to it.
     ///
     /// - Throws: ``CommandFailure`` with exit status 69 when the camera cannot be found or reached.
     static func connect(_ target: CameraTarget) async throws -> TargetCamera {
         if target.namesAPlace {
-            return TargetCamera(camera: try await target.connect(), simulator: nil, place: target.place)
+            return TargetCamera(camera: try await target.connect(), simulator: nil, place: target.place, target: target)
         }
         let simulator = try CameraSimulator(configuration: .init(identity: .nikon, port: 0))
         try simulator.start()
@@ -25,7 +27,8 @@ struct TargetCamera: Sendable {
             let camera = try await CameraDiscovery.shared.manualDiscovery.discover(descriptor)
             try await camera.connect()
             return TargetCamera(
-                camera: camera, simulator: simulator, place: "the simulated camera on 127.0.0.1:\(simulator.port)")
+                camera: camera, simulator: simulator, place: "the simulated camera on 127.0.0.1:\(simulator.port)",
+                target: nil)
         } catch {
             await offThePool { simulator.stop() }
             throw error
@@ -37,9 +40,13 @@ struct TargetCamera: Sendable {
         camera.deviceInfo.map { "\($0.manufacturer) \($0.model)" } ?? "the camera"
     }
 
-    /// Disconnects, and stops the simulated camera.
+    /// Disconnects (turning the camera off with `--power-off`), and stops the simulated camera.
     func close() async {
-        try? await camera.disconnect()
+        if let target {
+            await target.disconnect(camera)
+        } else {
+            try? await camera.disconnect()
+        }
         if let simulator {
             await offThePool { simulator.stop() }
         }

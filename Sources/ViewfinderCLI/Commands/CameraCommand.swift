@@ -10,7 +10,11 @@ enum CameraCommand: Command {
             65 a value the camera does not take, 66 no such file or property on the camera, 69 no camera found or \
             reachable, or the camera went away, 73 an output file that cannot be created, 75 the camera did not \
             answer in time, 76 the camera cannot do what was asked (it lacks the ability, or refused the request), \
-            130 stopped with Ctrl-C.
+            130 stopped with Ctrl-C. Every command takes --sync-clock, which sets the camera's clock to this \
+            computer's as it connects, and --power-off, which turns the camera off as it disconnects; what they \
+            could not do is a warning on standard error (a JSON object a line with --json). A camera that asks its \
+            user before it lets this computer in says so on standard error ("Confirm the connection on the \
+            camera's screen..."); the command waits up to a minute, and Ctrl-C gives up.
             """,
         examples: [
             Example(commandLine: "camera info --host 192.168.1.1", comment: "What the camera is and can do."),
@@ -19,7 +23,8 @@ enum CameraCommand: Command {
         subcommands: [
             CameraInfoCommand.self, CameraPropsCommand.self, CameraGetCommand.self, CameraSetCommand.self,
             CameraShootCommand.self, CameraFocusCommand.self, CameraZoomCommand.self, CameraClockCommand.self,
-            CameraRecordCommand.self, CameraLiveViewCommand.self, CameraFilesCommand.self, CameraDownloadCommand.self,
+            CameraCategoriesCommand.self, CameraRecordCommand.self, CameraLiveViewCommand.self, CameraFilesCommand.self,
+            CameraDownloadCommand.self,
             CameraWatchCommand.self, CameraTimelapseCommand.self, CameraBracketCommand.self,
             CameraFocusStackCommand.self, CameraTetherCommand.self,
         ]

@@ -4,16 +4,21 @@ import Viewfinder
 enum CameraFocusCommand: Command {
     static let spec = CommandSpec(
         name: "focus",
-        abstract: "Move the lens's focus in steps towards the camera or towards infinity.",
+        abstract: "Move the lens's focus in steps, focus at a point of live view, or show the autofocus points.",
         discussion: """
             Turns live view on (cameras drive their focus only in live view), moves the focus --steps times by the \
             camera's small, medium or large step, and lets live view end. The lens must be set to autofocus. A lens \
-            that reaches the end of its travel stops the command with exit code 76, saying how many steps it took.
+            that reaches the end of its travel stops the command with exit code 76, saying how many steps it took. \
+            With --at X,Y the camera moves its autofocus area to that point of the live view picture, in the \
+            coordinates of the picture's aspect (a Nikon's whole 6000x4000 picture, say), and focuses there; --info \
+            shows where the autofocus points are and which the camera uses.
             """,
         options: CameraTarget.options + [
             .value("size", "small|medium|large", help: "The size of each step.", default: "small"),
             .value("towards", "camera|infinity", help: "Which way the focus moves.", default: "infinity"),
             .value("steps", "N", help: "How many steps to take.", default: "1"),
+            .value("at", "X,Y", help: "Focus at this point of the live view picture instead of moving in steps."),
+            .flag("info", help: "Show the autofocus points instead of moving the focus."),
             .json,
         ],
         examples: [
@@ -21,6 +26,9 @@ enum CameraFocusCommand: Command {
             Example(
                 commandLine: "camera focus --towards camera --steps 5",
                 comment: "Five small steps towards the camera."),
+            Example(
+                commandLine: "camera focus --at 1500,1000", comment: "Focus at a point left of and above the middle."),
+            Example(commandLine: "camera focus --info --json", comment: "The autofocus points as JSON."),
         ]
     )
 
@@ -55,6 +63,10 @@ enum CameraFocusCommand: Command {
     }
 
     static func run(_ arguments: ParsedArguments) async throws {
+        if arguments.flag("info") || arguments.value("at") != nil {
+            try await runAtPoint(arguments)
+            return
+        }
         let (size, direction) = try step(arguments)
         let steps = try arguments.integer("steps", default: 1, in: 1...1000)
         try await CameraTarget(arguments).withConnectedCamera { camera in

@@ -10,7 +10,8 @@ enum RemoteCommand: Command {
             Serves a page for one camera: its live view (each frame fetched when the page has drawn the last), \
             the exposure settings as menus of the values the camera takes now, which follow the camera when its \
             dials are turned, the shutter (with or without autofocus, or held open for as long as its button is \
-            pressed), focus steps, video recording with its timer, battery and shots left, and the card's files as thumbnails to download. When the camera goes away the page says \
+            pressed, and let go when the page stops renewing the hold for --hold-lease seconds, as a page that is \
+            closed or cut off does), focus steps, video recording with its timer, battery and shots left, and the card's files as thumbnails to download. When the camera goes away the page says \
             so, and the remote connects again when it is back. The page is served from this program and works \
             offline. Without --host, --gateway, --interface or --camera it runs the built-in simulated camera (a \
             Nikon with live view and video), to try it without a camera. It listens on loopback only, unless \
@@ -20,7 +21,11 @@ enum RemoteCommand: Command {
             (--allow-host adds names). Files download as they come from the camera, however large. Press Ctrl-C \
             to stop.
             """,
-        options: HTTPServer.Configuration.options(maximumConnections: 16) + CameraTarget.options,
+        options: HTTPServer.Configuration.options(maximumConnections: 16) + CameraTarget.options + [
+            .value(
+                "hold-lease", "SECONDS",
+                help: "How long a shutter held from the page stays held once the page stops renewing it.", default: "5")
+        ],
         examples: [
             Example(commandLine: "remote", comment: "The remote of the built-in simulated camera."),
             Example(
@@ -35,6 +40,7 @@ enum RemoteCommand: Command {
     static func run(_ arguments: ParsedArguments) async throws {
         var configuration = RemoteServer.Configuration()
         configuration.http = try HTTPServer.Configuration(arguments, maximumConnections: 16, in: 4...64)
+        configuration.holdLease = .seconds(try arguments.integer("hold-lease", default: 5, in: 2...60))
         let target = try await TargetCamera.connect(try CameraTarget(arguments))
         let remote = RemoteCamera(camera: target.camera)
         remote.start()

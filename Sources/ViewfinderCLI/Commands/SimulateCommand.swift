@@ -43,7 +43,11 @@ enum SimulateCommand: Command {
             user would: 'dial iso 1600', 'dial aperture 560' (f/5.6), 'dial shutter 40' (1/250 s, in 0.1 ms), \
             'dial ev -333' (-1/3 EV, in thousandths), or a property's code, 'dial 0x500F 800'; the connected \
             client is told, as by a real camera. 'read iso' prints the value the camera holds, and 'shoot' takes a \
-            picture as the camera's own shutter button does. With --usb the \
+            picture as the camera's own shutter button does. With --require-pairing SECONDS the camera asks its \
+            user before it lets a client it does not know in, as Canon, Nikon and Sony bodies do over WiFi: the \
+            client's handshake goes unanswered until 'confirm' (or 'decline') is typed on standard input, or for \
+            SECONDS when above 0 (an hour at most otherwise), and a confirmed client is let in directly from then \
+            on. With --usb the \
             camera is a USB device instead, a gadget through configfs and FunctionFS on a USB device controller \
             (as root; dummy_hcd gives a machine a virtual one whose host side is its own USB bus, where gphoto2 \
             and `viewfinder camera --usb` find it); once the gadget is made, the simulator gives up root and serves \
@@ -80,6 +84,9 @@ enum SimulateCommand: Command {
                     + "test scene."),
             .value("announce", "mdns|ssdp|both", help: "Announce the camera on the network, as cameras do."),
             .value(
+                "require-pairing", "SECONDS",
+                help: "Hold a new client's handshake until 'confirm' is typed, or for SECONDS when above 0."),
+            .value(
                 "count", "N", help: "Run N cameras on consecutive ports from --port (free ones with port 0).",
                 default: "1"),
             .value(
@@ -110,6 +117,9 @@ enum SimulateCommand: Command {
                 comment:
                     "A Lumix on ports 80 and 60606 (as root); try gphoto2 --camera 'Panasonic LumixGSeries' --port ip:10.0.0.1."
             ),
+            Example(
+                commandLine: "simulate --identity canon --require-pairing 0",
+                comment: "A Canon EOS that holds a new client until 'confirm' is typed, as on the camera's screen."),
             Example(
                 commandLine: "simulate --count 4 --port 15740",
                 comment: "Four cameras on ports 15740 to 15743; try viewfinder rig shoot --hosts 127.0.0.1:15740+4."),
@@ -153,6 +163,16 @@ enum SimulateCommand: Command {
         case "both": configuration.announcements = [.multicastDNS, .ssdp]
         case let other?:
             throw UsageError("--announce takes mdns, ssdp or both, not '\(other)'", commandPath: arguments.commandPath)
+        }
+        if arguments.value("require-pairing") != nil {
+            guard identity != .fuji, !arguments.flag("usb") else {
+                throw UsageError(
+                    "--require-pairing is for cameras on PTP/IP: not with --identity fuji (Fujifilm's own WiFi "
+                        + "protocol) or --usb", commandPath: arguments.commandPath)
+            }
+            let seconds = try arguments.integer("require-pairing", default: 0, in: 0...3600)
+            configuration.pairedClients = []
+            configuration.pairingPrompt = .seconds(seconds == 0 ? 3600 : seconds)
         }
         let count = try arguments.integer("count", default: 1, in: 1...1000)
         guard port == 0 || port + count - 1 <= 65535 else {
@@ -243,11 +263,18 @@ enum SimulateCommand: Command {
         return account.userID == 0 || getuid() != 0 ? nil : account
     }
 
-    /// Reads dial commands from standard input until it ends, and turns the camera's dials or releases its shutter.
+    /// Reads dial commands from standard input until it ends, and turns the camera's dials, releases its shutter, or
+    /// answers its question about a new client.
     private static func readDials(for simulator: CameraSimulator) {
         while let line = readLine() {
             let words = line.split(separator: " ")
             guard !words.isEmpty else { continue }
+            if words == ["confirm"] || words == ["decline"] {
+                let waiting = simulator.clientsAwaitingPairing
+                words == ["confirm"] ? simulator.confirmPairing() : simulator.declinePairing()
+                Console.print("\(words[0]): \(waiting) client\(waiting == 1 ? "" : "s") waiting")
+                continue
+            }
             if words == ["shoot"] {
                 do throws(ViewfinderError) {
                     try simulator.pressShutterButton()
@@ -260,7 +287,8 @@ enum SimulateCommand: Command {
             let value = words.count == 3 ? Int64(words[2]) : nil
             guard (words[0] == "dial" && value != nil) || (words[0] == "read" && words.count == 2) else {
                 Console.printToError(
-                    "dial: write 'dial PROPERTY VALUE', 'read PROPERTY' or 'shoot', such as 'dial iso 1600'")
+                    "dial: write 'dial PROPERTY VALUE', 'read PROPERTY', 'shoot', 'confirm' or 'decline', such as 'dial iso 1600'"
+                )
                 continue
             }
             let name = words[1].lowercased()

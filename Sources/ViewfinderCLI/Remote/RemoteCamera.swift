@@ -25,10 +25,13 @@ final class RemoteCamera: Sendable {
         /// Whether video is recording, and its timer, such as `00:12`.
         var recording = false
         var recordingTimer: String?
-        /// What the camera can do now: `shutter`, `liveView`, `video`, `files`.
+        /// What the camera can do now: `shutter`, `liveView`, `video`, `files`, `heldShutter`, `focusDrive`,
+        /// `focusInfo`, `touchAF`.
         var abilities: [String] = []
         /// Rises when files are added, so the page knows to list them again.
         var filesVersion = 0
+        /// Where the camera's autofocus points are, which the page draws over the live view.
+        var focusInfo: FocusInfoJSON?
     }
 
     private struct State {
@@ -56,6 +59,7 @@ final class RemoteCamera: Sendable {
         var tokens = [
             camera.addConnectionStateObserver { [weak self] _ in self?.refresh() },
             camera.addVideoRecordingStateObserver { [weak self] _ in self?.refresh() },
+            camera.addFocusInfoObserver { [weak self] _ in self?.refresh() },
         ]
         tokens += CameraProperties.all.map { property in
             property.observe(camera) { [weak self] _ in self?.refresh() }
@@ -114,8 +118,10 @@ final class RemoteCamera: Sendable {
             let abilities: [(CameraFunctionality, String)] = [
                 (.stillCapture, "shutter"), (.liveView, "liveView"), (.videoRecording, "video"),
                 (.fileAccess, "files"), (.heldShutter, "heldShutter"), (.directFocusDrive, "focusDrive"),
+                (.focusInfo, "focusInfo"), (.touchAutoFocus, "touchAF"),
             ]
             fresh.abilities = abilities.filter { functionality.contains($0.0) }.map(\.1)
+            fresh.focusInfo = camera.focusInfo.map(FocusInfoJSON.init)
         }
         let lost = camera.lastDisconnection.flatMap { $0.error?.message }
         let waiters = state.withLock { state -> [DispatchSemaphore] in

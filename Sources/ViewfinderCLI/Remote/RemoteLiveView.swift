@@ -15,6 +15,8 @@ final class RemoteLiveView: Sendable {
         var number: Int
         /// The JPEG image.
         var jpeg: [UInt8]
+        /// The size of the coordinate space the frame's geometry is given in, which touch AF takes points in.
+        var aspect: Dimensions
     }
 
     private struct State {
@@ -38,6 +40,9 @@ final class RemoteLiveView: Sendable {
     init(camera: any Camera) {
         self.camera = camera
     }
+
+    /// The size of the coordinate space of the latest frame's geometry; `nil` before the first frame.
+    var latestAspect: Dimensions? { state.withLock { $0.latest?.aspect } }
 
     /// Why a page cannot have a frame: live view is off, as no page started it or none asked for a while.
     struct Off: Error {}
@@ -130,7 +135,7 @@ final class RemoteLiveView: Sendable {
         // The pages that wait take the new frame, and ask for the next one once they have drawn it.
         let waiters = state.withLock { state in
             let number = (state.latest?.number ?? 0) + 1
-            state.latest = Frame(number: number, jpeg: frame.jpegData)
+            state.latest = Frame(number: number, jpeg: frame.jpegData, aspect: frame.geometry.aspect)
             state.ready = ready
             return Array(state.waiters.values)
         }

@@ -4,11 +4,18 @@
 /// (`POST /api/live-view`) and shows it one frame at a time through `/live.jpg` (asking for the next frame once the
 /// last one is drawn), offers each exposure property as a menu of the values the camera takes now, and lists the
 /// card's files with their thumbnails. Its hold button keeps the shutter open for as long as it is pressed (a bulb
-/// exposure), and its focus buttons move the lens a step towards the camera or towards infinity. Its requests carry the token as the cookie the server set when the page was
-/// opened with it; a page opened without the token says how to open it.
+/// exposure, renewed twice a second while the button is down), and its focus buttons move the lens a step towards the
+/// camera or towards infinity. It draws the camera's autofocus areas over the live view, and a click on the live view
+/// focuses there (`POST /api/touch-af`) on a camera that offers touch AF. It draws a histogram of the live view while
+/// asked to, and starts, follows and stops a timelapse or a bracket. Its requests carry the token as the cookie the
+/// server set when the page was opened with it; a page opened without the token says how to open it.
 /// Element IDs the browser check reads: `connection`, `model`, `battery`, `shots`, `live`, `shown`, `prop-NAME`,
 /// `shutter`, `shutter-af`, `hold`, `focus-camera-large`, `focus-camera-small`, `focus-infinity-small`,
-/// `focus-infinity-large`, `record`, `timer`, `message`, `gallery`.
+/// `focus-infinity-large`, `record`, `timer`, `message`, `gallery`, `af-areas` (holding an `.af-area` for each
+/// autofocus point, `.active` for those in use), `histogram-on`, `histogram` (its `data-luma` the 256 luma counts
+/// last drawn, `data-drawn` how many were), `timelapse-frames`, `timelapse-interval`, `timelapse-start`,
+/// `bracket-setting`, `bracket-shots`, `bracket-step`, `bracket-start`, `automation-stop`, `automation-progress`,
+/// `automation-status`.
 enum RemotePage {
     /// The page, as UTF-8 bytes.
     static let html = Array(text.utf8)
@@ -45,6 +52,17 @@ enum RemotePage {
         figure img { display: block; width: 160px; height: 107px; object-fit: cover; background: #000; }
         figcaption { padding: 0.3em 0.5em; font-size: 12px; display: flex; justify-content: space-between; }
         a { color: #8cf; }
+        /* Autofocus areas over the live view. */
+        #view { position: relative; }
+        #af-areas { position: absolute; inset: 0; pointer-events: none; }
+        .af-area { position: absolute; box-sizing: border-box; border: 1px solid rgba(255, 255, 255, 0.5); }
+        .af-area.active { border: 2px solid #fc6; } .af-area.focused { border-color: #7d7; }
+        #live.touch-af { cursor: crosshair; }
+        .panel { margin: 0 1em 1em; padding: 0.6em 1em; background: #1d1d1d; border-radius: 4px; display: flex;
+                 flex-wrap: wrap; gap: 0.5em 1em; align-items: center; }
+        .panel input[type=number] { width: 5em; }
+        #histogram { background: #000; width: 256px; height: 100px; }
+        #automation-progress { width: 12em; }
         </style>
         </head>
         <body>
@@ -56,7 +74,7 @@ enum RemotePage {
           <span class="figure">frames shown <span id="shown">0</span></span>
         </header>
         <main>
-          <div id="view"><img id="live" alt="the camera's live view"></div>
+          <div id="view"><img id="live" alt="the camera's live view"><div id="af-areas"></div></div>
           <div id="controls">
             <div id="properties" style="display: contents"></div>
             <div class="actions">
@@ -76,6 +94,23 @@ enum RemotePage {
             <div id="message"></div>
           </div>
         </main>
+        <section class="panel" id="histogram-panel">
+          <label><input type="checkbox" id="histogram-on"> Histogram</label>
+          <canvas id="histogram" width="256" height="100" hidden></canvas>
+        </section>
+        <section class="panel" id="automation">
+          <span>Timelapse: <input id="timelapse-frames" type="number" min="1" max="10000" value="10"> frames, one
+            every <input id="timelapse-interval" type="number" min="1" max="3600" value="5"> s</span>
+          <button id="timelapse-start">Start timelapse</button>
+          <span>Bracket: <select id="bracket-setting"><option value="compensation">compensation</option>
+            <option value="shutter">shutter speed</option></select>
+            <input id="bracket-shots" type="number" min="3" max="15" step="2" value="3"> shots,
+            <input id="bracket-step" value="1" size="4"> stops apart</span>
+          <button id="bracket-start">Start bracket</button>
+          <button id="automation-stop" disabled>Stop</button>
+          <progress id="automation-progress" max="1" value="0"></progress>
+          <span id="automation-status"></span>
+        </section>
         <div id="gallery"></div>
         <script>
         "use strict";
@@ -182,6 +217,7 @@ enum RemotePage {
           $("record").textContent = next.recording ? "Stop recording" : "Record";
           $("record").classList.toggle("on", next.recording);
           $("timer").textContent = next.recording ? next.recordingTimer ?? "recording" : "";
+          showFocus(next);
           if (connected && next.filesVersion !== filesVersion && next.abilities.includes("files")) {
             filesVersion = next.filesVersion;
             listFiles();
@@ -299,6 +335,7 @@ enum RemotePage {
           say("");
           holding = post("/api/shutter-button", { action: "hold" }).then(() => {
             say("shutter held");
+            keepHolding();
             return true;
           }, (error) => {
             say("hold: " + error.message);
@@ -306,7 +343,20 @@ enum RemotePage {
           });
         }
 
+        // The server lets go of a hold the page stops renewing, so a page that is closed or cut off cannot leave
+        // the shutter open; the page renews it twice a second while the button is down.
+        let holdRenewal = null;
+
+        function keepHolding() {
+          clearInterval(holdRenewal);
+          holdRenewal = setInterval(() => {
+            post("/api/shutter-button", { action: "keep" }).catch((error) => say("hold: " + error.message));
+          }, 500);
+        }
+
         async function release() {
+          clearInterval(holdRenewal);
+          holdRenewal = null;
           if (!holding) return;
           const request = holding;
           holding = null;
@@ -329,6 +379,56 @@ enum RemotePage {
           }
         }
 
+        // Autofocus: the camera's areas drawn over the live view, and touch AF where the live view is clicked.
+        function shownImage() {
+          const image = $("live");
+          const width = image.clientWidth;
+          const height = image.clientHeight;
+          const ratio = image.naturalWidth && image.naturalHeight ? image.naturalWidth / image.naturalHeight
+            : width / Math.max(height, 1);
+          const shownWidth = Math.min(width, height * ratio);
+          const shownHeight = shownWidth / ratio;
+          return { left: (width - shownWidth) / 2, top: (height - shownHeight) / 2, width: shownWidth,
+                   height: shownHeight };
+        }
+
+        function showFocus(next) {
+          const layer = $("af-areas");
+          layer.replaceChildren();
+          $("live").classList.toggle("touch-af", next.abilities.includes("touchAF"));
+          const info = next.focusInfo;
+          if (!info || next.connection !== "connected") return;
+          const box = shownImage();
+          for (const point of info.points) {
+            const area = document.createElement("div");
+            area.className = "af-area" + (point.active ? " active" : "") + (point.focused ? " focused" : "");
+            area.style.left = box.left + point.x / info.width * box.width + "px";
+            area.style.top = box.top + point.y / info.height * box.height + "px";
+            area.style.width = point.width / info.width * box.width + "px";
+            area.style.height = point.height / info.height * box.height + "px";
+            layer.append(area);
+          }
+        }
+
+        async function touchAF(event) {
+          if (!state || !state.abilities.includes("touchAF")) return;
+          const bounds = $("live").getBoundingClientRect();
+          const box = shownImage();
+          const x = (event.clientX - bounds.left - box.left) / box.width;
+          const y = (event.clientY - bounds.top - box.top) / box.height;
+          if (!(x >= 0 && x <= 1 && y >= 0 && y <= 1)) return;
+          say("");
+          try {
+            await post("/api/touch-af", { x: x.toFixed(4), y: y.toFixed(4) });
+          } catch (error) {
+            say("touch AF: " + error.message);
+          }
+        }
+
+        $("live").addEventListener("click", touchAF);
+        $("live").addEventListener("load", () => { if (state) showFocus(state); });
+        new ResizeObserver(() => { if (state) showFocus(state); }).observe($("live"));
+
         $("hold").addEventListener("pointerdown", hold);
         for (const name of ["pointerup", "pointercancel", "lostpointercapture"]) {
           $("hold").addEventListener(name, release);
@@ -350,8 +450,114 @@ enum RemotePage {
             say("recording: " + error.message);
           }
         });
+        // The histogram of the live view, counted here from the frame the page has already decoded to show it: the
+        // server relays the camera's JPEGs without decoding them, and counting a 128-pixel-wide copy costs the
+        // browser far less than decoding every frame on the server would; it is counted only while it is shown.
+        const histogramSize = { width: 128, height: 85 };
+        const histogramSample = document.createElement("canvas");
+        histogramSample.width = histogramSize.width;
+        histogramSample.height = histogramSize.height;
+
+        function drawHistogram() {
+          const canvas = $("histogram");
+          if (!$("histogram-on").checked || document.hidden || !$("live").naturalWidth) return;
+          const sample = histogramSample.getContext("2d", { willReadFrequently: true });
+          sample.drawImage($("live"), 0, 0, histogramSize.width, histogramSize.height);
+          const pixels = sample.getImageData(0, 0, histogramSize.width, histogramSize.height).data;
+          const counts = { luma: new Array(256).fill(0), red: new Array(256).fill(0),
+                           green: new Array(256).fill(0), blue: new Array(256).fill(0) };
+          for (let index = 0; index < pixels.length; index += 4) {
+            const [red, green, blue] = [pixels[index], pixels[index + 1], pixels[index + 2]];
+            counts.red[red]++;
+            counts.green[green]++;
+            counts.blue[blue]++;
+            counts.luma[Math.round(0.299 * red + 0.587 * green + 0.114 * blue)]++;
+          }
+          const context = canvas.getContext("2d");
+          context.clearRect(0, 0, canvas.width, canvas.height);
+          const peak = Math.max(...counts.luma, ...counts.red, ...counts.green, ...counts.blue, 1);
+          context.fillStyle = "#888";
+          counts.luma.forEach((count, level) => {
+            const height = canvas.height * count / peak;
+            context.fillRect(level, canvas.height - height, 1, height);
+          });
+          for (const [name, colour] of [["red", "#f44"], ["green", "#4f4"], ["blue", "#48f"]]) {
+            context.strokeStyle = colour;
+            context.beginPath();
+            counts[name].forEach((count, level) => context.lineTo(level + 0.5, canvas.height - canvas.height * count / peak));
+            context.stroke();
+          }
+          canvas.dataset.luma = counts.luma.join(",");
+          canvas.dataset.drawn = String(Number(canvas.dataset.drawn ?? 0) + 1);
+        }
+
+        $("live").addEventListener("load", drawHistogram);
+        $("histogram-on").addEventListener("change", () => {
+          $("histogram").hidden = !$("histogram-on").checked;
+          drawHistogram();
+        });
+
+        // Automations run on the server, one at a time; the page follows the running one's progress.
+        let followingAutomation = false;
+
+        function showAutomation(progress) {
+          const running = progress?.running === true;
+          $("automation-stop").disabled = !running;
+          $("timelapse-start").disabled = $("bracket-start").disabled = running;
+          $("automation-progress").max = progress?.frames ?? 1;
+          $("automation-progress").value = progress?.framesCaptured ?? 0;
+          if (!progress) return;
+          const frames = progress.framesCaptured + " of " + progress.frames + " frames";
+          $("automation-status").textContent = running ? progress.kind + ": " + frames
+            : progress.error ? progress.kind + " failed: " + progress.error
+            : progress.kind + (progress.cancelled ? " stopped: " : " done: ") + frames;
+        }
+
+        async function followAutomation() {
+          if (followingAutomation) return;
+          followingAutomation = true;
+          try {
+            while (true) {
+              const response = await fetch("/api/automation");
+              if (!response.ok) break;
+              const progress = await response.json();
+              showAutomation(progress);
+              if (!progress?.running) break;
+              await sleep(500);
+            }
+          } catch (error) {
+            say("automation: " + error.message);
+          } finally {
+            followingAutomation = false;
+          }
+        }
+
+        async function startAutomation(fields) {
+          say("");
+          try {
+            showAutomation(await post("/api/automation", { action: "start", ...fields }));
+            followAutomation();
+          } catch (error) {
+            say("automation: " + error.message);
+          }
+        }
+
+        $("timelapse-start").addEventListener("click", () => startAutomation({
+          kind: "timelapse", frames: $("timelapse-frames").value, interval: $("timelapse-interval").value }));
+        $("bracket-start").addEventListener("click", () => startAutomation({
+          kind: "bracket", setting: $("bracket-setting").value, shots: $("bracket-shots").value,
+          step: $("bracket-step").value }));
+        $("automation-stop").addEventListener("click", async () => {
+          try {
+            showAutomation(await post("/api/automation", { action: "stop" }));
+          } catch (error) {
+            say("automation: " + error.message);
+          }
+        });
+
         followState();
         followLiveView();
+        followAutomation();
         </script>
         </body>
         </html>

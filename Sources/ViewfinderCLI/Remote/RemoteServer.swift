@@ -15,9 +15,15 @@ import ViewfinderSystem
 /// - `GET /live.jpg?after=N`: the first live view frame numbered above `N`, its number in `X-Frame-Number`.
 /// - `POST /api/properties/NAME` with the form field `value`: sets a property, and answers with the new state.
 /// - `POST /api/shutter` (field `af=1` to focus first), `POST /api/recording` (field `action=start|stop`).
-/// - `POST /api/shutter-button` (field `action=hold|release`): holds the shutter open for a bulb exposure, and lets
-///   it go; a page that goes away lets it go as it leaves, and the server lets it go when it stops.
+/// - `POST /api/shutter-button` (field `action=hold|keep|release`): holds the shutter open for a bulb exposure, renews
+///   the hold, and lets it go; a page that goes away lets it go as it leaves, a hold not renewed for
+///   ``Configuration/holdLease`` is let go (``RemoteShutterHold``), and the server lets it go when it stops.
 /// - `POST /api/focus` (fields `size=small|medium|large`, `towards=camera|infinity`): moves the lens's focus a step.
+/// - `POST /api/touch-af` (fields `x` and `y`, fractions of the live view picture from its top-left corner, 0 to 1):
+///   focuses at that point of the latest frame.
+/// - `GET /api/automation`: how the page's automation goes (``RemoteAutomation/Progress``), `null` before the first;
+///   `POST /api/automation` (field `action=start` with `kind=timelapse|bracket` and its settings, or `action=stop`)
+///   starts one, refused while another runs, or stops it.
 /// - `GET /api/files`: the card's files, newest first; `GET /files/HANDLE/thumbnail.jpg`, `GET /files/HANDLE`.
 ///
 /// The shared server's policy (``HTTPAccess``) guards every route: the request must name this machine, carry the
@@ -36,6 +42,8 @@ final class RemoteServer: Sendable {
         var longPoll = Duration.seconds(20)
         /// How long the camera may take for what a page asks of it, and for each piece of a download.
         var cameraTimeout = Duration.seconds(60)
+        /// How long a held shutter stays held without the page renewing the hold.
+        var holdLease = Duration.seconds(5)
     }
 
     /// A request the server refuses, with the status and the message to send.
@@ -54,14 +62,18 @@ final class RemoteServer: Sendable {
     let downloads = Locked<Set<UInt32>>([])
     /// How many requests wait for something new now.
     private let waiting = Locked(0)
-    /// Whether a page holds the camera's shutter open.
-    private let shutterHeld = Locked(false)
+    /// The shutter a page holds open.
+    let shutterHold: RemoteShutterHold
+    /// The timelapse or bracket a page runs.
+    let automation: RemoteAutomation
 
     /// A server for `camera`; it does not listen until ``start()``.
     init(camera: RemoteCamera, configuration: Configuration = Configuration()) throws {
         self.camera = camera
         self.configuration = configuration
         liveView = RemoteLiveView(camera: camera.camera)
+        shutterHold = RemoteShutterHold(camera: camera.camera, lease: configuration.holdLease)
+        automation = RemoteAutomation(camera: camera.camera)
         http = try HTTPServer(name: "remote", configuration: configuration.http)
     }
 
@@ -77,7 +89,8 @@ final class RemoteServer: Sendable {
     /// Stops serving, lets go of a held shutter and lets live view go.
     func stop() {
         http.stop()
-        if shutterHeld.withLock({ $0 }) {
+        automation.cancel()
+        if shutterHold.released() {
             _ = try? perform { try await $0.disengageShutter() }
         }
         liveView.stop()
@@ -139,21 +152,37 @@ final class RemoteServer: Sendable {
             return .whole(.json(try files().reversed().map(\.record)))
         case ("api", 2) where parts[1] == "shutter":
             try allow("POST")
+            try refuseDuringAutomation()
             let focus = request.formFields["af"] == "1"
             try perform { camera in try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(focus) }
             return .whole(.json(camera.current))
         case ("api", 2) where parts[1] == "shutter-button":
             try allow("POST")
+            try refuseDuringAutomation()
             switch request.formFields["action"] {
             case "hold":
                 try perform { try await $0.engageShutter() }
-                shutterHeld.withLock { $0 = true }
+                shutterHold.held()
+            case "keep":
+                guard shutterHold.keep() else {
+                    throw Refusal(
+                        status: "409 Conflict",
+                        message: "The shutter is not held: it was let go after \(shutterHold.lease) without a renewal.")
+                }
             case "release":
-                shutterHeld.withLock { $0 = false }
+                shutterHold.released()
                 try perform { try await $0.disengageShutter() }
-            default: throw Refusal(status: "400 Bad Request", message: "The field 'action' is hold or release.")
+            default: throw Refusal(status: "400 Bad Request", message: "The field 'action' is hold, keep or release.")
             }
             return .whole(.json(camera.current))
+        case ("api", 2) where parts[1] == "automation":
+            try allow("GET", "POST")
+            guard request.method == "POST" else { return .whole(.json(automation.progress)) }
+            switch request.formFields["action"] {
+            case "start": return .whole(.json(try automation.start(request.formFields)))
+            case "stop": return .whole(.json(try automation.stop()))
+            default: throw Refusal(status: "400 Bad Request", message: "The field 'action' is start or stop.")
+            }
         case ("api", 2) where parts[1] == "focus":
             try allow("POST")
             guard let size = CameraFocusCommand.sizes[request.formFields["size"] ?? ""],
@@ -165,6 +194,11 @@ final class RemoteServer: Sendable {
             }
             try perform { try await $0.driveFocus(size, towards: direction) }
             return .whole(.json(camera.current))
+        case ("api", 2) where parts[1] == "touch-af":
+            try allow("POST")
+            let point = try touchPoint(x: request.formFields["x"], y: request.formFields["y"])
+            try perform { try await $0.touchAutoFocus(at: point) }
+            return .whole(.json(["x": point.x, "y": point.y]))
         case ("api", 2) where parts[1] == "recording":
             try allow("POST")
             switch request.formFields["action"] {
@@ -185,6 +219,14 @@ final class RemoteServer: Sendable {
             return .whole(try thumbnail(of: try file(parts[1])))
         default:
             throw Refusal(status: "404 Not Found", message: "There is nothing at \(request.path); try /.")
+        }
+    }
+
+    /// Refuses the shutter while an automation takes its pictures.
+    private func refuseDuringAutomation() throws {
+        if let running = automation.progress, running.running {
+            throw Refusal(
+                status: "409 Conflict", message: "A \(running.kind) is taking pictures; stop it to use the shutter.")
         }
     }
 
@@ -219,6 +261,20 @@ final class RemoteServer: Sendable {
         var response = HTTPResponse(status: "200 OK", contentType: "image/jpeg", body: frame.jpeg)
         response.headers = [("X-Frame-Number", "\(frame.number)")]
         return response
+    }
+
+    /// The point of the latest live view frame's coordinate space at the fractions `x` and `y` of the picture.
+    private func touchPoint(x: String?, y: String?) throws -> LiveViewPoint {
+        guard let x = x.flatMap(Double.init), let y = y.flatMap(Double.init), (0...1).contains(x), (0...1).contains(y)
+        else {
+            throw Refusal(
+                status: "400 Bad Request", message: "The fields 'x' and 'y' are fractions of the picture, 0 to 1.")
+        }
+        guard let aspect = liveView.latestAspect else {
+            throw Refusal(status: "409 Conflict", message: "Touch AF needs live view; no frame has come yet.")
+        }
+        return LiveViewPoint(
+            x: Int((x * Double(aspect.width)).rounded()), y: Int((y * Double(aspect.height)).rounded()))
     }
 
     private func setProperty(_ name: String, to value: String?) throws -> HTTPResponse {

@@ -116,6 +116,19 @@ extension Camera {
             on: completionQueue, { try await self.connect(options: options) }, completion: completionHandler)
     }
 
+    /// Connects with `options`, telling `userIntervention` when the camera waits for its user (see
+    /// ``connect(options:userIntervention:)``), then calls `completionHandler` on `completionQueue` with the warnings,
+    /// or with the error.
+    public func connect(
+        options: CameraConnectionOptions = [], completionQueue: DispatchQueue = .global(),
+        userIntervention: @escaping @Sendable (CameraUserInterventionEvent) -> Void,
+        completionHandler: @escaping @Sendable (Result<[CameraConnectionWarning], any Error>) -> Void
+    ) {
+        AsyncCompletion.run(
+            on: completionQueue, { try await self.connect(options: options, userIntervention: userIntervention) },
+            completion: completionHandler)
+    }
+
     /// Closes the connection, turning the camera off first when `poweringOffCamera` is `true`, then calls
     /// `completionHandler` on `completionQueue` with `nil`, or with the error.
     public func disconnect(
@@ -142,5 +155,15 @@ extension Camera {
         completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
         AsyncCompletion.run(on: completionQueue, { try await self.stopVideoRecording() }, completion: completionHandler)
+    }
+
+    /// Moves the autofocus point to `point` and focuses there, then calls `completionHandler` on `completionQueue`
+    /// with `nil`, or with the error.
+    public func touchAutoFocus(
+        at point: LiveViewPoint, completionQueue: DispatchQueue = .global(),
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        AsyncCompletion.run(
+            on: completionQueue, { try await self.touchAutoFocus(at: point) }, completion: completionHandler)
     }
 }

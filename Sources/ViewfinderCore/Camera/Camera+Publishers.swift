@@ -67,6 +67,20 @@ extension Camera {
         ).eraseToAnyPublisher()
     }
 
+    /// A publisher of ``focusInfo``, whenever it changes.
+    ///
+    /// ```swift
+    /// let cancellable = camera.focusInfoPublisher().sink { info in
+    ///     print(info?.activePoints ?? [])
+    /// }
+    /// ```
+    public func focusInfoPublisher() -> AnyPublisher<FocusInfo?, Never> {
+        CameraStatePublisher(
+            observe: { changed in self.addFocusInfoObserver { _ in changed() } },
+            read: { self.focusInfo }
+        ).eraseToAnyPublisher()
+    }
+
     /// A publisher of ``autoFocusEngaged``, whenever it changes.
     public func autoFocusEngagedPublisher() -> AnyPublisher<Bool, Never> {
         CameraStatePublisher(

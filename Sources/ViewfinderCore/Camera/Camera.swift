@@ -193,6 +193,33 @@ public protocol Camera: AnyObject, Sendable {
     ///   live view is off or the lens is at the end of its travel; or what the camera answered.
     func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws
 
+    /// Where the camera's autofocus points are and which it uses, as it last said; `nil` until it says, while not
+    /// connected, and for cameras without ``CameraFunctionality/focusInfo``.
+    ///
+    /// Nikon bodies say with each live view frame, so the value follows live view; Canon EOS bodies report it in
+    /// their events.
+    var focusInfo: FocusInfo? { get }
+
+    /// Calls `observer` with the new value whenever ``focusInfo`` changes.
+    ///
+    /// - Returns: A token that keeps the observation: it ends when the token is released or cancelled.
+    func addFocusInfoObserver(_ observer: @escaping @Sendable (FocusInfo?) -> Void) -> ObservationToken
+
+    /// Moves the autofocus point to `point` of the live view and focuses there, returning once the camera has
+    /// focused.
+    ///
+    /// `point` is in the coordinates of the live view frames' ``LiveViewGeometry/aspect``; live view must be on.
+    ///
+    /// ```swift
+    /// let aspect = frame.geometry.aspect
+    /// try await camera.touchAutoFocus(at: LiveViewPoint(x: aspect.width / 4, y: aspect.height / 2))
+    /// ```
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` without ``CameraFunctionality/touchAutoFocus``, while live
+    ///   view is off, or when the camera could not focus; ``ViewfinderError/Code/invalidArgument`` for a point
+    ///   outside the picture; or what the camera answered.
+    func touchAutoFocus(at point: LiveViewPoint) async throws
+
     // MARK: Clock
 
     /// Sets the camera's clock to `time`, returning once the camera has taken it.

@@ -37,4 +37,9 @@ public struct CameraFunctionality: OptionSet, Hashable, Sendable {
     /// Pictures the camera offers the computer by itself as it takes them
     /// (``CameraFileAccess/addCameraInitiatedTransferHandler(_:)``).
     public static let cameraInitiatedTransfer = CameraFunctionality(rawValue: 1 << 14)
+    /// Reporting where the autofocus points are and which the camera uses, in ``Camera/focusInfo`` (and with each
+    /// live view frame where the frame carries them).
+    public static let focusInfo = CameraFunctionality(rawValue: 1 << 16)
+    /// Moving the autofocus point to a live view point and focusing there with ``Camera/touchAutoFocus(at:)``.
+    public static let touchAutoFocus = CameraFunctionality(rawValue: 1 << 17)
 }

@@ -65,6 +65,12 @@ public final class CameraDriverContext: Sendable {
         ])
     }
 
+    /// Records where the camera's autofocus points are, as it says, and tells the camera's focus info observers when
+    /// that changed.
+    public func reportFocusInfo(_ info: FocusInfo?) {
+        host?.updateFocusInfo(info, generation: generation)
+    }
+
     /// Records that the camera records video, unless that is known already, and starts the timer's ticks.
     public func recordingStarted() {
         currentHost?.beginRecording()
@@ -92,6 +98,8 @@ protocol CameraDriverHost: AnyObject, Sendable {
     var newFileObservers: CameraObserverRegistry<[CameraFileItem]> { get }
     /// The observers of pictures the camera offers the computer.
     var transferOffers: CameraObserverRegistry<[CameraTransferOffer]> { get }
+    /// Records the focus information the connection of `generation` reported, while it is the current one.
+    func updateFocusInfo(_ info: FocusInfo?, generation: UInt64)
     /// Records that the camera records video.
     func beginRecording()
     /// Records that the camera stopped recording video.

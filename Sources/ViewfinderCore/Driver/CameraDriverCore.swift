@@ -72,6 +72,8 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         var recording: Recording?
         /// Whether the shutter button is held half down.
         var autoFocusEngaged = false
+        /// Where the autofocus points are, as the connection last reported.
+        var focusInfo: FocusInfo?
     }
 
     /// Where the camera is, for messages, such as its host name.
@@ -85,6 +87,7 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
     let connectionObservers = CameraObserverRegistry<CameraConnectionState>()
     let recordingObservers = CameraObserverRegistry<VideoRecordingState>()
     let autoFocusObservers = CameraObserverRegistry<Bool>()
+    let focusInfoObservers = CameraObserverRegistry<FocusInfo?>()
     /// The observers of files the camera adds: files reported while an observer is still being called wait for it,
     /// in order, rather than replacing one another (they are few, as a camera takes pictures).
     let newFileObservers = CameraObserverRegistry<[CameraFileItem]>(coalescing: +)
@@ -232,20 +235,22 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         if let powerOffFailure { throw powerOffFailure }
     }
 
-    /// Forgets a connection that ended: its property values, recording and half press.
+    /// Forgets a connection that ended: its property values, recording, half press and focus information.
     ///
     /// - Parameter disconnection: How it ended: asked for, or with the error that ended it.
     private func tearDown(_ link: Link, disconnection: CameraDisconnection) {
-        let (current, recording, wasFocusing) = state.withLock { state -> (Bool, Recording?, Bool) in
-            guard state.link?.generation == link.generation else { return (false, nil, false) }
+        let (current, recording, wasFocusing, hadFocusInfo) = state.withLock {
+            state -> (Bool, Recording?, Bool, Bool) in
+            guard state.link?.generation == link.generation else { return (false, nil, false, false) }
             state.link = nil
             state.connection = .notConnected
             state.lastDisconnection = disconnection
             defer {
                 state.recording = nil
                 state.autoFocusEngaged = false
+                state.focusInfo = nil
             }
-            return (true, state.recording, state.autoFocusEngaged)
+            return (true, state.recording, state.autoFocusEngaged, state.focusInfo != nil)
         }
         guard current else { return }
         let error =
@@ -262,6 +267,9 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         }
         if wasFocusing {
             autoFocusObservers.notify(false)
+        }
+        if hadFocusInfo {
+            focusInfoObservers.notify(nil)
         }
         connectionObservers.notify(.notConnected)
     }

@@ -2,8 +2,8 @@
 /// focus, run live view and record.
 ///
 /// ``CameraDriverConnection`` refines it with the connection's lifecycle; a PTP dialect conforms to it too, as the
-/// part of the PTP driver that differs between makers. The half press, the held shutter, focus drive, the clock, live
-/// view and its zoom, video recording and property steps have defaults that throw ``ViewfinderError/Code/notAvailable``.
+/// part of the PTP driver that differs between makers. The half press, the held shutter, focus drive, touch AF, the
+/// clock, live view and its zoom, video recording and property steps have defaults that throw ``ViewfinderError/Code/notAvailable``.
 public protocol CameraDriverOperations: AnyObject, Sendable {
     /// Sends a property's new value; returns once the camera has taken it.
     ///
@@ -33,6 +33,10 @@ public protocol CameraDriverOperations: AnyObject, Sendable {
 
     /// Moves the focus one step of `amount` in `direction`; returns once the camera has taken the step.
     func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws
+
+    /// Moves the autofocus point to `point` of the live view's aspect and focuses there; returns once the camera has
+    /// focused.
+    func touchAutoFocus(at point: LiveViewPoint) async throws
 
     /// Turns the camera off; the connection closes next.
     func powerOff() async throws
@@ -106,6 +110,11 @@ extension CameraDriverOperations {
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot drive its focus.
     public func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
         throw ViewfinderError(.notAvailable, "the camera cannot drive its focus")
+    }
+
+    /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot focus at a point of its live view.
+    public func touchAutoFocus(at point: LiveViewPoint) async throws {
+        throw ViewfinderError(.notAvailable, "the camera cannot focus at a point of its live view")
     }
 
     /// Throws ``ViewfinderError/Code/notAvailable``: the camera cannot be turned off remotely.

@@ -152,6 +152,22 @@ extension DriverBackedCamera {
         try await driverCore.driveFocus(amount, towards: direction)
     }
 
+    /// Where the camera's autofocus points are, as its driver last reported.
+    public var focusInfo: FocusInfo? { driverCore.focusInfo }
+
+    /// Calls `observer` whenever ``Camera/focusInfo`` changes, until the token is released.
+    public func addFocusInfoObserver(_ observer: @escaping @Sendable (FocusInfo?) -> Void) -> ObservationToken {
+        driverCore.addFocusInfoObserver(observer)
+    }
+
+    /// Moves the autofocus point to `point` and focuses there through the camera's driver.
+    ///
+    /// - Throws: ``ViewfinderError/Code/notAvailable`` when the camera cannot focus at a live view point through its
+    ///   driver, or what the camera answered.
+    public func touchAutoFocus(at point: LiveViewPoint) async throws {
+        try await driverCore.touchAutoFocus(at: point)
+    }
+
     /// What the camera offers its client, from its driver's functionality.
     public var supportedCommandCategories: CameraCommandCategories { driverCore.supportedCommandCategories }
 

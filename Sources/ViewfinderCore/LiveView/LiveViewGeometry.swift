@@ -1,8 +1,9 @@
 /// Where a live view frame's image lies and what it shows, in the coordinate space its camera gives: the frame's
-/// aspect, the image within it, the part of the whole picture shown when magnified, and the way the camera is held.
+/// aspect, the image within it, the part of the whole picture shown when magnified, the autofocus areas, and the way
+/// the camera is held.
 ///
 /// A camera that says nothing of it gets the image's own size as the aspect, the image filling it, no zoom
-/// rectangle and no orientation.
+/// rectangle, no autofocus areas and no orientation.
 ///
 /// ```swift
 /// let geometry = frame.geometry
@@ -21,16 +22,20 @@ public struct LiveViewGeometry: Sendable, Hashable {
     public var zoomRect: LiveViewRect?
     /// How the camera is held, where the camera says so.
     public var orientation: LiveViewOrientation?
+    /// The autofocus areas the frame shows, in ``aspect``'s coordinates, where the camera sends them with the frame
+    /// (Nikon bodies' live view header); empty otherwise.
+    public var afAreas: [FocusPoint]
 
     /// Creates a geometry.
     public init(
         aspect: Dimensions, imageFrame: LiveViewRect, zoomRect: LiveViewRect? = nil,
-        orientation: LiveViewOrientation? = nil
+        orientation: LiveViewOrientation? = nil, afAreas: [FocusPoint] = []
     ) {
         self.aspect = aspect
         self.imageFrame = imageFrame
         self.zoomRect = zoomRect
         self.orientation = orientation
+        self.afAreas = afAreas
     }
 
     /// The geometry of an image of `size` from a camera that says nothing more: the image is the whole aspect.

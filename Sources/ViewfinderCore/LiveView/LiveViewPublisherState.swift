@@ -35,7 +35,11 @@ struct LiveViewPublisherState {
 
     var entries: [UInt64: Entry] = [:]
     var nextID: UInt64 = 0
-    var options: [LiveViewOption: LiveViewOptionValue] = [:]
+    var options: [LiveViewOption: LiveViewOptionValue] = [:] {
+        didSet { settings = LiveViewSettings(options: options) }
+    }
+    /// What ``options`` resolve to, kept with them rather than resolved for every frame.
+    private(set) var settings = LiveViewSettings(options: [:])
     /// Whether a pump task runs.
     var isPumping = false
     /// Whether live view is on at the camera.
@@ -57,7 +61,6 @@ struct LiveViewPublisherState {
             defer { terminations = [] }
             return .complete(terminations)
         }
-        let settings = LiveViewSettings(options: options)
         guard isStreaming else {
             if hasDemand { return .start(settings) }
             isPumping = false

@@ -118,6 +118,11 @@ public final class PTPDriverConnection: CameraDriverConnection {
         try await dialect.driveFocus(amount, towards: direction)
     }
 
+    /// Focuses at a live view point through the dialect.
+    public func touchAutoFocus(at point: LiveViewPoint) async throws {
+        try await dialect.touchAutoFocus(at: point)
+    }
+
     /// Turns the camera off with PowerDown.
     public func powerOff() async throws {
         _ = try await session.transaction(.powerDown)

@@ -32,6 +32,11 @@ public final class PTPConnection: Sendable {
         context.update(identifier, currentValue: currentValue, validSettableValues: validSettableValues)
     }
 
+    /// Records where the camera's autofocus points are, as it says.
+    public func reportFocusInfo(_ info: FocusInfo?) {
+        context.reportFocusInfo(info)
+    }
+
     /// Tells the camera's new-file observers of a file the camera added, reading its information first.
     public func reportNewObject(_ handle: UInt32) async {
         guard context.wantsNewFiles, deviceInfo.supports(.getObjectInfo),

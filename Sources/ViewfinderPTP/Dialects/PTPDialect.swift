@@ -116,6 +116,11 @@ extension PTPDialect {
     }
 
     /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
+    public func touchAutoFocus(at point: LiveViewPoint) async throws {
+        throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot focus at a point of their live view over PTP")
+    }
+
+    /// Throws `ViewfinderError/Code/notAvailable`, naming the dialect.
     public func setLiveViewZoomLevel(_ level: LiveViewZoomLevel) async throws {
         throw ViewfinderError(.notAvailable, "\(Self.name) cameras cannot zoom their live view over PTP")
     }

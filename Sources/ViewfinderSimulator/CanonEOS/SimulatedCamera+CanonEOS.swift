@@ -14,6 +14,7 @@ extension SimulatedCamera {
                 state.canon.eventMode = request.parameter(0) ?? 0
                 // A client that asks for events hears everything first, the clock as it is now among it.
                 state.canon.reported = [:]
+                state.canon.focusInfoReported = false
                 state.canon.clock = UInt32(truncatingIfNeeded: CameraClock.now() + state.clockOffset)
             }
             return .ok

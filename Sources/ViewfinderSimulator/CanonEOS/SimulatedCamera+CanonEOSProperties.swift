@@ -33,6 +33,8 @@ struct CanonEOSState: Sendable {
     /// How far live view is magnified (Zoom: 1, 5 or 10) and the point of the picture it magnifies around
     /// (ZoomPosition, in pixels of the live view picture; the middle until set).
     var zoom: (factor: UInt32, position: (x: UInt32, y: UInt32)?) = (1, nil)
+    /// Whether FocusInfoEx went out since the client asked for events.
+    var focusInfoReported = false
 }
 
 extension SimulatedCamera {
@@ -158,6 +160,18 @@ extension SimulatedCamera {
         },
     ]
 
+    /// The simulated Canon's FocusInfoEx: nine autofocus points in a three by three grid over its 6000x4000 picture,
+    /// the middle one selected.
+    static let canonEOSFocusInfo: [UInt8] = {
+        let aspect = Dimensions(width: 6000, height: 4000)
+        let points = (0..<9).map { index in
+            let center = LiveViewPoint(x: aspect.width * (1 + index % 3) / 4, y: aspect.height * (1 + index / 3) / 4)
+            return FocusPoint(
+                rect: LiveViewRect(x: center.x - 150, y: center.y - 150, width: 300, height: 300), isActive: index == 4)
+        }
+        return CanonEOSFocusInfo.encode(aspect: aspect, points: points)
+    }()
+
     /// The GetEvent records that bring a client's picture of the camera up to date: every property whose value or
     /// accepted values changed since the last answer, then the queued records, then the end.
     func canonEOSEvents() -> [PTPCanonEOSEvent] {
@@ -177,6 +191,10 @@ extension SimulatedCamera {
                 }
             }
             state.canon.reported = faces
+            if !state.canon.focusInfoReported {
+                state.canon.focusInfoReported = true
+                events.append(.propertyChanged(.canonEOSFocusInfoEx, value: Self.canonEOSFocusInfo))
+            }
             events += state.canon.pending
             state.canon.pending = []
             return events

@@ -238,6 +238,16 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
         ObservationToken(remove: {})
     }
 
+    var focusInfo: FocusInfo? { nil }
+
+    func addFocusInfoObserver(_ observer: @escaping @Sendable (FocusInfo?) -> Void) -> ObservationToken {
+        ObservationToken(remove: {})
+    }
+
+    func touchAutoFocus(at point: LiveViewPoint) async throws {
+        throw ViewfinderError(.notAvailable, "the fake camera cannot focus at a point")
+    }
+
     func engageShutter() async throws {
         throw ViewfinderError(.notAvailable, "the fake camera's shutter cannot be held")
     }

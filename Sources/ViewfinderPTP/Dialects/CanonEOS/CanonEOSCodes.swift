@@ -91,4 +91,6 @@ extension PTPDevicePropertyCode {
     public static let canonEOSEVFMode = PTPDevicePropertyCode(0xD1B1, vendorName: "EOS EVFMode")
     /// EOS EVFRecordStatus (UINT16): 4 while a movie is recorded, 0 otherwise; set to start and stop.
     public static let canonEOSEVFRecordStatus = PTPDevicePropertyCode(0xD1B8, vendorName: "EOS EVFRecordStatus")
+    /// EOS FocusInfoEx: the autofocus points, a record of its own that libgphoto2 reads as `focusinfo`, in events only.
+    public static let canonEOSFocusInfoEx = PTPDevicePropertyCode(0xD1D3, vendorName: "EOS FocusInfoEx")
 }

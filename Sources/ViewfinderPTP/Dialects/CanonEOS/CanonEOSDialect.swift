@@ -150,6 +150,9 @@ final class CanonEOSDialect: PTPDialect {
         if properties.hasReported(.canonEOSEVFRecordStatus) {
             functionality.insert(.videoRecording)
         }
+        if info.supports(.canonEOSFocusInfoEx) || properties.hasReported(.canonEOSFocusInfoEx) {
+            functionality.insert(.focusInfo)
+        }
         return functionality
     }
 
@@ -174,6 +177,11 @@ final class CanonEOSDialect: PTPDialect {
         var added: [UInt32] = []
         for event in events {
             switch event {
+            case .propertyChanged(.canonEOSFocusInfoEx, let value):
+                // A malformed record leaves the focus information as the last good one said.
+                if let info = try? CanonEOSFocusInfo.decode(value) {
+                    connection.reportFocusInfo(info)
+                }
             case .objectAdded(let handle, _, _, _, _, _):
                 state.withLock { $0.filesAdded += 1 }
                 added.append(handle)

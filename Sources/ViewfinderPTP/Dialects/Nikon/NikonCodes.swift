@@ -15,6 +15,9 @@ extension PTPOperationCode {
     public static let nikonEndLiveView = PTPOperationCode(0x9202, vendorName: "Nikon EndLiveView")
     /// Nikon GetLiveViewImg: a header followed by a JPEG frame.
     public static let nikonGetLiveViewImage = PTPOperationCode(0x9203, vendorName: "Nikon GetLiveViewImg")
+    /// Nikon ChangeAfArea(x, y): moves the autofocus area to a point of the whole picture, in live view only (else
+    /// NotLiveView), as libgphoto2's `changeafarea` does.
+    public static let nikonChangeAfArea = PTPOperationCode(0x9205, vendorName: "Nikon ChangeAfArea")
     /// Nikon AfDriveCancel: stops an autofocus drive under way.
     public static let nikonAfDriveCancel = PTPOperationCode(0x9206, vendorName: "Nikon AfDriveCancel")
     /// Nikon MfDrive(direction, steps): moves the focus `steps` steps in live view, towards the camera (1) or towards

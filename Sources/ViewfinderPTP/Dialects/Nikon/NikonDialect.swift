@@ -16,6 +16,9 @@ final class NikonDialect: PTPDialect {
     private let heldShutter = Locked<StandardCapture.StartedCapture??>(nil)
     /// Whether a movie is being recorded, as far as this connection knows.
     private let isRecording = Locked(false)
+    /// What the last live view header said of the picture, and whether the camera focused with its autofocus area
+    /// since the area last moved.
+    private let afArea = Locked<(aspect: Dimensions?, focused: Bool)>((nil, false))
     /// How often a frame that is not ready yet (DeviceBusy) is asked for again before live view fails.
     private static let busyRetries = 200
 
@@ -75,6 +78,11 @@ final class NikonDialect: PTPDialect {
             functionality.insert(.liveView)
             if info.supports(.nikonMfDrive) {
                 functionality.insert(.directFocusDrive)
+            }
+            // The live view header carries the autofocus area, which ChangeAfArea moves.
+            functionality.insert(.focusInfo)
+            if info.supports(.nikonChangeAfArea), info.supports(.nikonAfDrive) {
+                functionality.insert(.touchAutoFocus)
             }
             if info.supports(.nikonStartMovieRecording), info.supports(.nikonEndMovieRecording) {
                 functionality.insert(.videoRecording)
@@ -147,6 +155,33 @@ final class NikonDialect: PTPDialect {
         _ = try await connection.session.transaction(.nikonAfDriveCancel)
     }
 
+    /// Moves the autofocus area to `point` with ChangeAfArea, as libgphoto2's `changeafarea` does, then focuses
+    /// there with AfDrive until DeviceReady.
+    ///
+    /// - Throws: ``ViewfinderError/Code/invalidArgument`` for a point outside the picture the live view header gives;
+    ///   ``ViewfinderError/Code/notAvailable`` while live view is off (NotLiveView) or when the camera could not
+    ///   focus; what the camera answered otherwise.
+    func touchAutoFocus(at point: LiveViewPoint) async throws {
+        let aspect = afArea.withLock { $0.aspect }
+        guard point.x >= 0, point.y >= 0, point.x <= aspect?.width ?? 0xFFFF, point.y <= aspect?.height ?? 0xFFFF
+        else {
+            throw ViewfinderError(
+                .invalidArgument,
+                "the point \(point) is outside the live view picture"
+                    + (aspect.map { " (0x0 to \($0.width)x\($0.height))" } ?? ""))
+        }
+        do {
+            _ = try await connection.session.transaction(
+                .nikonChangeAfArea, parameters: [UInt32(point.x), UInt32(point.y)])
+        } catch let error as ViewfinderError where error.responseCode == PTPResponseCode.nikonNotLiveView.rawValue {
+            throw ViewfinderError(
+                .notAvailable, "\(connection.model) moves its autofocus area only in live view; start live view first",
+                responseCode: error.responseCode)
+        }
+        afArea.withLock { $0.focused = false }
+        try await focus(forPicture: false)
+    }
+
     /// Focuses with AfDrive and waits for DeviceReady; `forPicture` says, when the camera could not focus, that no
     /// picture was taken.
     private func focus(forPicture: Bool) async throws {
@@ -154,6 +189,7 @@ final class NikonDialect: PTPDialect {
         do {
             _ = try await session.transaction(.nikonAfDrive)
             try await session.waitUntilNikonReady(timeout: connection.configuration.focusTimeout, after: "focusing")
+            afArea.withLock { $0.focused = true }
         } catch let error as ViewfinderError where error.responseCode == PTPResponseCode.nikonOutOfFocus.rawValue {
             throw ViewfinderError(
                 .notAvailable,
@@ -242,6 +278,7 @@ final class NikonDialect: PTPDialect {
     ///   end of its travel (MfDriveStepEnd) or the step was too small to move it; what the camera answered otherwise.
     func driveFocus(_ amount: FocusDriveAmount, towards direction: FocusDriveDirection) async throws {
         let session = connection.session
+        afArea.withLock { $0.focused = false }
         do {
             _ = try await session.transaction(
                 .nikonMfDrive, parameters: [direction == .towardsCamera ? 1 : 2, Self.mfDriveSteps(amount)])
@@ -275,15 +312,28 @@ final class NikonDialect: PTPDialect {
         try await liveViewImageWithGeometry().image
     }
 
-    /// The live view JPEG and the geometry its header gives (``PTPNikonLiveViewHeader``).
+    /// The live view JPEG and the geometry its header gives (``PTPNikonLiveViewHeader``), whose autofocus area
+    /// becomes the camera's focus information, in focus once AfDrive focused with it.
     func liveViewImageWithGeometry() async throws -> (image: [UInt8], geometry: LiveViewGeometry?) {
         var busy = 0
         while true {
             do {
                 var data = try await connection.session.transaction(.nikonGetLiveViewImage).data
                 let jpeg = try PTPNikonLiveViewFrame.jpegRange(in: data)
-                let geometry = PTPNikonLiveViewHeader.jpegSize(data[jpeg]).flatMap {
+                var geometry = PTPNikonLiveViewHeader.jpegSize(data[jpeg]).flatMap {
                     PTPNikonLiveViewHeader.geometry(header: data[..<jpeg.lowerBound], imageSize: $0)
+                }
+                if let aspect = geometry?.aspect {
+                    let focused = afArea.withLock { area in
+                        area.aspect = aspect
+                        return area.focused
+                    }
+                    for index in geometry?.afAreas.indices ?? 0..<0 {
+                        geometry?.afAreas[index].hasFocus = focused
+                    }
+                    if let areas = geometry?.afAreas, !areas.isEmpty {
+                        connection.reportFocusInfo(FocusInfo(aspect: aspect, points: areas))
+                    }
                 }
                 // Drop the header and anything after the image in place, without copying into a new array.
                 data.removeSubrange(jpeg.upperBound...)

@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderJPEG
 
 /// The geometry in the header Nikon bodies put before each live view JPEG: big-endian sizes and points in the
 /// coordinates of the whole picture the sensor sees.
@@ -7,7 +8,8 @@ import ViewfinderCore
 /// bytes later. From that start: the image's size (0), the whole picture's size (4), the size of the area shown (8)
 /// and its centre (12), the autofocus area's size (16) and centre (20), and at 29 the rotation (0 level, 1 and 2 the
 /// quarter turns, 3 upside down). The layout is the one whose image size is the JPEG's; a header that matches
-/// neither, or whose sizes are zero or outside the picture, gives no geometry.
+/// neither, or whose sizes are zero or outside the picture, gives no geometry. An autofocus area of no size, or one
+/// outside the picture, gives no area; the header does not say whether the area is in focus.
 package enum PTPNikonLiveViewHeader {
     /// Where the fields start in each layout: older bodies, then newer ones.
     static let layoutStarts = [0, 8]
@@ -34,35 +36,36 @@ package enum PTPNikonLiveViewHeader {
             }
             let orientations: [LiveViewOrientation] = [.landscape, .portraitRight, .portraitLeft, .upsideDown]
             let rotation = Int(header[start + 29])
+            let af = (width: field(16), height: field(18), x: field(20), y: field(22))
+            var afAreas: [FocusPoint] = []
+            if af.width > 0, af.height > 0, af.width <= whole.width, af.height <= whole.height, af.x <= whole.width,
+                af.y <= whole.height
+            {
+                let rect = LiveViewRect(
+                    x: min(max(af.x - af.width / 2, 0), whole.width - af.width),
+                    y: min(max(af.y - af.height / 2, 0), whole.height - af.height),
+                    width: af.width, height: af.height)
+                afAreas = [FocusPoint(rect: rect, isActive: true)]
+            }
             return LiveViewGeometry(
                 aspect: whole, imageFrame: LiveViewRect(x: 0, y: 0, width: whole.width, height: whole.height),
-                zoomRect: zoomRect, orientation: rotation < orientations.count ? orientations[rotation] : nil)
+                zoomRect: zoomRect, orientation: rotation < orientations.count ? orientations[rotation] : nil,
+                afAreas: afAreas)
         }
         return nil
     }
 
     /// The size a JPEG's start-of-frame segment gives, or `nil` when none comes before its image data.
     package static func jpegSize(_ jpeg: ArraySlice<UInt8>) -> Dimensions? {
-        var index = jpeg.startIndex + 2
-        while index + 9 <= jpeg.endIndex, jpeg[index] == 0xFF {
-            let marker = jpeg[index + 1]
-            let length = Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3])
-            // SOF0 to SOF15, less DHT (C4), JPG (C8) and DAC (CC), which share the range.
-            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
-                let height = Int(jpeg[index + 5]) << 8 | Int(jpeg[index + 6])
-                let width = Int(jpeg[index + 7]) << 8 | Int(jpeg[index + 8])
-                return Dimensions(width: width, height: height)
-            }
-            guard marker != 0xDA, length >= 2 else { return nil }
-            index += 2 + length
-        }
-        return nil
+        JPEGHeader.frameSize(scanning: jpeg)
     }
 
     /// A header of the older layout for a JPEG of `imageSize` out of a whole picture of `whole`, showing `shown`
-    /// (the whole picture when `nil`), with `rotation`, `length` bytes long as a camera sends it.
+    /// (the whole picture when `nil`), with its autofocus area at `afArea` (none when `nil`) and `rotation`, `length`
+    /// bytes long as a camera sends it.
     package static func encode(
-        imageSize: Dimensions, whole: Dimensions, shown: LiveViewRect? = nil, rotation: UInt8 = 0, length: Int = 384
+        imageSize: Dimensions, whole: Dimensions, shown: LiveViewRect? = nil, afArea: LiveViewRect? = nil,
+        rotation: UInt8 = 0, length: Int = 384
     ) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: max(length, 30))
         func put(_ value: Int, at offset: Int) {
@@ -78,6 +81,12 @@ package enum PTPNikonLiveViewHeader {
         put(area.height, at: 10)
         put(area.x + area.width / 2, at: 12)
         put(area.y + area.height / 2, at: 14)
+        if let afArea {
+            put(afArea.width, at: 16)
+            put(afArea.height, at: 18)
+            put(afArea.x + afArea.width / 2, at: 20)
+            put(afArea.y + afArea.height / 2, at: 22)
+        }
         bytes[29] = rotation
         return bytes
     }

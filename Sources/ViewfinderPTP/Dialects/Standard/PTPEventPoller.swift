@@ -46,10 +46,18 @@ package final class PTPEventPoller: Sendable {
         on session: PTPSession, asking ask: @escaping @Sendable (PTPSession) async throws -> [PTPEvent],
         deliver: @escaping @Sendable (PTPEvent) async -> Void
     ) {
-        let poll = Task {
+        // Asking runs on the session's command thread, where the transaction's I/O runs, so a poll wakes that one
+        // thread rather than a thread of the pool as well; events are delivered from the pool, so that observers
+        // never hold the command thread.
+        let poll = Task(executorPreference: session.core.commandThread) {
             while !Task.isCancelled {
                 do {
-                    for event in try await ask(session) { await deliver(event) }
+                    let events = try await ask(session)
+                    if !events.isEmpty {
+                        await withTaskExecutorPreference(globalConcurrentExecutor) {
+                            for event in events { await deliver(event) }
+                        }
+                    }
                 } catch let error as ViewfinderError where error.code == .notConnected {
                     return
                 } catch {
