@@ -85,16 +85,34 @@ let package = Package(
             dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderPTP", "CViewfinderUSB"],
             swiftSettings: strict
         ),
+        // The HTTP/1.1 client the cameras' HTTP drivers share (package access only): one exchange per connection,
+        // bounded in size and time, and downloads streamed in pieces.
+        .target(
+            name: "ViewfinderHTTPClient",
+            dependencies: ["ViewfinderSystem", "ViewfinderCore", "ViewfinderHTTPMessage"],
+            swiftSettings: strict
+        ),
         // Panasonic Lumix cameras over their HTTP API: cam.cgi commands and XML answers, the state polled, on the
         // camera driver core.
         .target(
             name: "ViewfinderLumix",
             dependencies: [
-                "ViewfinderSystem", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderHTTPMessage", "ViewfinderDiscovery",
+                "ViewfinderSystem", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderHTTPMessage", "ViewfinderHTTPClient",
+                "ViewfinderDiscovery",
             ],
             swiftSettings: strict
         ),
-        // A simulated PTP/IP camera (and a Lumix over HTTP), a product of its own for demos and tests.
+        // Olympus and OM System cameras over their HTTP API: CGI commands, XML answers and the properties polled, on
+        // the camera driver core.
+        .target(
+            name: "ViewfinderOlympus",
+            dependencies: [
+                "ViewfinderSystem", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderHTTPMessage", "ViewfinderHTTPClient",
+                "ViewfinderDiscovery",
+            ],
+            swiftSettings: strict
+        ),
+        // A simulated PTP/IP camera (and a Lumix and an Olympus over HTTP), a product of its own for demos and tests.
         .target(
             name: "ViewfinderSimulator",
             dependencies: [
@@ -146,7 +164,8 @@ let package = Package(
             name: "ViewfinderCameras",
             dependencies: [
                 "ViewfinderReactive", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderPTP", "ViewfinderPTPIP",
-                "ViewfinderPTPUSB", "ViewfinderDiscovery", "ViewfinderLumix", "ViewfinderAutomation",
+                "ViewfinderPTPUSB", "ViewfinderDiscovery", "ViewfinderLumix", "ViewfinderOlympus",
+                "ViewfinderAutomation",
             ],
             swiftSettings: strict
         ),
@@ -203,6 +222,17 @@ let package = Package(
                 "ViewfinderDiscovery", "ViewfinderLumix", "ViewfinderSimulator",
             ],
             exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
+        // The simulated Olympus against olympuswifi, an independent client, over loopback HTTP, and the Olympus
+        // readers against its answers.
+        .testTarget(
+            name: "ViewfinderOlympusTests",
+            dependencies: [
+                "ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore", "ViewfinderHTTPMessage",
+                "ViewfinderSimulator", "ViewfinderOlympus",
+            ],
+            exclude: ["Peers"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -271,9 +301,10 @@ let package = Package(
             swiftSettings: strict
         ),
         // What the tests, the vivid checks and the benchmarks share: child processes, waiting for a condition, a
-        // raw-socket HTTP client, JPEG checks.
+        // raw-socket HTTP client, a scripted HTTP responder, JPEG checks.
         .target(
-            name: "ViewfinderTestSupport", dependencies: ["ViewfinderSystem", "ViewfinderSimulator"],
+            name: "ViewfinderTestSupport",
+            dependencies: ["ViewfinderSystem", "ViewfinderHTTPMessage", "ViewfinderSimulator"],
             path: "Tests/ViewfinderTestSupport", swiftSettings: strict),
         // Checks of the V4L2 backend and of the `viewfinder` tool against the kernel's vivid driver, run in a VM by
         // Scripts/vivid-vm.sh.
@@ -489,6 +520,12 @@ let package = Package(
                 "FuzzSupport", "ViewfinderCore", "ViewfinderDiscovery", "ViewfinderHTTPMessage", "ViewfinderLumix",
             ],
             path: "Fuzz/LumixFuzzer",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "fuzz-olympus",
+            dependencies: ["FuzzSupport", "ViewfinderCore", "ViewfinderOlympus"],
+            path: "Fuzz/OlympusFuzzer",
             swiftSettings: strict
         ),
         .executableTarget(

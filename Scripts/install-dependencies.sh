@@ -32,10 +32,12 @@ if [ ${#missing[@]} -gt 0 ]; then
     install_debian_packages
 fi
 
-# The SSDP tests' independent peers, async-upnp-client and ssdpy, are on PyPI only: they go into a virtual
-# environment of Debian's Python in .build-peers, which the tests run.
-if [ "${1:-build}" = test ] && ! .build-peers/bin/python3 -c "import async_upnp_client, ssdpy" 2>/dev/null; then
-    echo "Installing the SSDP test peers (async-upnp-client and ssdpy from PyPI) into .build-peers"
+# The SSDP tests' independent peers, async-upnp-client and ssdpy, and the Olympus test's client, olympuswifi, are
+# on PyPI only: they go into a virtual environment of Debian's Python in .build-peers, which the tests run.
+if [ "${1:-build}" = test ] \
+    && ! .build-peers/bin/python3 -c "import async_upnp_client, ssdpy, olympuswifi" 2>/dev/null; then
+    echo "Installing the test peers (async-upnp-client, ssdpy and olympuswifi from PyPI) into .build-peers"
     /usr/bin/python3 -m venv .build-peers
-    .build-peers/bin/pip install -q --disable-pip-version-check "async-upnp-client==0.49.*" "ssdpy==0.4.1"
+    .build-peers/bin/pip install -q --disable-pip-version-check "async-upnp-client==0.49.*" "ssdpy==0.4.1" \
+        "olympuswifi==1.0.1"
 fi

@@ -1,5 +1,5 @@
 // ViewfinderCameras: the cameras part of Viewfinder alone. Importing this module brings in the camera model, the
-// reactive layer, PTP with every dialect, PTP/IP, PTP over USB, Panasonic Lumix over HTTP, discovery, the JPEG
+// reactive layer, PTP with every dialect, PTP/IP, PTP over USB, Panasonic Lumix and Olympus over HTTP, discovery, the JPEG
 // decoding live view needs and the automations, and links no libyuv, libpng, zxing-cpp or V4L2 code.
 
 @_exported import ViewfinderAutomation
@@ -7,6 +7,7 @@
 @_exported import ViewfinderDiscovery
 @_exported import ViewfinderJPEG
 @_exported import ViewfinderLumix
+@_exported import ViewfinderOlympus
 @_exported import ViewfinderPTP
 @_exported import ViewfinderPTPIP
 @_exported import ViewfinderPTPUSB
@@ -14,8 +15,8 @@
 
 extension CameraDiscovery {
     /// Discovery through every transport Viewfinder has: USB for attached cameras (addresses `usb:BUS:ADDRESS`), and
-    /// for cameras on the network Panasonic's HTTP API for Panasonic cameras and PTP/IP for the others, with the
-    /// gateways of the kernel's routing table.
+    /// for cameras on the network Panasonic's HTTP API for Panasonic cameras, Olympus's for Olympus and OM System
+    /// cameras and PTP/IP for the others, with the gateways of the kernel's routing table.
     ///
     /// ```swift
     /// let manualDiscovery = CameraDiscovery.shared.manualDiscovery
@@ -34,7 +35,8 @@ extension CameraDiscovery {
     /// device events for cameras plugged in and out by USB.
     public static let shared: CameraDiscovery = {
         let discovery = CameraDiscovery(connectors: [
-            PTPUSBCameraConnector(), FujiWiFiCameraConnector(), LumixCameraConnector(), PTPIPCameraConnector(),
+            PTPUSBCameraConnector(), FujiWiFiCameraConnector(), LumixCameraConnector(), OlympusCameraConnector(),
+            PTPIPCameraConnector(),
         ])
         discovery.register(MulticastDNSSearcher())
         discovery.register(SSDPSearcher())

@@ -18,12 +18,7 @@ extension LumixCamera: CameraFileAccess {
         guard folder == nil, storage.id == 1 else {
             throw ViewfinderError(.notFound, "a Lumix lists all its files at the top of its one card")
         }
-        let connection = try driverCore.connection(.fileAccess, for: "list the card")
-        do {
-            return try await connection.listFiles()
-        } catch {
-            throw driverCore.passingOn(error, from: connection, while: "list the card")
-        }
+        return try await driverCore.withConnection(.fileAccess, for: "list the card") { try await $0.listFiles() }
     }
 
     /// Downloads a file listed by ``contents(of:in:)`` in pieces, at the pace `chunkHandler` takes them.
@@ -31,21 +26,15 @@ extension LumixCamera: CameraFileAccess {
         _ item: CameraFileItem,
         chunkHandler: @escaping @Sendable (_ chunk: [UInt8], _ progress: CameraTransferProgress) async throws -> Void
     ) async throws {
-        let connection = try driverCore.connection(.fileAccess, for: "download \(item.name)")
-        do {
-            try await connection.download(item, chunkHandler: chunkHandler)
-        } catch let error as ViewfinderError {
-            throw driverCore.passingOn(error, from: connection, while: "download \(item.name)")
+        try await driverCore.withConnection(.fileAccess, for: "download \(item.name)") {
+            try await $0.download(item, chunkHandler: chunkHandler)
         }
     }
 
     /// The thumbnail the camera keeps for a file listed by ``contents(of:in:)``.
     public func thumbnail(of item: CameraFileItem) async throws -> [UInt8] {
-        let connection = try driverCore.connection(.fileAccess, for: "fetch \(item.name)'s thumbnail")
-        do {
-            return try await connection.thumbnail(of: item)
-        } catch let error as ViewfinderError {
-            throw driverCore.passingOn(error, from: connection, while: "fetch \(item.name)'s thumbnail")
+        try await driverCore.withConnection(.fileAccess, for: "fetch \(item.name)'s thumbnail") {
+            try await $0.thumbnail(of: item)
         }
     }
 

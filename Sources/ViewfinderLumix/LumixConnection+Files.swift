@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderHTTPClient
 import ViewfinderHTTPMessage
 import ViewfinderSystem
 
@@ -81,8 +82,8 @@ extension LumixConnection {
         let (head, body) = LumixContentDirectory.browseRequest(host: host, port: port, start: start, count: count)
         let timeout = configuration.requestTimeout
         let bound = configuration.maximumAnswerLength
-        let answer = try await Self.run(on: thread) { () throws(ViewfinderError) -> LumixHTTPClient.Answer in
-            try LumixHTTPClient.exchange(
+        let answer = try await Self.run(on: thread) { () throws(ViewfinderError) -> HTTPClient.Answer in
+            try HTTPClient.exchange(
                 head, body: body, host: host, port: port, deadline: .now + timeout, maximumBodyLength: bound,
                 activity: "listing the Lumix's card")
         }
@@ -115,42 +116,10 @@ extension LumixConnection {
         guard let url = HTTPURL(file.url) else {
             throw ViewfinderError(.malformedData, "the Lumix listed \(item.name) at \(file.url), not an http:// URL")
         }
-        let timeout = configuration.requestTimeout
-        let activity = "downloading \(item.name) from the Lumix"
-        let answer = try await Self.run(on: thread) { () throws(ViewfinderError) -> LumixHTTPClient.OpenAnswer in
-            try LumixHTTPClient.open(
-                url.getRequest(), host: url.host, port: url.port, deadline: .now + timeout, activity: activity)
-        }
-        let socket = answer.socket
-        defer { socket.close() }
-        guard answer.status == 200, let total = answer.head["content-length"].flatMap({ UInt64($0) }) else {
-            throw ViewfinderError(
-                .malformedData,
-                "the Lumix answered the download of \(item.name) with HTTP \(answer.status) and no length")
-        }
-        var done = UInt64(0)
-        var piece = Array(answer.start.prefix(Int(min(total, UInt64(answer.start.count)))))
-        while true {
-            done += UInt64(piece.count)
-            if !piece.isEmpty || done == total {
-                try await chunkHandler(piece, CameraTransferProgress(completedByteCount: done, totalByteCount: total))
-            }
-            guard done < total else { return }
-            let wanted = Int(min(UInt64(Self.downloadPieceLength), total - done))
-            let received = done
-            piece = try await Self.run(on: thread) { () throws(ViewfinderError) -> [UInt8] in
-                var buffer = [UInt8](repeating: 0, count: wanted)
-                guard
-                    let count = try LumixHTTPClient.receive(
-                        on: socket, into: &buffer, until: .now + timeout, activity: activity)
-                else {
-                    throw ViewfinderError(
-                        .disconnected,
-                        "the Lumix closed the connection after \(received) of \(item.name)'s \(total) bytes")
-                }
-                return Array(buffer[..<count])
-            }
-        }
+        let download = HTTPClient.Download(
+            url.getRequest(), host: url.host, port: url.port, name: item.name, peer: "the Lumix",
+            timeout: configuration.requestTimeout, pieceLength: Self.downloadPieceLength)
+        try await HTTPClient.download(download, on: thread, chunkHandler: chunkHandler)
     }
 
     /// The thumbnail the camera keeps for a file.
@@ -161,8 +130,8 @@ extension LumixConnection {
             throw ViewfinderError(.notAvailable, "the Lumix lists no thumbnail for \(item.name)")
         }
         let timeout = configuration.requestTimeout
-        let answer = try await Self.run(on: thread) { () throws(ViewfinderError) -> LumixHTTPClient.Answer in
-            try LumixHTTPClient.exchange(
+        let answer = try await Self.run(on: thread) { () throws(ViewfinderError) -> HTTPClient.Answer in
+            try HTTPClient.exchange(
                 url.getRequest(), host: url.host, port: url.port, deadline: .now + timeout,
                 maximumBodyLength: Self.maximumThumbnailLength, activity: "fetching \(item.name)'s thumbnail")
         }

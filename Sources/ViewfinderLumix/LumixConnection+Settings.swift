@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderHTTPClient
 
 extension LumixConnection {
     /// The `setsetting` type of each property the driver sets.
@@ -22,7 +23,7 @@ extension LumixConnection {
         guard case .string(let value) = rawValue else {
             throw ViewfinderError(.invalidPropertyValue, "a Lumix takes \(name) as text, not \(rawValue)")
         }
-        let query = "mode=setsetting&type=\(type)&value=\(Self.percentEncoded(value))"
+        let query = "mode=setsetting&type=\(type)&value=\(HTTPClient.percentEncoded(value))"
         try await command(query).requireOK("setting \(name) to \(value)")
         // The camera took the value: the property shows it now, or at the next poll if this reading fails.
         try? await readSettings(state: try await command("mode=getstate"))

@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderHTTPClient
 import ViewfinderHTTPMessage
 import ViewfinderSystem
 
@@ -8,9 +9,6 @@ public final class LumixConnection: CameraDriverConnection {
     struct State {
         /// The error that ended the connection, once it ended.
         var ended: ViewfinderError?
-        /// The poll, while ``run()`` runs.
-        var poll: Task<ViewfinderError?, Never>?
-        var closed = false
         /// Whether the camera showed it records video, at the last poll.
         var recording = false
         /// Live view's socket, while live view runs.
@@ -27,6 +25,8 @@ public final class LumixConnection: CameraDriverConnection {
     /// The thread the blocking HTTP exchanges run on, one after another.
     let thread: IOThread
     let state = Locked(State())
+    /// Reads the camera for changes while the connection runs.
+    let poll: CameraPoll
     /// What the camera said about itself when the connection opened.
     let capability: LumixCapability
     /// The menus' settings, read once when the connection opened.
@@ -42,6 +42,7 @@ public final class LumixConnection: CameraDriverConnection {
         self.host = host
         self.configuration = configuration
         self.context = context
+        poll = CameraPoll(every: configuration.pollInterval)
         self.thread = thread
         self.capability = capability
         self.menus = menus
@@ -89,7 +90,7 @@ public final class LumixConnection: CameraDriverConnection {
     private static func requestAccess(
         _ exchange: @Sendable (String) async throws(ViewfinderError) -> LumixReply, host: String, deviceName: String
     ) async throws(ViewfinderError) {
-        let name = percentEncoded(deviceName)
+        let name = HTTPClient.percentEncoded(deviceName)
         let reply = try await exchange("mode=accctrl&type=req_acc&value=0&value2=\(name)")
         if reply.result == "ok" { return }
         let refusal = reply.result.isEmpty ? "no answer word" : "'\(reply.result.prefix(40))'"
@@ -126,7 +127,7 @@ public final class LumixConnection: CameraDriverConnection {
         let bound = maximumLength ?? configuration.maximumAnswerLength
         let timeout = configuration.requestTimeout
         return try await Self.run(on: thread) { () throws(ViewfinderError) -> LumixReply in
-            let answer = try LumixHTTPClient.exchange(
+            let answer = try HTTPClient.exchange(
                 url.getRequest(), host: host, port: configuration.port, deadline: .now + timeout,
                 maximumBodyLength: bound, activity: activity)
             guard answer.status == 200 else {
@@ -143,38 +144,12 @@ public final class LumixConnection: CameraDriverConnection {
     static func run<Value: Sendable>(
         on thread: IOThread, _ body: @escaping @Sendable () throws(ViewfinderError) -> Value
     ) async throws(ViewfinderError) -> Value {
-        let outcome: Result<Value, ViewfinderError> = await withCheckedContinuation { continuation in
-            let submitted = thread.submit {
-                continuation.resume(returning: Result { () throws(ViewfinderError) -> Value in try body() })
-            }
-            if !submitted {
-                continuation.resume(
-                    returning: .failure(ViewfinderError(.notConnected, "the connection to the Lumix is closed")))
-            }
-        }
-        return try outcome.get()
+        try await HTTPClient.run(on: thread, peer: "the Lumix", body)
     }
 
     /// Sends a camera command (`camcmd`) and throws unless the camera answers ok.
     func cameraCommand(_ value: String, while activity: String) async throws(ViewfinderError) {
         try await command("mode=camcmd&value=\(value)").requireOK(activity)
-    }
-
-    /// `text` with every byte but letters, digits and `-._~` percent-encoded, for a query.
-    static func percentEncoded(_ text: String) -> String {
-        var encoded = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"), UInt8(ascii: "/"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                encoded += "%" + (hex.count == 1 ? "0" : "") + hex
-            }
-        }
-        return encoded
     }
 
     // MARK: CameraDriverConnection
@@ -201,32 +176,8 @@ public final class LumixConnection: CameraDriverConnection {
 
     /// Polls the camera until the connection closes or a poll fails.
     public func run() async -> ViewfinderError? {
-        let poll = Task { [self] () -> ViewfinderError? in
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: configuration.pollInterval)
-                } catch {
-                    return nil
-                }
-                do throws(ViewfinderError) {
-                    try await readSettings(state: try await command("mode=getstate"))
-                } catch  where error.code == .notConnected {
-                    return nil
-                } catch  where error.code == .deviceBusy || error.code == .notAvailable {
-                    // The camera answers, busy or refusing for now (err_busy while it writes a picture): poll again.
-                    continue
-                } catch {
-                    return error
-                }
-            }
-            return nil
-        }
-        let closed = state.withLock { state in
-            state.poll = poll
-            return state.closed
-        }
-        if closed { poll.cancel() }
-        let error = await poll.value
+        // The camera answers busy or refusing for now (err_busy while it writes a picture): the poll goes on.
+        let error = await poll.run { [self] in try await readSettings(state: try await command("mode=getstate")) }
         if let error {
             state.withLock { $0.ended = $0.ended ?? error }
         }
@@ -235,24 +186,23 @@ public final class LumixConnection: CameraDriverConnection {
 
     /// Stops the poll, live view and the connection's thread.
     public func close() async {
-        let (poll, liveView) = state.withLock { state in
-            state.closed = true
+        let liveView = state.withLock { state in
             defer { state.liveView = nil }
-            return (state.poll, state.liveView)
+            return state.liveView
         }
-        poll?.cancel()
+        poll.stop()
         liveView?.close()
         thread.stop()
     }
 
     /// Records why the connection ended, so calls under way say so, and stops the poll and live view.
     public func connectionEnded(with error: ViewfinderError) {
-        let (poll, liveView) = state.withLock { state in
+        let liveView = state.withLock { state in
             state.ended = state.ended ?? error
             defer { state.liveView = nil }
-            return (state.poll, state.liveView)
+            return state.liveView
         }
-        poll?.cancel()
+        poll.stop()
         liveView?.close()
     }
 

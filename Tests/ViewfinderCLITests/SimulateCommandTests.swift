@@ -50,6 +50,32 @@ import ViewfinderTestSupport
         }
     }
 
+    @Test func anOlympusAnswersItsCommandsAndStopsOnInterrupt() async throws {
+        try await onOwnThread {
+            let process = try Tool.start(
+                ["simulate", "--identity", "olympus", "--port", "0", "--sample-images", "1"], waitingFor: " as ")
+            let line = process.standardOutput.split(separator: "\n").first { $0.hasPrefix("listening on 127.0.0.1:") }
+            let port = try #require(
+                line.flatMap { UInt16($0.dropFirst(23).prefix { $0.isNumber }) }, "\(process.standardOutput)")
+            #expect(line?.hasSuffix("as an Olympus E-M10MarkII") == true, "\(process.standardOutput)")
+
+            let info = try TestConnection(port: port)
+            try info.request("/get_caminfo.cgi")
+            let head = try info.readHead()
+            #expect(head.status == 200)
+            #expect(head.headers["content-type"] == "text/xml")
+            #expect(String(decoding: try info.readToEnd(), as: UTF8.self).contains("<model>E-M10MarkII</model>"))
+            let listing = try TestConnection(port: port)
+            try listing.request("/get_imglist.cgi?DIR=%2FDCIM%2F100OLYMP")
+            #expect(try listing.readHead().status == 200)
+            #expect(String(decoding: try listing.readToEnd(), as: UTF8.self).contains("/DCIM/100OLYMP,PC060001.JPG,"))
+
+            process.interrupt()
+            #expect(process.wait(timeout: .seconds(30)) == 0, "stderr: \(process.standardError)")
+            #expect(process.standardOutput.contains("stopping"), "\(process.standardOutput)")
+        }
+    }
+
     @Test func saysWhenThePortIsTaken() async throws {
         try await onOwnThread {
             let first = try Tool.start(["simulate", "--port", "0"], waitingFor: " as ")

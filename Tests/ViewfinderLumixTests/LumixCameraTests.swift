@@ -28,9 +28,9 @@ import ViewfinderTestSupport
     /// Serves `tz90` on loopback, connects to it, runs `body` with the camera and the responder, and disconnects.
     static func withConnected(
         _ tz90: RecordedTZ90 = RecordedTZ90(), liveViewTimeout: Duration = deadline,
-        _ body: (LumixCamera, LumixResponder) async throws -> Void
+        _ body: (LumixCamera, ScriptedHTTPResponder) async throws -> Void
     ) async throws {
-        let responder = try LumixResponder(answer: tz90.answer)
+        let responder = try ScriptedHTTPResponder(answer: tz90.answer)
         do {
             let camera = Self.camera(port: responder.port, liveViewTimeout: liveViewTimeout)
             try await camera.connect()
@@ -47,7 +47,7 @@ import ViewfinderTestSupport
     static func connectionError(
         _ tz90: RecordedTZ90, maximumAnswerLength: Int = 4 << 20, requestTimeout: Duration = deadline
     ) async throws -> ViewfinderError? {
-        let responder = try LumixResponder(answer: tz90.answer)
+        let responder = try ScriptedHTTPResponder(answer: tz90.answer)
         let camera = Self.camera(
             port: responder.port, maximumAnswerLength: maximumAnswerLength, requestTimeout: requestTimeout)
         let error = await #expect(throws: ViewfinderError.self) { try await camera.connect() }
@@ -248,7 +248,7 @@ import ViewfinderTestSupport
 
     @Test func aCameraThatGoesAwayEndsTheConnectionWithWhy() async throws {
         let tz90 = RecordedTZ90()
-        let responder = try LumixResponder(answer: tz90.answer)
+        let responder = try ScriptedHTTPResponder(answer: tz90.answer)
         let camera = Self.camera(port: responder.port)
         try await camera.connect()
         // The observers hear of the end once the connection's values are forgotten; connectionState says so before.

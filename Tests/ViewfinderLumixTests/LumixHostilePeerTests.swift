@@ -9,7 +9,7 @@ import ViewfinderTestSupport
 @Suite struct LumixHostilePeerTests {
     /// Connects to a TZ90 whose answer to `query` is `answer`, and returns the error the connection ends with.
     static func connectionError(
-        answering query: String, with answer: LumixResponder.Answer, maximumAnswerLength: Int = 4 << 20,
+        answering query: String, with answer: ScriptedHTTPResponder.Answer, maximumAnswerLength: Int = 4 << 20,
         requestTimeout: Duration = LumixCameraTests.deadline
     ) async throws -> ViewfinderError? {
         let tz90 = RecordedTZ90()
@@ -81,7 +81,7 @@ import ViewfinderTestSupport
             "mode=get_content_info",
             with: .body(Array("<camrply><result>ok</result><content_number>1</content_number></camrply>".utf8)))
         let port = Locked<UInt16>(0)
-        let content = try LumixResponder { path in
+        let content = try ScriptedHTTPResponder { path in
             guard path == "/Server0/CDS_control" else {
                 return .raw(Array("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n\u{FF}\u{D8}".utf8))
             }
@@ -91,7 +91,7 @@ import ViewfinderTestSupport
             return .body(LumixContentDirectoryTests.browseAnswer(Array(didl.utf8), returned: 1))
         }
         port.withLock { $0 = content.port }
-        let responder = try LumixResponder(answer: tz90.answer)
+        let responder = try ScriptedHTTPResponder(answer: tz90.answer)
         do {
             let camera = LumixCameraTests.camera(port: responder.port, contentPort: content.port)
             try await camera.connect()

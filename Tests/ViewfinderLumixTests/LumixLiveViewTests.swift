@@ -14,7 +14,7 @@ import ViewfinderTestSupport
 
     /// Starts live view on the recorded TZ90's connection and returns the connection and where to send datagrams.
     static func startLiveView(
-        _ camera: LumixCamera, _ responder: LumixResponder
+        _ camera: LumixCamera, _ responder: ScriptedHTTPResponder
     ) async throws -> (LumixConnection, SocketAddress) {
         let connection = try #require(camera.driverCore.currentConnection)
         try await connection.startLiveView()

@@ -7,7 +7,7 @@ import ViewfinderTestSupport
 final class RecordedTZ90: Sendable {
     static let fixtures = String(#filePath.dropLast("RecordedTZ90.swift".count)) + "Fixtures/TZ90/"
 
-    private let overrides = Locked<[String: LumixResponder.Answer]>([:])
+    private let overrides = Locked<[String: ScriptedHTTPResponder.Answer]>([:])
     private let settings = Locked<[String: String]>([:])
 
     /// The recorded answer to a query, such as `mode=getsetting&type=iso`.
@@ -18,7 +18,7 @@ final class RecordedTZ90: Sendable {
     }
 
     /// Answers `query` with `answer` from now on.
-    func override(_ query: String, with answer: LumixResponder.Answer) {
+    func override(_ query: String, with answer: ScriptedHTTPResponder.Answer) {
         overrides.withLock { $0[query] = answer }
     }
 
@@ -28,7 +28,7 @@ final class RecordedTZ90: Sendable {
     }
 
     /// The answer to `query`.
-    func answer(_ query: String) -> LumixResponder.Answer {
+    func answer(_ query: String) -> ScriptedHTTPResponder.Answer {
         if let answer = overrides.withLock({ $0[query] }) { return answer }
         let ok = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<camrply><result>ok</result></camrply>\n".utf8)
         let fields = Dictionary(

@@ -21,6 +21,9 @@ struct CameraRecord: Encodable {
         if let lumix = camera as? LumixCamera {
             host = lumix.host
             port = Int(lumix.configuration.port)
+        } else if let olympus = camera as? OlympusCamera {
+            host = olympus.host
+            port = Int(olympus.configuration.port)
         } else {
             let network = (camera as? PTPCamera)?.endpoint as? PTPIPEndpoint
             host = network?.host ?? ""

@@ -18,12 +18,17 @@ struct CameraTarget {
     static let options: [OptionSpec] = [
         .flag("gateway", help: "Look for the camera at the default gateway (the default)."),
         .value("interface", "IF", help: "Look for the camera at the gateway of interface IF, such as wlan0."),
-        .value("host", "HOST[:PORT]", help: "The camera's address, and its port (15740 by default)."),
+        .value(
+            "host", "HOST[:PORT]",
+            help: "The camera's address, and its port (15740 by default; 80 for panasonic and olympus)."),
         .value(
             "camera", "NAME|SERIAL",
             help: "A camera that announces itself on the network, by its name, serial number or ID."),
         .value(
-            "family", "FAMILY", help: "The kind of camera: nikon, canon, sony, fujifilm, panasonic (Lumix) or generic.",
+            "family", "FAMILY",
+            help:
+                "The kind of camera: nikon, canon, sony, fujifilm, panasonic (Lumix), olympus (and OM System) or "
+                + "generic.",
             default: "generic"),
         .value(
             "usb", "BUS:ADDR|SERIAL|any",
@@ -94,7 +99,8 @@ struct CameraTarget {
         if lowered == "generic" || lowered == "ptpip" { return .genericPTPIP }
         guard let family = CameraFamily(rawValue: lowered), family != .genericPTPIP else {
             throw UsageError(
-                "--family takes nikon, canon, sony, fujifilm (Fujifilm's WiFi protocol), panasonic (Lumix) or generic "
+                "--family takes nikon, canon, sony, fujifilm (Fujifilm's WiFi protocol), panasonic (Lumix), olympus "
+                    + "(Olympus and OM System over WiFi) or generic "
                     + "(any other PTP/IP camera), not '\(name)'",
                 commandPath: commandPath)
         }

@@ -5,13 +5,9 @@ extension SimulateCommand {
     /// Runs the simulated Lumix (`--identity lumix`) until interrupted: `cam.cgi` on --port (80 unless told
     /// otherwise) and the content directory on --content-port (60606), both on --bind.
     static func runLumix(_ arguments: ParsedArguments) async throws {
-        for option in ["count", "usb", "replay", "generated-file", "live-view-picture", "save-captures"]
-        where arguments.value(option) != nil || arguments.flag(option) {
-            throw UsageError(
-                "--\(option) is for the PTP identities; --identity lumix takes --bind, --port, --content-port, "
-                    + "--sample-images and --announce ssdp",
-                commandPath: arguments.commandPath)
-        }
+        try refuse(
+            ["count", "usb", "replay", "generated-file", "live-view-picture", "save-captures"], in: arguments,
+            identity: "lumix", takes: "--bind, --port, --content-port, --sample-images and --announce ssdp")
         let announce = arguments.value("announce")
         guard announce == nil || announce == "ssdp" else {
             throw UsageError(

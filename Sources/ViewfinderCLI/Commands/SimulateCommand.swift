@@ -29,7 +29,10 @@ enum SimulateCommand: Command {
             (80, as gphoto2's lumix driver expects; a port below 1024 needs root or a network namespace), its \
             content directory and pictures on --content-port (60606), and live view as JPEG datagrams to whoever \
             asks; with --announce ssdp it announces itself as a Lumix does, a media server described at \
-            /Lumix/Server0/ddd. With \
+            /Lumix/Server0/ddd. With --identity olympus it is an Olympus E-M10 Mark II on WiFi, speaking the OI.Share \
+            HTTP commands on --port (80; its clients look for 192.168.0.10): the command list, modes, properties, \
+            the shutter, the card's listing and pictures, and live view as JPEG frames in RTP packets over UDP, as \
+            olympuswifi expects. With \
             --no-focus autofocus finds no focus. With --announce it announces itself on the network as the camera \
             it plays would (multicast DNS as a Nikon does, SSDP as a Canon does), so that `viewfinder discover` \
             and other browsers find it; announcing needs --bind on a network interface (0.0.0.0 for the first). It \
@@ -58,12 +61,14 @@ enum SimulateCommand: Command {
         options: [
             .value("bind", "ADDRESS", help: "The address to listen on.", default: "127.0.0.1"),
             .value(
-                "port", "PORT", help: "The TCP port to listen on (80 for lumix); 0 picks a free one.", default: "15740"),
+                "port", "PORT", help: "The TCP port to listen on (80 for lumix and olympus); 0 picks a free one.",
+                default: "15740"),
             .value(
                 "content-port", "PORT", help: "With --identity lumix, the port of its content directory and files.",
                 default: "60606"),
             .value(
-                "identity", "generic|nikon|canon|sony|sony-stepping|fuji|lumix", help: "Who the camera says it is.",
+                "identity", "generic|nikon|canon|sony|sony-stepping|fuji|lumix|olympus",
+                help: "Who the camera says it is.",
                 default: "generic"),
             .value("model", "NAME", help: "The model name the camera reports."),
             .value("sample-images", "COUNT", help: "How many images are on the card at start.", default: "2"),
@@ -133,9 +138,12 @@ enum SimulateCommand: Command {
         if identityName == "lumix" {
             return try await runLumix(arguments)
         }
+        if identityName == "olympus" {
+            return try await runOlympus(arguments)
+        }
         guard let identity = CameraSimulator.Identity(rawValue: identityName) else {
             throw UsageError(
-                "--identity takes generic, nikon, canon, sony, sony-stepping, fuji or lumix, not '\(identityName)'",
+                "--identity takes generic, nikon, canon, sony, sony-stepping, fuji, lumix or olympus, not '\(identityName)'",
                 commandPath: arguments.commandPath)
         }
         let port = try arguments.integer("port", default: 15740, in: 0...65535)

@@ -365,7 +365,9 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
 
     /// Runs `body` on the connection that `functionality` needs, passing on its errors as ``passingOn(_:from:while:)``
     /// does.
-    func withConnection<Result: Sendable>(
+    ///
+    /// - Throws: What ``connection(_:for:)`` throws, or what `body` throws.
+    public func withConnection<Result: Sendable>(
         _ functionality: CameraFunctionality = [], for activity: String,
         _ body: (Connection) async throws -> Result
     ) async throws -> Result {

@@ -34,50 +34,51 @@ extension LumixSimulator {
     private static func error(_ word: String) -> [UInt8] { xml("\(word)</result>") }
 
     /// Answers one `cam.cgi` command.
-    func answerCommand(_ request: Request) -> Answer {
+    func answerCommand(_ request: SimulatedHTTPRequest) -> SimulatedHTTPAnswer {
         guard request.path == "/cam.cgi" else {
-            return Answer(status: "404 Not Found", contentType: "text/plain", body: Array("not found".utf8))
+            return SimulatedHTTPAnswer(
+                status: "404 Not Found", contentType: "text/plain", body: Array("not found".utf8))
         }
         let query = request.query
         switch query["mode"] ?? "" {
         case "accctrl":
-            return Answer(
+            return SimulatedHTTPAnswer(
                 contentType: "text/plain",
                 body: query["type"] == "req_acc" ? Array("ok,\(Self.model),remote".utf8) : Self.error("err_non_support")
             )
         case "getinfo":
-            return Answer(body: info(query["type"] ?? ""))
+            return SimulatedHTTPAnswer(body: info(query["type"] ?? ""))
         case "getstate":
-            return Answer(body: stateAnswer(keepingStreamFrom: request.peer))
+            return SimulatedHTTPAnswer(body: stateAnswer(keepingStreamFrom: request.peer))
         case "getsetting":
             let type = query["type"] ?? ""
             guard let value = state.withLock({ $0.settings[type] }) else {
-                return Answer(body: Self.error("err_non_support"))
+                return SimulatedHTTPAnswer(body: Self.error("err_non_support"))
             }
-            return Answer(
+            return SimulatedHTTPAnswer(
                 body: Self.xml("ok</result><settingvalue \(type)=\"\(XMLElements.escaped(value))\"></settingvalue>"))
         case "setsetting":
-            return Answer(body: set(query["type"] ?? "", to: query["value"] ?? ""))
+            return SimulatedHTTPAnswer(body: set(query["type"] ?? "", to: query["value"] ?? ""))
         case "camcmd":
-            return Answer(body: command(query["value"] ?? ""))
+            return SimulatedHTTPAnswer(body: command(query["value"] ?? ""))
         case "get_content_info":
             let count = state.withLock { $0.pictures.count }
-            return Answer(
+            return SimulatedHTTPAnswer(
                 body: Self.xml(
                     "ok</result><current_position>\(count)</current_position><total_content_number>\(count)"
                         + "</total_content_number><content_number>\(count)</content_number>"))
         case "startstream":
             guard let port = query["value"].flatMap({ UInt16($0) }), port > 0,
                 let address = try? SocketAddress(numeric: request.peer, port: port)
-            else { return Answer(body: Self.error("err_param")) }
+            else { return SimulatedHTTPAnswer(body: Self.error("err_param")) }
             state.withLock { $0.stream = (address, .now + .seconds(10)) }
             configuration.log("live view to \(address)")
-            return Answer(body: Self.ok)
+            return SimulatedHTTPAnswer(body: Self.ok)
         case "stopstream":
             state.withLock { $0.stream = nil }
-            return Answer(body: Self.ok)
+            return SimulatedHTTPAnswer(body: Self.ok)
         default:
-            return Answer(body: Self.error("err_non_support"))
+            return SimulatedHTTPAnswer(body: Self.error("err_non_support"))
         }
     }
 
@@ -170,29 +171,30 @@ extension LumixSimulator {
     // MARK: Content directory
 
     /// Answers the content directory's Browse and the pictures' GETs.
-    func answerContent(_ request: Request) -> Answer {
+    func answerContent(_ request: SimulatedHTTPRequest) -> SimulatedHTTPAnswer {
         let path = request.path
         if request.head.startWords.first == "POST", path == "/Server0/CDS_control" {
-            return Answer(contentType: "text/xml; charset=\"utf-8\"", body: browse(request))
+            return SimulatedHTTPAnswer(contentType: "text/xml; charset=\"utf-8\"", body: browse(request))
         }
         let name = path.dropFirst()
         guard name.count > 6, ["DO", "DT", "DL"].contains(String(name.prefix(2))), name.hasSuffix(".JPG"),
             let id = Int(name.dropFirst(2).dropLast(4)),
             let jpeg = state.withLock({ $0.pictures.first { $0.id == id }?.jpeg })
         else {
-            return Answer(status: "404 Not Found", contentType: "text/plain", body: Array("no such file".utf8))
+            return SimulatedHTTPAnswer(
+                status: "404 Not Found", contentType: "text/plain", body: Array("no such file".utf8))
         }
-        return Answer(contentType: "image/jpeg", body: jpeg)
+        return SimulatedHTTPAnswer(contentType: "image/jpeg", body: jpeg)
     }
 
-    private func browse(_ request: Request) -> [UInt8] {
+    private func browse(_ request: SimulatedHTTPRequest) -> [UInt8] {
         let document = try? XMLElements(request.body, from: "a Browse request", maximumLength: 65536)
         let start = document?.first("StartingIndex").flatMap { Int($0.text) } ?? 0
         let count = document?.first("RequestedCount").flatMap { Int($0.text) } ?? 0
         let pictures = state.withLock { $0.pictures }
         let chosen = pictures.dropFirst(max(0, start)).prefix(max(0, count))
         let host = request.head["host"].map { String($0.prefix { $0 != ":" }) } ?? configuration.bindAddress
-        let contentPort = state.withLock { $0.servers.last?.listener.localPort } ?? configuration.contentPort
+        let contentPort = state.withLock { $0.servers.last?.port } ?? configuration.contentPort
         let base = "http://\(host):\(contentPort)"
         let items = chosen.map { picture in
             let id = picture.id

@@ -4,10 +4,6 @@ import ViewfinderHTTPMessage
 import ViewfinderImaging
 import ViewfinderSystem
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A simulated Panasonic Lumix on WiFi: `cam.cgi` commands on one port, the UPnP content directory and its files on
 /// another, and live view as JPEG datagrams, well enough that gphoto2's lumix driver and `ViewfinderLumix` accept
 /// it.
@@ -64,7 +60,7 @@ public final class LumixSimulator: Sendable {
         var nextPictureID = 1_000_001
         /// Where live view goes, while it runs, and when it stops unless asked for again.
         var stream: (address: SocketAddress, until: ContinuousClock.Instant)?
-        var servers: [(listener: Socket, thread: PlatformThread)] = []
+        var servers: [SimulatedHTTPServer] = []
         var streamThread: PlatformThread?
         var announcer: SSDPAnnouncer?
         var stopping = false
@@ -125,112 +121,20 @@ public final class LumixSimulator: Sendable {
         }
         announcer?.stop()
         for server in servers {
-            server.listener.shutdown()
-            server.thread.join()
-            server.listener.close()
+            server.stop()
         }
         streamer?.join()
     }
 
-    /// A request: its head, body and the peer's address.
-    struct Request {
-        var head: HTTPHead
-        var body: [UInt8]
-        var peer: String
-
-        /// The path, without the query.
-        var path: String {
-            let target = head.startWords.dropFirst().first.map(String.init) ?? "/"
-            return String(target.prefix { $0 != "?" })
-        }
-
-        /// The query's fields, such as `mode` → `getstate`.
-        var query: [String: String] {
-            let target = head.startWords.dropFirst().first.map(String.init) ?? ""
-            guard let mark = target.firstIndex(of: "?") else { return [:] }
-            var fields: [String: String] = [:]
-            for pair in target[target.index(after: mark)...].split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                let value = parts.count > 1 ? String(parts[1]) : ""
-                fields[String(parts[0])] = fields[String(parts[0])] ?? value.replacingPercentSlash
-            }
-            return fields
-        }
-    }
-
-    /// An answer: status, content type and body.
-    struct Answer {
-        var status = "200 OK"
-        var contentType = "text/xml"
-        var body: [UInt8]
-    }
-
-    /// Listens on `port` and answers each request with `answer`, one connection at a time on a thread of its own.
-    private func serve(port: UInt16, name: String, _ answer: @escaping @Sendable (Request) -> Answer) throws -> UInt16 {
-        let listener: Socket
-        do {
-            listener = try Socket.listen(host: configuration.bindAddress, port: port)
-        } catch {
-            throw ViewfinderError(error)
-        }
-        let thread = try PlatformThread(name: name) {
-            // Until stop() shuts the listener down, which ends accept with an error: a client may come after any
-            // pause, and a camera left waiting longer than accept's timeout still answers.
-            while true {
-                let client: Socket
-                do {
-                    guard let accepted = try listener.accept(timeout: .seconds(3600)) else { continue }
-                    client = accepted
-                } catch {
-                    return
-                }
-                if let request = Self.read(from: client) {
-                    let reply = answer(request)
-                    let head = HTTPHead(
-                        startLine: "HTTP/1.1 \(reply.status)",
-                        fields: [
-                            .init("Server", "Panasonic"), .init("Content-Type", reply.contentType),
-                            .init("Content-Length", String(reply.body.count)), .init("Connection", "close"),
-                        ])
-                    try? client.send(head.encoded() + reply.body, timeout: .seconds(10), while: "answering")
-                }
-                client.close()
-            }
-        }
-        state.withLock { $0.servers.append((listener, thread)) }
-        return listener.localPort
-    }
-
-    /// Reads one request, its body bounded to 64 KiB.
-    private static func read(from client: Socket) -> Request? {
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16384)
-        let deadline = ContinuousClock.now + .seconds(10)
-        func receive() -> Bool {
-            let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero else { return false }
-            let count = buffer.withUnsafeMutableBytes { raw in
-                (try? client.receive(into: raw, timeout: left, while: "reading a request")) ?? 0
-            }
-            received += buffer[..<count]
-            return count > 0
-        }
-        var end: Int?
-        while end == nil {
-            guard received.count < 65536, receive() else { return nil }
-            end = HTTPHead.end(in: received)
-        }
-        guard let end, let head = try? HTTPHead(parsing: received[..<end]) else { return nil }
-        let peer = SocketAddress.filling { getpeername(client.descriptor, $0, &$1) }.1.host
-        guard head["content-length"] != nil else { return Request(head: head, body: [], peer: peer) }
-        guard var body = try? HTTPBodyReader(head: head, maximumLength: 65536) else { return nil }
-        var taken = received[end...]
-        while (try? body.take(taken)) != nil, !body.isComplete {
-            let before = received.count
-            guard receive() else { return nil }
-            taken = received[before...]
-        }
-        return body.isComplete ? Request(head: head, body: body.body, peer: peer) : nil
+    /// Listens on `port` and answers each request with `answer`, with the `Server` field a Lumix sends, returning the
+    /// port.
+    private func serve(
+        port: UInt16, name: String, _ answer: @escaping @Sendable (SimulatedHTTPRequest) -> SimulatedHTTPAnswer
+    ) throws -> UInt16 {
+        let server = try SimulatedHTTPServer(
+            host: configuration.bindAddress, port: port, name: name, fields: [.init("Server", "Panasonic")], answer)
+        state.withLock { $0.servers.append(server) }
+        return server.port
     }
 
     /// Adds a picture of the test scene to the card.
@@ -241,12 +145,5 @@ public final class LumixSimulator: Sendable {
             state.pictures.append((state.nextPictureID, jpeg))
             state.nextPictureID += 1
         }
-    }
-}
-
-extension String {
-    /// The text with `%2F` read as `/`, the one escape Lumix clients send in values.
-    fileprivate var replacingPercentSlash: String {
-        split(separator: "%2F", omittingEmptySubsequences: false).joined(separator: "/")
     }
 }

@@ -2,34 +2,35 @@ import ViewfinderCore
 import ViewfinderHTTPMessage
 import ViewfinderSystem
 
-/// One HTTP/1.1 exchange with a Lumix: a request, then the answer's head and body, all within one deadline and the
-/// body within a bound; blocking the calling thread.
+/// One HTTP/1.1 exchange with a camera's HTTP API: a request, then the answer's head and body, all within one deadline
+/// and the body within a bound; blocking the calling thread.
 ///
-/// Each exchange opens a connection of its own and asks the camera to close it, as Panasonic's own app does.
-enum LumixHTTPClient {
+/// Each exchange opens a connection of its own and reads until the answer is whole or the camera closes it, as the
+/// makers' own apps do. The Lumix and Olympus drivers share it.
+package enum HTTPClient {
     /// An answer: its status code, head and body.
-    struct Answer: Sendable {
+    package struct Answer: Sendable {
         /// The status code, such as 200.
-        var status: Int
+        package var status: Int
         /// The head.
-        var head: HTTPHead
+        package var head: HTTPHead
         /// The body, whole.
-        var body: [UInt8]
+        package var body: [UInt8]
     }
 
     /// The longest answer head read.
-    static let maximumHeadLength = 16 * 1024
+    package static let maximumHeadLength = 16 * 1024
 
     /// An answer whose head is read and whose body is still to come on its connection.
-    struct OpenAnswer: Sendable {
+    package struct OpenAnswer: Sendable {
         /// The connection; the caller closes it.
-        var socket: Socket
+        package var socket: Socket
         /// The status code, such as 200.
-        var status: Int
+        package var status: Int
         /// The head.
-        var head: HTTPHead
+        package var head: HTTPHead
         /// The body's bytes that came with the head.
-        var start: [UInt8]
+        package var start: [UInt8]
     }
 
     /// Sends `request` (and `body`) to `host`:`port` and reads the answer, all by `deadline`.
@@ -37,7 +38,7 @@ enum LumixHTTPClient {
     /// - Throws: ``ViewfinderError``: `connectionFailed` when the camera does not take the connection, `timeout`
     ///   when it does not answer whole by the deadline, `disconnected` when it closes the connection before the end,
     ///   `malformedData` for an answer that is not HTTP or longer than `maximumBodyLength`.
-    static func exchange(
+    package static func exchange(
         _ request: HTTPHead, body: [UInt8] = [], host: String, port: UInt16, deadline: ContinuousClock.Instant,
         maximumBodyLength: Int, activity: String
     ) throws(ViewfinderError) -> Answer {
@@ -65,7 +66,7 @@ enum LumixHTTPClient {
     /// Sends `request` (and `body`) and reads the answer's head, by `deadline`, leaving its body on the connection.
     ///
     /// - Throws: What ``exchange(_:body:host:port:deadline:maximumBodyLength:activity:)`` throws.
-    static func open(
+    package static func open(
         _ request: HTTPHead, body: [UInt8] = [], host: String, port: UInt16, deadline: ContinuousClock.Instant,
         activity: String
     ) throws(ViewfinderError) -> OpenAnswer {
@@ -105,7 +106,7 @@ enum LumixHTTPClient {
     /// Receives what the peer sends next into `buffer`, waiting until `deadline`; `nil` once the peer closed.
     ///
     /// - Throws: ``ViewfinderError/Code/timeout`` when nothing comes by the deadline, or the connection's error.
-    static func receive(
+    package static func receive(
         on socket: Socket, into buffer: inout [UInt8], until deadline: ContinuousClock.Instant, activity: String
     ) throws(ViewfinderError) -> Int? {
         let left = ContinuousClock.now.duration(to: deadline)

@@ -5,15 +5,16 @@ import ViewfinderSystem
 import Glibc
 #endif
 
-/// A Lumix on loopback HTTP for the tests: each `cam.cgi` request is answered by a closure, each connection on a
-/// thread of its own, and every request's query is recorded.
+/// A camera's HTTP API on loopback for the tests: each request is answered by a closure given its query (`mode=getstate`
+/// of `/cam.cgi?mode=getstate`) or, without one, its target (`/get_connectmode.cgi`), each connection on a thread of
+/// its own, and every request's query is recorded.
 ///
 /// It answers until ``close()``, however long the test takes to send its first request: the test runs on Swift's few
 /// cooperative threads, which a busy machine can keep from it for minutes. A connection that sends no request, such
 /// as a stranger's to the ephemeral port, holds up only its own thread.
-final class LumixResponder: Sendable {
+public final class ScriptedHTTPResponder: Sendable {
     /// How a request is answered.
-    enum Answer: Sendable {
+    public enum Answer: Sendable {
         /// A 200 with this body and its length.
         case body([UInt8])
         /// These bytes as they are, head included.
@@ -31,7 +32,8 @@ final class LumixResponder: Sendable {
     /// How long a connection may take to send its request or take the answer: a hang, not a slow machine.
     static let patience = Duration.seconds(60)
 
-    let port: UInt16
+    /// The port it answers on, on 127.0.0.1.
+    public let port: UInt16
     private let listener: Socket
     private let thread: PlatformThread
     private let log: Locked<[String]>
@@ -39,8 +41,8 @@ final class LumixResponder: Sendable {
     /// Woken each time a connection's thread is done.
     private let connectionEnded: ThreadParker
 
-    /// Starts answering each request's query (`mode=getstate`) with `answer`.
-    init(answer: @escaping @Sendable (String) -> Answer) throws {
+    /// Starts answering each request's query (`mode=getstate`), or its target when it has none, with `answer`.
+    public init(answer: @escaping @Sendable (String) -> Answer) throws {
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)
         let log = Locked<[String]>([])
         let connections = Locked(Connections())
@@ -50,7 +52,7 @@ final class LumixResponder: Sendable {
         self.connections = connections
         self.connectionEnded = connectionEnded
         port = listener.localPort
-        thread = try PlatformThread(name: "test-lumix") {
+        thread = try PlatformThread(name: "test-http") {
             while true {
                 let client: Socket
                 do {
@@ -74,7 +76,7 @@ final class LumixResponder: Sendable {
                     connectionEnded.unpark()
                 }
                 do {
-                    try PlatformThread.detach(name: "test-lumix-http", serve)
+                    try PlatformThread.detach(name: "test-http-answer", serve)
                 } catch {
                     serve()
                 }
@@ -83,12 +85,12 @@ final class LumixResponder: Sendable {
     }
 
     /// The queries received so far, in order.
-    var queries: [String] { log.withLock { $0 } }
+    public var queries: [String] { log.withLock { $0 } }
 
     /// Stops answering: the camera is gone.
     ///
     /// Blocks until every connection's thread is done.
-    func close() {
+    public func close() {
         listener.shutdown()
         thread.join()
         listener.close()
@@ -96,7 +98,7 @@ final class LumixResponder: Sendable {
         while !connections.withLock({ $0.open.isEmpty }) { connectionEnded.park() }
     }
 
-    /// The query of a request's target, `/cam.cgi?QUERY`.
+    /// The query of a request's target, `/cam.cgi?QUERY`, or the target without a query.
     private static func readQuery(from client: Socket) -> String? {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -116,7 +118,7 @@ final class LumixResponder: Sendable {
         switch answer {
         case .body(let body):
             let head =
-                "HTTP/1.1 200 OK\r\nServer: Panasonic\r\nContent-Type: text/xml\r\n"
+                "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\n"
                 + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
             try? client.send(Array(head.utf8) + body, timeout: patience, while: "answering")
         case .raw(let bytes):
