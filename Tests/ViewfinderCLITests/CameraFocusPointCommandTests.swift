@@ -51,7 +51,7 @@ extension SimulatedCameraCommands {
 
                 let text = try camera.run("camera", "focus", "--at", "4500x3000")
                 #expect(text.status == 0, "\(text)")
-                #expect(text.standardOutput.hasPrefix("Focused at 4500x3000\n"), "\(text)")
+                #expect(text.standardOutput.hasPrefix("Focused at 4500,3000\n"), "\(text)")
                 #expect(text.standardOutput.contains("600x400+4200+2800 (active, in focus)"), "\(text)")
                 #expect(camera.simulator.afAreaCenter == LiveViewPoint(x: 4500, y: 3000))
             }

@@ -31,7 +31,7 @@ extension SimulatedCameraTests {
                     camera.supportedFunctionality == [
                         .stillCapture, .liveView, .videoRecording, .fileAccess, .fileDeletion, .propertyControl,
                         .directFocusDrive, .heldShutter, .shutterHalfPress, .clockUpdate, .powerOffOnDisconnect,
-                        .liveViewZoom,
+                        .liveViewZoom, .focusInfo, .touchAutoFocus,
                     ])
                 withExtendedLifetime(token) {}
             }

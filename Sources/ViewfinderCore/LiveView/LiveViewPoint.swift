@@ -11,6 +11,6 @@ public struct LiveViewPoint: Sendable, Hashable, CustomStringConvertible {
         self.y = y
     }
 
-    /// The point as `XxY`, as libgphoto2's `changeafarea` takes it.
-    public var description: String { "\(x)x\(y)" }
+    /// The point as `X,Y`, as the command line takes it.
+    public var description: String { "\(x),\(y)" }
 }
