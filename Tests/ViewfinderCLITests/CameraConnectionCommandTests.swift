@@ -35,6 +35,10 @@ extension SimulatedCameraCommands {
                 let simulator = try Self.askingCamera()
                 defer { simulator.stop() }
                 let process = try Self.startAsking(simulator)
+                // The prompt comes once the client has waited 2 s for the camera; the camera's thread, which counts
+                // the client it holds, may come to it late on a busy machine.
+                let deadline = ContinuousClock.now + .seconds(60)
+                while simulator.clientsAwaitingPairing < 1, ContinuousClock.now < deadline { usleep(2_000) }
                 #expect(simulator.clientsAwaitingPairing == 1)
                 simulator.confirmPairing()
                 let status = process.wait(timeout: .seconds(60))
