@@ -13,8 +13,8 @@ import ViewfinderSystem
 final class ConnectionPrompt: Sendable {
     /// Whether messages are JSON objects, one a line, for commands run with --json.
     let json: Bool
-    /// The task that turns Ctrl-C into cancelling the intervention, while one is shown.
-    private let interruptWatch = Locked<Task<Void, Never>?>(nil)
+    /// The watch that turns Ctrl-C into cancelling the intervention, while one is shown.
+    private let interruptWatch = Locked<Int?>(nil)
 
     /// Creates a prompt that writes text, or JSON lines when `json` is `true`.
     init(json: Bool) {
@@ -25,19 +25,19 @@ final class ConnectionPrompt: Sendable {
     @Sendable func handle(_ event: CameraUserInterventionEvent) {
         switch event {
         case .required(let intervention):
-            let watch = Task {
-                await Interrupt.wait()
-                if !Task.isCancelled { intervention.cancel() }
-            }
+            // Watching before the question shows: a Ctrl-C as soon as it shows cancels rather than exits.
+            let watch = Interrupt.watch { intervention.cancel() }
             interruptWatch.withLock { $0 = watch }
             say(
                 "waiting", kind: "confirmOnCamera",
                 "\(intervention.message) Waiting up to \(intervention.deadline); Ctrl-C cancels.")
         case .resolved:
-            interruptWatch.withLock { watch in
+            if let watch = interruptWatch.withLock({ watch in
                 defer { watch = nil }
                 return watch
-            }?.cancel()
+            }) {
+                Interrupt.endWatch(watch)
+            }
         }
     }
 

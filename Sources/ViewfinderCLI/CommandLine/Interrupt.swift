@@ -7,15 +7,17 @@ import Glibc
 
 /// Ctrl-C (SIGINT) and SIGTERM, so long-running commands can stop cleanly.
 ///
-/// Once ``install()`` has run, a signal resumes every task in ``wait()``. With nobody waiting and no command that
-/// called ``beginHandling()``, or at a second signal, the tool exits at once with status 130. The signal handler only writes to a pipe that a thread of its own reads, so
-/// it does not matter which thread the kernel picks to run it.
+/// Once ``install()`` has run, a signal resumes every task in ``wait()`` and runs every action given to ``watch(_:)``.
+/// With nobody waiting or watching and no command that called ``beginHandling()``, or at a second signal, the tool
+/// exits at once with status 130. The signal handler only writes to a pipe that a thread of its own reads, so it does
+/// not matter which thread the kernel picks to run it.
 enum Interrupt {
     /// Whether the command handles signals, and whether one came.
     private struct State {
         var handling = false
         var interrupted = false
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var watchers: [Int: @Sendable () -> Void] = [:]
         var nextWaiter = 0
     }
 
@@ -68,15 +70,36 @@ enum Interrupt {
         }
     }
 
-    /// Wakes the waiting tasks the first time; exits when nobody waits or when the waiters had their chance.
-    private static func deliver() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>]? in
-            guard !state.interrupted, state.handling || !state.waiters.isEmpty else { return nil }
-            state.interrupted = true
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
+    /// Calls `action` at the next signal, as a task in ``wait()`` would be woken, until ``endWatch(_:)`` is called
+    /// with the number returned; the watch holds from the moment this returns, so a signal right after is not lost.
+    static func watch(_ action: @escaping @Sendable () -> Void) -> Int {
+        state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            state.watchers[state.nextWaiter] = action
+            return state.nextWaiter
         }
-        guard let waiters else { exit(ExitStatus.interrupted) }
-        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Ends a watch ``watch(_:)`` began; its action is not called after this returns, unless a signal's call to it
+    /// had begun.
+    static func endWatch(_ id: Int) {
+        _ = state.withLock { $0.watchers.removeValue(forKey: id) }
+    }
+
+    /// Wakes the waiting tasks and calls the watches' actions the first time; exits when nobody waits or watches, or
+    /// when they had their chance.
+    private static func deliver() {
+        let woken = state.withLock {
+            state -> (waiters: [CheckedContinuation<Void, Never>], actions: [@Sendable () -> Void])? in
+            guard !state.interrupted, state.handling || !state.waiters.isEmpty || !state.watchers.isEmpty else {
+                return nil
+            }
+            state.interrupted = true
+            defer { (state.waiters, state.watchers) = ([:], [:]) }
+            return (Array(state.waiters.values), Array(state.watchers.values))
+        }
+        guard let woken else { exit(ExitStatus.interrupted) }
+        for waiter in woken.waiters { waiter.resume() }
+        for action in woken.actions { action() }
     }
 }
