@@ -76,7 +76,7 @@ package final class IOThread: TaskExecutor, Sendable {
         }
     }
 
-    /// Whether the caller is running on this thread.
+    /// Whether the caller is running on this thread; never once the thread has ended.
     package var isCurrent: Bool { thread.withLock { $0?.isCurrent ?? false } }
 
     private func run() {
@@ -98,6 +98,9 @@ package final class IOThread: TaskExecutor, Sendable {
             case .sleep(nil):
                 wakeUp.wait()
             case .exit:
+                // Forgotten before the thread ends: a thread started later may get the same pthread_t, and must not
+                // pass for this one in isCurrent.
+                thread.withLock { $0 = nil }
                 return
             }
         }
