@@ -352,6 +352,19 @@ expect_ok canon-depthoffield-off "$canon" 'Current: 0' --get-config depthoffield
     || fail canon-dof-set "viewfinder camera set dof-preview on failed" "$work/canon-dof-set.out"
 expect_ok canon-depthoffield-on "$canon" 'Current: 1' --get-config depthoffield
 "$viewfinder" camera set dof-preview off --host "127.0.0.1:$port" >/dev/null 2>&1 || true
+# EOS ImageFormat, packed: gphoto2's imageformat against viewfinder's quality, each reading what the other set.
+expect_ok canon-imageformat "$canon" '' --set-config "imageformat=RAW + Large Fine JPEG"
+quality=$("$viewfinder" camera get quality --host "127.0.0.1:$port")
+[ "$quality" = "RAW + JPEG Fine" ] && pass canon-imageformat-read-back \
+    || fail canon-imageformat-read-back "viewfinder reads back '$quality', not RAW + JPEG Fine"
+"$viewfinder" camera set quality jpeg-normal --host "127.0.0.1:$port" >"$work/canon-quality-set.out" 2>&1 \
+    || fail canon-quality-set "viewfinder camera set quality jpeg-normal failed" "$work/canon-quality-set.out"
+expect_ok canon-imageformat-get "$canon" 'Current: Large Normal JPEG' --get-config imageformat
+"$viewfinder" camera set quality jpeg-fine --host "127.0.0.1:$port" >/dev/null 2>&1 || true
+# EOS LensName: gphoto2's lensname, read from the same event record, names the lens viewfinder's camera get lens does.
+lens=$("$viewfinder" camera get lens --host "127.0.0.1:$port")
+expect_ok canon-lensname "$canon" "Current: $lens\$" --get-config lensname
+[ "$lens" = "EF35mm f/2 IS USM" ] && pass canon-lens-get || fail canon-lens-get "viewfinder reads the lens as '$lens'"
 expect_ok canon-capture "$canon" 'New file is in location /capt0000.jpg' --capture-image-and-download \
     --filename canon-capture.jpg
 expect_jpeg canon-capture-is-jpeg "$work/files/canon-capture.jpg" 3008x2000

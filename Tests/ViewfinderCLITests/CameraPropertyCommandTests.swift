@@ -196,6 +196,20 @@ extension SimulatedCameraCommands {
             }
         }
 
+        @Test func canonLensAndImageQualityByName() async throws {
+            try await CameraUnderTest.with(identity: .canon) { camera in
+                let lens = try camera.run("camera", "get", "lens")
+                #expect(lens.status == 0 && lens.standardOutput == "EF35mm f/2 IS USM\n", "\(lens)")
+                let information = try camera.run("camera", "props", "--category", "information")
+                #expect(information.standardOutput.contains("lens"), "\(information)")
+                let set = try camera.run("camera", "set", "lens", "EF50mm")
+                #expect(set.status != 0, "\(set)")
+                let quality = try camera.run("camera", "set", "quality", "raw+jpeg-fine")
+                #expect(quality.standardOutput == "Image Quality is RAW + JPEG Fine\n", "\(quality)")
+                #expect(camera.simulator.canonEOSSetting(.canonEOSImageFormat) == 0x0C03)
+            }
+        }
+
         @Test func setTakesValuesAsPeopleWriteThem() async throws {
             try await CameraUnderTest.with { camera in
                 let settings = [

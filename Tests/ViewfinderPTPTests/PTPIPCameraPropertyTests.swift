@@ -68,10 +68,11 @@ extension SimulatedCameraTests {
                     #expect(
                         iso?.localizedDisplayValue == camera.property(for: .iso).currentValue?.localizedDisplayValue)
                     let information = camera.populatedProperties(in: .information)
-                    // The simulated Nikon reports its lens's focal length too; the simulated Canon does not.
+                    // The simulated Nikon reports its lens's focal length too, the simulated Canon its lens's name.
                     let expected =
                         identity == .nikon
-                        ? ["batteryLevel", "focalLength", "shotsAvailable"] : ["batteryLevel", "shotsAvailable"]
+                        ? ["batteryLevel", "focalLength", "shotsAvailable"]
+                        : ["batteryLevel", "lensName", "shotsAvailable"]
                     #expect(information.map(\.anyIdentifier.name) == expected, "\(identity)")
                     #expect(!exposureNames.contains("batteryLevel"))
                     return camera
@@ -161,7 +162,39 @@ extension SimulatedCameraTests {
                 #expect(harness.simulator.canonEOSSetting(.canonEOSDepthOfFieldPreview) == 0)
                 let capture = camera.populatedProperties(in: .captureSetting)
                 #expect(capture.contains { $0 === mirror } && capture.contains { $0 === preview })
-                #expect(camera.property(for: .imageQuality).currentValue == nil)
+            }
+        }
+
+        /// The Canon's image quality is EOS ImageFormat, packed as libgphoto2 reads it: large JPEGs and raw files by
+        /// their common meaning, other sizes by name, set packed the same way.
+        @Test func canonImageFormat() async throws {
+            try await CameraHarness.run(.init(identity: .canon, sampleImageCount: 0)) { harness in
+                let quality = harness.camera.property(for: .imageQuality)
+                #expect(quality.commonValue == .jpegFine)
+                #expect(
+                    quality.validSettableValues.map(\.localizedDisplayValue) == [
+                        "JPEG Fine", "JPEG Normal", "Medium Fine JPEG", "Small Fine JPEG", "RAW", "RAW + JPEG Fine",
+                    ])
+                try await quality.setValue(.rawAndJPEGFine)
+                #expect(harness.simulator.canonEOSSetting(.canonEOSImageFormat) == 0x0C03)
+                #expect(quality.commonValue == .rawAndJPEGFine)
+                let medium = try #require(quality.validSettableValues.first { $0.rawValue == .integer(0x1300) })
+                try await quality.setValue(medium)
+                #expect(harness.simulator.canonEOSSetting(.canonEOSImageFormat) == 0x1300)
+                #expect(quality.currentValue?.localizedDisplayValue == "Medium Fine JPEG")
+                #expect(quality.commonValue == nil)
+            }
+        }
+
+        /// The Canon names its lens (EOS LensName, text in its events) as a read-only piece of information.
+        @Test func canonLensName() async throws {
+            try await CameraHarness.run(.init(identity: .canon, sampleImageCount: 0)) { harness in
+                let lens = harness.camera.property(for: .lensName)
+                #expect(lens.commonValue?.name == "EF35mm f/2 IS USM")
+                #expect(lens.currentValue?.localizedDisplayValue == "EF35mm f/2 IS USM")
+                #expect(lens.validSettableValues.isEmpty)
+                #expect(harness.camera.populatedProperties(in: .information).contains { $0 === lens })
+                await #expect(throws: ViewfinderError.self) { try await lens.setValue(LensNameValue("EF50mm")!) }
             }
         }
 

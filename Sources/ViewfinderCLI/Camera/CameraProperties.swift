@@ -57,6 +57,9 @@ enum CameraProperties {
             identifier: .focalLength, name: "focal-length", aliases: ["focalLength"], valueSyntax: "read-only",
             parse: { _ in nil }),
         TypedCommandLineProperty(
+            identifier: .lensName, name: "lens", aliases: ["lens-name", "lensName"], valueSyntax: "read-only",
+            parse: { _ in nil }),
+        TypedCommandLineProperty(
             identifier: .batteryLevel, name: "battery", aliases: ["batteryLevel"], valueSyntax: "read-only",
             parse: { _ in nil }),
         TypedCommandLineProperty(

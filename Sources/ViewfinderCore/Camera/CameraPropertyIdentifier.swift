@@ -159,3 +159,10 @@ extension CameraPropertyIdentifier where Value == OnOffValue {
         Self(name: "depthOfFieldPreview", localizedDisplayName: "Depth of Field Preview", category: .captureSetting)
     }
 }
+
+extension CameraPropertyIdentifier where Value == LensNameValue {
+    /// The lens on the camera, by the name the camera gives it; read-only.
+    public static var lensName: Self {
+        Self(name: "lensName", localizedDisplayName: "Lens", category: .information)
+    }
+}

@@ -22,6 +22,7 @@ import ViewfinderCore
         #expect(CameraPropertyIdentifier.colorTone.category == .imagingSetting)
         #expect(CameraPropertyIdentifier.mirrorLockupEnabled.category == .captureSetting)
         #expect(CameraPropertyIdentifier.depthOfFieldPreview.category == .captureSetting)
+        #expect(CameraPropertyIdentifier.lensName.category == .information)
         let control = CameraPropertyIdentifier<CameraControlValue>(name: "contrast", localizedDisplayName: "Contrast")
         #expect(control.category == .unknown)
     }
