@@ -291,6 +291,13 @@ quality=$("$viewfinder" camera get quality --host "127.0.0.1:$port")
 "$viewfinder" camera set quality jpeg-normal --host "127.0.0.1:$port" >"$work/nikon-quality-set.out" 2>&1 \
     || fail nikon-quality-set "viewfinder camera set quality jpeg-normal failed" "$work/nikon-quality-set.out"
 expect_ok nikon-imagequality-get "$nikon" 'Current: JPEG Normal' --get-config imagequality
+# Nikon LensID and LightMeter: gphoto2's lensname and lightmeter read what viewfinder's lens and light-meter do.
+expect_ok nikon-lensname "$nikon" "Current: $("$viewfinder" camera get lens --host "127.0.0.1:$port")\$" \
+    --get-config lensname
+meter=$("$viewfinder" camera get light-meter --host "127.0.0.1:$port")
+reading=${meter% EV}
+expect_ok nikon-lightmeter "$nikon" "Current: ${reading#+}\$" --get-config lightmeter
+[ "$meter" = "-0.3 EV" ] && pass nikon-light-meter-get || fail nikon-light-meter-get "viewfinder reads '$meter'"
 # LiveViewImageZoomRatio: over PTP/IP gphoto2 names the values with the D5000's table (it enters every model's menu
 # off USB, and the D5000's comes first), where the simulated Nikon and Viewfinder use the other bodies' table: the
 # value 4 that gphoto2 calls 66% is 50%, and 6 (100%) is a value gphoto2's table lacks.

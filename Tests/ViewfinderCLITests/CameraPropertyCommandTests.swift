@@ -165,12 +165,16 @@ extension SimulatedCameraCommands {
                 let names = readings.standardOutput.split(separator: "\n").dropFirst().map {
                     $0.split(separator: " ").first.map(String.init) ?? ""
                 }
-                #expect(names == ["focal-length", "battery", "shots"], "\(readings)")
+                #expect(names == ["focal-length", "lens", "light-meter", "battery", "shots"], "\(readings)")
 
                 let metering = try camera.run("camera", "set", "metering", "spot")
                 #expect(metering.status == 0 && metering.standardOutput == "Metering Mode is Spot\n", "\(metering)")
                 let focalLength = try camera.run("camera", "get", "focal-length")
                 #expect(focalLength.standardOutput == "35 mm\n", "\(focalLength)")
+                let meter = try camera.run("camera", "get", "light-meter")
+                #expect(meter.standardOutput == "-0.3 EV\n", "\(meter)")
+                let lens = try camera.run("camera", "get", "lens")
+                #expect(lens.standardOutput == "AF-S Nikkor 35mm 1:1.8G DX\n", "\(lens)")
                 let quality = try camera.run("camera", "set", "quality", "raw+jpeg-fine")
                 #expect(quality.standardOutput == "Image Quality is RAW + JPEG Fine\n", "\(quality)")
                 #expect(camera.simulator.dialValue(.compressionSetting) == 7)

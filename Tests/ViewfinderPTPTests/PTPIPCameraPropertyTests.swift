@@ -68,10 +68,11 @@ extension SimulatedCameraTests {
                     #expect(
                         iso?.localizedDisplayValue == camera.property(for: .iso).currentValue?.localizedDisplayValue)
                     let information = camera.populatedProperties(in: .information)
-                    // The simulated Nikon reports its lens's focal length too, the simulated Canon its lens's name.
+                    // The simulated Nikon reports its lens's focal length and name and its light meter too, the
+                    // simulated Canon its lens's name.
                     let expected =
                         identity == .nikon
-                        ? ["batteryLevel", "focalLength", "shotsAvailable"]
+                        ? ["batteryLevel", "focalLength", "lensName", "lightMeterReading", "shotsAvailable"]
                         : ["batteryLevel", "lensName", "shotsAvailable"]
                     #expect(information.map(\.anyIdentifier.name) == expected, "\(identity)")
                     #expect(!exposureNames.contains("batteryLevel"))
@@ -196,6 +197,31 @@ extension SimulatedCameraTests {
                 #expect(harness.camera.populatedProperties(in: .information).contains { $0 === lens })
                 await #expect(throws: ViewfinderError.self) { try await lens.setValue(LensNameValue("EF50mm")!) }
             }
+        }
+
+        /// The Nikon names its lens by LensID, in libgphoto2's table, and reports its exposure indicator (LightMeter, in
+        /// twelfths of a stop), both read-only.
+        @Test func nikonLensNameAndLightMeter() async throws {
+            try await CameraHarness.run(.init(identity: .nikon, sampleImageCount: 0)) { harness in
+                let camera = harness.camera
+                let lens = camera.property(for: .lensName)
+                #expect(lens.commonValue?.name == "AF-S Nikkor 35mm 1:1.8G DX")
+                #expect(lens.validSettableValues.isEmpty)
+                let meter = camera.property(for: .lightMeterReading)
+                #expect(meter.commonValue == LightMeterReadingValue(twelfthsOfAStop: -4))
+                #expect(meter.currentValue?.localizedDisplayValue == "-0.3 EV")
+                #expect(meter.validSettableValues.isEmpty)
+                await #expect(throws: ViewfinderError.self) {
+                    try await meter.setValue(LightMeterReadingValue(twelfthsOfAStop: 0))
+                }
+                let information = Set(camera.populatedProperties(in: .information).map(\.anyIdentifier.name))
+                #expect(information.isSuperset(of: ["lensName", "lightMeterReading"]))
+            }
+            #expect(NikonPropertyValues.lensName(0).isUnknown)
+            #expect(NikonPropertyValues.lensName(160).isUnknown)
+            #expect(LightMeterReadingValue(twelfthsOfAStop: 0).localizedDisplayValue == "0.0 EV")
+            #expect(LightMeterReadingValue(twelfthsOfAStop: -8).localizedDisplayValue == "-0.7 EV")
+            #expect(LightMeterReadingValue(twelfthsOfAStop: 14).localizedDisplayValue == "+1.2 EV")
         }
 
         /// A dial turned on the camera itself reaches the client through the camera's event, as on a real camera.

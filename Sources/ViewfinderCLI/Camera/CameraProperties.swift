@@ -60,6 +60,9 @@ enum CameraProperties {
             identifier: .lensName, name: "lens", aliases: ["lens-name", "lensName"], valueSyntax: "read-only",
             parse: { _ in nil }),
         TypedCommandLineProperty(
+            identifier: .lightMeterReading, name: "light-meter", aliases: ["lightMeterReading", "meter-reading"],
+            valueSyntax: "read-only", parse: { _ in nil }),
+        TypedCommandLineProperty(
             identifier: .batteryLevel, name: "battery", aliases: ["batteryLevel"], valueSyntax: "read-only",
             parse: { _ in nil }),
         TypedCommandLineProperty(

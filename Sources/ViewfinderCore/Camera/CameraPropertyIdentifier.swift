@@ -166,3 +166,10 @@ extension CameraPropertyIdentifier where Value == LensNameValue {
         Self(name: "lensName", localizedDisplayName: "Lens", category: .information)
     }
 }
+
+extension CameraPropertyIdentifier where Value == LightMeterReadingValue {
+    /// The camera's exposure indicator, in stops from what its light meter calls right; read-only.
+    public static var lightMeterReading: Self {
+        Self(name: "lightMeterReading", localizedDisplayName: "Light Meter Reading", category: .information)
+    }
+}

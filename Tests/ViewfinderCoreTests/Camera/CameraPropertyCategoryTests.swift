@@ -23,6 +23,7 @@ import ViewfinderCore
         #expect(CameraPropertyIdentifier.mirrorLockupEnabled.category == .captureSetting)
         #expect(CameraPropertyIdentifier.depthOfFieldPreview.category == .captureSetting)
         #expect(CameraPropertyIdentifier.lensName.category == .information)
+        #expect(CameraPropertyIdentifier.lightMeterReading.category == .information)
         let control = CameraPropertyIdentifier<CameraControlValue>(name: "contrast", localizedDisplayName: "Contrast")
         #expect(control.category == .unknown)
     }
