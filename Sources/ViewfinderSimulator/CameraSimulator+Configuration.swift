@@ -153,6 +153,8 @@ extension CameraSimulator {
                 SimulatedProperty(
                     code: .nikonLightMeter, dataType: .int8, factoryDefault: .int8(-4), value: .int8(-4),
                     form: .range(minimum: .int8(-60), maximum: .int8(60), step: .int8(1)), isSettable: false),
+                // Movies of 320x216, 640x424 and 1280x720, libgphoto2's sizes for bodies without a table of their own.
+                .enumeration(.nikonMovieScreenSize, [0, 1, 2].map { .uint8($0) }, current: .uint8(2)),
                 // The whole picture, then 25%, 50%, 100% and 200%, as most Nikon bodies name them.
                 .enumeration(.nikonLiveViewImageZoomRatio, [0, 2, 4, 6, 7].map { .uint8($0) }, current: .uint8(0)),
             ]

@@ -224,6 +224,24 @@ extension SimulatedCameraTests {
             #expect(LightMeterReadingValue(twelfthsOfAStop: 14).localizedDisplayValue == "+1.2 EV")
         }
 
+        /// The Nikon's movie frame size (MovScreenSize, libgphoto2's table for bodies without their own), read and set;
+        /// other codes are unknown.
+        @Test func nikonVideoRecordingFormat() async throws {
+            try await CameraHarness.run(.init(identity: .nikon, sampleImageCount: 0)) { harness in
+                let format = harness.camera.property(for: .videoRecordingFormat)
+                #expect(format.currentValue?.localizedDisplayValue == "1280x720")
+                #expect(format.validSettableValues.map(\.localizedDisplayValue) == ["320x216", "640x424", "1280x720"])
+                try await format.setValue(VideoRecordingFormatValue(frameSize: Dimensions(width: 640, height: 424)))
+                #expect(harness.simulator.dialValue(.nikonMovieScreenSize) == 1)
+                #expect(format.commonValue?.frameSize == Dimensions(width: 640, height: 424))
+                #expect(harness.camera.populatedProperties(in: .videoFormat).contains { $0 === format })
+            }
+            #expect(StandardPropertyValues.vendorDefined(3, NikonPropertyValues.videoRecordingFormat).isUnknown)
+            #expect(
+                VideoRecordingFormatValue(frameSize: Dimensions(width: 1920, height: 1080), framesPerSecond: 30)
+                    .localizedDisplayValue == "1920x1080 30p")
+        }
+
         /// A dial turned on the camera itself reaches the client through the camera's event, as on a real camera.
         @Test func aDialTurnedOnTheCameraReachesTheClient() async throws {
             for identity in [CameraSimulator.Identity.nikon, .canon] {

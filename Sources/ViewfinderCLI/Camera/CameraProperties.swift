@@ -54,6 +54,9 @@ enum CameraProperties {
             aliases: ["depth-of-field-preview", "depthOfFieldPreview"],
             valueSyntax: "on, off", parse: PropertyValueSyntax.named(OnOffValue.self)),
         TypedCommandLineProperty(
+            identifier: .videoRecordingFormat, name: "video-format", aliases: ["videoRecordingFormat", "movie-size"],
+            valueSyntax: "1280x720, 640x424", parse: PropertyValueSyntax.videoRecordingFormat),
+        TypedCommandLineProperty(
             identifier: .focalLength, name: "focal-length", aliases: ["focalLength"], valueSyntax: "read-only",
             parse: { _ in nil }),
         TypedCommandLineProperty(

@@ -173,3 +173,10 @@ extension CameraPropertyIdentifier where Value == LightMeterReadingValue {
         Self(name: "lightMeterReading", localizedDisplayName: "Light Meter Reading", category: .information)
     }
 }
+
+extension CameraPropertyIdentifier where Value == VideoRecordingFormatValue {
+    /// The frame size, and frame rate, of the movies the camera records.
+    public static var videoRecordingFormat: Self {
+        Self(name: "videoRecordingFormat", localizedDisplayName: "Video Recording Format", category: .videoFormat)
+    }
+}

@@ -5,7 +5,8 @@
 /// ``ShutterSpeedValue``, ``ApertureValue``, ``ExposureCompensationValue``, ``WhiteBalanceValue``,
 /// ``FocusModeValue``, ``AutoExposureModeValue``, ``DriveModeValue``, ``BatteryLevelValue``,
 /// ``ShotsAvailableValue``, ``MeteringModeValue``, ``FocalLengthValue``, ``ImageDestinationValue``,
-/// ``ImageQualityValue``, ``ColorToneValue``, ``OnOffValue``, ``LensNameValue``, ``LightMeterReadingValue`` and, for
+/// ``ImageQualityValue``, ``ColorToneValue``, ``OnOffValue``, ``LensNameValue``, ``LightMeterReadingValue``,
+/// ``VideoRecordingFormatValue`` and, for
 /// device controls with no shared meaning, ``CameraControlValue``.
 ///
 /// A type of your own needs only a display string:

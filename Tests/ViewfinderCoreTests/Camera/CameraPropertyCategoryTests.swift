@@ -24,6 +24,7 @@ import ViewfinderCore
         #expect(CameraPropertyIdentifier.depthOfFieldPreview.category == .captureSetting)
         #expect(CameraPropertyIdentifier.lensName.category == .information)
         #expect(CameraPropertyIdentifier.lightMeterReading.category == .information)
+        #expect(CameraPropertyIdentifier.videoRecordingFormat.category == .videoFormat)
         let control = CameraPropertyIdentifier<CameraControlValue>(name: "contrast", localizedDisplayName: "Contrast")
         #expect(control.category == .unknown)
     }

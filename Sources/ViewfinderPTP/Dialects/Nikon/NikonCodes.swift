@@ -60,6 +60,8 @@ extension PTPEventCode {
 
 /// Nikon's property codes.
 extension PTPDevicePropertyCode {
+    /// Nikon MovScreenSize (UInt8): the movie frame size, in codes whose meaning varies by model.
+    public static let nikonMovieScreenSize = PTPDevicePropertyCode(0xD0A0, vendorName: "Nikon MovScreenSize")
     /// Nikon MovRecProhibitCondition: a bit mask (UInt32); bit 10 is set while recording.
     public static let nikonMovieRecordingProhibitCondition = PTPDevicePropertyCode(
         0xD0A4, vendorName: "Nikon MovRecProhibitCondition")

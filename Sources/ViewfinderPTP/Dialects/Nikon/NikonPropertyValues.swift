@@ -20,6 +20,9 @@ enum NikonPropertyValues {
         .binding(.focalLength, .focalLength, decode: StandardPropertyValues.focalLength),
         .binding(.imageQuality, .compressionSetting) { StandardPropertyValues.vendorDefined($0, imageQuality) },
         .binding(.lensName, .nikonLensID, decode: lensName),
+        .binding(.videoRecordingFormat, .nikonMovieScreenSize) {
+            StandardPropertyValues.vendorDefined($0, videoRecordingFormat)
+        },
         .binding(.lightMeterReading, .nikonLightMeter) {
             TypedCameraPropertyValue(LightMeterReadingValue(twelfthsOfAStop: Int($0)), rawValue: .integer($0))
         },
@@ -43,6 +46,13 @@ enum NikonPropertyValues {
     static let imageQuality = VendorValues<ImageQualityValue>(meanings: [
         0: .jpegBasic, 1: .jpegNormal, 2: .jpegFine, 4: .raw, 5: .rawAndJPEGBasic, 6: .rawAndJPEGNormal,
         7: .rawAndJPEGFine,
+    ])
+
+    /// MovScreenSize as libgphoto2's table for Nikon bodies without one of their own.
+    static let videoRecordingFormat = VendorValues<VideoRecordingFormatValue>(meanings: [
+        0: VideoRecordingFormatValue(frameSize: Dimensions(width: 320, height: 216)),
+        1: VideoRecordingFormatValue(frameSize: Dimensions(width: 640, height: 424)),
+        2: VideoRecordingFormatValue(frameSize: Dimensions(width: 1280, height: 720)),
     ])
 
     /// Time exposures, which Nikon writes as `0xFFFFFFFD`.
