@@ -68,7 +68,7 @@ extension PTPDevicePropertyCode {
     public static let canonEOSDriveMode = PTPDevicePropertyCode(0xD106, vendorName: "EOS DriveMode")
     /// EOS MeteringMode (UINT8): 1 spot, 3 evaluative, 4 partial, 5 centre-weighted average, and others.
     public static let canonEOSMeteringMode = PTPDevicePropertyCode(0xD107, vendorName: "EOS MeteringMode")
-    /// EOS ImageFormat: the files each picture makes, packed as ``CanonEOSImageFormat`` reads them.
+    /// EOS ImageFormat: the files each picture makes, packed as libgphoto2's `ptp_unpack_EOS_ImageFormat` reads them.
     public static let canonEOSImageFormat = PTPDevicePropertyCode(0xD120, vendorName: "EOS ImageFormat")
     /// EOS PictureStyle (UINT8): 0x81 to 0x88 the camera's styles, 0x21 to 0x23 the user's.
     public static let canonEOSPictureStyle = PTPDevicePropertyCode(0xD110, vendorName: "EOS PictureStyle")

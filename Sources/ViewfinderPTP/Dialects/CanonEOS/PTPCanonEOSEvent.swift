@@ -11,7 +11,7 @@ public enum PTPCanonEOSEvent: Hashable, Sendable {
     /// two), a NUL-terminated string for text.
     case propertyChanged(PTPDevicePropertyCode, value: [UInt8])
     /// The values a property accepts now, each as the camera sends it in a four-byte slot (an image format in the
-    /// 16-bit form ``CanonEOSImageFormat`` makes of its packed one); empty when it accepts none.
+    /// 16-bit form libgphoto2 condenses its packed one to); empty when it accepts none.
     case allowedValuesChanged(PTPDevicePropertyCode, values: [UInt32])
     /// A file written to the card.
     case objectAdded(
