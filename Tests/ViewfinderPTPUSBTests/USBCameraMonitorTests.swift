@@ -155,6 +155,8 @@ import ViewfinderTestSupport
         try sysfs.camera("1-1", bus: 1, address: 9, serial: "3001234")
         try await waitUntil("the camera plugged in again") { discovery.availableCameras.count == 1 }
         #expect(discovery.availableCameras.first?.address.description == "usb:1:9")
+        // Observers hear of a change after the list has it, outside the discovery's lock.
+        try await waitUntil("the observer told of the camera plugged in again") { changes.withLock { $0.count } == 3 }
         #expect(
             changes.withLock { $0 } == [
                 .discovered(found), .lost(found), .discovered(discovery.availableCameras[0]),
