@@ -112,7 +112,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // A simulated PTP/IP camera (and a Lumix and an Olympus over HTTP), a product of its own for demos and tests.
+        // A simulated PTP/IP camera (and a Lumix, an Olympus and a Sony Camera Remote API body over HTTP), a product of
+        // its own for demos and tests.
         .target(
             name: "ViewfinderSimulator",
             dependencies: [
@@ -232,6 +233,13 @@ let package = Package(
                 "ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore", "ViewfinderHTTPMessage",
                 "ViewfinderSimulator", "ViewfinderOlympus",
             ],
+            exclude: ["Peers"],
+            swiftSettings: strict
+        ),
+        // The simulated Sony Camera Remote API camera against libsonyapi, an independent client, over loopback HTTP.
+        .testTarget(
+            name: "ViewfinderSonyRemoteTests",
+            dependencies: ["ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderSimulator"],
             exclude: ["Peers"],
             swiftSettings: strict
         ),

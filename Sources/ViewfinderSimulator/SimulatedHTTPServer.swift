@@ -32,15 +32,28 @@ struct SimulatedHTTPRequest {
     }
 }
 
-/// An answer of a simulated HTTP camera: status, content type and body.
+/// An answer of a simulated HTTP camera: status, content type and body, or a stream of no set length.
 struct SimulatedHTTPAnswer {
     var status = "200 OK"
     var contentType = "text/xml"
     var body: [UInt8]
+    /// When set, what writes the body after the head, which has no length: the connection's end ends the body.
+    var stream: (@Sendable (Socket) -> Void)?
+
+    init(
+        status: String = "200 OK", contentType: String = "text/xml", body: [UInt8],
+        stream: (@Sendable (Socket) -> Void)? = nil
+    ) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+        self.stream = stream
+    }
 }
 
 /// The HTTP server of a simulated camera: it listens on a port and answers each request, one connection at a time,
-/// on a thread of its own, closing the connection after each answer.
+/// on a thread of its own, closing the connection after each answer (a streamed answer holds the thread until it
+/// ends).
 final class SimulatedHTTPServer: Sendable {
     private let listener: Socket
     private let thread: PlatformThread
@@ -76,13 +89,18 @@ final class SimulatedHTTPServer: Sendable {
                     }
                     if let request = Self.read(from: client) {
                         let reply = answer(request)
+                        let length: [HTTPHead.Field] =
+                            reply.stream == nil ? [.init("Content-Length", String(reply.body.count))] : []
                         let head = HTTPHead(
                             startLine: "HTTP/1.1 \(reply.status)",
-                            fields: fields + [
-                                .init("Content-Type", reply.contentType),
-                                .init("Content-Length", String(reply.body.count)), .init("Connection", "close"),
+                            fields: fields + [.init("Content-Type", reply.contentType)] + length + [
+                                .init("Connection", "close")
                             ])
-                        try? client.send(head.encoded() + reply.body, timeout: .seconds(10), while: "answering")
+                        if (try? client.send(head.encoded() + reply.body, timeout: .seconds(10), while: "answering"))
+                            != nil
+                        {
+                            reply.stream?(client)
+                        }
                     }
                     client.close()
                 }
