@@ -86,10 +86,14 @@ import ViewfinderTestSupport
         (["camera", "record", "--seconds", "0"], "--seconds takes"),
         (
             ["simulate", "--identity", "fujifilm"],
-            "--identity takes generic, nikon, canon, sony, sony-stepping, fuji, lumix or olympus, not 'fujifilm'"
+            "--identity takes generic, nikon, canon, sony, sony-stepping, fuji, lumix, olympus or sony-remote-api, not 'fujifilm'"
         ),
         (["simulate", "--generated-file", "BIG.BIN"], "--generated-file takes NAME:BYTES"),
         (["simulate", "--usb", "--count", "2"], "--usb runs one camera; leave out --count"),
+        (
+            ["simulate", "--identity", "sony-remote-api", "--sample-images", "3"],
+            "--sample-images is not for --identity sony-remote-api, which takes --bind and --port"
+        ),
         (
             ["simulate", "--identity", "olympus", "--announce", "ssdp"],
             "--announce is not for --identity olympus, which takes --bind, --port and --sample-images"
