@@ -92,7 +92,7 @@ import ViewfinderTestSupport
         (["simulate", "--usb", "--count", "2"], "--usb runs one camera; leave out --count"),
         (
             ["simulate", "--identity", "sony-remote-api", "--sample-images", "3"],
-            "--sample-images is not for --identity sony-remote-api, which takes --bind and --port"
+            "--sample-images is not for --identity sony-remote-api, which takes --bind, --port and --announce ssdp"
         ),
         (
             ["simulate", "--identity", "olympus", "--announce", "ssdp"],

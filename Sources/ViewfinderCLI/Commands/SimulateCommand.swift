@@ -35,7 +35,8 @@ enum SimulateCommand: Command {
             olympuswifi expects. With --identity sony-remote-api it is a Sony α6000 speaking the Camera Remote API \
             (JSON-RPC over HTTP): its device description at /dd.xml and the camera service at /sony/camera on \
             --port (8080), rec mode, settings, getEvent, the shutter with postview pictures, and live view as an \
-            HTTP stream on a free port, as libsonyapi expects. With \
+            HTTP stream on a free port, as libsonyapi expects; with --announce ssdp it answers SSDP searches for \
+            the ScalarWebAPI service. With \
             --no-focus autofocus finds no focus. With --announce it announces itself on the network as the camera \
             it plays would (multicast DNS as a Nikon does, SSDP as a Canon does), so that `viewfinder discover` \
             and other browsers find it; announcing needs --bind on a network interface (0.0.0.0 for the first). It \

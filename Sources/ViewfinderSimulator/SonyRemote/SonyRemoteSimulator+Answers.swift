@@ -41,23 +41,36 @@ extension SonyRemoteSimulator {
             ["get", "set", "getAvailable", "getSupported"].map { $0 + name }
         }
 
-    /// The device description: the name, the API version and the services' action list URLs.
-    func deviceDescription() -> [UInt8] {
-        let base = baseURL(port: state.withLock { $0.server?.port }) + "/sony"
+    /// The service type the camera announces over SSDP.
+    static let serviceType = "urn:schemas-sony-com:service:ScalarWebAPI:1"
+    /// The camera's UDN.
+    static let udn = "uuid:00000000-0005-0010-8000-5AF3A0E1F0C2"
+
+    /// Sony's device information: the API version and the `camera` and `system` services' action list URL, on the
+    /// calls' `port`.
+    func deviceInfo(port: UInt16) -> String {
+        let base = baseURL(port: port) + "/sony"
         let services = ["camera", "system"].map { service in
             "<av:X_ScalarWebAPI_Service><av:X_ScalarWebAPI_ServiceType>\(service)</av:X_ScalarWebAPI_ServiceType>"
                 + "<av:X_ScalarWebAPI_ActionList_URL>\(base)</av:X_ScalarWebAPI_ActionList_URL>"
                 + "<av:X_ScalarWebAPI_AccessType /></av:X_ScalarWebAPI_Service>"
         }
+        return "<av:X_ScalarWebAPI_DeviceInfo xmlns:av=\"urn:schemas-sony-com:av\">"
+            + "<av:X_ScalarWebAPI_Version>1.0</av:X_ScalarWebAPI_Version>"
+            + "<av:X_ScalarWebAPI_ServiceList>\(services.joined())</av:X_ScalarWebAPI_ServiceList>"
+            + "</av:X_ScalarWebAPI_DeviceInfo>"
+    }
+
+    /// The device description at `/dd.xml`: the name and Sony's device information.
+    func deviceDescription() -> [UInt8] {
+        let port = state.withLock { $0.server?.port } ?? 0
         return Array(
-            ("<?xml version=\"1.0\"?>\r\n<root xmlns=\"urn:schemas-upnp-org:device-1-0\" "
-                + "xmlns:av=\"urn:schemas-sony-com:av\"><specVersion><major>1</major><minor>0</minor></specVersion>"
+            ("<?xml version=\"1.0\"?>\r\n<root xmlns=\"urn:schemas-upnp-org:device-1-0\">"
+                + "<specVersion><major>1</major><minor>0</minor></specVersion>"
                 + "<device><deviceType>urn:schemas-upnp-org:device:Basic:1</deviceType>"
                 + "<friendlyName>\(Self.model)</friendlyName><manufacturer>Sony Corporation</manufacturer>"
-                + "<modelName>SonyImagingDevice</modelName><UDN>uuid:000000001000-1010-8000-5AF3A0E1F0C2</UDN>"
-                + "<av:X_ScalarWebAPI_DeviceInfo><av:X_ScalarWebAPI_Version>1.0</av:X_ScalarWebAPI_Version>"
-                + "<av:X_ScalarWebAPI_ServiceList>\(services.joined())</av:X_ScalarWebAPI_ServiceList>"
-                + "</av:X_ScalarWebAPI_DeviceInfo></device></root>\r\n").utf8)
+                + "<modelName>SonyImagingDevice</modelName><UDN>\(Self.udn)</UDN>"
+                + deviceInfo(port: port) + "</device></root>\r\n").utf8)
     }
 
     /// Answers one request: the description, a call, or a postview picture.

@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderDiscovery
 import ViewfinderImaging
 import ViewfinderSystem
 
@@ -28,6 +29,9 @@ public final class SonyRemoteSimulator: Sendable {
         public var liveViewPort: UInt16
         /// How long a `getEvent` long poll waits for a change before it answers the state as it is.
         public var eventTimeout: Duration
+        /// Whether the camera announces itself over SSDP as the ScalarWebAPI service, its description naming the
+        /// services' action list URL; it needs a bind address on a network interface.
+        public var announces = false
         /// Where log lines go.
         public var log: @Sendable (String) -> Void
 
@@ -59,6 +63,7 @@ public final class SonyRemoteSimulator: Sendable {
         var liveView = false
         var server: SimulatedHTTPServer?
         var liveViewServer: SimulatedHTTPServer?
+        var announcer: SSDPAnnouncer?
         var stopping = false
     }
 
@@ -86,6 +91,15 @@ public final class SonyRemoteSimulator: Sendable {
                 host: configuration.bindAddress, port: configuration.liveViewPort, name: "sony-liveview"
             ) { self.liveViewAnswer($0) }
             state.withLock { $0.liveViewServer = liveViewServer }
+            if configuration.announces {
+                let announcer = try SSDPAnnouncer(
+                    .init(
+                        udn: Self.udn, types: [Self.serviceType], manufacturer: "Sony Corporation",
+                        modelName: "SonyImagingDevice", friendlyName: Self.model, serialNumber: "",
+                        address: configuration.bindAddress, vendorElements: deviceInfo(port: server.port)))
+                state.withLock { $0.announcer = announcer }
+                configuration.log("announcing over SSDP at \(announcer.location)")
+            }
         } catch {
             stop()
             throw error
@@ -96,14 +110,16 @@ public final class SonyRemoteSimulator: Sendable {
 
     /// Stops listening and streaming.
     public func stop() {
-        let servers = state.withLock { state in
+        let (servers, announcer) = state.withLock { state in
             state.stopping = true
             defer {
                 state.server = nil
                 state.liveViewServer = nil
+                state.announcer = nil
             }
-            return [state.server, state.liveViewServer]
+            return ([state.server, state.liveViewServer], state.announcer)
         }
+        announcer?.stop()
         for server in servers {
             server?.stop()
         }
