@@ -1,11 +1,12 @@
 """Drives a simulated Sony Camera Remote API camera with libsonyapi, an independent client, and prints what it read
 as JSON.
 
-Usage: libsonyapi-client.py PORT
+Usage: libsonyapi-client.py [PORT]
 
-libsonyapi finds the camera by an SSDP search on 239.255.255.250:1900 before anything else; its discover() is
-pointed here at the simulator's description on loopback, and everything after it (the description's services, the
-API list, startRecMode, the calls) is the client's own. The live view stream is read as pysony reads it.
+libsonyapi finds the camera by an SSDP search on 239.255.255.250:1900 before anything else; given a PORT, its
+discover() is pointed instead at the simulator's description on loopback. Everything after it (the description's
+services, the API list, startRecMode, the calls) is the client's own. The live view stream is read as pysony reads
+it.
 """
 
 import json
@@ -14,11 +15,13 @@ import sys
 import requests
 from libsonyapi.camera import Camera
 
-port = int(sys.argv[1])
-Camera.discover = lambda self: f"http://127.0.0.1:{port}/dd.xml"
+if len(sys.argv) > 1:
+    port = int(sys.argv[1])
+    Camera.discover = lambda self: f"http://127.0.0.1:{port}/dd.xml"
 
 camera = Camera()
 report = {
+    "location": camera.xml_url,
     "name": camera.name,
     "apiVersion": camera.api_version,
     "services": camera.services,
