@@ -132,6 +132,43 @@ import Glibc
         #expect(report.afterStop["error"] == .list([.number(1), .text("Not Available Now")]))
     }
 
+    /// A getEvent long poll waits for a change and answers it as soon as a call on another connection makes it.
+    @Test func aLongPollAnswersAChangeMadeOnAnotherConnection() async throws {
+        let simulator = SonyRemoteSimulator(configuration: .init(port: 0, eventTimeout: .seconds(120)))
+        let port = try simulator.start()
+        let poller: ChildProcess
+        do {
+            poller = try ChildProcess(
+                Self.python,
+                [Self.repository + "Tests/ViewfinderSonyRemoteTests/Peers/libsonyapi-longpoll.py", String(port)])
+        } catch {
+            await offThePool { simulator.stop() }
+            throw error
+        }
+        do {
+            try await waitUntil("the long poll to wait", checks: 30_000) { simulator.longPollsWaiting == 1 }
+            let set = try await ChildProcess.run([
+                Self.python, "-c",
+                "import requests; print(requests.post('http://127.0.0.1:\(port)/sony/camera', "
+                    + "'{\"method\": \"setShutterSpeed\", \"params\": [\"1/1000\"], \"id\": 2, \"version\": \"1.0\"}', "
+                    + "timeout=10).text)",
+            ])
+            #expect(set.standardOutput.contains("\"result\":[0]"))
+        } catch {
+            _ = await poller.finish(timeout: .zero)
+            await offThePool { simulator.stop() }
+            throw error
+        }
+        // Well before the poll's own two minutes: the change ends it.
+        let result = await poller.finish(timeout: .seconds(30))
+        await offThePool { simulator.stop() }
+        try #require(result.status == 0, "\(result)")
+        let line = try #require(result.standardOutput.split(separator: "\n").last { $0.hasPrefix("{") })
+        let shutter = try JSONDecoder().decode([String: Value].self, from: Data(line.utf8))
+        #expect(shutter["currentShutterSpeed"] == .text("1/1000"))
+        #expect(simulator.longPollsWaiting == 0)
+    }
+
     /// The simulated camera announced over SSDP in a network namespace of its own, as on its WiFi network, found by
     /// libsonyapi's own search from the other namespace and driven there.
     @Test func libsonyapiFindsTheCameraBySSDPAcrossItsNetwork() async throws {

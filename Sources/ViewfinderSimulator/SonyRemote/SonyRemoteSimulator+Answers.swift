@@ -246,13 +246,16 @@ extension SonyRemoteSimulator {
     /// The state as `getEvent` answers it.
     ///
     /// One slot per kind, each object at the index version 1.0 gives it, `null` in the slots the simulator does not
-    /// fill. A long poll waits, within the configured timeout, for a change since the last answer.
+    /// fill. A long poll waits, within the configured timeout, for a change since the last answer, which a call on
+    /// another connection makes.
     private func event(longPoll: Bool) -> [JSONValue] {
-        if longPoll {
+        if longPoll, state.withLock({ !$0.changed }) {
+            state.withLock { $0.pollsWaiting += 1 }
             let deadline = ContinuousClock.now + configuration.eventTimeout
             while ContinuousClock.now < deadline, state.withLock({ !$0.changed && !$0.stopping }) {
                 usleep(20_000)
             }
+            state.withLock { $0.pollsWaiting -= 1 }
         }
         let state = self.state.withLock { state in
             defer { state.changed = false }

@@ -60,6 +60,8 @@ public final class SonyRemoteSimulator: Sendable {
         var lastPicture: String?
         /// Whether something changed since the last `getEvent` answered.
         var changed = true
+        /// How many `getEvent` long polls wait for a change.
+        var pollsWaiting = 0
         var liveView = false
         var server: SimulatedHTTPServer?
         var liveViewServer: SimulatedHTTPServer?
@@ -82,9 +84,10 @@ public final class SonyRemoteSimulator: Sendable {
     /// - Throws: A `ViewfinderError` when a port cannot be bound (ports below 1024 need root).
     @discardableResult
     public func start() throws -> UInt16 {
-        let server = try SimulatedHTTPServer(host: configuration.bindAddress, port: configuration.port, name: "sony") {
-            self.answer($0)
-        }
+        // Calls side by side, as a client keeps a getEvent long poll open while it sets values.
+        let server = try SimulatedHTTPServer(
+            host: configuration.bindAddress, port: configuration.port, name: "sony", connections: 4
+        ) { self.answer($0) }
         state.withLock { $0.server = server }
         do {
             let liveViewServer = try SimulatedHTTPServer(
@@ -124,6 +127,9 @@ public final class SonyRemoteSimulator: Sendable {
             server?.stop()
         }
     }
+
+    /// How many `getEvent` long polls wait for a change, for tests that make the change once a poll waits.
+    package var longPollsWaiting: Int { state.withLock { $0.pollsWaiting } }
 
     /// The base of the URLs the camera gives, `http://host:port`, for the service at `port`.
     func baseURL(port: UInt16?) -> String {
