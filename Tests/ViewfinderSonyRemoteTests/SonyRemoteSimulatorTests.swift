@@ -64,6 +64,7 @@ import Glibc
         var refused: [String: Value]
         var unknown: [String: Value]
         var notJSON: [String: Value]
+        var deep: [String: Value]
         var eventIso: [String: Value]
         var eventShutter: [String: Value]
         var postview: String
@@ -104,6 +105,8 @@ import Glibc
         #expect(report.unknown["error"] == .list([.number(12), .text("No Such Method")]))
         #expect(report.notJSON["error"] == .list([.number(5), .text("Illegal Request")]))
         #expect(report.notJSON["id"] == .null)
+        // Nesting 50,000 deep is refused at the reader's depth bound, not followed down the stack.
+        #expect(report.deep["error"] == .list([.number(5), .text("Illegal Request")]))
         #expect(log.withLock { $0 }.contains("set IsoSpeedRate 400"))
         #expect(!log.withLock { $0 }.contains("set IsoSpeedRate 123"))
 

@@ -47,6 +47,7 @@ def raw(method, params, body=None):
 report["refused"] = raw("setIsoSpeedRate", ["123"])
 report["unknown"] = raw("actFlyAway", [])
 report["notJSON"] = raw("", [], body="{not json")
+report["deep"] = raw("", [], body="[" * 50000)
 
 # An event at once, then a long poll that a change since answers at once.
 event = camera.do("getEvent", [False])["result"]
