@@ -291,6 +291,13 @@ quality=$("$viewfinder" camera get quality --host "127.0.0.1:$port")
 "$viewfinder" camera set quality jpeg-normal --host "127.0.0.1:$port" >"$work/nikon-quality-set.out" 2>&1 \
     || fail nikon-quality-set "viewfinder camera set quality jpeg-normal failed" "$work/nikon-quality-set.out"
 expect_ok nikon-imagequality-get "$nikon" 'Current: JPEG Normal' --get-config imagequality
+# Nikon LensID and LightMeter: gphoto2's lensname and lightmeter read what viewfinder's lens and light-meter do.
+expect_ok nikon-lensname "$nikon" "Current: $("$viewfinder" camera get lens --host "127.0.0.1:$port")\$" \
+    --get-config lensname
+meter=$("$viewfinder" camera get light-meter --host "127.0.0.1:$port")
+reading=${meter% EV}
+expect_ok nikon-lightmeter "$nikon" "Current: ${reading#+}\$" --get-config lightmeter
+[ "$meter" = "-0.3 EV" ] && pass nikon-light-meter-get || fail nikon-light-meter-get "viewfinder reads '$meter'"
 # LiveViewImageZoomRatio: over PTP/IP gphoto2 names the values with the D5000's table (it enters every model's menu
 # off USB, and the D5000's comes first), where the simulated Nikon and Viewfinder use the other bodies' table: the
 # value 4 that gphoto2 calls 66% is 50%, and 6 (100%) is a value gphoto2's table lacks.
@@ -352,6 +359,19 @@ expect_ok canon-depthoffield-off "$canon" 'Current: 0' --get-config depthoffield
     || fail canon-dof-set "viewfinder camera set dof-preview on failed" "$work/canon-dof-set.out"
 expect_ok canon-depthoffield-on "$canon" 'Current: 1' --get-config depthoffield
 "$viewfinder" camera set dof-preview off --host "127.0.0.1:$port" >/dev/null 2>&1 || true
+# EOS ImageFormat, packed: gphoto2's imageformat against viewfinder's quality, each reading what the other set.
+expect_ok canon-imageformat "$canon" '' --set-config "imageformat=RAW + Large Fine JPEG"
+quality=$("$viewfinder" camera get quality --host "127.0.0.1:$port")
+[ "$quality" = "RAW + JPEG Fine" ] && pass canon-imageformat-read-back \
+    || fail canon-imageformat-read-back "viewfinder reads back '$quality', not RAW + JPEG Fine"
+"$viewfinder" camera set quality jpeg-normal --host "127.0.0.1:$port" >"$work/canon-quality-set.out" 2>&1 \
+    || fail canon-quality-set "viewfinder camera set quality jpeg-normal failed" "$work/canon-quality-set.out"
+expect_ok canon-imageformat-get "$canon" 'Current: Large Normal JPEG' --get-config imageformat
+"$viewfinder" camera set quality jpeg-fine --host "127.0.0.1:$port" >/dev/null 2>&1 || true
+# EOS LensName: gphoto2's lensname, read from the same event record, names the lens viewfinder's camera get lens does.
+lens=$("$viewfinder" camera get lens --host "127.0.0.1:$port")
+expect_ok canon-lensname "$canon" "Current: $lens\$" --get-config lensname
+[ "$lens" = "EF35mm f/2 IS USM" ] && pass canon-lens-get || fail canon-lens-get "viewfinder reads the lens as '$lens'"
 expect_ok canon-capture "$canon" 'New file is in location /capt0000.jpg' --capture-image-and-download \
     --filename canon-capture.jpg
 expect_jpeg canon-capture-is-jpeg "$work/files/canon-capture.jpg" 3008x2000

@@ -145,6 +145,16 @@ extension CameraSimulator {
                 .enumeration(.stillCaptureMode, [1, 2, 3, 0x8010, 0x8011].map { .uint16($0) }, current: .uint16(1)),
                 // JPEG basic, normal and fine, NEF, and NEF with each JPEG; JPEG fine when the camera starts.
                 .enumeration(.compressionSetting, [0, 1, 2, 4, 5, 6, 7].map { .uint8($0) }, current: .uint8(2)),
+                // An AF-S Nikkor 35mm 1:1.8G DX, as libgphoto2 names LensID 159, and the exposure indicator a third
+                // of a stop under.
+                SimulatedProperty(
+                    code: .nikonLensID, dataType: .uint8, factoryDefault: .uint8(159), value: .uint8(159), form: .none,
+                    isSettable: false),
+                SimulatedProperty(
+                    code: .nikonLightMeter, dataType: .int8, factoryDefault: .int8(-4), value: .int8(-4),
+                    form: .range(minimum: .int8(-60), maximum: .int8(60), step: .int8(1)), isSettable: false),
+                // Movies of 320x216, 640x424 and 1280x720, libgphoto2's sizes for bodies without a table of their own.
+                .enumeration(.nikonMovieScreenSize, [0, 1, 2].map { .uint8($0) }, current: .uint8(2)),
                 // The whole picture, then 25%, 50%, 100% and 200%, as most Nikon bodies name them.
                 .enumeration(.nikonLiveViewImageZoomRatio, [0, 2, 4, 6, 7].map { .uint8($0) }, current: .uint8(0)),
             ]

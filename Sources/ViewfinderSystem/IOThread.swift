@@ -76,20 +76,8 @@ package final class IOThread: TaskExecutor, Sendable {
         }
     }
 
-    /// Whether the caller is running on this thread.
+    /// Whether the caller is running on this thread; never once the thread has ended.
     package var isCurrent: Bool { thread.withLock { $0?.isCurrent ?? false } }
-
-    /// Whether the caller is running on this thread and no other job waits for it, so that work the caller would
-    /// submit and wait for can run at once without overtaking anybody's.
-    ///
-    /// A task that prefers the thread and loops over such work still lets queued jobs in between: its next piece of
-    /// work is submitted behind them.
-    package var canRunInline: Bool {
-        guard isCurrent else { return false }
-        return queue.withLock { queue in
-            queue.jobs.isEmpty && !(queue.timers.first.map { $0.deadline <= .now } ?? false)
-        }
-    }
 
     private func run() {
         while true {
@@ -110,6 +98,9 @@ package final class IOThread: TaskExecutor, Sendable {
             case .sleep(nil):
                 wakeUp.wait()
             case .exit:
+                // Forgotten before the thread ends: a thread started later may get the same pthread_t, and must not
+                // pass for this one in isCurrent.
+                thread.withLock { $0 = nil }
                 return
             }
         }

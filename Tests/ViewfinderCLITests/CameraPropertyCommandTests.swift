@@ -165,12 +165,21 @@ extension SimulatedCameraCommands {
                 let names = readings.standardOutput.split(separator: "\n").dropFirst().map {
                     $0.split(separator: " ").first.map(String.init) ?? ""
                 }
-                #expect(names == ["focal-length", "battery", "shots"], "\(readings)")
+                #expect(names == ["focal-length", "lens", "light-meter", "battery", "shots"], "\(readings)")
 
                 let metering = try camera.run("camera", "set", "metering", "spot")
                 #expect(metering.status == 0 && metering.standardOutput == "Metering Mode is Spot\n", "\(metering)")
                 let focalLength = try camera.run("camera", "get", "focal-length")
                 #expect(focalLength.standardOutput == "35 mm\n", "\(focalLength)")
+                let meter = try camera.run("camera", "get", "light-meter")
+                #expect(meter.standardOutput == "-0.3 EV\n", "\(meter)")
+                let lens = try camera.run("camera", "get", "lens")
+                #expect(lens.standardOutput == "AF-S Nikkor 35mm 1:1.8G DX\n", "\(lens)")
+                let video = try camera.run("camera", "set", "video-format", "640x424")
+                #expect(video.standardOutput == "Video Recording Format is 640x424\n", "\(video)")
+                #expect(camera.simulator.dialValue(.nikonMovieScreenSize) == 1)
+                let badVideo = try camera.run("camera", "set", "video-format", "640x")
+                #expect(badVideo.status != 0, "\(badVideo)")
                 let quality = try camera.run("camera", "set", "quality", "raw+jpeg-fine")
                 #expect(quality.standardOutput == "Image Quality is RAW + JPEG Fine\n", "\(quality)")
                 #expect(camera.simulator.dialValue(.compressionSetting) == 7)
@@ -193,6 +202,20 @@ extension SimulatedCameraCommands {
                 let capture = try camera.run("camera", "props", "--category", "capture-setting")
                 #expect(capture.standardOutput.contains("mirror-lockup"), "\(capture)")
                 #expect(capture.standardOutput.contains("dof-preview"), "\(capture)")
+            }
+        }
+
+        @Test func canonLensAndImageQualityByName() async throws {
+            try await CameraUnderTest.with(identity: .canon) { camera in
+                let lens = try camera.run("camera", "get", "lens")
+                #expect(lens.status == 0 && lens.standardOutput == "EF35mm f/2 IS USM\n", "\(lens)")
+                let information = try camera.run("camera", "props", "--category", "information")
+                #expect(information.standardOutput.contains("lens"), "\(information)")
+                let set = try camera.run("camera", "set", "lens", "EF50mm")
+                #expect(set.status != 0, "\(set)")
+                let quality = try camera.run("camera", "set", "quality", "raw+jpeg-fine")
+                #expect(quality.standardOutput == "Image Quality is RAW + JPEG Fine\n", "\(quality)")
+                #expect(camera.simulator.canonEOSSetting(.canonEOSImageFormat) == 0x0C03)
             }
         }
 

@@ -182,4 +182,58 @@ import ViewfinderCore
         let styles = CameraPropertySettableValues([0x81, 0x21, 0x40].map(Values.colorTone))
         #expect(styles.map(\.localizedDisplayValue) == ["Standard", "User Defined 1"])
     }
+
+    /// EOS ImageFormat in libgphoto2's condensed values: its own examples, packed back as it packs them; a record
+    /// of formats out of form is refused.
+    @Test func imageFormatsCondenseAsLibgphoto2s() throws {
+        func words(_ values: [UInt32]) -> [UInt8] {
+            values.flatMap { value in withUnsafeBytes(of: value.littleEndian, Array.init) }
+        }
+        // cRAW with a coarse S1 JPEG, and an mRAW alone, as libgphoto2's comments give them.
+        let craw = words([2, 0x10, 6, 0, 3, 0x10, 1, 0xE, 2])
+        let mraw = words([1, 0x10, 6, 1, 4])
+        var offset = 0
+        #expect(CanonEOSImageFormat.condense(craw + mraw, at: &offset) == 0x0BD2 && offset == 36)
+        #expect(CanonEOSImageFormat.condense(craw + mraw, at: &offset) == 0x1C00 && offset == 56)
+        #expect(CanonEOSImageFormat.pack(0x0BD2) == craw)
+        #expect(CanonEOSImageFormat.pack(0x1C00) == mraw)
+        offset = 0
+        #expect(CanonEOSImageFormat.condense(words([3, 0x10, 1, 0, 3]), at: &offset) == nil)
+        #expect(CanonEOSImageFormat.condense(words([1, 0x14, 1, 0, 3]), at: &offset) == nil)
+        #expect(CanonEOSImageFormat.condense(words([2, 0x10, 1, 0, 3]), at: &offset) == nil && offset == 0)
+
+        let allowed = PTPCanonEOSEvent.allowedValuesChanged(.canonEOSImageFormat, values: [0x0300, 0x0C03])
+        let data = PTPCanonEOSEvent.encode([allowed])
+        #expect(data.count == 8 + 12 + 20 + 36 + 8)
+        #expect(try PTPCanonEOSEvent.decode(data) == [allowed])
+        var short = data
+        short.replaceSubrange(16..<20, with: words([3]))
+        #expect(throws: ViewfinderError.self) { try PTPCanonEOSEvent.decode(short) }
+        var bent = data
+        bent.replaceSubrange(24..<28, with: words([0x11]))
+        #expect(throws: ViewfinderError.self) { try PTPCanonEOSEvent.decode(bent) }
+
+        typealias Values = CanonEOSPropertyValues
+        #expect(Values.imageQuality(0x0300).commonValue == .jpegFine)
+        #expect(Values.imageQuality(0x0C00).commonValue == .raw)
+        #expect(Values.imageQuality(0x0C02).commonValue == .rawAndJPEGNormal)
+        #expect(Values.imageQuality(0x2300).localizedDisplayValue == "Small Fine JPEG")
+        #expect(Values.imageQuality(0x2300).commonValue == nil && !Values.imageQuality(0x2300).isUnknown)
+        #expect(Values.imageQuality(0x0400).isUnknown)
+        let offered = CameraPropertySettableValues([0x0300, 0x0400, 0x1300].map(Values.imageQuality))
+        #expect(offered.map(\.localizedDisplayValue) == ["JPEG Fine", "Medium Fine JPEG"])
+    }
+
+    /// EOS LensName arrives as a NUL-terminated string in a property record; an empty name is a body without a lens.
+    @Test func lensNameIsTheRecordsText() throws {
+        let name = Array("EF-S18-55mm f/3.5-5.6 IS STM".utf8) + [0]
+        let events = try PTPCanonEOSEvent.decode(
+            PTPCanonEOSEvent.encode([.propertyChanged(.canonEOSLensName, value: name)]))
+        #expect(events == [.propertyChanged(.canonEOSLensName, value: name)])
+        let lens = CanonEOSPropertyValues.lensName("EF-S18-55mm f/3.5-5.6 IS STM")
+        #expect(lens?.commonValue?.name == "EF-S18-55mm f/3.5-5.6 IS STM")
+        #expect(lens?.rawValue == .string("EF-S18-55mm f/3.5-5.6 IS STM"))
+        #expect(CanonEOSPropertyValues.lensName("") == nil)
+        #expect(CanonEOSPropertyValues.lensName("  ") == nil)
+    }
 }

@@ -33,6 +33,40 @@ extension SimulatedCameraTests {
             }
         }
 
+        /// Each picture the camera writes to its card, whoever pressed the shutter, comes with a preview: the camera's
+        /// thumbnail of it, valid while the connection that offered it lasts.
+        @Test func eachNewPictureComesWithAPreview() async throws {
+            for identity in [CameraSimulator.Identity.nikon, .canon] {
+                try await CameraHarness.run(.init(identity: identity, sampleImageCount: 0)) { harness in
+                    let camera = harness.camera
+                    let previews = Observed<CameraShotPreview>()
+                    let token = camera.addShotPreviewObserver { previews.append($0) }
+                    try await camera.invokeOneShotShutterExplicitlyEngagingAutoFocus(false)
+                    try await waitUntil("the preview to be offered") { previews.all.count == 1 }
+                    let preview = try #require(previews.all.first)
+                    #expect(preview.isValid)
+                    #expect(preview.file.kind == .jpegImage, "\(identity)")
+                    let jpeg = try await preview.fetchPreview()
+                    #expect(jpeg.prefix(2) == [0xFF, 0xD8], "\(identity)")
+                    #expect(jpeg.count < Int(preview.file.byteCount), "\(identity)")
+                    #expect(!preview.isFetching)
+
+                    // The camera's own button makes a preview too.
+                    try await waitUntil("the camera to take another picture") {
+                        (try? harness.simulator.pressShutterButton()) != nil
+                    }
+                    try await waitUntil("the second preview to be offered") { previews.all.count == 2 }
+                    #expect(previews.all[1].fileNameHint != preview.fileNameHint)
+
+                    try await camera.disconnect()
+                    #expect(!preview.isValid)
+                    let error = await #expect(throws: ViewfinderError.self) { _ = try await preview.fetchPreview() }
+                    #expect(error?.code == .notAvailable, "\(identity)")
+                    withExtendedLifetime(token) {}
+                }
+            }
+        }
+
         @Test func aNikonFocusesWithAfDriveAndTakesNoPictureWithoutFocus() async throws {
             var configuration = CameraSimulator.Configuration(identity: .nikon, sampleImageCount: 0)
             try await CameraHarness.run(configuration) { harness in

@@ -68,10 +68,12 @@ extension SimulatedCameraTests {
                     #expect(
                         iso?.localizedDisplayValue == camera.property(for: .iso).currentValue?.localizedDisplayValue)
                     let information = camera.populatedProperties(in: .information)
-                    // The simulated Nikon reports its lens's focal length too; the simulated Canon does not.
+                    // The simulated Nikon reports its lens's focal length and name and its light meter too, the
+                    // simulated Canon its lens's name.
                     let expected =
                         identity == .nikon
-                        ? ["batteryLevel", "focalLength", "shotsAvailable"] : ["batteryLevel", "shotsAvailable"]
+                        ? ["batteryLevel", "focalLength", "lensName", "lightMeterReading", "shotsAvailable"]
+                        : ["batteryLevel", "lensName", "shotsAvailable"]
                     #expect(information.map(\.anyIdentifier.name) == expected, "\(identity)")
                     #expect(!exposureNames.contains("batteryLevel"))
                     return camera
@@ -161,8 +163,83 @@ extension SimulatedCameraTests {
                 #expect(harness.simulator.canonEOSSetting(.canonEOSDepthOfFieldPreview) == 0)
                 let capture = camera.populatedProperties(in: .captureSetting)
                 #expect(capture.contains { $0 === mirror } && capture.contains { $0 === preview })
-                #expect(camera.property(for: .imageQuality).currentValue == nil)
             }
+        }
+
+        /// The Canon's image quality is EOS ImageFormat, packed as libgphoto2 reads it: large JPEGs and raw files by
+        /// their common meaning, other sizes by name, set packed the same way.
+        @Test func canonImageFormat() async throws {
+            try await CameraHarness.run(.init(identity: .canon, sampleImageCount: 0)) { harness in
+                let quality = harness.camera.property(for: .imageQuality)
+                #expect(quality.commonValue == .jpegFine)
+                #expect(
+                    quality.validSettableValues.map(\.localizedDisplayValue) == [
+                        "JPEG Fine", "JPEG Normal", "Medium Fine JPEG", "Small Fine JPEG", "RAW", "RAW + JPEG Fine",
+                    ])
+                try await quality.setValue(.rawAndJPEGFine)
+                #expect(harness.simulator.canonEOSSetting(.canonEOSImageFormat) == 0x0C03)
+                #expect(quality.commonValue == .rawAndJPEGFine)
+                let medium = try #require(quality.validSettableValues.first { $0.rawValue == .integer(0x1300) })
+                try await quality.setValue(medium)
+                #expect(harness.simulator.canonEOSSetting(.canonEOSImageFormat) == 0x1300)
+                #expect(quality.currentValue?.localizedDisplayValue == "Medium Fine JPEG")
+                #expect(quality.commonValue == nil)
+            }
+        }
+
+        /// The Canon names its lens (EOS LensName, text in its events) as a read-only piece of information.
+        @Test func canonLensName() async throws {
+            try await CameraHarness.run(.init(identity: .canon, sampleImageCount: 0)) { harness in
+                let lens = harness.camera.property(for: .lensName)
+                #expect(lens.commonValue?.name == "EF35mm f/2 IS USM")
+                #expect(lens.currentValue?.localizedDisplayValue == "EF35mm f/2 IS USM")
+                #expect(lens.validSettableValues.isEmpty)
+                #expect(harness.camera.populatedProperties(in: .information).contains { $0 === lens })
+                await #expect(throws: ViewfinderError.self) { try await lens.setValue(LensNameValue("EF50mm")!) }
+            }
+        }
+
+        /// The Nikon names its lens by LensID, in libgphoto2's table, and reports its exposure indicator (LightMeter, in
+        /// twelfths of a stop), both read-only.
+        @Test func nikonLensNameAndLightMeter() async throws {
+            try await CameraHarness.run(.init(identity: .nikon, sampleImageCount: 0)) { harness in
+                let camera = harness.camera
+                let lens = camera.property(for: .lensName)
+                #expect(lens.commonValue?.name == "AF-S Nikkor 35mm 1:1.8G DX")
+                #expect(lens.validSettableValues.isEmpty)
+                let meter = camera.property(for: .lightMeterReading)
+                #expect(meter.commonValue == LightMeterReadingValue(twelfthsOfAStop: -4))
+                #expect(meter.currentValue?.localizedDisplayValue == "-0.3 EV")
+                #expect(meter.validSettableValues.isEmpty)
+                await #expect(throws: ViewfinderError.self) {
+                    try await meter.setValue(LightMeterReadingValue(twelfthsOfAStop: 0))
+                }
+                let information = Set(camera.populatedProperties(in: .information).map(\.anyIdentifier.name))
+                #expect(information.isSuperset(of: ["lensName", "lightMeterReading"]))
+            }
+            #expect(NikonPropertyValues.lensName(0).isUnknown)
+            #expect(NikonPropertyValues.lensName(160).isUnknown)
+            #expect(LightMeterReadingValue(twelfthsOfAStop: 0).localizedDisplayValue == "0.0 EV")
+            #expect(LightMeterReadingValue(twelfthsOfAStop: -8).localizedDisplayValue == "-0.7 EV")
+            #expect(LightMeterReadingValue(twelfthsOfAStop: 14).localizedDisplayValue == "+1.2 EV")
+        }
+
+        /// The Nikon's movie frame size (MovScreenSize, libgphoto2's table for bodies without their own), read and set;
+        /// other codes are unknown.
+        @Test func nikonVideoRecordingFormat() async throws {
+            try await CameraHarness.run(.init(identity: .nikon, sampleImageCount: 0)) { harness in
+                let format = harness.camera.property(for: .videoRecordingFormat)
+                #expect(format.currentValue?.localizedDisplayValue == "1280x720")
+                #expect(format.validSettableValues.map(\.localizedDisplayValue) == ["320x216", "640x424", "1280x720"])
+                try await format.setValue(VideoRecordingFormatValue(frameSize: Dimensions(width: 640, height: 424)))
+                #expect(harness.simulator.dialValue(.nikonMovieScreenSize) == 1)
+                #expect(format.commonValue?.frameSize == Dimensions(width: 640, height: 424))
+                #expect(harness.camera.populatedProperties(in: .videoFormat).contains { $0 === format })
+            }
+            #expect(StandardPropertyValues.vendorDefined(3, NikonPropertyValues.videoRecordingFormat).isUnknown)
+            #expect(
+                VideoRecordingFormatValue(frameSize: Dimensions(width: 1920, height: 1080), framesPerSecond: 30)
+                    .localizedDisplayValue == "1920x1080 30p")
         }
 
         /// A dial turned on the camera itself reaches the client through the camera's event, as on a real camera.

@@ -54,8 +54,17 @@ enum CameraProperties {
             aliases: ["depth-of-field-preview", "depthOfFieldPreview"],
             valueSyntax: "on, off", parse: PropertyValueSyntax.named(OnOffValue.self)),
         TypedCommandLineProperty(
+            identifier: .videoRecordingFormat, name: "video-format", aliases: ["videoRecordingFormat", "movie-size"],
+            valueSyntax: "1280x720, 640x424", parse: PropertyValueSyntax.videoRecordingFormat),
+        TypedCommandLineProperty(
             identifier: .focalLength, name: "focal-length", aliases: ["focalLength"], valueSyntax: "read-only",
             parse: { _ in nil }),
+        TypedCommandLineProperty(
+            identifier: .lensName, name: "lens", aliases: ["lens-name", "lensName"], valueSyntax: "read-only",
+            parse: { _ in nil }),
+        TypedCommandLineProperty(
+            identifier: .lightMeterReading, name: "light-meter", aliases: ["lightMeterReading", "meter-reading"],
+            valueSyntax: "read-only", parse: { _ in nil }),
         TypedCommandLineProperty(
             identifier: .batteryLevel, name: "battery", aliases: ["batteryLevel"], valueSyntax: "read-only",
             parse: { _ in nil }),

@@ -116,6 +116,15 @@ enum PropertyValueSyntax {
         }
     }
 
+    /// A movie frame size written WIDTHxHEIGHT, such as `1280x720`.
+    static func videoRecordingFormat(_ text: String) -> VideoRecordingFormatValue? {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else {
+            return nil
+        }
+        return VideoRecordingFormatValue(frameSize: Dimensions(width: width, height: height))
+    }
+
     /// Text as lower-case letters and digits only, for names: "Self-Timer" and "self timer" are both "selftimer".
     private static func words(_ text: String) -> String {
         String(text.lowercased().filter { $0.isLetter || $0.isNumber })

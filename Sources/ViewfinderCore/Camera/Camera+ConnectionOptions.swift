@@ -43,7 +43,7 @@ extension Camera {
         options: CameraConnectionOptions = [],
         userIntervention: @escaping @Sendable (CameraUserInterventionEvent) -> Void
     ) async throws -> [CameraConnectionWarning] {
-        try await CameraUserInterventionHandler.$current.withValue(userIntervention) {
+        try await CameraUserInterventionHandler.$box.withValue(CameraUserInterventionHandler.Box(userIntervention)) {
             try await connect()
         }
         return await warnings(connectingWith: options)

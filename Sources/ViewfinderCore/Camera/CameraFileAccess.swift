@@ -58,6 +58,15 @@ public protocol CameraFileAccess: Camera {
     func addCameraInitiatedTransferHandler(
         _ handler: @escaping @Sendable (CameraInitiatedTransferRequest) -> Void
     ) -> ObservationToken
+
+    /// Calls `observer` with a preview of each picture the camera reports writing to its card, whoever pressed the
+    /// shutter: the camera's thumbnail of it, read only when asked for.
+    ///
+    /// JPEG and raw pictures have previews; pictures the camera holds for the computer come to
+    /// ``addCameraInitiatedTransferHandler(_:)`` instead. A camera that reports no new files never calls `observer`.
+    ///
+    /// - Returns: A token that keeps the observer: it ends when the token is released or cancelled.
+    func addShotPreviewObserver(_ observer: @escaping @Sendable (CameraShotPreview) -> Void) -> ObservationToken
 }
 
 extension Camera {

@@ -159,3 +159,24 @@ extension CameraPropertyIdentifier where Value == OnOffValue {
         Self(name: "depthOfFieldPreview", localizedDisplayName: "Depth of Field Preview", category: .captureSetting)
     }
 }
+
+extension CameraPropertyIdentifier where Value == LensNameValue {
+    /// The lens on the camera, by the name the camera gives it; read-only.
+    public static var lensName: Self {
+        Self(name: "lensName", localizedDisplayName: "Lens", category: .information)
+    }
+}
+
+extension CameraPropertyIdentifier where Value == LightMeterReadingValue {
+    /// The camera's exposure indicator, in stops from what its light meter calls right; read-only.
+    public static var lightMeterReading: Self {
+        Self(name: "lightMeterReading", localizedDisplayName: "Light Meter Reading", category: .information)
+    }
+}
+
+extension CameraPropertyIdentifier where Value == VideoRecordingFormatValue {
+    /// The frame size, and frame rate, of the movies the camera records.
+    public static var videoRecordingFormat: Self {
+        Self(name: "videoRecordingFormat", localizedDisplayName: "Video Recording Format", category: .videoFormat)
+    }
+}

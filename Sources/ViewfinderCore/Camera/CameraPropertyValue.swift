@@ -5,8 +5,9 @@
 /// ``ShutterSpeedValue``, ``ApertureValue``, ``ExposureCompensationValue``, ``WhiteBalanceValue``,
 /// ``FocusModeValue``, ``AutoExposureModeValue``, ``DriveModeValue``, ``BatteryLevelValue``,
 /// ``ShotsAvailableValue``, ``MeteringModeValue``, ``FocalLengthValue``, ``ImageDestinationValue``,
-/// ``ImageQualityValue``, ``ColorToneValue``, ``OnOffValue`` and, for device controls with no shared meaning,
-/// ``CameraControlValue``.
+/// ``ImageQualityValue``, ``ColorToneValue``, ``OnOffValue``, ``LensNameValue``, ``LightMeterReadingValue``,
+/// ``VideoRecordingFormatValue`` and, for
+/// device controls with no shared meaning, ``CameraControlValue``.
 ///
 /// A type of your own needs only a display string:
 ///

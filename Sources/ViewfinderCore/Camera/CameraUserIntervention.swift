@@ -70,6 +70,21 @@ package final class CameraUserInterventionCancellation: Sendable {
 /// ``Camera/connect(options:userIntervention:)`` binds it around the connection; the task that opens the connection
 /// inherits it, and an endpoint reads it before it leaves for its own thread.
 package enum CameraUserInterventionHandler {
+    /// A handler held as an object: a task-local value of a function type crashes optimized, statically linked
+    /// builds in `swift_task_localValuePush`.
+    package final class Box: Sendable {
+        /// The handler.
+        package let handle: @Sendable (CameraUserInterventionEvent) -> Void
+
+        /// Holds `handle`.
+        package init(_ handle: @escaping @Sendable (CameraUserInterventionEvent) -> Void) {
+            self.handle = handle
+        }
+    }
+
     /// The handler of the connection this task makes, if it was given one.
-    @TaskLocal package static var current: (@Sendable (CameraUserInterventionEvent) -> Void)?
+    @TaskLocal package static var box: Box?
+
+    /// The handler of the connection this task makes, if it was given one.
+    package static var current: (@Sendable (CameraUserInterventionEvent) -> Void)? { box?.handle }
 }

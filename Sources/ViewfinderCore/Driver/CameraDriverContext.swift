@@ -44,14 +44,22 @@ public final class CameraDriverContext: Sendable {
         host?.property(for: identifier)
     }
 
-    /// Whether anyone listens for new files: a connection may skip reading a new file's information when not.
+    /// Whether anyone listens for new files or their previews: a connection may skip reading a new file's information
+    /// when not.
     public var wantsNewFiles: Bool {
-        currentHost?.newFileObservers.hasObservers ?? false
+        guard let host = currentHost else { return false }
+        return host.newFileObservers.hasObservers || host.shotPreviews.hasObservers
     }
 
-    /// Tells the camera's new-file observers of a file the camera added.
+    /// Tells the camera's new-file observers of a file the camera added, and its shot preview observers of a picture.
     public func reportNewFile(_ item: CameraFileItem) {
-        currentHost?.newFileObservers.notify([item])
+        guard let host = currentHost else { return }
+        host.newFileObservers.notify([item])
+        guard item.kind == .jpegImage || item.kind == .rawImage else { return }
+        let generation = generation
+        host.shotPreviews.notify([
+            CameraTransferOffer(item: item) { [weak host] in host?.isCurrent(generation) ?? false }
+        ])
     }
 
     /// Tells the camera's new-file observers and transfer handlers of a picture the camera holds in its memory for
@@ -103,6 +111,8 @@ protocol CameraDriverHost: AnyObject, Sendable {
     var newFileObservers: CameraObserverRegistry<[CameraFileItem]> { get }
     /// The observers of pictures the camera offers the computer.
     var transferOffers: CameraObserverRegistry<[CameraTransferOffer]> { get }
+    /// The observers of previews of pictures the camera writes to its card.
+    var shotPreviews: CameraObserverRegistry<[CameraTransferOffer]> { get }
     /// Records the focus information the connection of `generation` reported, while it is the current one.
     func updateFocusInfo(_ info: FocusInfo?, generation: UInt64)
     /// Records that the camera records video.
@@ -115,8 +125,8 @@ protocol CameraDriverHost: AnyObject, Sendable {
     func lostCameraError(_ reason: ViewfinderError, while activity: String) -> ViewfinderError
 }
 
-/// A picture a connection reported held for the computer, with the way to tell whether that connection is still the
-/// camera's current one.
+/// A picture a connection reported, held for the computer or written to the card, with the way to tell whether that
+/// connection is still the camera's current one.
 struct CameraTransferOffer: Sendable {
     /// The picture.
     var item: CameraFileItem

@@ -96,6 +96,8 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
     let newFileObservers = CameraObserverRegistry<[CameraFileItem]>(coalescing: +)
     /// The observers of pictures the camera offers the computer; as for new files, none is dropped.
     let transferOffers = CameraObserverRegistry<[CameraTransferOffer]>(coalescing: +)
+    /// The observers of previews of pictures written to the card; as for new files, none is dropped.
+    let shotPreviews = CameraObserverRegistry<[CameraTransferOffer]>(coalescing: +)
     /// The live view backend and publisher, made on first use.
     let liveView = Locked<(backend: CameraDriverLiveView<Connection>, publisher: LiveViewPublisher)?>(nil)
 

@@ -281,4 +281,16 @@ extension DriverBackedCamera where Self: CameraFileAccess {
             }
         }
     }
+
+    /// Calls `observer` with a preview of each picture the camera's connection reports written to the card.
+    public func addShotPreviewObserver(_ observer: @escaping @Sendable (CameraShotPreview) -> Void) -> ObservationToken
+    {
+        driverCore.shotPreviews.addObserver { [weak self] offers in
+            for offer in offers {
+                guard let self else { return }
+                observer(
+                    CameraShotPreview(file: offer.item, camera: self, connectionIsCurrent: offer.connectionIsCurrent))
+            }
+        }
+    }
 }

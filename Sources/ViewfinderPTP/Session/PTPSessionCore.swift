@@ -100,21 +100,10 @@ final class PTPSessionCore: PTPEventSink {
     }
 
     /// Runs `body` on the command thread and returns its result; a cancelled task sets the flag `body` sees.
-    ///
-    /// A task that prefers the command thread, such as the event poller's or live view's, is on it already and runs
-    /// `body` there at once, as a submitted job would, unless other jobs wait for the thread: then `body` waits
-    /// behind them, so that a task looping over transactions never starves the others.
     func perform<Result: Sendable>(
         _ body: @escaping @Sendable (PTPCancellationFlag) throws -> Result
     ) async throws -> Result {
         let flag = PTPCancellationFlag()
-        if commandThread.canRunInline {
-            return try await withTaskCancellationHandler {
-                try body(flag)
-            } onCancel: {
-                flag.cancel()
-            }
-        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
                 let accepted = commandThread.submit {

@@ -34,7 +34,7 @@ extension FujiWiFiTransport {
     /// call but one are read and dropped, and when none has come, the next is awaited.
     ///
     /// Frames are read on the transport's live view thread (``liveViewExecutor``), started at the first call and
-    /// kept until the transport closes; a caller already on that thread reads there without a hop.
+    /// kept until the transport closes.
     ///
     /// - Throws: `ViewfinderError/Code/notConnected` before ``openLiveView()``, `ViewfinderError/Code/alreadyRunning` while
     ///   another call reads, `ViewfinderError/Code/timeout` when no frame comes within
@@ -42,11 +42,6 @@ extension FujiWiFiTransport {
     ///   is longer than ``Configuration/maximumLiveViewFrameLength``.
     public func liveViewFrame() async throws -> [UInt8] {
         let thread = try liveViewThread()
-        // A task that prefers the live view thread is on it already: it reads the frame at once, as a job would,
-        // unless other jobs wait for the thread.
-        if thread.canRunInline {
-            return try nextLiveViewFrame()
-        }
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
             let accepted = thread.submit { [self] in
                 continuation.resume(with: Swift.Result { try nextLiveViewFrame() })

@@ -33,14 +33,20 @@ struct CanonEOSState: Sendable {
     /// How far live view is magnified (Zoom: 1, 5 or 10) and the point of the picture it magnifies around
     /// (ZoomPosition, in pixels of the live view picture; the middle until set).
     var zoom: (factor: UInt32, position: (x: UInt32, y: UInt32)?) = (1, nil)
-    /// Whether FocusInfoEx went out since the client asked for events.
+    /// Whether FocusInfoEx and LensName went out since the client asked for events.
     var focusInfoReported = false
-    /// The settings only EOS bodies have, by property code: picture style, mirror lockup, depth-of-field preview.
+    /// The settings only EOS bodies have, by property code: image format (condensed as libgphoto2 condenses it),
+    /// picture style, mirror lockup, depth-of-field preview.
     var settings: [UInt16: UInt32] = Dictionary(uniqueKeysWithValues: Self.settingValues.map { ($0.key, $0.value[0]) })
 
-    /// The values of each EOS-only setting the simulated Canon offers, the first its value when it starts: picture
-    /// styles standard to fine detail and the user's first, mirror lockup and the depth-of-field preview off or on.
+    /// The name LensName gives the simulated Canon's lens: a 35 mm prime.
+    static let lensName = "EF35mm f/2 IS USM"
+
+    /// The values of each EOS-only setting the simulated Canon offers, the first its value when it starts: large
+    /// fine, large normal, medium fine and small fine JPEG, raw, and raw with a large fine JPEG; picture styles
+    /// standard to fine detail and the user's first; mirror lockup and the depth-of-field preview off or on.
     static let settingValues: [UInt16: [UInt32]] = [
+        PTPDevicePropertyCode.canonEOSImageFormat.rawValue: [0x0300, 0x0200, 0x1300, 0x2300, 0x0C00, 0x0C03],
         PTPDevicePropertyCode.canonEOSPictureStyle.rawValue: Array(0x81...0x88) + [0x21],
         PTPDevicePropertyCode.canonEOSMirrorUpSetting.rawValue: [0, 1],
         PTPDevicePropertyCode.canonEOSDepthOfFieldPreview.rawValue: [0, 1],
@@ -196,8 +202,11 @@ extension SimulatedCamera {
                 let property = PTPDevicePropertyCode(rawValue: code)
                 let before = state.canon.reported[code]
                 if before?.value != face.value {
-                    events.append(
-                        .propertyChanged(property, value: withUnsafeBytes(of: face.value.littleEndian, Array.init)))
+                    let value =
+                        CanonEOSImageFormat.codes.contains(code)
+                        ? CanonEOSImageFormat.pack(UInt16(truncatingIfNeeded: face.value))
+                        : withUnsafeBytes(of: face.value.littleEndian, Array.init)
+                    events.append(.propertyChanged(property, value: value))
                 }
                 if let allowed = face.allowed, before?.allowed != allowed {
                     events.append(.allowedValuesChanged(property, values: allowed))
@@ -207,6 +216,7 @@ extension SimulatedCamera {
             if !state.canon.focusInfoReported {
                 state.canon.focusInfoReported = true
                 events.append(.propertyChanged(.canonEOSFocusInfoEx, value: Self.canonEOSFocusInfo))
+                events.append(.propertyChanged(.canonEOSLensName, value: Array(CanonEOSState.lensName.utf8) + [0]))
             }
             events += state.canon.pending
             state.canon.pending = []
@@ -216,12 +226,19 @@ extension SimulatedCamera {
 
     /// Sets an EOS property from SetDevicePropValueEx's data, `[size][code][value]`: through the camera model for
     /// those that show it, directly for where pictures and live view go.
+    ///
+    /// An image format comes packed, as ``CanonEOSImageFormat`` reads it.
     func setCanonEOSProperty(_ data: [UInt8]?) -> SimulatorReply {
         guard let data, data.count >= 12 else { return SimulatorReply(code: .invalidDevicePropFormat) }
         var reader = PTPDataReader(data, reading: "SetDevicePropValueEx data")
         guard let size = try? reader.read(UInt32.self), size == data.count, let code32 = try? reader.read(UInt32.self),
-            let value = try? reader.read(UInt32.self), let code16 = UInt16(exactly: code32)
+            let code16 = UInt16(exactly: code32)
         else { return SimulatorReply(code: .invalidDevicePropFormat) }
+        var offset = 8
+        let read =
+            CanonEOSImageFormat.codes.contains(code16)
+            ? CanonEOSImageFormat.condense(data, at: &offset).map(UInt32.init) : try? reader.read(UInt32.self)
+        guard let value = read else { return SimulatorReply(code: .invalidDevicePropFormat) }
         let code = PTPDevicePropertyCode(rawValue: code16)
         let now = CameraClock.now()
         return state.withLock { state in

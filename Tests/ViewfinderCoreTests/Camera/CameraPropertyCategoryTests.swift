@@ -22,6 +22,9 @@ import ViewfinderCore
         #expect(CameraPropertyIdentifier.colorTone.category == .imagingSetting)
         #expect(CameraPropertyIdentifier.mirrorLockupEnabled.category == .captureSetting)
         #expect(CameraPropertyIdentifier.depthOfFieldPreview.category == .captureSetting)
+        #expect(CameraPropertyIdentifier.lensName.category == .information)
+        #expect(CameraPropertyIdentifier.lightMeterReading.category == .information)
+        #expect(CameraPropertyIdentifier.videoRecordingFormat.category == .videoFormat)
         let control = CameraPropertyIdentifier<CameraControlValue>(name: "contrast", localizedDisplayName: "Contrast")
         #expect(control.category == .unknown)
     }

@@ -400,6 +400,11 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
         CameraObserverRegistry<CameraInitiatedTransferRequest>().addObserver(handler)
     }
 
+    /// The fake camera offers no previews: its connection reports no pictures it writes.
+    func addShotPreviewObserver(_ observer: @escaping @Sendable (CameraShotPreview) -> Void) -> ObservationToken {
+        CameraObserverRegistry<CameraShotPreview>().addObserver(observer)
+    }
+
     private func bytes(of item: CameraFileItem) throws -> [UInt8] {
         guard let bytes = state.withLock({ $0.files.first { $0.item.id == item.id }?.bytes }) else {
             throw ViewfinderError(.notFound, "no file \(item.name) on the card")

@@ -68,6 +68,8 @@ extension PTPDevicePropertyCode {
     public static let canonEOSDriveMode = PTPDevicePropertyCode(0xD106, vendorName: "EOS DriveMode")
     /// EOS MeteringMode (UINT8): 1 spot, 3 evaluative, 4 partial, 5 centre-weighted average, and others.
     public static let canonEOSMeteringMode = PTPDevicePropertyCode(0xD107, vendorName: "EOS MeteringMode")
+    /// EOS ImageFormat: the files each picture makes, packed as libgphoto2's `ptp_unpack_EOS_ImageFormat` reads them.
+    public static let canonEOSImageFormat = PTPDevicePropertyCode(0xD120, vendorName: "EOS ImageFormat")
     /// EOS PictureStyle (UINT8): 0x81 to 0x88 the camera's styles, 0x21 to 0x23 the user's.
     public static let canonEOSPictureStyle = PTPDevicePropertyCode(0xD110, vendorName: "EOS PictureStyle")
     /// EOS MirrorUpSetting (UINT32): 0 off, 1 on.
@@ -100,4 +102,6 @@ extension PTPDevicePropertyCode {
     public static let canonEOSEVFRecordStatus = PTPDevicePropertyCode(0xD1B8, vendorName: "EOS EVFRecordStatus")
     /// EOS FocusInfoEx: the autofocus points, a record of its own that libgphoto2 reads as `focusinfo`, in events only.
     public static let canonEOSFocusInfoEx = PTPDevicePropertyCode(0xD1D3, vendorName: "EOS FocusInfoEx")
+    /// EOS LensName (string): the attached lens's name, empty without a lens; in events only.
+    public static let canonEOSLensName = PTPDevicePropertyCode(0xD1D8, vendorName: "EOS LensName")
 }

@@ -12,14 +12,28 @@ final class CanonEOSProperties: Sendable {
         let code: PTPDevicePropertyCode
         let name: String
         let displayName: String
-        /// How many of the value's bytes count: 1, 2 or 4.
+        /// How many of the value's bytes count: 1, 2 or 4; none for text.
         let width: Int
-        let apply: @Sendable (_ current: Int64?, _ allowed: [Int64]?, PTPConnection) -> Void
+        /// How the camera writes the value.
+        var encoding = Encoding.number
+        let apply: @Sendable (Reported, PTPConnection) -> Void
+    }
+
+    /// How an EOS property's value is written.
+    enum Encoding: Sendable {
+        /// A number in the first ``Binding/width`` bytes of a four-byte slot.
+        case number
+        /// A NUL-terminated string.
+        case text
+        /// An image format, packed as ``CanonEOSImageFormat`` reads it.
+        case imageFormat
     }
 
     /// What the camera has reported of one property.
     struct Reported: Sendable {
         var value: Int64?
+        /// The value of a text property.
+        var text: String?
         var allowed: [Int64]?
         /// When the value arrived.
         var reportedAt: MonotonicTimestamp?
@@ -41,10 +55,24 @@ final class CanonEOSProperties: Sendable {
         settable: Bool = true
     ) -> Binding {
         Binding(code: code, name: identifier.name, displayName: identifier.localizedDisplayName, width: width) {
-            current, allowed, connection in
+            reported, connection in
             let values =
-                settable ? CameraPropertySettableValues((allowed ?? []).map(decode)) : CameraPropertySettableValues([])
-            connection.update(identifier, currentValue: current.map(decode), validSettableValues: values)
+                settable
+                ? CameraPropertySettableValues((reported.allowed ?? []).map(decode)) : CameraPropertySettableValues([])
+            connection.update(identifier, currentValue: reported.value.map(decode), validSettableValues: values)
+        }
+    }
+
+    /// A read-only binding whose value `decode` makes from the camera's text; `nil` from `decode` shows no value.
+    static func textBinding<Value>(
+        _ identifier: CameraPropertyIdentifier<Value>, _ code: PTPDevicePropertyCode,
+        decode: @escaping @Sendable (String) -> TypedCameraPropertyValue<Value>?
+    ) -> Binding {
+        Binding(
+            code: code, name: identifier.name, displayName: identifier.localizedDisplayName, width: 0, encoding: .text
+        ) { reported, connection in
+            connection.update(
+                identifier, currentValue: reported.text.flatMap(decode), validSettableValues: .init([]))
         }
     }
 
@@ -72,7 +100,16 @@ final class CanonEOSProperties: Sendable {
         binding(.colorTone, .canonEOSPictureStyle, width: 1, decode: CanonEOSPropertyValues.colorTone),
         binding(.mirrorLockupEnabled, .canonEOSMirrorUpSetting, width: 4, decode: CanonEOSPropertyValues.onOff),
         binding(.depthOfFieldPreview, .canonEOSDepthOfFieldPreview, width: 4, decode: CanonEOSPropertyValues.onOff),
+        textBinding(.lensName, .canonEOSLensName, decode: CanonEOSPropertyValues.lensName),
+        imageFormatBinding,
     ]
+
+    /// The camera's image format as the image quality, in libgphoto2's condensed 16-bit values.
+    private static var imageFormatBinding: Binding {
+        var format = binding(.imageQuality, .canonEOSImageFormat, width: 2, decode: CanonEOSPropertyValues.imageQuality)
+        format.encoding = .imageFormat
+        return format
+    }
 
     /// The width of the values of the EOS properties the dialect reads without typing them.
     private static let widths: [UInt16: Int] = [
@@ -95,6 +132,18 @@ final class CanonEOSProperties: Sendable {
         reported.withLock { reported in
             for event in events {
                 switch event {
+                case .propertyChanged(let code, let bytes) where bindings[code.rawValue]?.encoding == .text:
+                    reported[code.rawValue, default: Reported()].text = String(
+                        decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                    reported[code.rawValue]?.reportedAt = .now()
+                    touched.insert(code.rawValue)
+                case .propertyChanged(let code, let bytes) where bindings[code.rawValue]?.encoding == .imageFormat:
+                    var offset = 0
+                    // A format out of form is no value, as libgphoto2 reads it: the property shows none.
+                    guard let value = CanonEOSImageFormat.condense(bytes, at: &offset) else { continue }
+                    reported[code.rawValue, default: Reported()].value = Int64(value)
+                    reported[code.rawValue]?.reportedAt = .now()
+                    touched.insert(code.rawValue)
                 case .propertyChanged(let code, let bytes):
                     guard let value = Self.integer(bytes, width: width(of: code.rawValue)) else { continue }
                     reported[code.rawValue, default: Reported()].value = value
@@ -119,7 +168,7 @@ final class CanonEOSProperties: Sendable {
         for code in touched {
             guard let binding = bindings[code] else { continue }
             let state = reported.withLock { $0[code] } ?? Reported()
-            binding.apply(state.value, state.allowed, connection)
+            binding.apply(state, connection)
         }
     }
 
@@ -155,8 +204,15 @@ final class CanonEOSProperties: Sendable {
         guard let binding = bindings.values.first(where: { $0.name == name }), let value = rawValue.integerValue else {
             throw ViewfinderError(.notAvailable, "\(connection.model) has no \(name) to set over PTP")
         }
+        guard binding.encoding != .text else {
+            throw ViewfinderError(.notAvailable, "\(binding.displayName) on \(connection.model) is read-only")
+        }
         do {
-            try await set(binding.code, to: value)
+            if binding.encoding == .imageFormat {
+                try await send(binding.code, CanonEOSImageFormat.pack(UInt16(truncatingIfNeeded: value)))
+            } else {
+                try await set(binding.code, to: value)
+            }
         } catch let error as ViewfinderError where error.code == .protocolFailure {
             throw ViewfinderError(
                 .invalidPropertyValue,
@@ -168,10 +224,15 @@ final class CanonEOSProperties: Sendable {
 
     /// Sends SetDevicePropValueEx: `[12][code][value in a four-byte slot]`.
     func set(_ code: PTPDevicePropertyCode, to value: Int64) async throws {
-        var writer = PTPDataWriter(capacity: 12)
-        writer.append(UInt32(12))
+        try await send(code, withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian, Array.init))
+    }
+
+    /// Sends SetDevicePropValueEx: `[size][code][value]`, the size counting all three.
+    private func send(_ code: PTPDevicePropertyCode, _ value: [UInt8]) async throws {
+        var writer = PTPDataWriter(capacity: 8 + value.count)
+        writer.append(UInt32(8 + value.count))
         writer.append(UInt32(code.rawValue))
-        writer.append(UInt32(truncatingIfNeeded: value))
+        writer.append(bytes: value)
         _ = try await connection.session.transaction(.canonEOSSetDevicePropValueEx, sending: writer.bytes)
     }
 }

@@ -164,6 +164,31 @@ package enum CanonEOSPropertyValues {
         table(raw, [0: .off, 1: .on])
     }
 
+    /// Image formats in libgphoto2's condensed values and names: large JPEGs and full-size raw files have a common
+    /// meaning, other sizes only their names.
+    static func imageQuality(_ raw: Int64) -> Value<ImageQualityValue> {
+        table(
+            raw,
+            [
+                0x0300: .jpegFine, 0x0200: .jpegNormal, 0x0C00: .raw, 0x0C03: .rawAndJPEGFine,
+                0x0C02: .rawAndJPEGNormal,
+            ],
+            names: [
+                0x1C00: "mRAW", 0x2C00: "sRAW", 0x0B00: "cRAW", 0x1300: "Medium Fine JPEG",
+                0x1200: "Medium Normal JPEG", 0x2300: "Small Fine JPEG", 0x2200: "Small Normal JPEG",
+                0xD300: "Small Fine JPEG", 0xD200: "Small Normal JPEG", 0xE300: "Smaller JPEG", 0xF300: "Tiny JPEG",
+                0x1C03: "mRAW + Large Fine JPEG", 0x2C03: "sRAW + Large Fine JPEG", 0x0B03: "cRAW + Large Fine JPEG",
+                0x0C13: "RAW + Medium Fine JPEG", 0x0C23: "RAW + Small Fine JPEG", 0x0CD3: "RAW + Small Fine JPEG",
+                0x0C12: "RAW + Medium Normal JPEG", 0x0C22: "RAW + Small Normal JPEG",
+                0x0CD2: "RAW + Small Normal JPEG", 0x0CE3: "RAW + Smaller JPEG", 0x0CF3: "RAW + Tiny JPEG",
+            ])
+    }
+
+    /// A lens by the name EOS LensName gives it; `nil` for the empty name of a body without a lens.
+    static func lensName(_ text: String) -> Value<LensNameValue>? {
+        LensNameValue(text).map { Value($0, rawValue: .string(text)) }
+    }
+
     /// Shots available.
     static func shotsAvailable(_ raw: Int64) -> Value<ShotsAvailableValue> {
         Value(ShotsAvailableValue(Int(raw)), rawValue: .integer(raw))

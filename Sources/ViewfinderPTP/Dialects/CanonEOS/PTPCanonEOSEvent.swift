@@ -10,8 +10,8 @@ public enum PTPCanonEOSEvent: Hashable, Sendable {
     /// A property's value, as the camera sent it: four bytes, little-endian, for numbers (a UINT16 in the first
     /// two), a NUL-terminated string for text.
     case propertyChanged(PTPDevicePropertyCode, value: [UInt8])
-    /// The values a property accepts now, each as the camera sends it in a four-byte slot; empty when it accepts
-    /// none.
+    /// The values a property accepts now, each as the camera sends it in a four-byte slot (an image format in the
+    /// 16-bit form libgphoto2 condenses its packed one to); empty when it accepts none.
     case allowedValuesChanged(PTPDevicePropertyCode, values: [UInt32])
     /// A file written to the card.
     case objectAdded(
@@ -86,6 +86,9 @@ public enum PTPCanonEOSEvent: Hashable, Sendable {
                 return .other(type: type, payload: payload)
             }
             let count = Int(payload.littleEndianUInt32(at: 8))
+            if CanonEOSImageFormat.codes.contains(code.rawValue) {
+                return .allowedValuesChanged(code, values: try imageFormats(count, in: payload, at: offset))
+            }
             guard count <= (payload.count - 12) / 4 else {
                 throw ViewfinderError(
                     .malformedData,
@@ -117,6 +120,31 @@ public enum PTPCanonEOSEvent: Hashable, Sendable {
         }
     }
 
+    /// The `count` packed image formats from byte 12 of an allowed values record, condensed.
+    private static func imageFormats(_ count: Int, in payload: [UInt8], at offset: Int) throws(ViewfinderError)
+        -> [UInt32]
+    {
+        // Each format takes at least 20 bytes, which bounds the count before anything is kept.
+        guard count <= (payload.count - 12) / 20 else {
+            throw ViewfinderError(
+                .malformedData,
+                "the camera's allowed image formats record at byte \(offset) claims \(count) formats in "
+                    + "\(payload.count - 12) bytes")
+        }
+        var position = 12
+        var formats: [UInt32] = []
+        for _ in 0..<count {
+            guard let format = CanonEOSImageFormat.condense(payload, at: &position) else {
+                throw ViewfinderError(
+                    .malformedData,
+                    "the camera's allowed image formats record at byte \(offset) holds a format out of form at its "
+                        + "byte \(position)")
+            }
+            formats.append(UInt32(format))
+        }
+        return formats
+    }
+
     private static func property(at offset: Int, in payload: [UInt8]) -> PTPDevicePropertyCode {
         PTPDevicePropertyCode(rawValue: UInt16(truncatingIfNeeded: payload.littleEndianUInt32(at: offset)))
     }
@@ -143,7 +171,13 @@ public enum PTPCanonEOSEvent: Hashable, Sendable {
                 body.append(UInt32(code.rawValue))
                 body.append(enumerationForm)
                 body.append(UInt32(values.count))
-                for value in values { body.append(value) }
+                for value in values {
+                    if CanonEOSImageFormat.codes.contains(code.rawValue) {
+                        body.append(bytes: CanonEOSImageFormat.pack(UInt16(truncatingIfNeeded: value)))
+                    } else {
+                        body.append(value)
+                    }
+                }
             case .objectAdded(let handle, let storageID, let format, let size, let parent, let name):
                 type = RecordType.objectAdded
                 body.append(handle)

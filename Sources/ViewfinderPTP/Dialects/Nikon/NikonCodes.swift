@@ -60,9 +60,15 @@ extension PTPEventCode {
 
 /// Nikon's property codes.
 extension PTPDevicePropertyCode {
+    /// Nikon MovScreenSize (UInt8): the movie frame size, in codes whose meaning varies by model.
+    public static let nikonMovieScreenSize = PTPDevicePropertyCode(0xD0A0, vendorName: "Nikon MovScreenSize")
     /// Nikon MovRecProhibitCondition: a bit mask (UInt32); bit 10 is set while recording.
     public static let nikonMovieRecordingProhibitCondition = PTPDevicePropertyCode(
         0xD0A4, vendorName: "Nikon MovRecProhibitCondition")
+    /// Nikon LensID (UInt8): the attached lens, by the numbers libgphoto2 names; 0 unknown.
+    public static let nikonLensID = PTPDevicePropertyCode(0xD0E0, vendorName: "Nikon LensID")
+    /// Nikon LightMeter (Int8): the exposure indicator in twelfths of a stop.
+    public static let nikonLightMeter = PTPDevicePropertyCode(0xD10A, vendorName: "Nikon LightMeter")
     /// Nikon RecordingMedia (UInt8): 0 card, 1 SDRAM.
     public static let nikonRecordingMedia = PTPDevicePropertyCode(0xD10B, vendorName: "Nikon RecordingMedia")
     /// Nikon LiveViewStatus (UInt8): 1 while live view is on.

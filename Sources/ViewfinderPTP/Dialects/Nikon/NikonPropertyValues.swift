@@ -19,13 +19,40 @@ enum NikonPropertyValues {
         .binding(.meteringMode, .exposureMeteringMode, decode: StandardPropertyValues.meteringMode),
         .binding(.focalLength, .focalLength, decode: StandardPropertyValues.focalLength),
         .binding(.imageQuality, .compressionSetting) { StandardPropertyValues.vendorDefined($0, imageQuality) },
+        .binding(.lensName, .nikonLensID, decode: lensName),
+        .binding(.videoRecordingFormat, .nikonMovieScreenSize) {
+            StandardPropertyValues.vendorDefined($0, videoRecordingFormat)
+        },
+        .binding(.lightMeterReading, .nikonLightMeter) {
+            TypedCameraPropertyValue(LightMeterReadingValue(twelfthsOfAStop: Int($0)), rawValue: .integer($0))
+        },
     ]
+
+    /// The lenses libgphoto2 names by LensID; other numbers, and 0 for a lens the camera does not know, are unknown.
+    static func lensName(_ raw: Int64) -> TypedCameraPropertyValue<LensNameValue> {
+        let names: [Int64: String] = [
+            38: "Sigma 70-300mm 1:4-5.6 D APO Macro", 83: "AF Nikkor 80-200mm 1:2.8 D ED",
+            118: "AF Nikkor 50mm 1:1.8 D", 127: "AF-S Nikkor 18-70mm 1:3.5-4.5G ED DX",
+            139: "AF-S Nikkor 18-200mm 1:3.5-5.6 GED DX VR", 147: "AF-S Nikkor 24-70mm 1:2.8G ED DX",
+            154: "AF-S Nikkor 18-55mm 1:3.5-F5.6G DX VR", 159: "AF-S Nikkor 35mm 1:1.8G DX",
+            248: "Sigma EX 30mm 1:1.4 DC HSM",
+        ]
+        guard let lens = names[raw].flatMap(LensNameValue.init) else { return .unknown(.integer(raw)) }
+        return TypedCameraPropertyValue(lens, rawValue: .integer(raw))
+    }
 
     /// CompressionSetting as libgphoto2's table for Nikon bodies without one of their own: JPEG basic, normal and
     /// fine, NEF alone and NEF with each JPEG.
     static let imageQuality = VendorValues<ImageQualityValue>(meanings: [
         0: .jpegBasic, 1: .jpegNormal, 2: .jpegFine, 4: .raw, 5: .rawAndJPEGBasic, 6: .rawAndJPEGNormal,
         7: .rawAndJPEGFine,
+    ])
+
+    /// MovScreenSize as libgphoto2's table for Nikon bodies without one of their own.
+    static let videoRecordingFormat = VendorValues<VideoRecordingFormatValue>(meanings: [
+        0: VideoRecordingFormatValue(frameSize: Dimensions(width: 320, height: 216)),
+        1: VideoRecordingFormatValue(frameSize: Dimensions(width: 640, height: 424)),
+        2: VideoRecordingFormatValue(frameSize: Dimensions(width: 1280, height: 720)),
     ])
 
     /// Time exposures, which Nikon writes as `0xFFFFFFFD`.

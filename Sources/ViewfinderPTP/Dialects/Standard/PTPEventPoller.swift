@@ -46,18 +46,10 @@ package final class PTPEventPoller: Sendable {
         on session: PTPSession, asking ask: @escaping @Sendable (PTPSession) async throws -> [PTPEvent],
         deliver: @escaping @Sendable (PTPEvent) async -> Void
     ) {
-        // Asking runs on the session's command thread, where the transaction's I/O runs, so a poll wakes that one
-        // thread rather than a thread of the pool as well; events are delivered from the pool, so that observers
-        // never hold the command thread.
-        let poll = Task(executorPreference: session.core.commandThread) {
+        let poll = Task {
             while !Task.isCancelled {
                 do {
-                    let events = try await ask(session)
-                    if !events.isEmpty {
-                        await withTaskExecutorPreference(globalConcurrentExecutor) {
-                            for event in events { await deliver(event) }
-                        }
-                    }
+                    for event in try await ask(session) { await deliver(event) }
                 } catch let error as ViewfinderError where error.code == .notConnected {
                     return
                 } catch {
