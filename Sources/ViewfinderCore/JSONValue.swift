@@ -1,8 +1,14 @@
-import ViewfinderCore
-
-/// A JSON value, read from and written as UTF-8 text: what a simulated camera that speaks JSON-RPC receives and
-/// answers.
-enum JSONValue: Equatable, Sendable {
+/// A JSON value, read from and written as UTF-8 text: the calls and answers of a camera API that speaks JSON-RPC,
+/// read by its driver and by its simulator.
+///
+/// The reader takes bytes from a peer: it bounds the nesting (``maximumDepth``) and throws a clear error where the
+/// text stops being JSON.
+///
+/// ```swift
+/// let answer = try JSONValue(parsing: body)
+/// let iso = answer["result"]?.array?.first?.string
+/// ```
+package enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -10,7 +16,7 @@ enum JSONValue: Equatable, Sendable {
     case array([JSONValue])
     case object([(key: String, value: JSONValue)])
 
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let left), .bool(let right)): left == right
@@ -24,32 +30,32 @@ enum JSONValue: Equatable, Sendable {
     }
 
     /// The deepest nesting of arrays and objects a text may have.
-    static let maximumDepth = 32
+    package static let maximumDepth = 32
 
     /// The member `key` of an object; `nil` for another value or a missing member.
-    subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// The text of a string value.
-    var string: String? {
+    package var string: String? {
         if case .string(let text) = self { text } else { nil }
     }
 
     /// The value of a number that is a whole number.
-    var integer: Int? {
+    package var integer: Int? {
         guard case .number(let number) = self, number == number.rounded(), abs(number) < 1e15 else { return nil }
         return Int(number)
     }
 
     /// The elements of an array.
-    var array: [JSONValue]? {
+    package var array: [JSONValue]? {
         if case .array(let elements) = self { elements } else { nil }
     }
 
     /// The value as compact JSON text.
-    var text: String {
+    package var text: String {
         switch self {
         case .null: "null"
         case .bool(let value): value ? "true" : "false"
@@ -84,7 +90,7 @@ enum JSONValue: Equatable, Sendable {
     ///
     /// - Throws: A `ViewfinderError` (`.malformedData`) naming where the text stops being JSON, or nesting
     ///   deeper than ``maximumDepth``.
-    init(parsing bytes: some Collection<UInt8>) throws {
+    package init(parsing bytes: some Collection<UInt8>) throws {
         var reader = Reader(bytes: Array(bytes))
         self = try reader.value(depth: 0)
         reader.skipSpace()
