@@ -112,6 +112,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Older Sony bodies over Sony's Camera Remote API: JSON-RPC calls over HTTP, changes heard through the getEvent
+        // long poll, on the camera driver core.
+        .target(
+            name: "ViewfinderSonyRemote",
+            dependencies: [
+                "ViewfinderSystem", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderHTTPMessage", "ViewfinderHTTPClient",
+                "ViewfinderDiscovery",
+            ],
+            swiftSettings: strict
+        ),
         // A simulated PTP/IP camera (and a Lumix, an Olympus and a Sony Camera Remote API body over HTTP), a product of
         // its own for demos and tests.
         .target(
@@ -236,10 +246,14 @@ let package = Package(
             exclude: ["Peers"],
             swiftSettings: strict
         ),
-        // The simulated Sony Camera Remote API camera against libsonyapi, an independent client, over loopback HTTP.
+        // The simulated Sony Camera Remote API camera against libsonyapi, an independent client, over loopback HTTP, and
+        // the Sony Camera Remote API driver against the simulator and hostile peers.
         .testTarget(
             name: "ViewfinderSonyRemoteTests",
-            dependencies: ["ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderSimulator"],
+            dependencies: [
+                "ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore", "ViewfinderHTTPMessage",
+                "ViewfinderHTTPClient", "ViewfinderSimulator", "ViewfinderSonyRemote",
+            ],
             exclude: ["Peers"],
             swiftSettings: strict
         ),
