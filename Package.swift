@@ -551,6 +551,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "fuzz-sony-remote",
+            dependencies: ["FuzzSupport", "ViewfinderCore", "ViewfinderSonyRemote"],
+            path: "Fuzz/SonyRemoteFuzzer",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "fuzz-barcode",
             dependencies: ["FuzzSupport", "ViewfinderCore", "ViewfinderImaging", "ViewfinderBarcode"],
             path: "Fuzz/BarcodeFuzzer",

@@ -17,6 +17,8 @@ public final class SonyRemoteConnection: CameraDriverConnection {
         var postviews: [UInt32: HTTPURL] = [:]
         /// The number of the next call.
         var nextID = 1
+        /// Live view's stream, while live view runs.
+        var liveView: SonyRemoteLiveView?
     }
 
     let host: String
@@ -195,8 +197,14 @@ public final class SonyRemoteConnection: CameraDriverConnection {
 
     // MARK: CameraDriverConnection
 
-    /// Still pictures, properties and the pictures' postviews.
-    public var functionality: CameraFunctionality { [.stillCapture, .propertyControl, .fileAccess] }
+    /// Still pictures, properties and the pictures' postviews; live view where the camera lists `startLiveview`.
+    public var functionality: CameraFunctionality {
+        var functionality: CameraFunctionality = [.stillCapture, .propertyControl, .fileAccess]
+        if isAvailable("startLiveview") {
+            functionality.insert(.liveView)
+        }
+        return functionality
+    }
 
     /// How the driver speaks to the camera.
     public var driverDescription: String { "over Sony's Camera Remote API" }
@@ -240,19 +248,24 @@ public final class SonyRemoteConnection: CameraDriverConnection {
         apply(event: try result(of: answer, method: "getEvent"))
     }
 
-    /// Stops the long poll and the connection's threads.
+    /// Stops the long poll, live view and the connection's threads.
     public func close() async {
         stop()
     }
 
-    /// Records why the connection ended, so calls under way say so, and stops the long poll.
+    /// Records why the connection ended, so calls under way say so, and stops the long poll and live view.
     public func connectionEnded(with error: ViewfinderError) {
         state.withLock { $0.ended = $0.ended ?? error }
         stop()
     }
 
     private func stop() {
+        let liveView = state.withLock { state in
+            defer { state.liveView = nil }
+            return state.liveView
+        }
         pollCancellation.cancel()
+        liveView?.close()
         thread.stop()
         pollThread.stop()
     }
