@@ -176,7 +176,7 @@ let package = Package(
             dependencies: [
                 "ViewfinderReactive", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderPTP", "ViewfinderPTPIP",
                 "ViewfinderPTPUSB", "ViewfinderDiscovery", "ViewfinderLumix", "ViewfinderOlympus",
-                "ViewfinderAutomation",
+                "ViewfinderSonyRemote", "ViewfinderAutomation",
             ],
             swiftSettings: strict
         ),

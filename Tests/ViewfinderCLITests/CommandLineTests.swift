@@ -111,7 +111,7 @@ import ViewfinderTestSupport
             ["discover", "--gateway", "--host", "127.0.0.1"],
             "give one of --gateway, --interface, --host, --camera and --usb, not"
         ),
-        (["camera", "info", "--family", "pentax"], "--family takes nikon, canon, sony, fujifilm"),
+        (["camera", "info", "--family", "pentax"], "--family takes nikon, canon, sony, sony-remote"),
         (["camera", "frobnicate"], "there is no command 'frobnicate'"),
         (["camera", "set", "iso"], "needs VALUE"),
         (["camera", "get", "zoom"], "there is no camera property 'zoom'; the properties are mode, iso, shutter"),
