@@ -234,7 +234,8 @@ public final class SonyRemoteConnection: CameraDriverConnection {
         return nil
     }
 
-    /// Waits for the camera's next change (`getEvent [true]`), within the long poll's deadline, and passes it on.
+    /// Waits for the camera's next change (`getEvent [true]`), within the long poll's deadline, and passes it on; the
+    /// camera's own timeout (error 2) passes nothing.
     private func longPoll() async throws(ViewfinderError) {
         let (request, body, activity) = prepare("getEvent", [.bool(true)])
         let (url, timeout, bound) = (cameraURL, configuration.longPollTimeout, configuration.maximumAnswerLength)
@@ -245,7 +246,15 @@ public final class SonyRemoteConnection: CameraDriverConnection {
                 request, body: body, host: url.host, port: url.port, deadline: .now + timeout,
                 maximumBodyLength: bound, activity: activity)
         }
-        apply(event: try result(of: answer, method: "getEvent"))
+        let event: [JSONValue]
+        do {
+            event = try result(of: answer, method: "getEvent")
+        } catch {
+            // Error 2: the camera's own wait ended without a change; the next poll waits again.
+            guard error.code == .timeout else { throw error }
+            return
+        }
+        apply(event: event)
     }
 
     /// Stops the long poll, live view and the connection's threads.
