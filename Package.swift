@@ -112,7 +112,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // A simulated PTP/IP camera (and a Lumix and an Olympus over HTTP), a product of its own for demos and tests.
+        // Older Sony bodies over Sony's Camera Remote API: JSON-RPC calls over HTTP, changes heard through the getEvent
+        // long poll, on the camera driver core.
+        .target(
+            name: "ViewfinderSonyRemote",
+            dependencies: [
+                "ViewfinderSystem", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderHTTPMessage", "ViewfinderHTTPClient",
+                "ViewfinderDiscovery",
+            ],
+            swiftSettings: strict
+        ),
+        // A simulated PTP/IP camera (and a Lumix, an Olympus and a Sony Camera Remote API body over HTTP), a product of
+        // its own for demos and tests.
         .target(
             name: "ViewfinderSimulator",
             dependencies: [
@@ -165,7 +176,7 @@ let package = Package(
             dependencies: [
                 "ViewfinderReactive", "ViewfinderCore", "ViewfinderJPEG", "ViewfinderPTP", "ViewfinderPTPIP",
                 "ViewfinderPTPUSB", "ViewfinderDiscovery", "ViewfinderLumix", "ViewfinderOlympus",
-                "ViewfinderAutomation",
+                "ViewfinderSonyRemote", "ViewfinderAutomation",
             ],
             swiftSettings: strict
         ),
@@ -231,6 +242,17 @@ let package = Package(
             dependencies: [
                 "ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore", "ViewfinderHTTPMessage",
                 "ViewfinderSimulator", "ViewfinderOlympus",
+            ],
+            exclude: ["Peers"],
+            swiftSettings: strict
+        ),
+        // The simulated Sony Camera Remote API camera against libsonyapi, an independent client, over loopback HTTP, and
+        // the Sony Camera Remote API driver against the simulator and hostile peers.
+        .testTarget(
+            name: "ViewfinderSonyRemoteTests",
+            dependencies: [
+                "ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore", "ViewfinderHTTPMessage",
+                "ViewfinderHTTPClient", "ViewfinderSimulator", "ViewfinderSonyRemote",
             ],
             exclude: ["Peers"],
             swiftSettings: strict
@@ -526,6 +548,12 @@ let package = Package(
             name: "fuzz-olympus",
             dependencies: ["FuzzSupport", "ViewfinderCore", "ViewfinderOlympus"],
             path: "Fuzz/OlympusFuzzer",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "fuzz-sony-remote",
+            dependencies: ["FuzzSupport", "ViewfinderCore", "ViewfinderSonyRemote"],
+            path: "Fuzz/SonyRemoteFuzzer",
             swiftSettings: strict
         ),
         .executableTarget(

@@ -5,8 +5,8 @@
 # a reproducer in .build-fuzz/artifacts and fails the run; rerun it with `.build-fuzz/debug/fuzz-TARGET FILE`, or
 # with a normal build of fuzz-TARGET (`swift build --product fuzz-TARGET`), which replays files, to debug it.
 # Usage: Scripts/fuzz.sh SECONDS [TARGET...]
-#        targets: ptp-codec ptp-client simulator canon-eos sony fuji discovery lumix olympus barcode http usb-events
-#        debug-log (default: all thirteen)
+#        targets: ptp-codec ptp-client simulator canon-eos sony fuji discovery lumix olympus sony-remote barcode http
+#        usb-events debug-log (default: all fourteen)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,7 +14,7 @@ swift=${SWIFT:-swift}
 seconds=${1:?usage: Scripts/fuzz.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(ptp-codec ptp-client simulator canon-eos sony fuji discovery lumix olympus barcode http usb-events debug-log)
+[ ${#targets[@]} -gt 0 ] || targets=(ptp-codec ptp-client simulator canon-eos sony fuji discovery lumix olympus sony-remote barcode http usb-events debug-log)
 
 # libFuzzer without its main: each target's own main hands its command line to LLVMFuzzerRunDriver.
 toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v "$swift")")")")

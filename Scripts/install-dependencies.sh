@@ -32,12 +32,13 @@ if [ ${#missing[@]} -gt 0 ]; then
     install_debian_packages
 fi
 
-# The SSDP tests' independent peers, async-upnp-client and ssdpy, and the Olympus test's client, olympuswifi, are
-# on PyPI only: they go into a virtual environment of Debian's Python in .build-peers, which the tests run.
+# The SSDP tests' independent peers, async-upnp-client and ssdpy, the Olympus test's client, olympuswifi, and the Sony
+# Camera Remote API test's client, libsonyapi, are on PyPI only: they go into a virtual environment of Debian's
+# Python in .build-peers, which the tests run.
 if [ "${1:-build}" = test ] \
-    && ! .build-peers/bin/python3 -c "import async_upnp_client, ssdpy, olympuswifi" 2>/dev/null; then
-    echo "Installing the test peers (async-upnp-client, ssdpy and olympuswifi from PyPI) into .build-peers"
+    && ! .build-peers/bin/python3 -c "import async_upnp_client, ssdpy, olympuswifi, libsonyapi" 2>/dev/null; then
+    echo "Installing the test peers (async-upnp-client, ssdpy, olympuswifi and libsonyapi from PyPI) into .build-peers"
     /usr/bin/python3 -m venv .build-peers
     .build-peers/bin/pip install -q --disable-pip-version-check "async-upnp-client==0.49.*" "ssdpy==0.4.1" \
-        "olympuswifi==1.0.1"
+        "olympuswifi==1.0.1" "libsonyapi==1.0"
 fi

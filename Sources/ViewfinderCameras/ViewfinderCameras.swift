@@ -1,5 +1,6 @@
 // ViewfinderCameras: the cameras part of Viewfinder alone. Importing this module brings in the camera model, the
-// reactive layer, PTP with every dialect, PTP/IP, PTP over USB, Panasonic Lumix and Olympus over HTTP, discovery, the JPEG
+// reactive layer, PTP with every dialect, PTP/IP, PTP over USB, Panasonic Lumix, Olympus and Sony's Camera Remote API over
+// HTTP, discovery, the JPEG
 // decoding live view needs and the automations, and links no libyuv, libpng, zxing-cpp or V4L2 code.
 
 @_exported import ViewfinderAutomation
@@ -12,11 +13,12 @@
 @_exported import ViewfinderPTPIP
 @_exported import ViewfinderPTPUSB
 @_exported import ViewfinderReactive
+@_exported import ViewfinderSonyRemote
 
 extension CameraDiscovery {
     /// Discovery through every transport Viewfinder has: USB for attached cameras (addresses `usb:BUS:ADDRESS`), and
     /// for cameras on the network Panasonic's HTTP API for Panasonic cameras, Olympus's for Olympus and OM System
-    /// cameras and PTP/IP for the others, with the gateways of the kernel's routing table.
+    /// cameras, Sony's Camera Remote API for the older Sony bodies that speak it and PTP/IP for the others, with the gateways of the kernel's routing table.
     ///
     /// ```swift
     /// let manualDiscovery = CameraDiscovery.shared.manualDiscovery
@@ -36,7 +38,7 @@ extension CameraDiscovery {
     public static let shared: CameraDiscovery = {
         let discovery = CameraDiscovery(connectors: [
             PTPUSBCameraConnector(), FujiWiFiCameraConnector(), LumixCameraConnector(), OlympusCameraConnector(),
-            PTPIPCameraConnector(),
+            SonyRemoteCameraConnector(), PTPIPCameraConnector(),
         ])
         discovery.register(MulticastDNSSearcher())
         discovery.register(SSDPSearcher())

@@ -56,8 +56,7 @@ public struct PTPIPCameraConnector: CameraConnector {
         case .sonyRemoteAPI:
             throw ViewfinderError(
                 .notAvailable,
-                "this Sony speaks its Camera Remote API over HTTP, which Viewfinder does not support yet; Sony bodies "
-                    + "that offer PC Remote over WiFi speak PTP/IP: choose PC Remote on the camera")
+                "this Sony speaks its Camera Remote API over HTTP, which SonyRemoteCameraConnector reaches, not PTP/IP")
         default:
             break
         }

@@ -32,28 +32,41 @@ struct SimulatedHTTPRequest {
     }
 }
 
-/// An answer of a simulated HTTP camera: status, content type and body.
+/// An answer of a simulated HTTP camera: status, content type and body, or a stream of no set length.
 struct SimulatedHTTPAnswer {
     var status = "200 OK"
     var contentType = "text/xml"
     var body: [UInt8]
+    /// When set, what writes the body after the head, which has no length: the connection's end ends the body.
+    var stream: (@Sendable (Socket) -> Void)?
+
+    init(
+        status: String = "200 OK", contentType: String = "text/xml", body: [UInt8],
+        stream: (@Sendable (Socket) -> Void)? = nil
+    ) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+        self.stream = stream
+    }
 }
 
-/// The HTTP server of a simulated camera: it listens on a port and answers each request, one connection at a time,
-/// on a thread of its own, closing the connection after each answer.
+/// The HTTP server of a simulated camera: it listens on a port and answers each request on a thread of its own (one
+/// connection at a time unless told to take more side by side), closing the connection after each answer (a streamed
+/// answer or a long poll holds its thread until it ends).
 final class SimulatedHTTPServer: Sendable {
     private let listener: Socket
-    private let thread: PlatformThread
+    private let threads: [PlatformThread]
 
     /// The port it listens on.
     var port: UInt16 { listener.localPort }
 
     /// Listens on `host` and `port` (0 for a free one) and answers each request with `answer`, adding `fields` (such
-    /// as `Server`) to each answer's head.
+    /// as `Server`) to each answer's head, on `connections` threads that each take one connection at a time.
     ///
-    /// - Throws: A `ViewfinderError` when the port cannot be bound or the thread not started.
+    /// - Throws: A `ViewfinderError` when the port cannot be bound or a thread not started.
     init(
-        host: String, port: UInt16, name: String, fields: [HTTPHead.Field] = [],
+        host: String, port: UInt16, name: String, fields: [HTTPHead.Field] = [], connections: Int = 1,
         _ answer: @escaping @Sendable (SimulatedHTTPRequest) -> SimulatedHTTPAnswer
     ) throws {
         let listener: Socket
@@ -62,42 +75,61 @@ final class SimulatedHTTPServer: Sendable {
         } catch {
             throw ViewfinderError(error)
         }
+        var threads: [PlatformThread] = []
         do {
-            thread = try PlatformThread(name: name) {
-                // Until stop() shuts the listener down, which ends accept with an error: a client may come after any
-                // pause, and a camera left waiting longer than accept's timeout still answers.
-                while true {
-                    let client: Socket
-                    do {
-                        guard let accepted = try listener.accept(timeout: .seconds(3600)) else { continue }
-                        client = accepted
-                    } catch {
-                        return
-                    }
-                    if let request = Self.read(from: client) {
-                        let reply = answer(request)
-                        let head = HTTPHead(
-                            startLine: "HTTP/1.1 \(reply.status)",
-                            fields: fields + [
-                                .init("Content-Type", reply.contentType),
-                                .init("Content-Length", String(reply.body.count)), .init("Connection", "close"),
-                            ])
-                        try? client.send(head.encoded() + reply.body, timeout: .seconds(10), while: "answering")
-                    }
-                    client.close()
-                }
+            for _ in 0..<max(1, connections) {
+                threads.append(try Self.thread(name: name, listener: listener, fields: fields, answer))
             }
         } catch {
+            listener.shutdown()
+            for thread in threads { thread.join() }
             listener.close()
             throw error
         }
         self.listener = listener
+        self.threads = threads
     }
 
-    /// Stops listening and waits for the thread to end.
+    /// A thread that takes the listener's connections one at a time and answers them.
+    private static func thread(
+        name: String, listener: Socket, fields: [HTTPHead.Field],
+        _ answer: @escaping @Sendable (SimulatedHTTPRequest) -> SimulatedHTTPAnswer
+    ) throws -> PlatformThread {
+        try PlatformThread(name: name) {
+            // Until stop() shuts the listener down, which ends accept with an error: a client may come after any
+            // pause, and a camera left waiting longer than accept's timeout still answers.
+            while true {
+                let client: Socket
+                do {
+                    guard let accepted = try listener.accept(timeout: .seconds(3600)) else { continue }
+                    client = accepted
+                } catch {
+                    return
+                }
+                if let request = Self.read(from: client) {
+                    let reply = answer(request)
+                    let length: [HTTPHead.Field] =
+                        reply.stream == nil ? [.init("Content-Length", String(reply.body.count))] : []
+                    let head = HTTPHead(
+                        startLine: "HTTP/1.1 \(reply.status)",
+                        fields: fields + [.init("Content-Type", reply.contentType)] + length + [
+                            .init("Connection", "close")
+                        ])
+                    if (try? client.send(head.encoded() + reply.body, timeout: .seconds(10), while: "answering"))
+                        != nil
+                    {
+                        reply.stream?(client)
+                    }
+                }
+                client.close()
+            }
+        }
+    }
+
+    /// Stops listening and waits for the threads to end.
     func stop() {
         listener.shutdown()
-        thread.join()
+        for thread in threads { thread.join() }
         listener.close()
     }
 

@@ -86,10 +86,14 @@ import ViewfinderTestSupport
         (["camera", "record", "--seconds", "0"], "--seconds takes"),
         (
             ["simulate", "--identity", "fujifilm"],
-            "--identity takes generic, nikon, canon, sony, sony-stepping, fuji, lumix or olympus, not 'fujifilm'"
+            "--identity takes generic, nikon, canon, sony, sony-stepping, fuji, lumix, olympus or sony-remote-api, not 'fujifilm'"
         ),
         (["simulate", "--generated-file", "BIG.BIN"], "--generated-file takes NAME:BYTES"),
         (["simulate", "--usb", "--count", "2"], "--usb runs one camera; leave out --count"),
+        (
+            ["simulate", "--identity", "sony-remote-api", "--sample-images", "3"],
+            "--sample-images is not for --identity sony-remote-api, which takes --bind, --port and --announce ssdp"
+        ),
         (
             ["simulate", "--identity", "olympus", "--announce", "ssdp"],
             "--announce is not for --identity olympus, which takes --bind, --port and --sample-images"
@@ -107,7 +111,7 @@ import ViewfinderTestSupport
             ["discover", "--gateway", "--host", "127.0.0.1"],
             "give one of --gateway, --interface, --host, --camera and --usb, not"
         ),
-        (["camera", "info", "--family", "pentax"], "--family takes nikon, canon, sony, fujifilm"),
+        (["camera", "info", "--family", "pentax"], "--family takes nikon, canon, sony, sony-remote"),
         (["camera", "frobnicate"], "there is no command 'frobnicate'"),
         (["camera", "set", "iso"], "needs VALUE"),
         (["camera", "get", "zoom"], "there is no camera property 'zoom'; the properties are mode, iso, shutter"),

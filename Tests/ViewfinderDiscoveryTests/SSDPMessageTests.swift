@@ -44,8 +44,8 @@ import ViewfinderCore
         let search = SSDPMessage.search(for: "urn:schemas-canon-com:service:ICPO-WFTEOSSystemService:1", maximumWait: 9)
         let text = String(decoding: search.encoded(), as: UTF8.self)
         #expect(text.hasPrefix("M-SEARCH * HTTP/1.1\r\n"))
-        #expect(text.contains("\r\nman: \"ssdp:discover\"\r\n"))
-        #expect(text.contains("\r\nmx: 5\r\n"))
+        #expect(text.contains("\r\nMAN: \"ssdp:discover\"\r\n"))
+        #expect(text.contains("\r\nMX: 5\r\n"))
         #expect(text.hasSuffix("\r\n\r\n"))
         #expect(try SSDPMessage(decoding: search.encoded()) == search)
 
@@ -62,6 +62,10 @@ import ViewfinderCore
         #expect(answer.maximumAge == 120)
         #expect(answer["ext"] == "")
         #expect(try SSDPMessage(decoding: answer.encoded()) == answer)
+        // Names go out in upper case, as devices write them: libsonyapi finds the description only after "LOCATION ".
+        let encodedText = String(decoding: answer.encoded(), as: UTF8.self)
+        #expect(encodedText.contains("\r\nLOCATION: http://10.0.0.1:64321/dd.xml\r\n"))
+        #expect(encodedText.contains("\r\nST: urn:schemas-sony-com:service:ScalarWebAPI:1\r\n"))
     }
 
     @Test(

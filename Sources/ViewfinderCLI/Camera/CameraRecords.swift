@@ -24,6 +24,9 @@ struct CameraRecord: Encodable {
         } else if let olympus = camera as? OlympusCamera {
             host = olympus.host
             port = Int(olympus.configuration.port)
+        } else if let sony = camera as? SonyRemoteCamera {
+            host = sony.host
+            port = Int(sony.configuration.port)
         } else {
             let network = (camera as? PTPCamera)?.endpoint as? PTPIPEndpoint
             host = network?.host ?? ""

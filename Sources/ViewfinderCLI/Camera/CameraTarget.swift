@@ -20,15 +20,17 @@ struct CameraTarget {
         .value("interface", "IF", help: "Look for the camera at the gateway of interface IF, such as wlan0."),
         .value(
             "host", "HOST[:PORT]",
-            help: "The camera's address, and its port (15740 by default; 80 for panasonic and olympus)."),
+            help:
+                "The camera's address, and its port (15740 by default; 80 for panasonic and olympus; 64321, its "
+                + "description's, for sony-remote)."),
         .value(
             "camera", "NAME|SERIAL",
             help: "A camera that announces itself on the network, by its name, serial number or ID."),
         .value(
             "family", "FAMILY",
             help:
-                "The kind of camera: nikon, canon, sony, fujifilm, panasonic (Lumix), olympus (and OM System) or "
-                + "generic.",
+                "The kind of camera: nikon, canon, sony, sony-remote (Sony's Camera Remote API), fujifilm, panasonic "
+                + "(Lumix), olympus (and OM System) or generic.",
             default: "generic"),
         .value(
             "usb", "BUS:ADDR|SERIAL|any",
@@ -97,11 +99,12 @@ struct CameraTarget {
     private static func family(_ name: String, commandPath: String) throws -> CameraFamily {
         let lowered = name.lowercased()
         if lowered == "generic" || lowered == "ptpip" { return .genericPTPIP }
+        if lowered == "sony-remote" || lowered == "sonyremoteapi" { return .sonyRemoteAPI }
         guard let family = CameraFamily(rawValue: lowered), family != .genericPTPIP else {
             throw UsageError(
-                "--family takes nikon, canon, sony, fujifilm (Fujifilm's WiFi protocol), panasonic (Lumix), olympus "
-                    + "(Olympus and OM System over WiFi) or generic "
-                    + "(any other PTP/IP camera), not '\(name)'",
+                "--family takes nikon, canon, sony, sony-remote (older Sony bodies over the Camera Remote API), "
+                    + "fujifilm (Fujifilm's WiFi protocol), panasonic (Lumix), olympus (Olympus and OM System over WiFi) "
+                    + "or generic (any other PTP/IP camera), not '\(name)'",
                 commandPath: commandPath)
         }
         return family

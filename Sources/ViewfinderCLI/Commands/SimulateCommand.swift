@@ -32,7 +32,11 @@ enum SimulateCommand: Command {
             /Lumix/Server0/ddd. With --identity olympus it is an Olympus E-M10 Mark II on WiFi, speaking the OI.Share \
             HTTP commands on --port (80; its clients look for 192.168.0.10): the command list, modes, properties, \
             the shutter, the card's listing and pictures, and live view as JPEG frames in RTP packets over UDP, as \
-            olympuswifi expects. With \
+            olympuswifi expects. With --identity sony-remote-api it is a Sony α6000 speaking the Camera Remote API \
+            (JSON-RPC over HTTP): its device description at /dd.xml and the camera service at /sony/camera on \
+            --port (8080), rec mode, settings, getEvent, the shutter with postview pictures, and live view as an \
+            HTTP stream on a free port, as libsonyapi expects; with --announce ssdp it answers SSDP searches for \
+            the ScalarWebAPI service. With \
             --no-focus autofocus finds no focus. With --announce it announces itself on the network as the camera \
             it plays would (multicast DNS as a Nikon does, SSDP as a Canon does), so that `viewfinder discover` \
             and other browsers find it; announcing needs --bind on a network interface (0.0.0.0 for the first). It \
@@ -61,13 +65,15 @@ enum SimulateCommand: Command {
         options: [
             .value("bind", "ADDRESS", help: "The address to listen on.", default: "127.0.0.1"),
             .value(
-                "port", "PORT", help: "The TCP port to listen on (80 for lumix and olympus); 0 picks a free one.",
+                "port", "PORT",
+                help:
+                    "The TCP port to listen on (80 for lumix and olympus, 8080 for sony-remote-api); 0 picks a free one.",
                 default: "15740"),
             .value(
                 "content-port", "PORT", help: "With --identity lumix, the port of its content directory and files.",
                 default: "60606"),
             .value(
-                "identity", "generic|nikon|canon|sony|sony-stepping|fuji|lumix|olympus",
+                "identity", "generic|nikon|canon|sony|sony-stepping|fuji|lumix|olympus|sony-remote-api",
                 help: "Who the camera says it is.",
                 default: "generic"),
             .value("model", "NAME", help: "The model name the camera reports."),
@@ -141,9 +147,12 @@ enum SimulateCommand: Command {
         if identityName == "olympus" {
             return try await runOlympus(arguments)
         }
+        if identityName == "sony-remote-api" {
+            return try await runSonyRemote(arguments)
+        }
         guard let identity = CameraSimulator.Identity(rawValue: identityName) else {
             throw UsageError(
-                "--identity takes generic, nikon, canon, sony, sony-stepping, fuji, lumix or olympus, not '\(identityName)'",
+                "--identity takes generic, nikon, canon, sony, sony-stepping, fuji, lumix, olympus or sony-remote-api, not '\(identityName)'",
                 commandPath: arguments.commandPath)
         }
         let port = try arguments.integer("port", default: 15740, in: 0...65535)

@@ -129,8 +129,9 @@ package struct SSDPMessage: Hashable, Sendable {
         self.headers = headers
     }
 
-    /// The datagram's bytes: the start line, the headers in name order (in lower case, which HTTP allows), and the
-    /// empty line.
+    /// The datagram's bytes: the start line, the headers in name order (in upper case, as UPnP's examples and real
+    /// devices write them and as clients that match `LOCATION` exactly, such as libsonyapi, need), and the empty
+    /// line.
     package func encoded() -> [UInt8] {
         let start =
             switch kind {
@@ -138,8 +139,10 @@ package struct SSDPMessage: Hashable, Sendable {
             case .search: "M-SEARCH * HTTP/1.1"
             case .response: "HTTP/1.1 200 OK"
             }
-        return HTTPHead(startLine: start, fields: headers.keys.sorted().map { HTTPHead.Field($0, headers[$0]!) })
-            .encoded()
+        return HTTPHead(
+            startLine: start, fields: headers.keys.sorted().map { HTTPHead.Field($0.uppercased(), headers[$0]!) }
+        )
+        .encoded()
     }
 }
 
