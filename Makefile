@@ -28,7 +28,7 @@ RELEASE_FILES := $(RELEASE_TOOL) $(GENERATED)/viewfinder.1 $(GENERATED)/viewfind
 .PHONY: all build demo docs test test-products test-browser test-download test-vivid test-gphoto2 test-tsan test-fuzz \
 	test-soak soak fuzz fuzz-corpus release install uninstall deb test-install test-rig-faults \
 	bench-core bench-imaging bench-ptp bench-replay bench-automation bench-reactive bench-liveview bench-discovery \
-	bench-barcode bench-rig bench-rig-network bench-webcam bench-usb bench-fuji lint deps test-deps
+	bench-barcode bench-rig bench-rig-network bench-webcam bench-usb bench-fuji bench-sony lint deps test-deps
 
 all: build
 
@@ -213,6 +213,12 @@ bench-ptp: test-deps
 bench-fuji: test-deps
 	$(SWIFT) build -c release --product ptp-benchmark
 	$$($(SWIFT) build -c release --show-bin-path)/ptp-benchmark fuji
+
+## Measures Sony live view and an ISO set by notches against gphoto2's Sony code paths on the same simulated α7 IV
+## and α7 III (release build; the Sony rows of bench-ptp alone).
+bench-sony: test-deps
+	$(SWIFT) build -c release --product ptp-benchmark
+	$$($(SWIFT) build -c release --show-bin-path)/ptp-benchmark sony
 
 ## Measures connecting to real cameras played back from their logs (the test traces) against gphoto2 --summary on the
 ## same replay: time until ready, and requests (release build; under a minute).

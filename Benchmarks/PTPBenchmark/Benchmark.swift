@@ -157,13 +157,15 @@ enum Benchmark {
         say(met ? "\nevery target met" : "\nsome targets not met")
     }
 
-    /// Runs only the Fujifilm row, in a scratch folder as the whole run does.
-    static func runFuji(executable: String) async throws {
+    /// Runs only one row, such as the Fujifilm one, in a scratch folder as the whole run does.
+    static func runAlone(
+        executable: String, _ row: (_ executable: String, _ work: String) async throws -> Bool
+    ) async throws {
         let work = String(cString: mkdtemp(strdup("/tmp/ptp-benchmark.XXXXXX")))
         setenv("HOME", work, 1)
         chdir(work)
         defer { _ = try? runCommand(["rm", "-rf", work]) }
-        let met = try await FujiBenchmark.run(executable: executable, work: work)
+        let met = try await row(executable, work)
         say(met ? "\nevery target met" : "\nsome targets not met")
     }
 

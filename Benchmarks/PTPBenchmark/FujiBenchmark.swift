@@ -12,8 +12,8 @@ import Glibc
 enum FujiBenchmark {
     /// Measures, prints the figures and the verdicts, and returns whether every target was met.
     static func run(executable: String, work: String) async throws -> Bool {
-        let (server, port) = try SonyBenchmark.start(executable, "fuji")
-        defer { SonyBenchmark.stop(server) }
+        let (server, port) = try Benchmark.startSimulator(executable, "fuji")
+        defer { Benchmark.stopSimulator(server) }
         let configuration = FujiWiFiTransport.Configuration(
             commandPort: port, eventPort: port + 1, liveViewPort: port + 2)
         let camera = PTPCamera(endpoint: FujiWiFiEndpoint(host: "127.0.0.1", configuration: configuration))
@@ -26,20 +26,10 @@ enum FujiBenchmark {
         let movie = try Benchmark.measureMovie([
             "gphoto2", "--port", "ptpip:127.0.0.1:\(port):\(port + 1)", "--camera", "Fuji X (WLAN)",
         ])
-        let frames = Benchmark.movieFrames
 
         say("Fujifilm live view (the JPEG stream on the live view port, 640x424 frames appended to a file) through")
         say("PTPCamera's live view publisher, paced by a subscriber that is always ready, on the simulated X-T4")
-        say(
-            "  Viewfinder liveViewPublisher:    \(format(liveView.fps, 0)) frames/s, "
-                + "\(format(liveView.cpuPerFrame * 1e6, 0)) µs CPU/frame (\(liveView.frames) frames in "
-                + "\(format(Benchmark.liveViewSeconds, 0)) s)")
-        say(
-            "  gphoto2 --capture-movie=\(frames):    \(format(Double(frames + 1) / movie.movie.wall, 0)) frames/s, "
-                + "\(format(movie.movie.cpu / Double(frames + 1) * 1e6, 0)) µs CPU/frame for the whole run")
-        say(
-            "  gphoto2 per extra frame (vs 1):  \(format(movie.fps, 0)) frames/s, "
-                + "\(format(movie.cpuPerFrame * 1e6, 0)) µs CPU/frame")
+        Benchmark.sayLiveView(liveView, against: movie)
         say(
             "  floor (a bare session, each frame read with one copy and appended): \(format(floor.fps, 0)) frames/s, "
                 + "\(format(floor.cpuPerFrame * 1e6, 0)) µs CPU/frame; Viewfinder "
@@ -52,10 +42,7 @@ enum FujiBenchmark {
             verdict(
                 "live view frames/s ≥ gphoto2's (within 3%)", liveView.fps >= movie.fps * 0.97,
                 "\(format(liveView.fps / movie.fps, 2))×") && met
-        met =
-            verdict(
-                "CPU per live view frame ≤ ½ of gphoto2's", liveView.cpuPerFrame <= movie.cpuPerFrame / 2,
-                "\(format(liveView.cpuPerFrame / movie.cpuPerFrame, 3))× gphoto2's") && met
+        met = Benchmark.halfCPUVerdict(liveView, against: movie) && met
         if floor.cpuPerFrame > movie.cpuPerFrame / 2 {
             say(
                 "  (½ of gphoto2's, \(format(movie.cpuPerFrame / 2 * 1e6, 0)) µs, is below the floor's "

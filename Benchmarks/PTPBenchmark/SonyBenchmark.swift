@@ -18,35 +18,25 @@ enum SonyBenchmark {
         let liveView: (fps: Double, cpuPerFrame: Double, frames: Int)
         let movie: (movie: (wall: Double, cpu: Double), fps: Double, cpuPerFrame: Double)
         do {
-            let (server, port) = try start(executable, "sony")
-            defer { stop(server) }
+            let (server, port) = try Benchmark.startSimulator(executable, "sony")
+            defer { Benchmark.stopSimulator(server) }
             let camera = PTPCamera(host: "127.0.0.1", transport: .init(port: port))
             try await camera.connect()
             liveView = try await Benchmark.measureLiveView(of: camera, named: "Sony", work: work)
             try await camera.disconnect()
             movie = try Benchmark.measureMovie(gphoto2(port))
         }
-        let (server, port) = try start(executable, "sony-stepping")
-        defer { stop(server) }
+        let (server, port) = try Benchmark.startSimulator(executable, "sony-stepping")
+        defer { Benchmark.stopSimulator(server) }
         let camera = PTPCamera(host: "127.0.0.1", transport: .init(port: port))
         try await camera.connect()
         let ours = try await measureSteppedSets(camera)
         try await camera.disconnect()
         let theirs = try measureGphoto2SteppedSets(port)
-        let frames = Benchmark.movieFrames
 
         say("Sony live view (GetObject of 0xFFFFC002, 640x424 JPEG frames appended to a file) through PTPCamera's")
         say("live view publisher, paced by a subscriber that is always ready, on the simulated α7 IV")
-        say(
-            "  Viewfinder liveViewPublisher:    \(format(liveView.fps, 0)) frames/s, "
-                + "\(format(liveView.cpuPerFrame * 1e6, 0)) µs CPU/frame (\(liveView.frames) frames in "
-                + "\(format(Benchmark.liveViewSeconds, 0)) s)")
-        say(
-            "  gphoto2 --capture-movie=\(frames):    \(format(Double(frames + 1) / movie.movie.wall, 0)) frames/s, "
-                + "\(format(movie.movie.cpu / Double(frames + 1) * 1e6, 0)) µs CPU/frame for the whole run")
-        say(
-            "  gphoto2 per extra frame (vs 1):  \(format(movie.fps, 0)) frames/s, "
-                + "\(format(movie.cpuPerFrame * 1e6, 0)) µs CPU/frame")
+        Benchmark.sayLiveView(liveView, against: movie)
         say("Sony ISO set across ten notches (ISO 100 ⇄ ISO 1000) on the simulated α7 III, which moves ISO only by")
         let delay = CameraSimulator.Configuration().sonyNotchDelay.inSeconds * 1000
         say("notches with ControlDevice and takes \(format(delay, 0)) ms to show each move, until the camera shows it")
@@ -64,31 +54,12 @@ enum SonyBenchmark {
             verdict(
                 "live view frames/s ≥ gphoto2's", liveView.fps >= movie.fps, "\(format(liveView.fps / movie.fps, 2))×")
             && met
-        met =
-            verdict(
-                "CPU per live view frame ≤ ½ of gphoto2's", liveView.cpuPerFrame <= movie.cpuPerFrame / 2,
-                "\(format(liveView.cpuPerFrame / movie.cpuPerFrame, 3))× gphoto2's") && met
+        met = Benchmark.halfCPUVerdict(liveView, against: movie) && met
         met =
             verdict(
                 "stepped ISO set faster than gphoto2's", ours.median < theirs.stepped,
                 "\(format(ours.median * 1000, 1)) ms against \(format(theirs.stepped * 1000, 0)) ms") && met
         return met
-    }
-
-    /// Starts `ptp-benchmark serve IDENTITY` and reads the port it listens on.
-    static func start(_ executable: String, _ identity: String) throws -> (ChildProcess, UInt16) {
-        let server = try ChildProcess(executable, ["serve", identity])
-        guard let line = server.readLine(), line.hasPrefix("port "), let port = UInt16(line.split(separator: " ")[1])
-        else {
-            stop(server)
-            throw BenchmarkError("the simulated \(identity) camera did not start")
-        }
-        return (server, port)
-    }
-
-    static func stop(_ server: ChildProcess) {
-        server.closeInput()
-        _ = server.wait(timeout: .seconds(30))
     }
 
     /// gphoto2 against the simulated Sony at `port`, as a PTP/IP camera it knows from its DeviceInfo.

@@ -11,6 +11,7 @@
 //                                  perf record -g -- ptp-benchmark profile)
 //        ptp-benchmark files      (only the listing and memory rows, which need neither gphoto2 nor iperf3)
 //        ptp-benchmark fuji       (only the Fujifilm row; `make bench-fuji`)
+//        ptp-benchmark sony       (only the Sony rows; `make bench-sony`)
 
 import BenchmarkSupport
 import ViewfinderCore
@@ -86,7 +87,9 @@ do {
         let held = try await MemoryBenchmark.run()
         say(listed && held ? "every target met" : "some targets not met")
     } else if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "fuji" {
-        try await Benchmark.runFuji(executable: executablePath(orElse: "ptp-benchmark"))
+        try await Benchmark.runAlone(executable: executablePath(orElse: "ptp-benchmark"), FujiBenchmark.run)
+    } else if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "sony" {
+        try await Benchmark.runAlone(executable: executablePath(orElse: "ptp-benchmark"), SonyBenchmark.run)
     } else if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "profile" {
         try await Benchmark.profile(executable: executablePath(orElse: "ptp-benchmark"))
     } else {

@@ -13,10 +13,11 @@ extension AsyncStream where Element: Sendable {
     ///
     /// - Parameters:
     ///   - add: The API's `add…Observer` function.
-    ///   - bufferingPolicy: What the stream keeps of what comes while nobody is reading: everything by default.
+    ///   - bufferingPolicy: What the stream keeps of what comes while nobody is reading: by default the newest 1024,
+    ///     the older dropped.
     public init(
         observing add: (@escaping @Sendable (Element) -> Void) -> ObservationToken,
-        bufferingPolicy: Continuation.BufferingPolicy = .unbounded
+        bufferingPolicy: Continuation.BufferingPolicy = .bufferingNewest(1024)
     ) {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
         let token = add { continuation.yield($0) }
@@ -27,6 +28,8 @@ extension AsyncStream where Element: Sendable {
 
 extension CameraFileAccess {
     /// Each file that appears on the card from now on, such as a picture just taken, as an async sequence.
+    ///
+    /// The newest 1024 files wait for a reader that falls behind; older ones are dropped.
     ///
     /// ```swift
     /// for await item in camera.newFiles() {
@@ -41,6 +44,9 @@ extension CameraFileAccess {
 extension CameraDiscovery {
     /// Each camera discovered, updated or lost from now on, in order, as an async sequence.
     ///
+    /// The newest 1024 changes wait for a reader that falls behind; older ones are dropped, and
+    /// ``CameraDiscovery/availableCameras`` stays whole.
+    ///
     /// ```swift
     /// for await change in discovery.discoveryChanges() {
     ///     if case .discovered(let camera) = change { print("found \(camera)") }
@@ -52,7 +58,7 @@ extension CameraDiscovery {
 }
 
 extension CameraObserverRegistry {
-    /// Every event from the next one on, as an async sequence.
+    /// Every event from the next one on, as an async sequence; the newest 1024 wait for a reader that falls behind.
     public func events() -> AsyncStream<Event> {
         AsyncStream(observing: { addObserver($0) })
     }

@@ -69,9 +69,15 @@ public final class USBCameraMonitor: Sendable {
     public var isWatching: Bool { state.withLock { $0.thread != nil } }
 
     /// Calls `observer` with each batch of changes, in order, until the returned token is released.
+    ///
+    /// Changes that come while an observer is busy wait for it, the newest 1024 of them; older ones are dropped and
+    /// counted in ``droppedChangeCount``, and ``cameras`` stays whole.
     public func addObserver(_ observer: @escaping @Sendable ([Change]) -> Void) -> ObservationToken {
         scanner.observers.addObserver(observer)
     }
+
+    /// How many changes were dropped, oldest first, because observers were busy while more than 1024 waited.
+    public var droppedChangeCount: Int { scanner.observers.droppedCount }
 
     /// Each change from now on, one at a time and in order, as an async sequence.
     ///
@@ -126,7 +132,7 @@ public final class USBCameraMonitor: Sendable {
         let cameras = Locked<[USBCameraDevice]>([])
         /// Changes found and not yet handed to the observers, in order.
         let pending = Locked<[Change]>([])
-        let observers = CameraObserverRegistry<[Change]>(coalescing: { $0 + $1 })
+        let observers = CameraObserverRegistry<[Change]>(keepingNewest: 1024)
 
         init(sysfs: String, deviceFiles: String, rescanInterval: Duration) {
             self.sysfs = sysfs

@@ -1,6 +1,5 @@
 import ViewfinderPTPUSB
 import ViewfinderSystem
-import ViewfinderTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -19,48 +18,24 @@ import Glibc
 func runUSBFujiChecks(_ runner: CheckRunner, device: USBCameraDevice?, tool: String, gphoto2: String) async {
     await runner.run("usb-fuji-gphoto2-fuji") {
         let device = try require(device, "no simulated Fujifilm camera")
-        let port = "usb:\(String(format: "%03d", device.bus)),\(String(format: "%03d", device.address))"
-        func run(_ arguments: [String]) throws -> String {
-            let result = try ChildProcess.run(
-                gphoto2, ["--port", port] + arguments, environment: ["HOME": "/tmp"], mergingErrors: true,
-                timeout: .seconds(90))
-            try expect(
-                result.status == 0 && !result.standardOutput.contains("*** Error"),
-                "gphoto2 \(arguments.joined(separator: " ")): \(result.standardOutput)")
-            return result.standardOutput
-        }
-        func viewfinder(_ arguments: [String]) throws -> String {
-            let result = try ChildProcess.run(
-                tool, ["camera"] + arguments + ["--usb", "any"], mergingErrors: true, timeout: .seconds(90))
-            try expect(
-                result.status == 0, "viewfinder camera \(arguments.joined(separator: " ")): \(result.standardOutput)")
-            return result.standardOutput
-        }
-        let summary = try run(["--summary"])
+        let tools = USBVendorTools(device: device, tool: tool, gphoto2: gphoto2)
+        let summary = try tools.gphoto2(["--summary"])
         try expect(
             summary.contains("Model: X-T4") && summary.contains("Vendor Extension ID: 0xe"),
             "gphoto2 did not take the X-T4 for a Fujifilm (vendor extension 0xe): \(summary)")
-        let compared = try compareExposureChoices(gphoto2: run, viewfinder: viewfinder)
-        _ = try run(["--set-config", "iso=800", "--set-config", "f-number=f/8", "--set-config", "shutterspeed=1/60"])
-        let shown = try ["iso", "aperture", "shutter"].map {
-            try viewfinder(["get", $0]).split(separator: "\n").first.map(String.init) ?? ""
-        }
-        try expect(shown == ["ISO 800", "f/8", "1/60"], "viewfinder reads back \(shown) after gphoto2's set")
+        let compared = try tools.compareAndSetExposure(shutter: "1/60")
         let file = "/tmp/usb-fuji-get-file.jpg"
-        _ = try run(["--get-file", "1", "--filename", file, "--force-overwrite"])
+        _ = try tools.gphoto2(["--get-file", "1", "--filename", file, "--force-overwrite"])
         let bytes = (try? FileDescriptor.open(file, O_RDONLY).readAll(limit: 64 << 20)) ?? []
         try expect(bytes.starts(with: [0xFF, 0xD8]), "gphoto2 --get-file 1 saved \(bytes.count) bytes, not a JPEG")
-        let log = "/tmp/usb-fuji-gphoto2-debug.txt"
-        _ = try run([
-            "--debug", "--debug-logfile", log, "--capture-image-and-download", "--filename", "/tmp/usb-fuji-debug.jpg",
-            "--force-overwrite",
-        ])
-        let debug = String(
-            decoding: (try? FileDescriptor.open(log, O_RDONLY).readAll(limit: 256 << 20)) ?? [], as: UTF8.self)
+        let debug = try tools.debugLog(
+            "/tmp/usb-fuji-gphoto2-debug.txt",
+            of: ["--capture-image-and-download", "--filename", "/tmp/usb-fuji-debug.jpg", "--force-overwrite"])
         let properties = ["0xd207", "0xd208", "0xd209", "0xd212"]
         let missing = properties.filter { !debug.contains("property value) (\($0))") }
         try expect(missing.isEmpty, "gphoto2's debug log never shows \(missing)")
-        return "\(port): vendor extension 0xe; \(compared.joined(separator: ", ")) as viewfinder offers them; ISO 800, "
+        return
+            "\(tools.port): vendor extension 0xe; \(compared.joined(separator: ", ")) as viewfinder offers them; ISO 800, "
             + "f/8 and 1/60 set by gphoto2 and read back by viewfinder; --get-file 1 a JPEG of \(bytes.count) bytes; "
             + "\(properties.joined(separator: ", ")) in gphoto2's debug log of a capture"
     }

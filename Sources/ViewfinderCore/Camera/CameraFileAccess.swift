@@ -67,6 +67,13 @@ public protocol CameraFileAccess: Camera {
     ///
     /// - Returns: A token that keeps the observer: it ends when the token is released or cancelled.
     func addShotPreviewObserver(_ observer: @escaping @Sendable (CameraShotPreview) -> Void) -> ObservationToken
+
+    /// How many reports of new files, camera-initiated transfers and shot previews were dropped, oldest first,
+    /// because an observer was still busy while more arrived than wait for it (a few hundred of each kind).
+    ///
+    /// Observers that return promptly never miss one; one that downloads each file before returning may, in a long
+    /// burst: when the count rises, list the card's contents to find what was missed.
+    var droppedFileEventCount: Int { get }
 }
 
 extension Camera {

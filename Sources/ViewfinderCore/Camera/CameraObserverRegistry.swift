@@ -6,8 +6,9 @@ import ViewfinderSystem
 /// recording state. Any thread may ``notify(_:)``. The first notifier delivers to every observer on its own thread;
 /// events that arrive meanwhile are merged with `coalescing` into one pending event, which that same thread
 /// delivers next. So observers are never called concurrently or re-entrantly, always see events in order, and at
-/// most one event waits, however slow an observer is. An observer may add or remove observers, or cause new events,
-/// from inside its call.
+/// most one event waits, however slow an observer is. A registry of lists made with ``init(keepingNewest:)`` keeps
+/// their items in order instead, up to a bound: beyond it the oldest waiting items are dropped and counted in
+/// ``droppedCount``. An observer may add or remove observers, or cause new events, from inside its call.
 ///
 /// ```swift
 /// let registry = CameraObserverRegistry<CameraConnectionState>()
@@ -23,17 +24,38 @@ public final class CameraObserverRegistry<Event: Sendable>: Sendable {
         var nextID: UInt64 = 0
         var isDelivering = false
         var pendingEvent: Event?
+        var droppedCount = 0
     }
 
     private let state = Locked(State())
-    private let coalesce: @Sendable (Event, Event) -> Event
+    /// Merges the event that waits, if any, with one that arrives, saying how many items the merge dropped.
+    private let coalesce: @Sendable (_ waiting: Event?, _ arriving: Event) -> (event: Event, dropped: Int)
 
     /// Creates an empty registry.
     ///
     /// - Parameter coalescing: Merges an event that waits with one that arrives after it; by default the later
     ///   event replaces the earlier, which suits events that carry a whole state.
     public init(coalescing: @escaping @Sendable (_ waiting: Event, _ arriving: Event) -> Event = { $1 }) {
-        self.coalesce = coalescing
+        self.coalesce = { waiting, arriving in (waiting.map { coalescing($0, arriving) } ?? arriving, 0) }
+    }
+
+    /// Creates an empty registry of events that are lists, whose items wait in order while an observer is busy, at
+    /// most `limit` of them: beyond it the oldest waiting items are dropped and counted in ``droppedCount``.
+    ///
+    /// - Parameter limit: The most items that wait; at least 1.
+    public init<Item>(keepingNewest limit: Int) where Event == [Item] {
+        precondition(limit > 0, "a registry must keep at least one waiting item")
+        self.coalesce = { waiting, arriving in
+            let merged = (waiting ?? []) + arriving
+            let excess = max(0, merged.count - limit)
+            return (Array(merged.dropFirst(excess)), excess)
+        }
+    }
+
+    /// How many waiting items were dropped, oldest first, because observers were busy while more than the limit of
+    /// ``init(keepingNewest:)`` arrived; always 0 for a registry that coalesces.
+    public var droppedCount: Int {
+        state.withLock { $0.droppedCount }
     }
 
     /// Whether any observer is registered.
@@ -61,7 +83,9 @@ public final class CameraObserverRegistry<Event: Sendable>: Sendable {
     public func notify(_ event: Event) {
         var next: (event: Event, ids: [UInt64])? = state.withLock { state in
             guard !state.isDelivering else {
-                state.pendingEvent = state.pendingEvent.map { coalesce($0, event) } ?? event
+                let (merged, dropped) = coalesce(state.pendingEvent, event)
+                state.pendingEvent = merged
+                state.droppedCount += dropped
                 return nil
             }
             state.isDelivering = true

@@ -33,12 +33,18 @@ extension CameraDiscovery {
     /// Why searchers could not listen when searching began; empty when every one listens.
     public var searchErrors: [ViewfinderError] { search.errors }
 
+    /// How many changes were dropped, oldest first, because observers were busy while more than 1024 waited.
+    public var droppedChangeCount: Int { search.changes.droppedCount }
+
     /// Adds a searcher, which listens from the next ``beginSearching()`` on.
     public func register(_ searcher: any CameraSearcher) {
         search.register(searcher)
     }
 
     /// Calls `observer` with each camera discovered, updated or lost, one change at a time and in order.
+    ///
+    /// Changes that come while an observer is busy wait for it, the newest 1024 of them; older ones are dropped and
+    /// counted in ``droppedChangeCount``, and ``availableCameras`` stays whole.
     ///
     /// - Returns: A token: the observer is called while it is alive.
     public func addDiscoveryObserver(_ observer: @escaping @Sendable (CameraDiscoveryChange) -> Void)
@@ -79,8 +85,8 @@ final class CameraSearch: Sendable {
     }
 
     private let state = Locked(State())
-    /// Observers of changes, which arrive in batches and are delivered in order.
-    let changes = CameraObserverRegistry<[CameraDiscoveryChange]>(coalescing: { $0 + $1 })
+    /// Observers of changes, which arrive in batches and are delivered in order; the newest 1024 wait.
+    let changes = CameraObserverRegistry<[CameraDiscoveryChange]>(keepingNewest: 1024)
 
     var isSearching: Bool { state.withLock { $0.expiry != nil } }
     var cameras: [DiscoveredCamera] { state.withLock { $0.list.cameras } }

@@ -92,12 +92,12 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
     let focusInfoObservers = CameraObserverRegistry<FocusInfo?>()
     let zoomObservers = CameraObserverRegistry<LiveViewZoomLevel?>()
     /// The observers of files the camera adds: files reported while an observer is still being called wait for it,
-    /// in order, rather than replacing one another (they are few, as a camera takes pictures).
-    let newFileObservers = CameraObserverRegistry<[CameraFileItem]>(coalescing: +)
-    /// The observers of pictures the camera offers the computer; as for new files, none is dropped.
-    let transferOffers = CameraObserverRegistry<[CameraTransferOffer]>(coalescing: +)
-    /// The observers of previews of pictures written to the card; as for new files, none is dropped.
-    let shotPreviews = CameraObserverRegistry<[CameraTransferOffer]>(coalescing: +)
+    /// in order, up to ``fileEventLimit``; beyond it the oldest are dropped and counted.
+    let newFileObservers = CameraObserverRegistry<[CameraFileItem]>(keepingNewest: fileEventLimit)
+    /// The observers of pictures the camera offers the computer; they wait as new files do.
+    let transferOffers = CameraObserverRegistry<[CameraTransferOffer]>(keepingNewest: fileEventLimit)
+    /// The observers of previews of pictures written to the card; they wait as new files do.
+    let shotPreviews = CameraObserverRegistry<[CameraTransferOffer]>(keepingNewest: fileEventLimit)
     /// The live view backend and publisher, made on first use.
     let liveView = Locked<(backend: CameraDriverLiveView<Connection>, publisher: LiveViewPublisher)?>(nil)
 
@@ -490,6 +490,18 @@ public final class CameraDriverCore<Connection: CameraDriverConnection>: CameraP
         newFileObservers.addObserver { items in
             for item in items { observer(item) }
         }
+    }
+
+    /// How many reports of each kind wait for an observer still busy with an earlier one: 256.
+    ///
+    /// The kinds are new files, pictures offered the computer and shot previews. Beyond the limit the oldest are
+    /// dropped, and counted in ``droppedFileEventCount``.
+    public static var fileEventLimit: Int { 256 }
+
+    /// How many reports of new files, pictures offered the computer and shot previews were dropped, oldest first,
+    /// because their observers were busy while more than ``fileEventLimit`` of a kind arrived.
+    public var droppedFileEventCount: Int {
+        newFileObservers.droppedCount + transferOffers.droppedCount + shotPreviews.droppedCount
     }
 }
 

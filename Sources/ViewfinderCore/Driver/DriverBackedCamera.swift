@@ -282,6 +282,10 @@ extension DriverBackedCamera where Self: CameraFileAccess {
         }
     }
 
+    /// How many reports of new files, pictures offered the computer and shot previews were dropped because their
+    /// observers fell behind; see ``CameraDriverCore/droppedFileEventCount``.
+    public var droppedFileEventCount: Int { driverCore.droppedFileEventCount }
+
     /// Calls `observer` with a preview of each picture the camera's connection reports written to the card.
     public func addShotPreviewObserver(_ observer: @escaping @Sendable (CameraShotPreview) -> Void) -> ObservationToken
     {

@@ -1,4 +1,3 @@
-import Dispatch
 import Testing
 import ViewfinderCore
 import ViewfinderReactive
@@ -104,35 +103,6 @@ struct SizeOnlyDecoder: LiveViewImageDecoder {
 }
 
 @Suite struct CameraDriverCoreTests {
-    @Test func filesReportedWhileAnObserverIsBusyAllReachItInOrder() async throws {
-        let camera = MemoryCamera()
-        try await camera.connect()
-        let connection = try #require(camera.connection)
-        let names = Locked<[String]>([])
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let token = camera.addNewFileObserver { item in
-            names.withLock { $0.append(item.name) }
-            if item.name == "A.JPG" {
-                entered.signal()
-                _ = release.wait(timeout: .now() + 120)
-            }
-        }
-        let file = { @Sendable (name: String) in
-            CameraFileItem(id: 1, storageID: 1, parentID: nil, name: name, kind: .jpegImage, byteCount: 3)
-        }
-        try PlatformThread.detach(name: "test-first-file") { connection.context.reportNewFile(file("A.JPG")) }
-        #expect(await offThePool { entered.wait(timeout: .now() + 120) } == .success)
-        // The observer is busy with the first file on the other thread: these return at once, their files waiting.
-        connection.context.reportNewFile(file("B.JPG"))
-        connection.context.reportNewFile(file("C.JPG"))
-        release.signal()
-        try await waitUntil("every file to reach the observer") { names.withLock { $0.count } >= 3 }
-        #expect(names.withLock { $0 } == ["A.JPG", "B.JPG", "C.JPG"])
-        withExtendedLifetime(token) {}
-        try await camera.disconnect()
-    }
-
     @Test func aDriverOfItsOwnIsACameraWithPropertiesFilesAndRecording() async throws {
         let camera = MemoryCamera()
         let states = Locked<[CameraConnectionState]>([])

@@ -77,4 +77,51 @@ import ViewfinderSystem
         #expect(seen.withLock { $0.count } == 1600)
         withExtendedLifetime(token) {}
     }
+
+    @Test func listsWaitingForABusyObserverKeepTheNewestUpToTheLimitAndCountTheRest() {
+        let registry = CameraObserverRegistry<[Int]>(keepingNewest: 4)
+        let received = Locked<[[Int]]>([])
+        let token = registry.addObserver { items in
+            received.withLock { $0.append(items) }
+            // The observer is still busy with the first list: these wait for it, the oldest beyond four dropped.
+            if items == [0] {
+                for item in 1...6 { registry.notify([item]) }
+                registry.notify([7, 8])
+                #expect(registry.droppedCount == 4)
+            }
+        }
+        registry.notify([0])
+        #expect(received.withLock { $0 } == [[0], [5, 6, 7, 8]])
+        #expect(registry.droppedCount == 4)
+        registry.notify(Array(10..<20))
+        #expect(received.withLock { $0.last } == Array(10..<20))
+        #expect(registry.droppedCount == 4)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func aListLongerThanTheLimitWaitsAsItsNewestItems() {
+        let registry = CameraObserverRegistry<[Int]>(keepingNewest: 3)
+        let received = Locked<[[Int]]>([])
+        let token = registry.addObserver { items in
+            received.withLock { $0.append(items) }
+            if items == [0] { registry.notify(Array(1...5)) }
+        }
+        registry.notify([0])
+        #expect(received.withLock { $0 } == [[0], [3, 4, 5]])
+        #expect(registry.droppedCount == 2)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func coalescingRegistriesDropNothingTheyCount() {
+        let registry = CameraObserverRegistry<Int>()
+        let received = Locked<[Int]>([])
+        let token = registry.addObserver { event in
+            received.withLock { $0.append(event) }
+            if event == 0 { for next in 1...3 { registry.notify(next) } }
+        }
+        registry.notify(0)
+        #expect(received.withLock { $0 } == [0, 3])
+        #expect(registry.droppedCount == 0)
+        withExtendedLifetime(token) {}
+    }
 }

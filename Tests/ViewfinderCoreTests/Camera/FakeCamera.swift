@@ -40,7 +40,7 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
     private let state = Locked(State())
     private let connectionObservers = CameraObserverRegistry<CameraConnectionState>()
     private let recordingObservers = CameraObserverRegistry<VideoRecordingState>()
-    private let newFileObservers = CameraObserverRegistry<CameraFileItem>()
+    private let newFileObservers = CameraObserverRegistry<[CameraFileItem]>(keepingNewest: 256)
     static let storage = CameraStorage(
         id: 0x0001_0001, storageDescription: "SD card", volumeLabel: "FAKE", capacityByteCount: 1 << 30,
         freeByteCount: 1 << 29, isWritable: true)
@@ -154,7 +154,7 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
             state.files.append((item, bytes))
             return item
         }
-        newFileObservers.notify(item)
+        newFileObservers.notify([item])
         return item
     }
 
@@ -390,8 +390,10 @@ final class FakeCamera: Camera, CameraFileAccess, CameraPropertyBackend {
     }
 
     func addNewFileObserver(_ observer: @escaping @Sendable (CameraFileItem) -> Void) -> ObservationToken {
-        newFileObservers.addObserver(observer)
+        newFileObservers.addObserver { items in items.forEach(observer) }
     }
+
+    var droppedFileEventCount: Int { newFileObservers.droppedCount }
 
     /// The fake camera offers no pictures by itself (it lacks ``CameraFunctionality/cameraInitiatedTransfer``).
     func addCameraInitiatedTransferHandler(
