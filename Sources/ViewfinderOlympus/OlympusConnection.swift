@@ -192,11 +192,20 @@ public final class OlympusConnection: CameraDriverConnection {
 
     // MARK: CameraDriverConnection
 
-    /// Still pictures, properties and the card's files; live view where the camera lists `startliveview`.
+    /// Still pictures, properties and the card's files; live view where the camera lists `startliveview`, the half
+    /// press where it lists `exec_takemotion` `takeready`, and video where it lists `starttake` and `stoptake`.
+    ///
+    /// Not the battery level: the OI.Share API gives none (`get_caminfo` names the model alone).
     public var functionality: CameraFunctionality {
         var functionality: CameraFunctionality = [.stillCapture, .propertyControl, .fileAccess]
         if commandList.accepts("exec_takemisc", [("com", "startliveview")]) {
             functionality.insert(.liveView)
+        }
+        if takesMotion("takeready") {
+            functionality.insert(.shutterHalfPress)
+        }
+        if takesMotion("starttake"), takesMotion("stoptake") {
+            functionality.insert(.videoRecording)
         }
         return functionality
     }

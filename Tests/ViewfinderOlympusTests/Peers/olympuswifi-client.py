@@ -36,6 +36,12 @@ try:
     report["wrongMode"] = None
 except ResultError as error:
     report["wrongMode"] = error.response.status_code
+camera.send_command("switch_cammode", mode="rec")
+report["takeready"] = camera.send_command("exec_takemotion", com="takeready").status_code
+camera.set_camprop("takemode", "movie")
+report["starttake"] = camera.send_command("exec_takemotion", com="starttake").status_code
+report["stoptake"] = camera.send_command("exec_takemotion", com="stoptake").status_code
+camera.set_camprop("takemode", "P")
 camera.take_picture()
 camera.send_command("switch_cammode", mode="play")
 images = camera.list_images()
