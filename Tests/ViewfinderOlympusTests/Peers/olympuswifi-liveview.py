@@ -5,7 +5,7 @@ Usage: olympuswifi-liveview.py PORT FRAMES
 olympuswifi's live view module draws its frames with tkinter and Pillow, which it imports on loading; the receiver
 itself (LiveViewReceiver: RTP decoding, reassembly, the JPEG and sequence checks) uses neither, so empty stand-ins
 for those two let it load without a display. The camera's address is pointed at the simulator's loopback port, as in
-olympuswifi-client.py.
+olympuswifi-client.py; PORT 0 keeps olympuswifi's own, http://192.168.0.10/.
 """
 
 import json
@@ -30,7 +30,8 @@ from olympuswifi.camera import OlympusCamera  # noqa: E402
 from olympuswifi.liveview import LiveViewReceiver  # noqa: E402
 
 port, wanted = int(sys.argv[1]), int(sys.argv[2])
-OlympusCamera.URL_PREFIX = f"http://127.0.0.1:{port}/"
+if port != 0:
+    OlympusCamera.URL_PREFIX = f"http://127.0.0.1:{port}/"
 
 camera = OlympusCamera()
 frames: queue.SimpleQueue = queue.SimpleQueue()
