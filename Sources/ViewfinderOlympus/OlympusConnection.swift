@@ -250,7 +250,7 @@ public final class OlympusConnection: CameraDriverConnection {
         }
     }
 
-    /// The next whole frame the camera sends; the packets that arrived since the last one was asked for are
+    /// The newest whole frame the camera sent since the last one was asked for, or the next; older ones are
     /// dropped.
     public func liveViewImage() async throws -> [UInt8] {
         try await link.runningLiveView(on: "the Olympus at \(host)").nextFrame().jpeg

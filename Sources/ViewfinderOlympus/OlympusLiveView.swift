@@ -5,13 +5,14 @@ import ViewfinderSystem
 /// An Olympus's live view: the UDP socket its RTP packets arrive on, read on a thread of its own only while a frame
 /// is asked for.
 ///
-/// The camera sends packets as fast as it makes frames; those that arrived since the last frame was asked for are
-/// dropped unread, and the next whole frame to arrive is the one returned, so a slow consumer sees the camera's
-/// latest picture rather than a growing backlog. Packets from any address but the camera's are ignored.
+/// The camera sends packets as fast as it makes frames; of those that arrived since the last frame was asked for, the
+/// newest whole frame is the one returned and the older ones are dropped, or when none is whole, the frame under way
+/// (or the next) once it is, so a slow consumer sees the camera's latest picture rather than a growing backlog, and a
+/// consumer that asks while a frame arrives loses none. Packets from any address but the camera's are ignored.
 package final class OlympusLiveView: HTTPCameraLiveView {
     /// The largest packet read: the most UDP carries.
     static let maximumPacketLength = 65536
-    /// The most waiting packets dropped before a frame is read; a flood beyond is read as it comes.
+    /// The most waiting packets read without waiting; a flood beyond is read as it comes.
     static let maximumDrain = 4096
 
     private let socket: CameraDatagramSocket
@@ -32,7 +33,7 @@ package final class OlympusLiveView: HTTPCameraLiveView {
         assembler = Locked(OlympusRTPAssembler(maximumFrameLength: maximumFrameLength))
     }
 
-    /// The next whole frame the camera sends, after dropping the packets that waited unread.
+    /// The newest whole frame among the packets waiting, or else the next whole frame to arrive.
     ///
     /// - Throws: `ViewfinderError/Code/timeout` when no whole frame arrives in time,
     ///   `ViewfinderError/Code/malformedData` for a packet that is not RTP.
@@ -42,20 +43,30 @@ package final class OlympusLiveView: HTTPCameraLiveView {
 
     private func receiveFrame() throws(ViewfinderError) -> OlympusRTPAssembler.Frame {
         var buffer = [UInt8](repeating: 0, count: Self.maximumPacketLength)
-        // First the packets waiting, dropped without waiting; then the next whole frame.
+        // First the packets waiting, read without waiting: the newest whole frame among them is the one returned.
+        var newest: OlympusRTPAssembler.Frame?
         var drained = 0
-        while drained < Self.maximumDrain, case .camera = try socket.receive(into: &buffer, until: .now) {
+        while drained < Self.maximumDrain {
+            let arrival = try socket.receive(into: &buffer, until: .now)
+            guard arrival != .none else { break }
             drained += 1
+            if case .camera(let count) = arrival {
+                newest = try take(buffer[..<count]) ?? newest
+            }
         }
-        assembler.withLock { $0.reset() }
+        if let newest { return newest }
+        // Then the rest of the frame under way, or the next one.
         let end = ContinuousClock.now + timeout
         while ContinuousClock.now < end {
             guard case .camera(let count) = try socket.receive(into: &buffer, until: end) else { continue }
-            let packet = buffer[..<count]
-            let frame = try assembler.withLock { assembler throws(ViewfinderError) in try assembler.take(packet) }
-            if let frame { return frame }
+            if let frame = try take(buffer[..<count]) { return frame }
         }
         throw ViewfinderError(.timeout, "the Olympus sent no whole live view frame for \(timeout)")
+    }
+
+    /// Passes one packet to the assembler; the frame it completes, if any.
+    private func take(_ packet: ArraySlice<UInt8>) throws(ViewfinderError) -> OlympusRTPAssembler.Frame? {
+        try assembler.withLock { assembler throws(ViewfinderError) in try assembler.take(packet) }
     }
 
     /// Closes the socket and stops the thread, once the frame being read (if any) is done.
