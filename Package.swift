@@ -457,6 +457,16 @@ let package = Package(
             path: "Benchmarks/ReactiveBenchmark",
             swiftSettings: strict
         ),
+        // Olympus live view against olympuswifi on the simulated E-M10 Mark II; `make bench-olympus`.
+        .executableTarget(
+            name: "http-camera-benchmark",
+            dependencies: [
+                "ViewfinderCore", "ViewfinderReactive", "ViewfinderOlympus", "ViewfinderSimulator", "BenchmarkSupport",
+                "ViewfinderTestSupport",
+            ],
+            path: "Benchmarks/HTTPCameraBenchmark",
+            swiftSettings: strict
+        ),
         // Live view pacing, memory and frame rate of PTPIPCamera on the simulated camera; `make bench-liveview`.
         .executableTarget(
             name: "live-view-benchmark",

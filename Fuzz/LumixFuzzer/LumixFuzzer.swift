@@ -14,39 +14,28 @@ import ViewfinderLumix
 /// longer than its bound.
 @main enum LumixFuzzer {
     static func main() {
-        FuzzEntry.run(fuzz)
+        FuzzReaders.run([{ reply(try LumixReply($0, command: "mode=getstate")) }, menus, datagram, body])
     }
 
-    /// Reads `input` as its first byte selects, checking what must hold.
-    static func fuzz(_ input: [UInt8]) {
-        let bytes = Array(input.dropFirst())
-        do throws(ViewfinderError) {
-            switch input.first.map({ $0 % 4 }) {
-            case nil:
-                return
-            case 0?:
-                reply(try LumixReply(bytes, command: "mode=getstate"))
-            case 1?:
-                let split = bytes.count >= 2 ? min(Int(bytes[0]) | Int(bytes[1]) << 8, bytes.count - 2) : 0
-                let all = try XMLElements(Array(bytes.dropFirst(2).prefix(split)), from: "a menu list")
-                let current = try XMLElements(Array(bytes.dropFirst(2 + split)), from: "a current menu")
-                let menus = LumixMenus(allMenu: all)
-                let now = LumixMenus.Current(current)
-                for (type, setting) in menus.settings {
-                    let allowed = menus.allowedValues(of: type, now: now)
-                    precondition(allowed.allSatisfy { value in setting.choices.contains { $0.value == value } })
-                    _ = menus.currentValue(of: type, in: now)
-                }
-            case 2?:
-                let jpeg = try LumixLiveViewDatagram.jpeg(in: bytes[...])
-                precondition(jpeg.prefix(2) == [0xFF, 0xD8] && jpeg.suffix(2) == [0xFF, 0xD9])
-                precondition(jpeg.startIndex >= 0 && jpeg.endIndex == bytes.count)
-            default:
-                body(bytes)
-            }
-        } catch {
-            precondition(error.code == .malformedData, "a reader failed with \(error)")
+    /// A menu list and a current menu after a two-byte length: every menu's allowed values are among its choices.
+    static func menus(_ bytes: [UInt8]) throws {
+        let split = bytes.count >= 2 ? min(Int(bytes[0]) | Int(bytes[1]) << 8, bytes.count - 2) : 0
+        let all = try XMLElements(Array(bytes.dropFirst(2).prefix(split)), from: "a menu list")
+        let current = try XMLElements(Array(bytes.dropFirst(2 + split)), from: "a current menu")
+        let menus = LumixMenus(allMenu: all)
+        let now = LumixMenus.Current(current)
+        for (type, setting) in menus.settings {
+            let allowed = menus.allowedValues(of: type, now: now)
+            precondition(allowed.allSatisfy { value in setting.choices.contains { $0.value == value } })
+            _ = menus.currentValue(of: type, in: now)
         }
+    }
+
+    /// A live view datagram: a JPEG taken from it starts and ends with its markers and lies within it.
+    static func datagram(_ bytes: [UInt8]) throws {
+        let jpeg = try LumixLiveViewDatagram.jpeg(in: bytes[...])
+        precondition(jpeg.prefix(2) == [0xFF, 0xD8] && jpeg.suffix(2) == [0xFF, 0xD9])
+        precondition(jpeg.startIndex >= 0 && jpeg.endIndex == bytes.count)
     }
 
     /// Reads an answer as the driver does, and maps every text in it as each setting would.
@@ -59,20 +48,13 @@ import ViewfinderLumix
         }
         texts += reply.document?.elements.flatMap { [$0.text] + $0.attributes.map(\.value) } ?? []
         for text in texts.prefix(200) {
-            check(LumixPropertyValues.iso(text))
-            check(LumixPropertyValues.aperture(text))
-            check(LumixPropertyValues.shutterSpeed(text))
-            check(LumixPropertyValues.exposureCompensation(text))
-            check(LumixPropertyValues.whiteBalance(text))
-            check(LumixPropertyValues.focusMode(text))
-            check(LumixPropertyValues.driveMode(text))
-            LumixPropertyValues.batteryLevel(text).map(check)
+            FuzzReaders.check(
+                text,
+                mappedBy: LumixPropertyValues.iso, LumixPropertyValues.aperture, LumixPropertyValues.shutterSpeed,
+                LumixPropertyValues.exposureCompensation, LumixPropertyValues.whiteBalance,
+                LumixPropertyValues.focusMode, LumixPropertyValues.driveMode)
+            LumixPropertyValues.batteryLevel(text).map(FuzzReaders.check)
         }
-    }
-
-    static func check<Value>(_ value: TypedCameraPropertyValue<Value>) {
-        precondition(!value.localizedDisplayValue.isEmpty || value.rawValue == .string(""))
-        precondition(!CameraPropertySettableValues([value]).contains { $0.isUnknown })
     }
 
     /// An HTTP answer's body read in pieces, within a bound of 4 KiB.

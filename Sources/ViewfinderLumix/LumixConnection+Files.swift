@@ -3,7 +3,7 @@ import ViewfinderHTTPClient
 import ViewfinderHTTPMessage
 import ViewfinderSystem
 
-extension LumixConnection {
+extension LumixConnection: CameraDriverCardAccess {
     /// The most files listed: a card holds fewer.
     static let maximumFileCount = 100_000
     /// The most bytes of a file read in one piece.
@@ -82,7 +82,7 @@ extension LumixConnection {
         let (head, body) = LumixContentDirectory.browseRequest(host: host, port: port, start: start, count: count)
         let timeout = configuration.requestTimeout
         let bound = configuration.maximumAnswerLength
-        let answer = try await Self.run(on: thread) { () throws(ViewfinderError) -> HTTPClient.Answer in
+        let answer = try await Self.run(on: link.thread) { () throws(ViewfinderError) -> HTTPClient.Answer in
             try HTTPClient.exchange(
                 head, body: body, host: host, port: port, deadline: .now + timeout, maximumBodyLength: bound,
                 activity: "listing the Lumix's card")
@@ -108,7 +108,7 @@ extension LumixConnection {
     ///
     /// - Throws: `ViewfinderError/Code/notFound` for a file not listed, `malformedData` for an answer that is not a
     ///   200 with a length, `disconnected` when the camera stops before the end, `timeout` when it stalls.
-    func download(
+    public func download(
         _ item: CameraFileItem,
         chunkHandler: @escaping @Sendable ([UInt8], CameraTransferProgress) async throws -> Void
     ) async throws {
@@ -119,18 +119,18 @@ extension LumixConnection {
         let download = HTTPClient.Download(
             url.getRequest(), host: url.host, port: url.port, name: item.name, peer: "the Lumix",
             timeout: configuration.requestTimeout, pieceLength: Self.downloadPieceLength)
-        try await HTTPClient.download(download, on: thread, chunkHandler: chunkHandler)
+        try await HTTPClient.download(download, on: link.thread, chunkHandler: chunkHandler)
     }
 
     /// The thumbnail the camera keeps for a file.
     ///
     /// - Throws: `ViewfinderError/Code/notAvailable` when the listing gave none, or what a fetch throws.
-    func thumbnail(of item: CameraFileItem) async throws -> [UInt8] {
+    public func thumbnail(of item: CameraFileItem) async throws -> [UInt8] {
         guard let address = try file(item).thumbnailURL, let url = HTTPURL(address) else {
             throw ViewfinderError(.notAvailable, "the Lumix lists no thumbnail for \(item.name)")
         }
         let timeout = configuration.requestTimeout
-        let answer = try await Self.run(on: thread) { () throws(ViewfinderError) -> HTTPClient.Answer in
+        let answer = try await Self.run(on: link.thread) { () throws(ViewfinderError) -> HTTPClient.Answer in
             try HTTPClient.exchange(
                 url.getRequest(), host: url.host, port: url.port, deadline: .now + timeout,
                 maximumBodyLength: Self.maximumThumbnailLength, activity: "fetching \(item.name)'s thumbnail")

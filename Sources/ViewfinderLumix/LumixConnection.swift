@@ -7,12 +7,8 @@ import ViewfinderSystem
 /// the poll that follows the camera's state.
 public final class LumixConnection: CameraDriverConnection {
     struct State {
-        /// The error that ended the connection, once it ended.
-        var ended: ViewfinderError?
         /// Whether the camera showed it records video, at the last poll.
         var recording = false
-        /// Live view's socket, while live view runs.
-        var liveView: LumixLiveView?
         /// The files listed last, by their id.
         var files: [UInt32: LumixContentDirectory.File] = [:]
         /// How many files the card held when the shutter was pressed and held, when new-file observers want to hear.
@@ -22,11 +18,9 @@ public final class LumixConnection: CameraDriverConnection {
     let host: String
     let configuration: LumixCamera.Configuration
     let context: CameraDriverContext
-    /// The thread the blocking HTTP exchanges run on, one after another.
-    let thread: IOThread
+    /// The thread the exchanges run on, the poll, the error that ended the connection and live view.
+    let link: HTTPCameraLink<LumixLiveView>
     let state = Locked(State())
-    /// Reads the camera for changes while the connection runs.
-    let poll: CameraPoll
     /// What the camera said about itself when the connection opened.
     let capability: LumixCapability
     /// The menus' settings, read once when the connection opened.
@@ -42,8 +36,7 @@ public final class LumixConnection: CameraDriverConnection {
         self.host = host
         self.configuration = configuration
         self.context = context
-        poll = CameraPoll(every: configuration.pollInterval)
-        self.thread = thread
+        link = HTTPCameraLink(thread: thread, pollInterval: configuration.pollInterval)
         self.capability = capability
         self.menus = menus
         deviceInfo = CameraDeviceInfo(
@@ -115,7 +108,7 @@ public final class LumixConnection: CameraDriverConnection {
     ///   of form, a body over the bound), `notConnected` once the connection is closed.
     func command(_ query: String, maximumLength: Int? = nil) async throws(ViewfinderError) -> LumixReply {
         try await Self.command(
-            query, on: thread, host: host, configuration: configuration, maximumLength: maximumLength)
+            query, on: link.thread, host: host, configuration: configuration, maximumLength: maximumLength)
     }
 
     private static func command(
@@ -172,38 +165,22 @@ public final class LumixConnection: CameraDriverConnection {
     public var driverDescription: String { "over Panasonic's HTTP API" }
 
     /// The error that ended the connection once the camera went away.
-    public var endingError: ViewfinderError? { state.withLock { $0.ended } }
+    public var endingError: ViewfinderError? { link.endingError }
 
     /// Polls the camera until the connection closes or a poll fails.
     public func run() async -> ViewfinderError? {
         // The camera answers busy or refusing for now (err_busy while it writes a picture): the poll goes on.
-        let error = await poll.run { [self] in try await readSettings(state: try await command("mode=getstate")) }
-        if let error {
-            state.withLock { $0.ended = $0.ended ?? error }
-        }
-        return error
+        await link.run { [self] in try await readSettings(state: try await command("mode=getstate")) }
     }
 
     /// Stops the poll, live view and the connection's thread.
     public func close() async {
-        let liveView = state.withLock { state in
-            defer { state.liveView = nil }
-            return state.liveView
-        }
-        poll.stop()
-        liveView?.close()
-        thread.stop()
+        link.close()
     }
 
     /// Records why the connection ended, so calls under way say so, and stops the poll and live view.
     public func connectionEnded(with error: ViewfinderError) {
-        let liveView = state.withLock { state in
-            state.ended = state.ended ?? error
-            defer { state.liveView = nil }
-            return state.liveView
-        }
-        poll.stop()
-        liveView?.close()
+        link.connectionEnded(with: error)
     }
 
     // MARK: Live view
@@ -214,35 +191,20 @@ public final class LumixConnection: CameraDriverConnection {
     /// `getstate` each second asks, as gphoto2's driver does between its frames.
     public func startLiveView() async throws {
         let liveView = try LumixLiveView(host: host, timeout: configuration.liveViewTimeout)
-        do {
+        try await link.start(liveView) { [self] in
             try await cameraCommand("recmode", while: "switching to recording mode for live view")
             try await command("mode=startstream&value=\(liveView.port)").requireOK("starting live view")
-        } catch {
-            liveView.close()
-            throw error
         }
-        let previous = state.withLock { state in
-            defer { state.liveView = liveView }
-            return state.liveView
-        }
-        previous?.close()
     }
 
     /// The newest frame the camera sent since the last one asked for; those in between are dropped.
     public func liveViewImage() async throws -> [UInt8] {
-        guard let liveView = state.withLock({ $0.liveView }) else {
-            throw ViewfinderError(.notAvailable, "live view is not running on the Lumix at \(host)")
-        }
-        return try await liveView.nextImage()
+        try await link.runningLiveView(on: "the Lumix at \(host)").nextImage()
     }
 
     /// Closes live view's port and asks the camera to stop streaming (`stopstream`).
     public func endLiveView() async {
-        let liveView = state.withLock { state in
-            defer { state.liveView = nil }
-            return state.liveView
-        }
-        guard let liveView else { return }
+        guard let liveView = link.takeLiveView() else { return }
         liveView.close()
         _ = try? await command("mode=stopstream")
     }

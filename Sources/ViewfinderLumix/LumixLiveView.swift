@@ -1,5 +1,5 @@
 import ViewfinderCore
-import ViewfinderSystem
+import ViewfinderHTTPClient
 
 /// A Lumix's live view: the UDP socket its datagrams arrive on, read on a thread of its own at the pace frames are
 /// asked for.
@@ -7,38 +7,24 @@ import ViewfinderSystem
 /// The camera sends datagrams as fast as it makes them; those that arrived since the last frame was asked for are
 /// dropped but the newest, so a slow consumer sees the camera's latest picture rather than a growing backlog.
 /// Datagrams from any address but the camera's are ignored.
-final class LumixLiveView: Sendable {
+final class LumixLiveView: HTTPCameraLiveView {
     /// The largest datagram: the most UDP carries.
     static let maximumDatagramLength = 65536
     /// The most datagrams read for one frame; the newest of them is the frame.
     static let maximumDrain = 64
 
-    private let socket: Socket
-    private let thread: IOThread
-    private let camera: SocketAddress?
+    private let socket: CameraDatagramSocket
     private let timeout: Duration
 
     /// The port datagrams arrive on, for `startstream`.
-    let port: UInt16
+    var port: UInt16 { socket.port }
 
     /// Opens a socket on a free port for the datagrams of the camera at `host`, each awaited at most `timeout`.
     ///
     /// - Throws: `ViewfinderError` when no socket or thread can be had.
     init(host: String, timeout: Duration) throws(ViewfinderError) {
-        do {
-            socket = try Socket.udp()
-        } catch {
-            throw ViewfinderError(error)
-        }
-        do {
-            thread = try IOThread(name: "lumix-liveview")
-        } catch {
-            socket.close()
-            throw ViewfinderError(.io, "cannot start live view's thread: \(error)")
-        }
-        camera = try? SocketAddress(numeric: host, port: 0)
+        socket = try CameraDatagramSocket(host: host, port: 0, peer: "the Lumix", threadName: "lumix-liveview")
         self.timeout = timeout
-        port = socket.localPort
     }
 
     /// The newest JPEG the camera sent: the last of the datagrams waiting, or the next to arrive.
@@ -46,9 +32,7 @@ final class LumixLiveView: Sendable {
     /// - Throws: `ViewfinderError/Code/timeout` when none arrives in time, `ViewfinderError/Code/malformedData`
     ///   for a datagram cut short or without a JPEG.
     func nextImage() async throws(ViewfinderError) -> [UInt8] {
-        try await LumixConnection.run(on: thread) { () throws(ViewfinderError) -> [UInt8] in
-            try self.receiveNewest()
-        }
+        try await socket.run { () throws(ViewfinderError) -> [UInt8] in try self.receiveNewest() }
     }
 
     private func receiveNewest() throws(ViewfinderError) -> [UInt8] {
@@ -59,25 +43,11 @@ final class LumixLiveView: Sendable {
         var deadline = ContinuousClock.now
         let end = deadline + timeout
         while true {
-            let outcome = buffer.withUnsafeMutableBytes { raw in
-                Result { () throws(SocketError) in
-                    try socket.receiveDatagram(into: raw, until: deadline, while: "receiving live view")
-                }
-            }
-            let received: Socket.ReceivedDatagram?
-            do {
-                received = try outcome.get()
-            } catch {
-                throw ViewfinderError(error)
-            }
-            if let received {
+            let arrival = try socket.receive(into: &buffer, until: deadline)
+            if arrival != .none {
                 drained += 1
-                if camera.map({ $0.host == received.sender.host }) ?? true {
-                    guard !received.isTruncated else {
-                        throw ViewfinderError(
-                            .malformedData, "a live view datagram from the Lumix was longer than UDP carries")
-                    }
-                    newest = Array(buffer[..<received.count])
+                if case .camera(let count) = arrival {
+                    newest = Array(buffer[..<count])
                     // Drain what else waits without waiting.
                     deadline = .now
                 }
@@ -96,6 +66,6 @@ final class LumixLiveView: Sendable {
 
     /// Closes the socket and stops the thread, once the frame being read (if any) is done.
     func close() {
-        thread.stop { [socket] in socket.close() }
+        socket.close()
     }
 }

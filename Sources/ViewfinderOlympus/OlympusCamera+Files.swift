@@ -1,16 +1,6 @@
 import ViewfinderCore
 
 extension OlympusCamera: CameraFileAccess {
-    /// The card: one storage, its folders under `/DCIM`.
-    public func storages() async throws -> [CameraStorage] {
-        _ = try driverCore.connection(.fileAccess, for: "list the card")
-        return [
-            CameraStorage(
-                id: 1, storageDescription: "SD card", volumeLabel: "", capacityByteCount: nil, freeByteCount: nil,
-                isWritable: true)
-        ]
-    }
-
     /// The folders at the top of the card's `/DCIM`, or the files in `folder`, listed in playback mode.
     ///
     /// - Throws: `ViewfinderError/Code/notFound` for a storage other than the card or a folder not listed, or what
@@ -22,23 +12,6 @@ extension OlympusCamera: CameraFileAccess {
         return try await driverCore.withConnection(.fileAccess, for: "list the card") { connection in
             let path = try folder.map { folder throws(ViewfinderError) in try connection.entry(folder).path }
             return try await connection.contents(of: path ?? OlympusConnection.pictureFolder)
-        }
-    }
-
-    /// Downloads a file listed by ``contents(of:in:)`` in pieces, at the pace `chunkHandler` takes them.
-    public func download(
-        _ item: CameraFileItem,
-        chunkHandler: @escaping @Sendable (_ chunk: [UInt8], _ progress: CameraTransferProgress) async throws -> Void
-    ) async throws {
-        try await driverCore.withConnection(.fileAccess, for: "download \(item.name)") {
-            try await $0.download(item, chunkHandler: chunkHandler)
-        }
-    }
-
-    /// The thumbnail the camera keeps for a file listed by ``contents(of:in:)``.
-    public func thumbnail(of item: CameraFileItem) async throws -> [UInt8] {
-        try await driverCore.withConnection(.fileAccess, for: "fetch \(item.name)'s thumbnail") {
-            try await $0.thumbnail(of: item)
         }
     }
 

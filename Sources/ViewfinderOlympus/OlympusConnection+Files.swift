@@ -2,7 +2,7 @@ import ViewfinderCore
 import ViewfinderHTTPClient
 import ViewfinderHTTPMessage
 
-extension OlympusConnection {
+extension OlympusConnection: CameraDriverCardAccess {
     /// The folder the camera keeps its pictures' folders in.
     static let pictureFolder = "/DCIM"
     /// The most folders listed when the whole card is read: a card holds fewer.
@@ -109,7 +109,7 @@ extension OlympusConnection {
     ///
     /// - Throws: `ViewfinderError/Code/notFound` for a file not listed, `malformedData` for an answer that is not a
     ///   200 with a length, `disconnected` when the camera stops before the end, `timeout` when it stalls.
-    func download(
+    public func download(
         _ item: CameraFileItem,
         chunkHandler: @escaping @Sendable ([UInt8], CameraTransferProgress) async throws -> Void
     ) async throws {
@@ -118,14 +118,14 @@ extension OlympusConnection {
             Self.request(HTTPClient.percentEncoded(entry.path), host: host, port: configuration.port), host: host,
             port: configuration.port, name: item.name, peer: "the Olympus", timeout: configuration.requestTimeout)
         try await inMode(.playback) { [self] in
-            try await HTTPClient.download(download, on: thread, chunkHandler: chunkHandler)
+            try await HTTPClient.download(download, on: link.thread, chunkHandler: chunkHandler)
         }
     }
 
     /// The thumbnail the camera keeps for a file (`get_thumbnail`), in playback mode.
     ///
     /// - Throws: `ViewfinderError/Code/notFound` for a file not listed, or what a command throws.
-    func thumbnail(of item: CameraFileItem) async throws -> [UInt8] {
+    public func thumbnail(of item: CameraFileItem) async throws -> [UInt8] {
         let entry = try entry(item)
         return try await inMode(.playback) { [self] in
             try await command("get_thumbnail", [("DIR", entry.path)], maximumLength: Self.maximumThumbnailLength)

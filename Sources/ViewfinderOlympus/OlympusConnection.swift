@@ -15,26 +15,20 @@ public final class OlympusConnection: CameraDriverConnection {
     }
 
     struct State {
-        /// The error that ended the connection, once it ended.
-        var ended: ViewfinderError?
         /// The mode the camera was last switched to.
         var mode: Mode?
         /// The entries listed so far, by the id given them.
         var entries: [UInt32: OlympusFolderEntry] = [:]
         /// The id given each path listed.
         var ids: [String: UInt32] = [:]
-        /// Live view's socket, while live view runs.
-        var liveView: OlympusLiveView?
     }
 
     let host: String
     let configuration: OlympusCamera.Configuration
     let context: CameraDriverContext
-    /// The thread the blocking HTTP exchanges run on, one after another.
-    let thread: IOThread
+    /// The thread the exchanges run on, the poll, the error that ended the connection and live view.
+    let link: HTTPCameraLink<OlympusLiveView>
     let state = Locked(State())
-    /// Reads the camera for changes while the connection runs.
-    let poll: CameraPoll
     /// Runs one operation at a time in the mode it needs, so that a poll never switches the camera under a download.
     let serial = SerialTasks()
     /// The commands the camera lists, with their arguments; a command it does not list is not sent.
@@ -50,8 +44,7 @@ public final class OlympusConnection: CameraDriverConnection {
         self.host = host
         self.configuration = configuration
         self.context = context
-        poll = CameraPoll(every: configuration.pollInterval)
-        self.thread = thread
+        link = HTTPCameraLink(thread: thread, pollInterval: configuration.pollInterval)
         self.commandList = commandList
         deviceInfo = CameraDeviceInfo(
             manufacturer: "Olympus", model: model, serialNumber: "",
@@ -117,7 +110,7 @@ public final class OlympusConnection: CameraDriverConnection {
                 .notAvailable, "the Olympus at \(host) does not list \(name)\(query.isEmpty ? "" : " \(query)")")
         }
         return try await Self.command(
-            name, arguments, body: body, on: thread, host: host, configuration: configuration,
+            name, arguments, body: body, on: link.thread, host: host, configuration: configuration,
             maximumLength: maximumLength)
     }
 
@@ -199,11 +192,20 @@ public final class OlympusConnection: CameraDriverConnection {
 
     // MARK: CameraDriverConnection
 
-    /// Still pictures, properties and the card's files; live view where the camera lists `startliveview`.
+    /// Still pictures, properties and the card's files; live view where the camera lists `startliveview`, the half
+    /// press where it lists `exec_takemotion` `takeready`, and video where it lists `starttake` and `stoptake`.
+    ///
+    /// Not the battery level: the OI.Share API gives none (`get_caminfo` names the model alone).
     public var functionality: CameraFunctionality {
         var functionality: CameraFunctionality = [.stillCapture, .propertyControl, .fileAccess]
         if commandList.accepts("exec_takemisc", [("com", "startliveview")]) {
             functionality.insert(.liveView)
+        }
+        if takesMotion("takeready") {
+            functionality.insert(.shutterHalfPress)
+        }
+        if takesMotion("starttake"), takesMotion("stoptake") {
+            functionality.insert(.videoRecording)
         }
         return functionality
     }
@@ -212,37 +214,21 @@ public final class OlympusConnection: CameraDriverConnection {
     public var driverDescription: String { "over Olympus's HTTP API" }
 
     /// The error that ended the connection once the camera went away.
-    public var endingError: ViewfinderError? { state.withLock { $0.ended } }
+    public var endingError: ViewfinderError? { link.endingError }
 
     /// Polls the camera's properties until the connection closes or a poll fails.
     public func run() async -> ViewfinderError? {
-        let error = await poll.run { [self] in try await inMode(.recording) { [self] in try await readProperties() } }
-        if let error {
-            state.withLock { $0.ended = $0.ended ?? error }
-        }
-        return error
+        await link.run { [self] in try await inMode(.recording) { [self] in try await readProperties() } }
     }
 
     /// Stops the poll, live view and the connection's thread.
     public func close() async {
-        let liveView = state.withLock { state in
-            defer { state.liveView = nil }
-            return state.liveView
-        }
-        poll.stop()
-        liveView?.close()
-        thread.stop()
+        link.close()
     }
 
     /// Records why the connection ended, so calls under way say so, and stops the poll and live view.
     public func connectionEnded(with error: ViewfinderError) {
-        let liveView = state.withLock { state in
-            state.ended = state.ended ?? error
-            defer { state.liveView = nil }
-            return state.liveView
-        }
-        poll.stop()
-        liveView?.close()
+        link.connectionEnded(with: error)
     }
 
     // MARK: Live view
@@ -253,7 +239,7 @@ public final class OlympusConnection: CameraDriverConnection {
         let liveView = try OlympusLiveView(
             host: host, port: configuration.liveViewPort, timeout: configuration.liveViewTimeout,
             maximumFrameLength: configuration.maximumFrameLength)
-        do {
+        try await link.start(liveView) { [self] in
             try await inMode(.recording) { [self] in
                 let sizes = commandList.values(of: "lvqty", in: "switch_cammode", after: [("mode", "rec")])
                 if let size = sizes.contains("0640x0480") ? "0640x0480" : sizes.first {
@@ -261,33 +247,18 @@ public final class OlympusConnection: CameraDriverConnection {
                 }
                 _ = try await command("exec_takemisc", [("com", "startliveview"), ("port", String(liveView.port))])
             }
-        } catch {
-            liveView.close()
-            throw error
         }
-        let previous = state.withLock { state in
-            defer { state.liveView = liveView }
-            return state.liveView
-        }
-        previous?.close()
     }
 
-    /// The next whole frame the camera sends; the packets that arrived since the last one was asked for are
+    /// The newest whole frame the camera sent since the last one was asked for, or the next; older ones are
     /// dropped.
     public func liveViewImage() async throws -> [UInt8] {
-        guard let liveView = state.withLock({ $0.liveView }) else {
-            throw ViewfinderError(.notAvailable, "live view is not running on the Olympus at \(host)")
-        }
-        return try await liveView.nextFrame().jpeg
+        try await link.runningLiveView(on: "the Olympus at \(host)").nextFrame().jpeg
     }
 
     /// Closes live view's port and asks the camera to stop streaming (`stopliveview`).
     public func endLiveView() async {
-        let liveView = state.withLock { state in
-            defer { state.liveView = nil }
-            return state.liveView
-        }
-        guard let liveView else { return }
+        guard let liveView = link.takeLiveView() else { return }
         liveView.close()
         _ = try? await inMode(.recording) { [self] in
             try await command("exec_takemisc", [("com", "stopliveview")])

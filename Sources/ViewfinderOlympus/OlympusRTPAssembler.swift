@@ -32,13 +32,6 @@ package struct OlympusRTPAssembler: Sendable {
         self.maximumFrameLength = maximumFrameLength
     }
 
-    /// Forgets the frame under way, as after packets were dropped unread: the next frame starts afresh.
-    package mutating func reset() {
-        frame = []
-        assembling = false
-        previousSequence = nil
-    }
-
     /// Takes one packet; returns the frame it completes, when it ends one that arrived whole.
     ///
     /// - Throws: `ViewfinderError/Code/malformedData` for a packet that is not RTP or runs past its end.

@@ -125,6 +125,46 @@ import ViewfinderTestSupport
         }
     }
 
+    @Test func aHalfPressFocusesWithTakeReadyInRecordingMode() async throws {
+        try await Self.withSimulator { camera, _, log in
+            try await camera.connect()
+            #expect(camera.supportedFunctionality.isSuperset(of: [.shutterHalfPress, .videoRecording]))
+            try await camera.engageAutoFocus()
+            #expect(camera.autoFocusEngaged)
+            let focused = log.withLock { $0.filter { $0 == "focused" || $0.hasPrefix("mode ") } }
+            #expect(focused.last == "focused")
+            #expect(focused.dropLast().last == "mode rec")
+            try await camera.disengageAutoFocus()
+            #expect(!camera.autoFocusEngaged)
+            #expect(log.withLock { $0.count { $0 == "focused" } } == 1)
+            try await camera.disconnect()
+        }
+    }
+
+    @Test func videoRecordsInMovieModeAndIsRefusedInOthers() async throws {
+        try await Self.withSimulator { camera, _, log in
+            try await camera.connect()
+            let error = await #expect(throws: ViewfinderError.self) { try await camera.startVideoRecording() }
+            #expect(error?.code == .notAvailable)
+            #expect(error?.message.contains("movie") == true, "\(String(describing: error))")
+            #expect(camera.videoRecordingState == .notRecording)
+            #expect(!log.withLock { $0 }.contains("recording started"))
+
+            let exposureMode = camera.property(for: .autoExposureMode)
+            let movie = try #require(exposureMode.validSettableValues.first { $0.rawValue == .string("movie") })
+            try await exposureMode.setValue(movie)
+            try await camera.startVideoRecording()
+            #expect(camera.videoRecordingState != .notRecording)
+            #expect(log.withLock { $0 }.contains("recording started"))
+            try await camera.stopVideoRecording()
+            #expect(camera.videoRecordingState == .notRecording)
+            #expect(log.withLock { $0 }.contains("recording stopped"))
+            // Recording took no picture.
+            #expect(!log.withLock { $0 }.contains { $0.hasPrefix("new picture PC060003") })
+            try await camera.disconnect()
+        }
+    }
+
     @Test func theCardIsListedDownloadedWithProgressAndItsThumbnailsFetched() async throws {
         try await Self.withSimulator { camera, _, log in
             try await camera.connect()

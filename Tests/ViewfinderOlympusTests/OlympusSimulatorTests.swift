@@ -25,6 +25,9 @@ import Glibc
         var wbAfter: String
         var refused: String?
         var wrongMode: Int?
+        var takeready: Int
+        var starttake: Int
+        var stoptake: Int
         var images: [[Value]]
         var downloads: [Int]
         var thumbnail: String
@@ -83,6 +86,9 @@ import Glibc
         #expect(report.wbAfter == "18")
         #expect(report.refused?.contains("not supported") == true)
         #expect(report.wrongMode == 520)
+        #expect([report.takeready, report.starttake, report.stoptake] == [Int](repeating: 200, count: 3))
+        let motion = log.withLock { $0.filter { ["focused", "recording started", "recording stopped"].contains($0) } }
+        #expect(motion == ["focused", "recording started", "recording stopped"])
         #expect(log.withLock { $0 }.contains("set isospeedvalue 400"))
         #expect(log.withLock { $0 }.contains("set wbvalue 18"))
         #expect(log.withLock { $0 }.contains("new picture PC060003.JPG"))

@@ -18,10 +18,10 @@ public struct NetworkNamespacePair: Sendable {
     public let camera: String
     /// The namespace the app runs in.
     public let app: String
-    /// The camera's address: the app side's gateway.
-    public let gateway = "10.77.0.1"
-    /// The app side's address.
-    public let appAddress = "10.77.0.2"
+    /// The camera's address: the app side's gateway; 10.77.0.1 unless the pair was made with another.
+    public let gateway: String
+    /// The app side's address, on the gateway's /24 network.
+    public let appAddress: String
     /// The camera's IPv6 address, a unique local one (the link-local ones are there too).
     public let gatewayIPv6 = "fd77::1"
     /// The app side's IPv6 address.
@@ -31,14 +31,21 @@ public struct NetworkNamespacePair: Sendable {
     /// The app side's interface, named as the reference examples name it.
     public let appInterface = "en0"
 
-    /// Creates the namespaces, or throws what `ip` said when it cannot (not root, no iproute2, no namespaces).
-    public static func make() async throws -> NetworkNamespacePair {
+    /// Creates the namespaces, the camera at `gateway` and the app at `appAddress` on its /24 network, or throws what
+    /// `ip` said when it cannot (not root, no iproute2, no namespaces).
+    ///
+    /// Cameras that hard-code their address want it: an Olympus is always at 192.168.0.10.
+    public static func make(
+        gateway: String = "10.77.0.1", appAddress: String = "10.77.0.2"
+    ) async throws -> NetworkNamespacePair {
         // Unique within the process (tests make pairs at the same time) and across processes; the letter between the
         // two numbers keeps one pair's name from being the start of another's (process 12, pair 34 and process 123,
         // pair 4), and interface names within their 15 bytes.
         let tag = "\(getpid() % 100_000)n\(pairsMade.add(1, ordering: .relaxed).newValue % 1000)"
         let cameraLink = "vfc\(tag)"
-        let pair = NetworkNamespacePair(camera: "vf-cam-\(tag)", app: "vf-app-\(tag)", cameraInterface: cameraLink)
+        let pair = NetworkNamespacePair(
+            camera: "vf-cam-\(tag)", app: "vf-app-\(tag)", gateway: gateway, appAddress: appAddress,
+            cameraInterface: cameraLink)
         let appLink = "vfa\(tag)"
         let steps: [[String]] = [
             ["ip", "netns", "add", pair.camera],

@@ -84,6 +84,10 @@ extension OlympusSimulator {
                     + values(1, ["set"], then: "<cmd2 name=\"propname\">\(values(2, names))</cmd2>") + "</cmd1>"),
             command("exec_shutter", "get", "<cmd1 name=\"com\">\(values(1, ["1st2ndpush", "2nd1strelease"]))</cmd1>"),
             command(
+                "exec_takemotion", "get",
+                "<cmd1 name=\"com\">" + values(1, ["takeready"], then: "<cmd2 name=\"point\"></cmd2>")
+                    + values(1, ["starttake", "stoptake"]) + "</cmd1>"),
+            command(
                 "exec_takemisc", "get",
                 "<cmd1 name=\"com\">" + values(1, ["startliveview"], then: "<cmd2 name=\"port\"></cmd2>")
                     + values(1, ["stopliveview"]) + "</cmd1>"),
@@ -119,6 +123,9 @@ extension OlympusSimulator {
         case "/exec_takemisc.cgi":
             guard state.withLock({ $0.mode }) == "rec" else { return Self.wrongMode }
             return liveView(query, peer: request.peer)
+        case "/exec_takemotion.cgi":
+            guard state.withLock({ $0.mode }) == "rec" else { return Self.wrongMode }
+            return takeMotion(query["com"] ?? "")
         case "/exec_shutter.cgi":
             guard state.withLock({ $0.mode }) == "shutter" else { return Self.wrongMode }
             return shutter(query["com"] ?? "")
@@ -193,6 +200,34 @@ extension OlympusSimulator {
             }
             return Self.ok
         case "2nd1strelease":
+            return Self.ok
+        default:
+            return Self.badRequest
+        }
+    }
+
+    /// `exec_takemotion` in recording mode: `takeready` focuses, `starttake` takes a picture or, in movie mode,
+    /// starts recording, which `stoptake` stops.
+    private func takeMotion(_ command: String) -> SimulatedHTTPAnswer {
+        switch command {
+        case "takeready":
+            configuration.log("focused")
+            return Self.ok
+        case "starttake":
+            let movie = state.withLock { state in
+                guard state.values["takemode"] == "movie" else { return false }
+                state.isRecording = true
+                return true
+            }
+            guard movie else { return shutter("1st2ndpush") }
+            configuration.log("recording started")
+            return Self.ok
+        case "stoptake":
+            let stopped = state.withLock { state in
+                defer { state.isRecording = false }
+                return state.isRecording
+            }
+            if stopped { configuration.log("recording stopped") }
             return Self.ok
         default:
             return Self.badRequest

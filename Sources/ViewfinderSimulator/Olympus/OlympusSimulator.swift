@@ -9,7 +9,8 @@ import ViewfinderSystem
 /// It answers as an E-M10 Mark II: the command list, connect mode and camera info, the playback, recording and
 /// shutter modes (commands in the wrong mode answer HTTP 520 with error code 1001, as the camera does), the property
 /// descriptions and values (shooting mode, ISO, shutter speed, aperture, exposure compensation, white balance,
-/// drive mode), the shutter in shutter mode (each press adds a JPEG of the test scene to the card), the card's
+/// drive mode), the shutter in shutter mode (each press adds a JPEG of the test scene to the card), autofocus
+/// (`exec_takemotion` `takeready`) and video recording in movie mode (`starttake`, `stoptake`), the card's
 /// listing and the pictures and their thumbnails, and live view: JPEG frames of the test scene in RTP packets over
 /// UDP to the port `exec_takemisc.cgi?com=startliveview` names, while the camera is in recording mode.
 ///
@@ -49,6 +50,8 @@ public final class OlympusSimulator: Sendable {
         /// The pictures on the card, oldest first: their file name (in `folder`) and JPEG.
         var pictures: [(name: String, jpeg: [UInt8])] = []
         var nextPictureNumber = 1
+        /// Whether the camera records video, between `starttake` in movie mode and `stoptake`.
+        var isRecording = false
         var server: SimulatedHTTPServer?
         /// Where live view goes, once a client started it.
         var liveView: SocketAddress?

@@ -3,7 +3,8 @@
 Usage: olympuswifi-client.py PORT DOWNLOAD-DIRECTORY
 
 olympuswifi looks for the camera at http://192.168.0.10/; the address is its class attribute URL_PREFIX, pointed
-here at the simulator's loopback port (the Host header stays 192.168.0.10, as the client sends it).
+here at the simulator's loopback port (the Host header stays 192.168.0.10, as the client sends it). PORT 0 keeps
+olympuswifi's own address, for a simulator at 192.168.0.10 in a network namespace.
 """
 
 import json
@@ -12,7 +13,8 @@ import sys
 from olympuswifi.camera import OlympusCamera, RequestError, ResultError
 
 port, directory = int(sys.argv[1]), sys.argv[2]
-OlympusCamera.URL_PREFIX = f"http://127.0.0.1:{port}/"
+if port != 0:
+    OlympusCamera.URL_PREFIX = f"http://127.0.0.1:{port}/"
 
 camera = OlympusCamera()
 report = {
@@ -36,6 +38,12 @@ try:
     report["wrongMode"] = None
 except ResultError as error:
     report["wrongMode"] = error.response.status_code
+camera.send_command("switch_cammode", mode="rec")
+report["takeready"] = camera.send_command("exec_takemotion", com="takeready").status_code
+camera.set_camprop("takemode", "movie")
+report["starttake"] = camera.send_command("exec_takemotion", com="starttake").status_code
+report["stoptake"] = camera.send_command("exec_takemotion", com="stoptake").status_code
+camera.set_camprop("takemode", "P")
 camera.take_picture()
 camera.send_command("switch_cammode", mode="play")
 images = camera.list_images()

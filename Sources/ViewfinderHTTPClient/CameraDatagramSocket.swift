@@ -1,0 +1,94 @@
+import ViewfinderCore
+import ViewfinderSystem
+
+/// The UDP socket an HTTP camera's live view arrives on, read on a thread of its own, with what it heard from whom.
+///
+/// Cameras stream live view to a port the client names; a datagram from any address but the camera's is a
+/// stranger's, which the reader ignores.
+///
+/// ```swift
+/// let socket = try CameraDatagramSocket(host: "192.168.54.1", port: 0, peer: "the Lumix", threadName: "lumix-lv")
+/// let arrival = try await socket.run { () throws(ViewfinderError) in
+///     try socket.receive(into: &buffer, until: .now + .seconds(2))
+/// }
+/// ```
+package final class CameraDatagramSocket: Sendable {
+    /// What one read brought.
+    package enum Arrival: Sendable, Equatable {
+        /// Nothing by the deadline.
+        case none
+        /// A datagram from an address other than the camera's, ignored.
+        case stranger
+        /// A datagram from the camera: its length in the buffer.
+        case camera(Int)
+    }
+
+    private let socket: Socket
+    private let thread: IOThread
+    private let camera: SocketAddress?
+    private let peer: String
+
+    /// The port datagrams arrive on, for the command that starts live view.
+    package let port: UInt16
+
+    /// Opens a socket on `port` (a free one for 0) for the datagrams of the camera at `host`, named `peer` in errors,
+    /// and the thread that reads it.
+    ///
+    /// - Throws: `ViewfinderError` when no socket or thread can be had.
+    package init(host: String, port: UInt16, peer: String, threadName: String) throws(ViewfinderError) {
+        do {
+            socket = try Socket.udp(port: port)
+        } catch {
+            throw ViewfinderError(error)
+        }
+        do {
+            thread = try IOThread(name: threadName)
+        } catch {
+            socket.close()
+            throw ViewfinderError(.io, "cannot start live view's thread: \(error)")
+        }
+        camera = try? SocketAddress(numeric: host, port: 0)
+        self.peer = peer
+        self.port = socket.localPort
+    }
+
+    /// Runs blocking `body`, which reads the socket, on the socket's thread.
+    ///
+    /// - Throws: What `body` throws, or `ViewfinderError/Code/notConnected` once the socket is closed.
+    package func run<Value: Sendable>(
+        _ body: @escaping @Sendable () throws(ViewfinderError) -> Value
+    ) async throws(ViewfinderError) -> Value {
+        try await HTTPClient.run(on: thread, peer: "\(peer)'s live view", body)
+    }
+
+    /// Receives one datagram into `buffer` by `deadline`, blocking the calling thread (the socket's own).
+    ///
+    /// - Throws: `ViewfinderError/Code/malformedData` for a datagram from the camera longer than `buffer`, or the
+    ///   socket's error.
+    package func receive(
+        into buffer: inout [UInt8], until deadline: ContinuousClock.Instant
+    ) throws(ViewfinderError) -> Arrival {
+        let outcome = buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(SocketError) in
+                try socket.receiveDatagram(into: raw, until: deadline, while: "receiving live view")
+            }
+        }
+        let received: Socket.ReceivedDatagram?
+        do {
+            received = try outcome.get()
+        } catch {
+            throw ViewfinderError(error)
+        }
+        guard let received else { return .none }
+        guard camera.map({ $0.host == received.sender.host }) ?? true else { return .stranger }
+        guard !received.isTruncated else {
+            throw ViewfinderError(.malformedData, "a live view datagram from \(peer) was longer than UDP carries")
+        }
+        return .camera(received.count)
+    }
+
+    /// Closes the socket and stops the thread, once the read under way (if any) is done.
+    package func close() {
+        thread.stop { [socket] in socket.close() }
+    }
+}

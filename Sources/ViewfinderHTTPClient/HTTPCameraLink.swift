@@ -1,0 +1,101 @@
+import ViewfinderCore
+import ViewfinderSystem
+
+/// A live view an HTTP camera's connection keeps while it runs: closing it releases its socket and thread.
+package protocol HTTPCameraLiveView: Sendable {
+    /// Closes the live view's socket and stops its thread.
+    func close()
+}
+
+/// What an HTTP camera's connection keeps besides its driver's own state: the thread its exchanges run on one after
+/// another, the poll that follows the camera, the error that ended the connection and the live view under way.
+///
+/// The Lumix and Olympus connections hand their `CameraDriverConnection` lifecycle to it:
+///
+/// ```swift
+/// let link = HTTPCameraLink<LumixLiveView>(thread: try IOThread(name: "lumix-http"), pollInterval: .seconds(1))
+/// let error = await link.run { try await readSettings() }  // until link.close()
+/// ```
+package final class HTTPCameraLink<LiveView: HTTPCameraLiveView>: Sendable {
+    private struct State {
+        /// The error that ended the connection, once it ended.
+        var ended: ViewfinderError?
+        /// Live view, while it runs.
+        var liveView: LiveView?
+    }
+
+    /// The thread the blocking HTTP exchanges run on, one after another.
+    package let thread: IOThread
+    /// Reads the camera for changes while the connection runs.
+    package let poll: CameraPoll
+    private let state = Locked(State())
+
+    /// A link whose exchanges run on `thread` and whose poll runs every `pollInterval`.
+    package init(thread: IOThread, pollInterval: Duration) {
+        self.thread = thread
+        poll = CameraPoll(every: pollInterval)
+    }
+
+    /// The error that ended the connection once the camera went away.
+    package var endingError: ViewfinderError? { state.withLock { $0.ended } }
+
+    /// Polls the camera with `body` until the connection closes or a poll fails, and records that failure as the
+    /// error that ended the connection.
+    package func run(_ body: @escaping @Sendable () async throws -> Void) async -> ViewfinderError? {
+        let error = await poll.run(body)
+        if let error {
+            state.withLock { $0.ended = $0.ended ?? error }
+        }
+        return error
+    }
+
+    /// Stops the poll, live view and the thread.
+    package func close() {
+        poll.stop()
+        takeLiveView()?.close()
+        thread.stop()
+    }
+
+    /// Records why the connection ended, so calls under way say so, and stops the poll and live view.
+    package func connectionEnded(with error: ViewfinderError) {
+        state.withLock { $0.ended = $0.ended ?? error }
+        poll.stop()
+        takeLiveView()?.close()
+    }
+
+    /// Runs `start`, which asks the camera to stream to `liveView`, then keeps `liveView` as the one under way and
+    /// closes the one it replaces; closes `liveView` instead when `start` fails.
+    ///
+    /// - Throws: What `start` throws.
+    package func start(_ liveView: LiveView, with start: () async throws -> Void) async throws {
+        do {
+            try await start()
+        } catch {
+            liveView.close()
+            throw error
+        }
+        let previous = state.withLock { state in
+            defer { state.liveView = liveView }
+            return state.liveView
+        }
+        previous?.close()
+    }
+
+    /// The live view under way.
+    ///
+    /// - Throws: `ViewfinderError/Code/notAvailable` naming `camera` when none runs.
+    package func runningLiveView(on camera: String) throws(ViewfinderError) -> LiveView {
+        guard let liveView = state.withLock({ $0.liveView }) else {
+            throw ViewfinderError(.notAvailable, "live view is not running on \(camera)")
+        }
+        return liveView
+    }
+
+    /// Forgets the live view under way and returns it, for the caller to close.
+    package func takeLiveView() -> LiveView? {
+        state.withLock { state in
+            defer { state.liveView = nil }
+            return state.liveView
+        }
+    }
+}
