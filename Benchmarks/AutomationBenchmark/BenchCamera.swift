@@ -1,6 +1,7 @@
 import BenchmarkSupport
 import ViewfinderCameras
 import ViewfinderSimulator
+import ViewfinderSystem
 import ViewfinderTestSupport
 
 /// A simulated Canon or Nikon on a free loopback port, which Viewfinder and gphoto2 take turns to drive (the camera
@@ -10,13 +11,25 @@ final class BenchCamera: Sendable {
     let simulator: CameraSimulator
     /// gphoto2's HOME, so that it reads and writes no settings of the user's.
     let home: String
+    /// When the camera had each picture it took: on its card, and reported to the client.
+    private let pictureInstants = Locked<[ContinuousClock.Instant]>([])
 
     /// Starts the simulated camera.
     init(_ identity: CameraSimulator.Identity, home: String) throws {
         self.identity = identity
         self.home = home
-        simulator = try CameraSimulator(configuration: .init(identity: identity, port: 0, sampleImageCount: 0))
+        var configuration = CameraSimulator.Configuration(identity: identity, port: 0, sampleImageCount: 0)
+        // The simulator says in its log when a picture is on its card and reported.
+        configuration.log = { [pictureInstants] line in
+            if line.hasPrefix("captured ") { pictureInstants.withLock { $0.append(.now) } }
+        }
+        simulator = try CameraSimulator(configuration: configuration)
         try simulator.start()
+    }
+
+    /// When the camera had the first picture it took after `instant`, if it has one.
+    func pictureInstant(after instant: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        pictureInstants.withLock { $0.first { $0 > instant } }
     }
 
     /// The camera's name in the figures.

@@ -182,6 +182,36 @@ extension SimulatedCameraTests {
             }
         }
 
+        /// A picture taken with the camera's own button makes the camera busy until the picture is written: the
+        /// poll that hears of the press reads the events every 20 ms from then on rather than every 100 ms, so that a
+        /// tethered picture is heard of soon after the camera has it, and slows down again once it is.
+        @Test func aCameraBusyWithAPictureIsPolledOftenUntilThePictureIsWritten() async throws {
+            try await CameraHarness.run(Self.canon) { harness in
+                let camera = harness.camera
+                let dialect = try #require(
+                    try camera.driverCore.connection(for: "test").dialect as? CanonEOSDialect)
+                #expect(dialect.backgroundPollDelay == CanonEOSDialect.pollInterval)
+                // A second's exposure keeps the camera busy for longer than the poll takes to hear of it.
+                let oneSecond = try #require(
+                    camera.property(for: .shutterSpeed).validSettableValues.first {
+                        $0.localizedDisplayValue == "1\""
+                    })
+                try await camera.setRawValue(oneSecond.rawValue, forPropertyNamed: "shutterSpeed")
+                let files = Observed<CameraFileItem>()
+                let token = camera.addNewFileObserver { files.append($0) }
+                try harness.simulator.pressShutterButton()
+                try await waitUntil("the poll to hear that the camera is busy") {
+                    dialect.state.withLock { $0.isBusy }
+                }
+                #expect(dialect.backgroundPollDelay == CanonEOSDialect.activePollInterval)
+                #expect(files.all.isEmpty)
+                try await waitUntil("the picture to be reported") { files.all.count == 1 }
+                try await waitUntil("the camera to be idle again") { !dialect.state.withLock { $0.isBusy } }
+                #expect(dialect.backgroundPollDelay == CanonEOSDialect.pollInterval)
+                withExtendedLifetime(token) {}
+            }
+        }
+
         @Test func anOfferOutlivesNoConnection() async throws {
             var configuration = Self.canon
             configuration.canonEOSCardDestination = false

@@ -7,10 +7,11 @@ import Glibc
 extension CameraFileAccess {
     /// Downloads a file to `path`, where it appears only once the whole file has arrived.
     ///
-    /// The bytes go to a new file named `path` with `.partial` appended, which is flushed to disk and renamed to
-    /// `path` after the last chunk; when the download fails, is cancelled or the camera goes away, the partial file is
-    /// removed. A file at `path` is therefore always complete, and an existing one (or a symbolic link) is replaced
-    /// only on success, never written through. A partial file left by a download that was killed is replaced.
+    /// The bytes go to a new file named `path` with `.partial` appended, which is renamed to `path` after the last
+    /// chunk and then flushed to disk before the call returns; when the download fails, is cancelled or the camera
+    /// goes away, the partial file is removed. A file at `path` is therefore always complete, and an existing one (or
+    /// a symbolic link) is replaced only on success, never written through. A partial file left by a download that
+    /// was killed is replaced.
     ///
     /// ```swift
     /// try await camera.download(item, toFile: "/home/me/Pictures/\(item.safeFileName)")
@@ -117,23 +118,37 @@ package final class PartialFile: Sendable {
         }
     }
 
-    /// Closes the file and gives it its real name, having flushed it to disk unless `flushing` is false (for files
+    /// Gives the file its real name and closes it, having flushed it to disk unless `flushing` is false (for files
     /// that are cheap to make again, such as a live view frame).
+    ///
+    /// The name comes first and the flush after it: every byte is written by then, so a program that opens the file
+    /// reads it whole, and whoever waits for it has it without waiting for the disk. The flush still ends before this
+    /// returns, so a file whose download has returned survives a power cut.
+    ///
+    /// - Throws: ``ViewfinderError`` when the rename fails (the partial file is removed) or the flush does (the file
+    ///   keeps its name, but the disk may not hold all of it).
     package func complete(flushing: Bool = true) throws(ViewfinderError) {
         guard let file = descriptor.withLock({ $0.take() }) else {
             throw ViewfinderError(.invalidArgument, "\(partialPath) was already closed")
         }
-        do {
-            if flushing { try file.sync() }
-            try file.close()
-        } catch {
-            unlink(partialPath)
-            throw ViewfinderError(error, while: "writing \(partialPath)")
-        }
         guard rename(partialPath, path) == 0 else {
             let error = Errno.current
+            try? file.close()
             unlink(partialPath)
             throw ViewfinderError(error, while: "renaming \(partialPath) to \(path)")
+        }
+        do throws(Errno) {
+            if flushing {
+                do throws(Errno) {
+                    try file.sync()
+                } catch {
+                    try? file.close()
+                    throw error
+                }
+            }
+            try file.close()
+        } catch {
+            throw ViewfinderError(error, while: "writing \(path)")
         }
     }
 

@@ -50,6 +50,21 @@ import ViewfinderTestSupport
         #expect(!exists("DSC_0003.JPG.partial", in: directory) && !exists("DSC_0003.JPG", in: directory))
     }
 
+    /// A file that cannot take its name (a folder has it) is a clear error, and leaves neither its partial file nor
+    /// a change to what holds the name.
+    @Test func aNameThatCannotBeTakenLeavesNoPartialFile() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(
+            atPath: directory.path + "/DSC_0004.JPG/kept", withIntermediateDirectories: true)
+        let file = try Self.partial("DSC_0004.JPG", in: directory)
+        try file.write(Array("picture".utf8))
+        let error = #expect(throws: ViewfinderError.self) { try file.complete() }
+        #expect(error?.message.contains("renaming") == true, "\(String(describing: error))")
+        #expect(!exists("DSC_0004.JPG.partial", in: directory))
+        #expect(exists("DSC_0004.JPG/kept", in: directory))
+        file.discard()
+    }
+
     private func link(_ name: String, to target: String, in directory: TemporaryDirectory) throws {
         try FileManager.default.createSymbolicLink(
             atPath: directory.path + "/" + name, withDestinationPath: directory.path + "/" + target)

@@ -6,8 +6,9 @@ import ViewfinderSystem
 ///
 /// EOS cameras report nothing through standard properties or events. At connect the dialect puts the camera in
 /// remote mode and asks it to queue its events, then reads them with GetEvent until an answer holds none: the first
-/// answers describe every property. While connected it polls GetEvent a few times a second, and at once after a set
-/// or a shutter release, taking the records in the order the camera sent them.
+/// answers describe every property. While connected it polls GetEvent a few times a second, more often while the
+/// camera says it is busy taking a picture, and at once after a set or a shutter release, taking the records in the
+/// order the camera sent them.
 final class CanonEOSDialect: PTPDialect {
     static let name = "Canon EOS"
 
@@ -32,11 +33,12 @@ final class CanonEOSDialect: PTPDialect {
         var halfPressed = false
     }
 
-    /// How often the camera's events are read while nothing waits for them: a picture taken with the camera's own
-    /// button is heard of 50 ms after the camera has it on average (libgphoto2's tethered wait asks every 50 to
-    /// 200 ms).
+    /// How often the camera's events are read while nothing waits for them and the camera is idle (libgphoto2's
+    /// tethered wait asks every 50 to 200 ms).
     static let pollInterval = Duration.milliseconds(100)
-    /// How often they are read while a capture or a set waits for them.
+    /// How often they are read while a capture or a set waits for them, and while the camera says it is busy: from a
+    /// press of its own shutter button, which the next poll hears of, until the picture is written, so that a
+    /// picture taken with the camera's button is heard of within 20 ms of the camera having it.
     static let activePollInterval = Duration.milliseconds(20)
     /// The most GetEvent answers read at connect before the camera must have said everything.
     private static let openingPolls = 32
@@ -218,7 +220,7 @@ final class CanonEOSDialect: PTPDialect {
     private func startPolling() {
         let task = Task { [self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: Self.pollInterval)
+                try? await Task.sleep(for: backgroundPollDelay)
                 guard !Task.isCancelled else { return }
                 do {
                     try await poll()
@@ -230,6 +232,12 @@ final class CanonEOSDialect: PTPDialect {
             }
         }
         state.withLock { $0.poller = task }
+    }
+
+    /// How long the background poll waits before it reads the camera's events again: ``activePollInterval`` while
+    /// the camera says it is busy taking a picture, ``pollInterval`` otherwise.
+    var backgroundPollDelay: Duration {
+        state.withLock { $0.isBusy } ? Self.activePollInterval : Self.pollInterval
     }
 
     /// Polls until `condition` holds or `timeout` passes; returns whether it held.
