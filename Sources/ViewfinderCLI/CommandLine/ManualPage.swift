@@ -76,7 +76,10 @@ struct ManualPage {
         for option in spec.options + [.help] {
             var label = option.short.map { "\\fB\\-\($0)\\fR, " } ?? ""
             label += "\\fB\\-\\-\(Self.escaped(option.name))\\fR"
-            if let valueName = option.valueName { label += " \\fI\(Self.escaped(valueName))\\fR" }
+            if let valueName = option.valueName {
+                // A list of choices may break after each bar (`\\:`), as a long one does not fit a line.
+                label += " \\fI\(Self.escaped(valueName).replacing("|", with: "|\\:"))\\fR"
+            }
             lines += [".TP", label, Self.escaped(HelpFormatter.help(of: option))]
         }
         if !spec.examples.isEmpty {
