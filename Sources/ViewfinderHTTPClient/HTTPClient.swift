@@ -35,15 +35,20 @@ package enum HTTPClient {
 
     /// Sends `request` (and `body`) to `host`:`port` and reads the answer, all by `deadline`.
     ///
+    /// `connected` is given the connection as soon as it is made, before the request goes out, so that another
+    /// thread may shut it down to end the exchange at once (as ``HTTPExchangeCancellation`` does); what it throws
+    /// ends the exchange.
+    ///
     /// - Throws: ``ViewfinderError``: `connectionFailed` when the camera does not take the connection, `timeout`
     ///   when it does not answer whole by the deadline, `disconnected` when it closes the connection before the end,
     ///   `malformedData` for an answer that is not HTTP or longer than `maximumBodyLength`.
     package static func exchange(
         _ request: HTTPHead, body: [UInt8] = [], host: String, port: UInt16, deadline: ContinuousClock.Instant,
-        maximumBodyLength: Int, activity: String
+        maximumBodyLength: Int, activity: String, connected: (Socket) throws(ViewfinderError) -> Void = { _ in }
     ) throws(ViewfinderError) -> Answer {
         let endpoint = HostPort.text(host, port: port)
-        let answer = try open(request, body: body, host: host, port: port, deadline: deadline, activity: activity)
+        let answer = try open(
+            request, body: body, host: host, port: port, deadline: deadline, activity: activity, connected: connected)
         defer { answer.socket.close() }
         var reader: HTTPBodyReader
         do throws(HTTPBodyReader.Failure) {
@@ -65,10 +70,13 @@ package enum HTTPClient {
 
     /// Sends `request` (and `body`) and reads the answer's head, by `deadline`, leaving its body on the connection.
     ///
-    /// - Throws: What ``exchange(_:body:host:port:deadline:maximumBodyLength:activity:)`` throws.
+    /// `connected` is given the connection as soon as it is made, before the request goes out; what it throws ends
+    /// the exchange.
+    ///
+    /// - Throws: What ``exchange(_:body:host:port:deadline:maximumBodyLength:activity:connected:)`` throws.
     package static func open(
         _ request: HTTPHead, body: [UInt8] = [], host: String, port: UInt16, deadline: ContinuousClock.Instant,
-        activity: String
+        activity: String, connected: (Socket) throws(ViewfinderError) -> Void = { _ in }
     ) throws(ViewfinderError) -> OpenAnswer {
         let endpoint = HostPort.text(host, port: port)
         let socket: Socket
@@ -76,11 +84,16 @@ package enum HTTPClient {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { throw SocketError(.timedOut(.zero), while: activity, endpoint: endpoint) }
             socket = try Socket.connect(host: host, port: port, timeout: left)
-            try socket.send(request.encoded() + body, until: deadline, while: activity)
         } catch {
             throw ViewfinderError(error)
         }
         do throws(ViewfinderError) {
+            try connected(socket)
+            do throws(SocketError) {
+                try socket.send(request.encoded() + body, until: deadline, while: activity)
+            } catch {
+                throw ViewfinderError(error)
+            }
             var buffer = [UInt8](repeating: 0, count: 16 * 1024)
             var received: [UInt8] = []
             while true {

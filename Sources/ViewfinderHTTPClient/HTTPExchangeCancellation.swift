@@ -47,81 +47,24 @@ package final class HTTPExchangeCancellation: Sendable {
         _ request: HTTPHead, body: [UInt8] = [], host: String, port: UInt16, deadline: ContinuousClock.Instant,
         maximumBodyLength: Int, activity: String
     ) throws(ViewfinderError) -> HTTPClient.Answer {
-        let endpoint = HostPort.text(host, port: port)
-        let cancelled = ViewfinderError(.notConnected, "the exchange with \(endpoint) was cancelled")
-        let socket: Socket
-        do throws(SocketError) {
-            socket = try Socket.connect(
-                host: host, port: port, timeout: max(ContinuousClock.now.duration(to: deadline), .zero))
-        } catch {
-            throw ViewfinderError(error)
-        }
-        defer {
-            state.withLock { $0.socket = nil }
-            socket.close()
-        }
-        guard
-            state.withLock({ state in
-                state.socket = socket
-                return !state.cancelled
-            })
-        else { throw cancelled }
-        do {
-            try socket.send(request.encoded() + body, until: deadline, while: activity)
-            var received: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-            var head: HTTPHead?
-            var reader: HTTPBodyReader?
-            while true {
-                guard let count = try HTTPClient.receive(on: socket, into: &buffer, until: deadline, activity: activity)
-                else {
-                    guard var whole = reader, let head else {
-                        throw ViewfinderError(.disconnected, "\(endpoint) closed the connection before answering")
-                    }
-                    try whole.finishAtClose()
-                    return HTTPClient.Answer(status: Self.status(of: head), head: head, body: whole.body)
-                }
-                if reader == nil {
-                    received += buffer[..<count]
-                    guard let end = HTTPHead.end(in: received) else {
-                        guard received.count < HTTPClient.maximumHeadLength else {
-                            throw ViewfinderError(.malformedData, "\(endpoint) answered a head longer than 16 KiB")
-                        }
-                        continue
-                    }
-                    guard let parsed = try? HTTPHead(parsing: received[..<end]), parsed.startLine.hasPrefix("HTTP/1.")
-                    else {
-                        throw ViewfinderError(.malformedData, "\(endpoint) answered something that is not HTTP/1.1")
-                    }
-                    head = parsed
-                    reader = try HTTPBodyReader(head: parsed, maximumLength: maximumBodyLength)
-                    try reader?.take(received[end...])
-                } else {
-                    try reader?.take(buffer[..<count])
-                }
-                if let whole = reader, whole.isComplete, let head {
-                    return HTTPClient.Answer(status: Self.status(of: head), head: head, body: whole.body)
-                }
+        let cancelled = ViewfinderError(
+            .notConnected, "the exchange with \(HostPort.text(host, port: port)) was cancelled")
+        defer { state.withLock { $0.socket = nil } }
+        do throws(ViewfinderError) {
+            return try HTTPClient.exchange(
+                request, body: body, host: host, port: port, deadline: deadline, maximumBodyLength: maximumBodyLength,
+                activity: activity
+            ) { socket throws(ViewfinderError) in
+                guard
+                    state.withLock({ state in
+                        state.socket = socket
+                        return !state.cancelled
+                    })
+                else { throw cancelled }
             }
-        } catch let error as ViewfinderError {
+        } catch {
+            // A cancellation shows as whatever the shut-down connection made of it: a reset, an early close.
             throw isCancelled ? cancelled : error
-        } catch let error as SocketError {
-            throw isCancelled ? cancelled : ViewfinderError(error)
-        } catch let error as HTTPBodyReader.Failure {
-            switch error {
-            case .tooLong(let bound):
-                throw ViewfinderError(.malformedData, "\(endpoint) answered a body longer than the \(bound) bytes read")
-            case .malformedChunk:
-                throw ViewfinderError(.malformedData, "\(endpoint) answered chunks that are not well formed")
-            case .truncated:
-                throw ViewfinderError(.disconnected, "\(endpoint) closed the connection before its answer was whole")
-            }
-        } catch {
-            throw ViewfinderError(.io, "the exchange with \(endpoint) failed: \(error)")
         }
-    }
-
-    private static func status(of head: HTTPHead) -> Int {
-        head.startWords.dropFirst().first.flatMap { Int($0) } ?? 0
     }
 }
