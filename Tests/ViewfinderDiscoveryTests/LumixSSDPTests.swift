@@ -31,18 +31,32 @@ import ViewfinderTestSupport
         #expect(camera.address == .network(host: "192.168.54.1", port: nil))
     }
 
-    @Test func otherMediaServersAreNotAskedForTheirDescriptions() async throws {
+    /// A search on sockets of its own on loopback, its descriptions read by `fetches`, reporting to `report`; the
+    /// caller closes its sockets.
+    static func loopbackSearch(
+        fetches: DescriptionFetches, report: @escaping @Sendable (CameraSearchEvent) -> Void = { _ in }
+    ) throws -> SSDPSearcher.Search {
+        let group = try SocketAddress(numeric: SSDPMessage.ipv4Group, port: SSDPMessage.port)
         let notifications = try Socket.udp(bindingTo: "127.0.0.1")
-        let searches = try Socket.udp(bindingTo: "127.0.0.1")
-        defer {
+        let searches: Socket
+        do {
+            searches = try Socket.udp(bindingTo: "127.0.0.1")
+        } catch {
             notifications.close()
-            searches.close()
+            throw error
         }
+        return SSDPSearcher.Search(
+            notifications: notifications, searches: searches, group: group, fetches: fetches, configuration: .init(),
+            report: report)
+    }
+
+    @Test func otherMediaServersAreNotAskedForTheirDescriptions() async throws {
         let fetches = try DescriptionFetches(timeout: .milliseconds(100))
-        var search = SSDPSearcher.Search(
-            notifications: notifications, searches: searches,
-            group: try SocketAddress(numeric: SSDPMessage.ipv4Group, port: SSDPMessage.port), fetches: fetches,
-            configuration: .init(), report: { _ in })
+        var search = try Self.loopbackSearch(fetches: fetches)
+        defer {
+            search.notifications.close()
+            search.searches.close()
+        }
         search.take(try Self.notify(location: "http://127.0.0.1:1/rootDesc.xml"), from: "127.0.0.1")
         #expect(search.waiting.isEmpty)
         search.take(try Self.notify(location: "http://127.0.0.1:1/Lumix/Server0/ddd"), from: "127.0.0.1")

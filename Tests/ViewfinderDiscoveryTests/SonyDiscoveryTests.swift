@@ -54,13 +54,52 @@ import ViewfinderTestSupport
         </root>
         """.utf8)
 
-    static func answer(usn: String) -> SSDPMessage {
+    static func answer(usn: String, location: String = "http://192.168.122.1:64321/dd.xml") -> SSDPMessage {
         SSDPMessage(
             kind: .response,
             headers: [
-                "ST": target, "USN": usn + "::" + target, "LOCATION": "http://192.168.122.1:64321/dd.xml",
-                "CACHE-CONTROL": "max-age=1800",
+                "ST": target, "USN": usn + "::" + target, "LOCATION": location, "CACHE-CONTROL": "max-age=1800",
             ])
+    }
+
+    @Test func aRemoteAPIBodyIsReportedAtThePortOfItsDescriptionAndAPTPIPBodyAtNone() throws {
+        let legacy = try UPnPDeviceDescription(decoding: Self.remoteAPIDescription)
+        let answer = Self.answer(
+            usn: "uuid:000000001000-1010-8000-62F1894EE7BE", location: "http://192.168.122.1:61000/DmsRmtDesc.xml")
+        let found = try #require(SSDPSearcher.camera(from: answer, description: legacy, sender: "192.168.122.1"))
+        #expect(found.address == .network(host: "192.168.122.1", port: 61000))
+
+        // A PTP/IP body serves PTP/IP on its own port, not its description's.
+        let remote = try UPnPDeviceDescription(decoding: Self.ptpipDescription)
+        let camera = try #require(
+            SSDPSearcher.camera(
+                from: Self.answer(usn: "uuid:00000000-0000-0000-0000-0000000a7e04"), description: remote,
+                sender: "192.168.122.1"))
+        #expect(camera.address == .network(host: "192.168.122.1", port: nil))
+    }
+
+    @Test func theSearchReportsARemoteAPIBodyAtThePortItsAnswerGave() async throws {
+        let fetches = try DescriptionFetches(timeout: .milliseconds(100))
+        let events = Locked<[CameraSearchEvent]>([])
+        var search = try LumixSSDPTests.loopbackSearch(fetches: fetches) { event in
+            events.withLock { $0.append(event) }
+        }
+        defer {
+            search.notifications.close()
+            search.searches.close()
+        }
+        let location = "http://127.0.0.1:1/dd.xml"
+        search.take(Self.answer(usn: "uuid:000000001000-1010-8000-62F1894EE7BE", location: location), from: "127.0.0.1")
+        #expect(search.waiting[location] != nil)
+        search.described(location, try UPnPDeviceDescription(decoding: Self.remoteAPIDescription))
+        let reported = events.withLock { $0 }
+        guard case .seen(_, let camera, _) = try #require(reported.first) else {
+            throw TestFailure("the search reported \(reported) rather than the camera")
+        }
+        #expect(camera.family == .sonyRemoteAPI)
+        #expect(camera.address == .network(host: "127.0.0.1", port: 1))
+        // The fetch of port 1 is refused at once; its thread ends before the test does.
+        await offThePool { fetches.waitForRunning() }
     }
 
     @Test func aBodyThatGivesTheRemoteAPIsVersionIsNotTakenForAPTPIPCamera() throws {

@@ -192,7 +192,7 @@ import Glibc
             let report = try await Self.runClient(stopping: simulator, [], in: pair.app)
 
             #expect(report.location.hasPrefix("http://\(pair.gateway):"))
-            #expect(report.location.hasSuffix("/upnp/CameraDevDesc.xml"))
+            #expect(report.location.hasSuffix("/dd.xml"))
             #expect(report.name == "ILCE-6000")
             #expect(report.services["camera"] == "http://\(pair.gateway):\(port)/sony")
             #expect(report.isoAfter == "400")

@@ -29,8 +29,8 @@ public final class SonyRemoteSimulator: Sendable {
         public var liveViewPort: UInt16
         /// How long a `getEvent` long poll waits for a change before it answers the state as it is.
         public var eventTimeout: Duration
-        /// Whether the camera announces itself over SSDP as the ScalarWebAPI service, its description naming the
-        /// services' action list URL; it needs a bind address on a network interface.
+        /// Whether the camera announces itself over SSDP as the ScalarWebAPI service, its description (at `/dd.xml`
+        /// on a port of its own) naming the services' action list URL; it needs a bind address on a network interface.
         public var announces = false
         /// Where log lines go.
         public var log: @Sendable (String) -> Void
@@ -99,7 +99,9 @@ public final class SonyRemoteSimulator: Sendable {
                     .init(
                         udn: Self.udn, types: [Self.serviceType], manufacturer: "Sony Corporation",
                         modelName: "SonyImagingDevice", friendlyName: Self.model, serialNumber: "",
-                        address: configuration.bindAddress, vendorElements: deviceInfo(port: server.port)))
+                        address: configuration.bindAddress, vendorElements: deviceInfo(port: server.port),
+                        // At a path the Camera Remote API driver reads, so that the port of the LOCATION is enough.
+                        descriptionPath: "/dd.xml"))
                 state.withLock { $0.announcer = announcer }
                 configuration.log("announcing over SSDP at \(announcer.location)")
             }
