@@ -4,6 +4,7 @@ import Synchronization
 import ViewfinderCore
 import ViewfinderOlympus
 import ViewfinderReactive
+import ViewfinderSystem
 import ViewfinderTestSupport
 
 #if canImport(Glibc)
@@ -74,7 +75,7 @@ enum OlympusLiveViewBenchmark {
         try await camera.connect()
         let frames = Atomic<Int>(0)
         let bytes = Atomic<Int>(0)
-        let failure = Mutex<String?>(nil)
+        let failure = Locked<String?>(nil)
         let cancellable = camera.liveViewPublisher(options: [.skipImageDecoding: true])
             .sinkWithReadyHandler { completion in
                 if case .failure(let error) = completion { failure.withLock { $0 = "\(error)" } }

@@ -220,7 +220,7 @@ enum Benchmark {
         let file = open("\(work)/\(name.lowercased()).mjpg", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         defer { close(file) }
         let frames = Atomic<Int>(0)
-        let failure = Mutex<String?>(nil)
+        let failure = Locked<String?>(nil)
         let cancellable = camera.liveViewPublisher(options: [.skipImageDecoding: true])
             .sinkWithReadyHandler { completion in
                 if case .failure(let error) = completion { failure.withLock { $0 = "\(error)" } }

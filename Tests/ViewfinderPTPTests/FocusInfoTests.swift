@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 import ViewfinderCore
 import ViewfinderReactive
@@ -27,7 +26,7 @@ extension SimulatedCameraTests {
         static func withFlowingLiveView(
             _ camera: PTPCamera, _ body: (_ lastGeometry: @Sendable () -> LiveViewGeometry?) async throws -> Void
         ) async throws {
-            let last = Mutex<LiveViewGeometry?>(nil)
+            let last = Locked<LiveViewGeometry?>(nil)
             let cancellable = camera.liveViewPublisher.sinkWithReadyHandler { _ in
             } receiveValue: { frame, ready in
                 last.withLock { $0 = frame.geometry }
@@ -44,9 +43,9 @@ extension SimulatedCameraTests {
                 #expect(camera.supportedFunctionality.isSuperset(of: [.focusInfo, .touchAutoFocus]))
                 let middle = LiveViewPoint(x: 3000, y: 2000)
                 #expect(harness.simulator.afAreaCenter == middle)
-                let seen = Mutex<[FocusInfo?]>([])
+                let seen = Locked<[FocusInfo?]>([])
                 let token = camera.addFocusInfoObserver { info in seen.withLock { $0.append(info) } }
-                let published = Mutex<[FocusInfo?]>([])
+                let published = Locked<[FocusInfo?]>([])
                 let cancellable = camera.focusInfoPublisher().sink { info in published.withLock { $0.append(info) } }
 
                 // ChangeAfArea outside live view: NotLiveView, said as such, and the area stays.

@@ -1,9 +1,9 @@
-import Synchronization
 import Testing
 import ViewfinderCore
 import ViewfinderImaging
 import ViewfinderReactive
 import ViewfinderSimulator
+import ViewfinderSystem
 import ViewfinderTestSupport
 
 @testable import ViewfinderPTP
@@ -71,7 +71,7 @@ extension SimulatedCameraTests {
         /// The first live view frame of `camera`.
         static func firstFrame(of camera: PTPCamera) async throws -> LiveViewFrame {
             camera.applyLiveViewOptions([.skipImageDecoding: true])
-            let frame = Mutex<LiveViewFrame?>(nil)
+            let frame = Locked<LiveViewFrame?>(nil)
             let cancellable = camera.liveViewPublisher.sinkWithReadyHandler { _ in
             } receiveValue: { received, _ in
                 frame.withLock { $0 = $0 ?? received }

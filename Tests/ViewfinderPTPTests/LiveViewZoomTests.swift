@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 import ViewfinderCore
 import ViewfinderReactive
@@ -19,7 +18,7 @@ extension SimulatedCameraTests {
 
         /// How many frames came and the newest one's JPEG image, from a subscriber that always asks for the next.
         final class Frames: Sendable {
-            let received = Mutex<(count: Int, newest: [UInt8])>((0, []))
+            let received = Locked<(count: Int, newest: [UInt8])>((0, []))
             var count: Int { received.withLock { $0.count } }
 
             /// The frames of `camera`'s live view, undecoded, until the subscription is cancelled.
