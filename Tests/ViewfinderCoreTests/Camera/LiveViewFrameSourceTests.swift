@@ -80,6 +80,8 @@ import ViewfinderTestSupport
         let gone = ViewfinderError(.disconnected, "the camera closed the connection")
         camera.liveViewPublisher.terminate(.failed(gone))
         try await waitUntil("the source to go off") { source.currentState == .off }
+        // Listeners hear of a change after the source's state has it.
+        try await waitUntil("the listener told of the end") { changes.all.last?.error != nil }
         #expect(changes.all.last?.error as? ViewfinderError == gone)
         withExtendedLifetime(token) {}
     }
