@@ -258,7 +258,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "ViewfinderImagingTests", dependencies: ["ViewfinderImaging", "CTurboJPEG", "CLibYUV"],
+            name: "ViewfinderImagingTests",
+            dependencies: ["ViewfinderImaging", "ViewfinderTestSupport", "CTurboJPEG", "CLibYUV"],
             swiftSettings: strict),
         .testTarget(
             name: "ViewfinderBarcodeTests",
