@@ -258,8 +258,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "ViewfinderImagingTests",
-            dependencies: ["ViewfinderImaging", "ViewfinderTestSupport", "CTurboJPEG", "CLibYUV"],
+            name: "ViewfinderImagingTests", dependencies: ["ViewfinderImaging", "CTurboJPEG", "CLibYUV"],
             swiftSettings: strict),
         .testTarget(
             name: "ViewfinderBarcodeTests",

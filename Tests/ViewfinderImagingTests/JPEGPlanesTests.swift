@@ -3,7 +3,6 @@ import CTurboJPEG
 import Testing
 import ViewfinderCore
 import ViewfinderImaging
-import ViewfinderTestSupport
 
 /// Planar decoding into buffers (in place or through scratch planes, chroma merged or resampled) against TurboJPEG's
 /// own planar decode of the same images, sample for sample.
@@ -114,43 +113,39 @@ import ViewfinderTestSupport
     static let sizes = [(640, 424), (33, 17), (8, 8), (7, 3)]
 
     @Test(arguments: [JPEGChromaSubsampling.yuv420, .yuv422, .yuv444, .grayscale])
-    func planesMatchTurboJPEGs(_ subsampling: JPEGChromaSubsampling) async throws {
-        // Per-sample checks on a thread of its own: under the thread sanitizer they would hold a pool thread for minutes.
-        try await onOwnThread {
-            for (width, height) in Self.sizes {
-                let jpeg = try Self.detailedJPEG(width: width, height: height, subsampling: subsampling)
-                let header = try decoder.header(of: jpeg)
-                for scale in JPEGDecoder.Scale.all where width < 600 || scale.numerator >= scale.denominator {
-                    let size = header.dimensions(scaledBy: scale)
-                    // TurboJPEG picks the largest scale that gives a size; compare only where that is this one.
-                    guard JPEGDecoder.Scale.largest(for: header.dimensions, fittingIn: size) == scale else { continue }
-                    let reference = try Self.turboJPEGPlanes(jpeg, size: size, subsampling: subsampling)
-                    let context = "\(width)x\(height) \(subsampling) at \(scale)"
-                    // In place (rows aligned to 16 bytes) and through scratch rows (rows as short as the picture's).
-                    for alignment in [16, 1] {
-                        let pool = try PixelBufferPool(
-                            width: size.width, height: size.height, format: .nv12FullRange, capacity: 1,
-                            rowAlignment: alignment)
-                        let decoded = try #require(try decoder.decode(jpeg, scale: scale, into: pool))
-                        let luma = Self.samples(decoded, plane: 0, width: size.width, height: size.height)
+    func planesMatchTurboJPEGs(_ subsampling: JPEGChromaSubsampling) throws {
+        for (width, height) in Self.sizes {
+            let jpeg = try Self.detailedJPEG(width: width, height: height, subsampling: subsampling)
+            let header = try decoder.header(of: jpeg)
+            for scale in JPEGDecoder.Scale.all where width < 600 || scale.numerator >= scale.denominator {
+                let size = header.dimensions(scaledBy: scale)
+                // TurboJPEG picks the largest scale that gives a size; compare only where that is this one.
+                guard JPEGDecoder.Scale.largest(for: header.dimensions, fittingIn: size) == scale else { continue }
+                let reference = try Self.turboJPEGPlanes(jpeg, size: size, subsampling: subsampling)
+                let context = "\(width)x\(height) \(subsampling) at \(scale)"
+                // In place (rows aligned to 16 bytes) and through scratch rows (rows as short as the picture's).
+                for alignment in [16, 1] {
+                    let pool = try PixelBufferPool(
+                        width: size.width, height: size.height, format: .nv12FullRange, capacity: 1,
+                        rowAlignment: alignment)
+                    let decoded = try #require(try decoder.decode(jpeg, scale: scale, into: pool))
+                    let luma = Self.samples(decoded, plane: 0, width: size.width, height: size.height)
+                    #expect(
+                        Self.firstDifference(luma, reference[0].samples) == nil,
+                        "luma of \(context), rows aligned to \(alignment)")
+                    let (chromaWidth, chromaHeight) = ((size.width + 1) / 2, (size.height + 1) / 2)
+                    for component in 1...2 {
+                        let chroma = Self.samples(
+                            decoded, plane: 1, width: chromaWidth, height: chromaHeight, step: 2, offset: component - 1)
+                        let expected =
+                            subsampling == .grayscale
+                            ? [UInt8](repeating: 128, count: chromaWidth * chromaHeight)
+                            : subsampling == .yuv420
+                                ? Self.crop(reference[component], width: chromaWidth, height: chromaHeight).samples
+                                : Self.halfSize(reference[component], width: chromaWidth, height: chromaHeight)
                         #expect(
-                            Self.firstDifference(luma, reference[0].samples) == nil,
-                            "luma of \(context), rows aligned to \(alignment)")
-                        let (chromaWidth, chromaHeight) = ((size.width + 1) / 2, (size.height + 1) / 2)
-                        for component in 1...2 {
-                            let chroma = Self.samples(
-                                decoded, plane: 1, width: chromaWidth, height: chromaHeight, step: 2,
-                                offset: component - 1)
-                            let expected =
-                                subsampling == .grayscale
-                                ? [UInt8](repeating: 128, count: chromaWidth * chromaHeight)
-                                : subsampling == .yuv420
-                                    ? Self.crop(reference[component], width: chromaWidth, height: chromaHeight).samples
-                                    : Self.halfSize(reference[component], width: chromaWidth, height: chromaHeight)
-                            #expect(
-                                Self.firstDifference(chroma, expected) == nil,
-                                "chroma \(component) of \(context), rows aligned to \(alignment)")
-                        }
+                            Self.firstDifference(chroma, expected) == nil,
+                            "chroma \(component) of \(context), rows aligned to \(alignment)")
                     }
                 }
             }

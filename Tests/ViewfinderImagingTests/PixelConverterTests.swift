@@ -1,7 +1,6 @@
 import Testing
 import ViewfinderCore
 import ViewfinderImaging
-import ViewfinderTestSupport
 
 /// The formats conversions write.
 let conversionOutputFormats: [PixelFormat] = [
@@ -30,21 +29,18 @@ func expectedColor(_ color: RGB, through formats: PixelFormat...) -> RGB {
     }
 
     @Test(arguments: [(33, 17), (1, 1), (7, 3), (2, 5), (250, 5)])
-    func oddSizesConvertEveryPixel(width: Int, height: Int) async throws {
-        // Per-sample checks on a thread of its own: under the thread sanitizer they would hold a pool thread for minutes.
-        try await onOwnThread {
-            let colors: [RGB] = [.red, .green, .blue, .white, .grey]
-            for source in uncompressedFormats {
-                let color = colors[(width + source.name.count) % colors.count]
-                let image = try TestImage.make(width: width, height: height, format: source) { _, _ in color }
-                for destination in conversionOutputFormats {
-                    let converted = try converter.convert(image, to: destination)
-                    #expect((converted.width, converted.height) == (width, height))
-                    TestImage.expectColors(
-                        converted, tolerance: 2, at: TestImage.everyPixel(width: width, height: height),
-                        "\(width)x\(height) \(source) → \(destination)"
-                    ) { _, _ in expectedColor(color, through: source, destination) }
-                }
+    func oddSizesConvertEveryPixel(width: Int, height: Int) throws {
+        let colors: [RGB] = [.red, .green, .blue, .white, .grey]
+        for source in uncompressedFormats {
+            let color = colors[(width + source.name.count) % colors.count]
+            let image = try TestImage.make(width: width, height: height, format: source) { _, _ in color }
+            for destination in conversionOutputFormats {
+                let converted = try converter.convert(image, to: destination)
+                #expect((converted.width, converted.height) == (width, height))
+                TestImage.expectColors(
+                    converted, tolerance: 2, at: TestImage.everyPixel(width: width, height: height),
+                    "\(width)x\(height) \(source) → \(destination)"
+                ) { _, _ in expectedColor(color, through: source, destination) }
             }
         }
     }

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import ViewfinderCore
 import ViewfinderImaging
-import ViewfinderTestSupport
 
 /// Scaling planar 4:2:0 while packing it as YUYV, in one pass into memory the caller owns.
 @Suite struct ScalePackingTests {
@@ -65,35 +64,31 @@ import ViewfinderTestSupport
     @Test(arguments: [(640, 424, 1086, 720), (33, 17, 57, 29), (48, 40, 30, 22), (20, 10, 20, 10), (9, 7, 31, 5)])
     func everySampleIsTheBilinearValueMappedToVideoRange(
         sourceWidth: Int, sourceHeight: Int, width: Int, height: Int
-    ) async throws {
-        // Per-sample checks on a thread of its own: under the thread sanitizer they would hold a pool thread for minutes.
-        try await onOwnThread {
-            let source = try Self.smooth(width: sourceWidth, height: sourceHeight)
-            let bytesPerRow = 2 * width + 10
-            let packed = try pack(source, width: width, height: height, bytesPerRow: bytesPerRow)
-            var worst = 0.0
-            source.withUnsafePlanes { planes in
-                for row in 0..<height {
-                    for column in 0..<width {
-                        let pair = row * bytesPerRow + (column / 2) * 4
-                        let luma = Self.bilinear(planes, 0, x: column, y: row, outputSize: (width, height))
-                        let chroma = (1...2).map {
-                            Self.bilinear(planes, $0, x: column / 2, y: row, outputSize: ((width + 1) / 2, height))
-                        }
-                        let expected = [16 + luma * 219 / 255] + chroma.map { 128 + ($0 - 128) * 224 / 255 }
-                        let actual = [packed[pair + (column % 2) * 2], packed[pair + 1], packed[pair + 3]].map(
-                            Double.init)
-                        worst = max(worst, zip(expected, actual).map { abs($0 - $1) }.max()!)
+    ) throws {
+        let source = try Self.smooth(width: sourceWidth, height: sourceHeight)
+        let bytesPerRow = 2 * width + 10
+        let packed = try pack(source, width: width, height: height, bytesPerRow: bytesPerRow)
+        var worst = 0.0
+        source.withUnsafePlanes { planes in
+            for row in 0..<height {
+                for column in 0..<width {
+                    let pair = row * bytesPerRow + (column / 2) * 4
+                    let luma = Self.bilinear(planes, 0, x: column, y: row, outputSize: (width, height))
+                    let chroma = (1...2).map {
+                        Self.bilinear(planes, $0, x: column / 2, y: row, outputSize: ((width + 1) / 2, height))
                     }
-                    // Nothing is written past the row's pixel pairs.
-                    let end = row * bytesPerRow + 4 * ((width + 1) / 2)
-                    #expect(packed[end..<((row + 1) * bytesPerRow)].allSatisfy { $0 == 7 }, "past row \(row)")
+                    let expected = [16 + luma * 219 / 255] + chroma.map { 128 + ($0 - 128) * 224 / 255 }
+                    let actual = [packed[pair + (column % 2) * 2], packed[pair + 1], packed[pair + 3]].map(Double.init)
+                    worst = max(worst, zip(expected, actual).map { abs($0 - $1) }.max()!)
                 }
+                // Nothing is written past the row's pixel pairs.
+                let end = row * bytesPerRow + 4 * ((width + 1) / 2)
+                #expect(packed[end..<((row + 1) * bytesPerRow)].allSatisfy { $0 == 7 }, "past row \(row)")
             }
-            // Positions in 128ths of a sample, and two roundings (the range map's, the row blend's): within one and a half
-            // levels of exact arithmetic, where samples change by up to 24 levels from one to the next.
-            #expect(worst <= 1.5, "worst difference \(worst)")
         }
+        // Positions in 128ths of a sample, and two roundings (the range map's, the row blend's): within one and a half
+        // levels of exact arithmetic, where samples change by up to 24 levels from one to the next.
+        #expect(worst <= 1.5, "worst difference \(worst)")
     }
 
     @Test func aPictureOfOneColourKeepsItAtEverySize() throws {
