@@ -21,7 +21,11 @@ import ViewfinderTestSupport
     }
 
     @Test func theSimulatedXT4ShowsFujifilmsValuesAndTakesSettings() async throws {
-        try await CameraHarness.run(Self.fuji()) { harness in
+        var configuration = Self.fuji()
+        // A full battery however long the test takes: it loses a percent a minute while connected, and a run of the
+        // whole suite under the thread sanitizer took longer.
+        configuration.batteryDrainInterval = .seconds(86_400)
+        try await CameraHarness.run(configuration) { harness in
             let camera = harness.camera
             #expect(camera.deviceInfo?.model == "X-T4")
             let iso = camera.property(for: .iso)
