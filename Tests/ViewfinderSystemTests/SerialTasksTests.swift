@@ -2,7 +2,9 @@ import Testing
 import ViewfinderSystem
 
 /// The async FIFO that V4L2 sources and PTP dialects order their work with.
-@Suite(.timeLimit(.minutes(1))) struct SerialTasksTests {
+// Five minutes: each chained operation waits its turn in the cooperative pool's queue, which early in a run of the whole
+// suite under the thread sanitizer holds hundreds of jobs, so 40 operations took over a minute there (5 ms alone).
+@Suite(.timeLimit(.minutes(5))) struct SerialTasksTests {
     private struct Refused: Error, Equatable {}
 
     @Test func anOperationStartsOnlyOnceTheOneBeforeHasEnded() async {
