@@ -125,7 +125,7 @@ enum TetherBenchmark {
             let pressed = ContinuousClock.now
             presses.append(pressed)
             try camera.simulator.pressShutterButton()
-            try await waitUntil("file \(shot) in \(directory)", checks: 15_000) {
+            try await waitUntil("file \(shot) in \(directory)", limit: .seconds(30)) {
                 try pictures(in: directory).count >= shot
             }
             guard let had = camera.pictureInstant(after: pressed) else {

@@ -84,7 +84,7 @@ import Glibc
             #expect(camera.foundBy == .multicastDNS)
 
             try peer.write("unregister\n")
-            try await waitUntil("the camera to be lost", checks: 30_000) { discovery.availableCameras.isEmpty }
+            try await waitUntil("the camera to be lost", limit: .seconds(60)) { discovery.availableCameras.isEmpty }
             // Observers hear of a change after the list shows it, outside the discovery's lock.
             try await waitUntil("the loss to be reported") { changes.withLock { $0.count } >= 2 }
             #expect(Array(changes.withLock { $0 }.prefix(2)) == [.discovered(camera), .lost(camera)])

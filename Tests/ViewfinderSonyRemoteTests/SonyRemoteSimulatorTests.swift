@@ -149,7 +149,7 @@ import Glibc
             throw error
         }
         do {
-            try await waitUntil("the long poll to wait", checks: 30_000) { simulator.longPollsWaiting == 1 }
+            try await waitUntil("the long poll to wait", limit: .seconds(60)) { simulator.longPollsWaiting == 1 }
             let set = try await ChildProcess.run([
                 Self.python, "-c",
                 "import requests; print(requests.post('http://127.0.0.1:\(port)/sony/camera', "

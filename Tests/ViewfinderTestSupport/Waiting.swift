@@ -1,13 +1,15 @@
 import ViewfinderSimulator
 import ViewfinderSystem
 
-/// Waits until `condition` holds, checking it every 2 ms, and fails after `checks` checks (20 s when the test runs
-/// freely).
+/// Waits until `condition` holds, checking it at once and then after sleeps that double from 1 ms to 20 ms, and fails
+/// once the sleeps add up to `limit`.
 ///
-/// The limit makes a broken test fail instead of hanging; it asserts nothing about speed. It counts checks, not time:
-/// on a machine so busy that the test waits seconds for one of Swift's cooperative threads, each check comes late,
-/// and what the test waits for has had its turns in between, so the test fails only when the condition really does
-/// not come.
+/// The limit makes a broken test fail instead of hanging; it asserts nothing about speed. It adds up the sleeps asked
+/// for, not the time that passed: on a machine so busy that the test waits seconds for one of Swift's cooperative
+/// threads, each check comes late, and what the test waits for has had its turns in between, so the test fails only
+/// when the condition really does not come. The sleeps grow because every check is a job on the cooperative pool:
+/// hundreds of tests checking every 2 ms, each check slowed tenfold under the thread sanitizer, kept the pool's
+/// threads busy with checks and starved the tests that wait on the network within deadlines.
 ///
 /// ```swift
 /// try await waitUntil("the observer to hear of it") { values.all.count == 2 }
@@ -15,15 +17,19 @@ import ViewfinderSystem
 ///
 /// - Throws: ``TestFailure`` saying what never came, and where the test waited for it.
 public func waitUntil(
-    _ what: @autoclosure () -> String = "the condition", checks: Int = 10_000, fileID: String = #fileID,
+    _ what: @autoclosure () -> String = "the condition", limit: Duration = .seconds(20), fileID: String = #fileID,
     line: Int = #line, _ condition: () async throws -> Bool
 ) async throws {
-    for _ in 0..<checks {
+    var slept = Duration.zero
+    var interval = Duration.milliseconds(1)
+    while slept < limit {
         if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(2))
+        try await Task.sleep(for: interval)
+        slept += interval
+        interval = min(interval * 2, .milliseconds(20))
     }
     guard try await condition() else {
-        throw TestFailure("\(fileID):\(line): gave up waiting for \(what()) after \(checks) checks")
+        throw TestFailure("\(fileID):\(line): gave up waiting for \(what()) after \(limit) of checks")
     }
 }
 

@@ -208,7 +208,7 @@ extension SimulatedCameraExamples {
                         readyForNextFrame()
                     }
 
-                try await waitUntil(checks: 30_000) { results.all.count >= 10 }
+                try await waitUntil(limit: .seconds(60)) { results.all.count >= 10 }
                 #expect(results.all.count >= 10)
                 #expect(results.all.allSatisfy { (Int($0) ?? 0) > 1000 })
                 // Disconnecting ends live view normally.
@@ -246,7 +246,7 @@ extension SimulatedCameraExamples {
                         }
                     }
 
-                try await waitUntil(checks: 30_000) { rendered.all.count >= 10 }
+                try await waitUntil(limit: .seconds(60)) { rendered.all.count >= 10 }
                 #expect(rendered.all.count >= 10)
                 #expect(overfetched.all.isEmpty)
                 cancellable.cancel()

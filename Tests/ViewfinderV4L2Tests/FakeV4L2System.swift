@@ -241,7 +241,7 @@ final class FakeV4L2System: V4L2System {
                 if descriptors[index].revents != 0 { ready += 1 }
             }
             if ready > 0 || ContinuousClock.now >= deadline { return ready }
-            usleep(500)
+            usleep(2000)
         }
     }
 
