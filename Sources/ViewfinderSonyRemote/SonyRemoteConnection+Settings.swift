@@ -7,15 +7,25 @@ extension SonyRemoteConnection {
         CameraPropertyIdentifier.shutterSpeed.name: "ShutterSpeed",
         CameraPropertyIdentifier.exposureCompensation.name: "ExposureCompensation",
         CameraPropertyIdentifier.whiteBalance.name: "WhiteBalance",
+        CameraPropertyIdentifier.autoExposureMode.name: "ExposureMode",
+        CameraPropertyIdentifier.focusMode.name: "FocusMode",
     ]
 
-    /// Reads the white balance modes the camera takes now (which its events do not carry), then the whole state
-    /// with `getEvent [false]`, and passes them to the camera's properties.
+    /// Reads the white balance modes the camera takes now (which its events do not carry), the exposure and focus
+    /// modes with their `getAvailable` calls, then the whole state with `getEvent [false]`, and passes them to the
+    /// camera's properties.
     func readSettings() async throws(ViewfinderError) {
         if isAvailable("getAvailableWhiteBalance") {
             let result = try await call("getAvailableWhiteBalance")
             let modes = (result.dropFirst().first?.array ?? []).compactMap { $0["whiteBalanceMode"]?.string }
             state.withLock { $0.whiteBalanceModes = modes }
+        }
+        if isAvailable("getAvailableExposureMode") {
+            let result = try await call("getAvailableExposureMode")
+            report(.autoExposureMode, result, SonyRemotePropertyValues.exposureMode)
+        }
+        if isAvailable("getAvailableFocusMode") {
+            report(.focusMode, try await call("getAvailableFocusMode"), SonyRemotePropertyValues.focusMode)
         }
         apply(event: try await call("getEvent", [.bool(false)]))
     }
@@ -68,6 +78,14 @@ extension SonyRemoteConnection {
                 .shutterSpeed, object, "currentShutterSpeed", "shutterSpeedCandidates",
                 SonyRemotePropertyValues.shutterSpeed)
         }
+        if let object = objects["exposureMode"] {
+            report(
+                .autoExposureMode, object, "currentExposureMode", "exposureModeCandidates",
+                SonyRemotePropertyValues.exposureMode)
+        }
+        if let object = objects["focusMode"] {
+            report(.focusMode, object, "currentFocusMode", "focusModeCandidates", SonyRemotePropertyValues.focusMode)
+        }
         if let object = objects["exposureCompensation"] {
             reportExposureCompensation(object)
         }
@@ -87,6 +105,17 @@ extension SonyRemoteConnection {
     ) {
         let value = object[current]?.string.map(decode)
         let values = (object[candidates]?.array ?? []).compactMap(\.string).map(decode)
+        context.update(identifier, currentValue: value, validSettableValues: CameraPropertySettableValues(values))
+    }
+
+    /// Passes a `getAvailable` call's result, the current value and the values the setting takes now, to its
+    /// property.
+    private func report<Value>(
+        _ identifier: CameraPropertyIdentifier<Value>, _ result: [JSONValue],
+        _ decode: (String) -> TypedCameraPropertyValue<Value>
+    ) {
+        let value = result.first?.string.map(decode)
+        let values = (result.dropFirst().first?.array ?? []).compactMap(\.string).map(decode)
         context.update(identifier, currentValue: value, validSettableValues: CameraPropertySettableValues(values))
     }
 

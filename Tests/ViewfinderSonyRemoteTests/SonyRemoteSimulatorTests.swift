@@ -61,6 +61,8 @@ import Glibc
         var fNumberAfter: String
         var exposureCompensationAfter: Int
         var whiteBalanceAfter: [String: Value]
+        var exposureModeAfter: String
+        var focusModes: [Value]
         var refused: [String: Value]
         var unknown: [String: Value]
         var notJSON: [String: Value]
@@ -100,6 +102,9 @@ import Glibc
         #expect(report.fNumberAfter == "8.0")
         #expect(report.exposureCompensationAfter == -3)
         #expect(report.whiteBalanceAfter["whiteBalanceMode"] == .text("Daylight"))
+        #expect(report.exposureModeAfter == "Manual")
+        #expect(
+            report.focusModes == [.text("AF-S"), .list([.text("AF-S"), .text("AF-C"), .text("DMF"), .text("MF")])])
         #expect(report.refused["error"] == .list([.number(3), .text("Illegal Argument")]))
         #expect(report.refused["id"] == .number(7))
         #expect(report.unknown["error"] == .list([.number(12), .text("No Such Method")]))

@@ -25,6 +25,11 @@ extension SonyRemoteSimulator {
             "WhiteBalance", "Auto WB",
             ["Auto WB", "Daylight", "Shade", "Cloudy", "Incandescent", "Fluorescent: Warm White (-1)", "Flash"]
         ),
+        (
+            "ExposureMode", "Program Auto",
+            ["Intelligent Auto", "Superior Auto", "Program Auto", "Aperture", "Shutter", "Manual"]
+        ),
+        ("FocusMode", "AF-S", ["AF-S", "AF-C", "DMF", "MF"]),
     ]
     /// The exposure compensation's range in steps of a third.
     static let exposureCompensationSteps = -9...9
@@ -277,6 +282,8 @@ extension SonyRemoteSimulator {
         if let lastPicture = state.lastPicture {
             slots[5] = .array([object("takePicture", [("takePictureUrl", Self.strings([lastPicture]))])])
         }
+        slots[18] = setting(
+            "ExposureMode", "exposureMode", current: "currentExposureMode", candidates: "exposureModeCandidates")
         let steps = Self.exposureCompensationSteps
         slots[25] = object(
             "exposureCompensation",
@@ -287,6 +294,7 @@ extension SonyRemoteSimulator {
                 ("stepIndexOfExposureCompensation", .number(1)),
             ])
         slots[27] = setting("FNumber", "fNumber", current: "currentFNumber", candidates: "fNumberCandidates")
+        slots[28] = setting("FocusMode", "focusMode", current: "currentFocusMode", candidates: "focusModeCandidates")
         slots[29] = setting(
             "IsoSpeedRate", "isoSpeedRate", current: "currentIsoSpeedRate", candidates: "isoSpeedRateCandidates")
         slots[32] = setting(

@@ -11,8 +11,8 @@ import ViewfinderSystem
 /// services at `/sony`; `getAvailableApiList`, which lists the shooting calls only after `startRecMode`, as the α
 /// bodies do (a shooting call before it answers error 1); `getEvent`, at once or as a long poll bounded by
 /// ``Configuration/eventTimeout``; `actTakePicture`, each picture a JPEG of the test scene at its postview URL;
-/// get, set, getAvailable and getSupported for ISO, aperture, shutter speed, exposure compensation and white
-/// balance; and `startLiveview`, whose stream of test scene frames is served on a port of its own.
+/// get, set, getAvailable and getSupported for ISO, aperture, shutter speed, exposure compensation, white
+/// balance, exposure mode and focus mode; and `startLiveview`, whose stream of test scene frames is served on a port of its own.
 ///
 /// ```swift
 /// let simulator = try SonyRemoteSimulator(configuration: .init(port: 0))

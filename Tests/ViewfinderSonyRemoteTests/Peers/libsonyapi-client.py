@@ -37,6 +37,9 @@ report["isoAvailable"] = camera.do("getAvailableIsoSpeedRate")["result"]
 report["fNumberAfter"] = camera.do("getFNumber")["result"][0]
 report["exposureCompensationAfter"] = camera.do("getExposureCompensation")["result"][0]
 report["whiteBalanceAfter"] = camera.do("getWhiteBalance")["result"][0]
+camera.do("setExposureMode", "Manual")
+report["exposureModeAfter"] = camera.do("getExposureMode")["result"][0]
+report["focusModes"] = camera.do("getAvailableFocusMode")["result"]
 
 
 def raw(method, params, body=None):
