@@ -36,6 +36,7 @@ extension SonyRemoteConnection {
     ///   `ViewfinderError/Code/invalidPropertyValue` for a value of the wrong kind or one the camera refuses (error
     ///   3); what a call throws.
     public func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws {
+        try await enterRemoteShooting()
         guard let setting = Self.settingNames[name], isAvailable("set" + setting) else {
             throw ViewfinderError(.notAvailable, "\(peer) does not set \(name) now")
         }
@@ -64,8 +65,9 @@ extension SonyRemoteConnection {
                 if let type = object["type"]?.string { objects[type] = objects[type] ?? object }
             }
         }
+        applyStatus(objects)
         if let names = objects["availableApiList"]?["names"]?.array {
-            state.withLock { $0.availableMethods = Set(names.compactMap(\.string)) }
+            recordAvailable(names.compactMap(\.string))
         }
         if let object = objects["isoSpeedRate"] {
             report(.iso, object, "currentIsoSpeedRate", "isoSpeedRateCandidates", SonyRemotePropertyValues.iso)
@@ -95,6 +97,30 @@ extension SonyRemoteConnection {
                 .whiteBalance, currentValue: SonyRemotePropertyValues.whiteBalance(mode),
                 validSettableValues: isAvailable("setWhiteBalance")
                     ? CameraPropertySettableValues(modes.map(SonyRemotePropertyValues.whiteBalance)) : [])
+        }
+    }
+
+    /// Records the camera function, its status and shoot modes from an event's objects, and reports a movie
+    /// recording's start and end as the status shows them.
+    private func applyStatus(_ objects: [String: JSONValue]) {
+        let function = objects["cameraFunction"]?["currentCameraFunction"]?.string
+        let result = objects["cameraFunctionResult"]?["cameraFunctionResult"]?.string
+        let status = objects["cameraStatus"]?["cameraStatus"]?.string
+        let shootMode = objects["shootMode"]
+        let (wasRecording, isRecording) = state.withLock { state in
+            let wasRecording = state.status == "MovieRecording"
+            if let function { state.cameraFunction = function }
+            if let result { state.cameraFunctionResult = result }
+            if let status { state.status = status }
+            if let modes = shootMode?["shootModeCandidates"]?.array {
+                state.shootModes = modes.prefix(32).compactMap(\.string)
+            }
+            return (wasRecording, state.status == "MovieRecording")
+        }
+        if isRecording, !wasRecording {
+            context.recordingStarted()
+        } else if wasRecording, !isRecording {
+            context.recordingStopped()
         }
     }
 

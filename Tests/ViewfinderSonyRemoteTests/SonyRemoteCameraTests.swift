@@ -27,16 +27,21 @@ import ViewfinderTestSupport
         return SonyRemoteCamera(host: "127.0.0.1", configuration: configuration)
     }
 
-    /// Starts a simulated α6000 on loopback whose long polls wait at most `eventTimeout`, runs `body` with a camera
-    /// for it (not yet connected), the simulator and its log, and stops it.
+    /// Starts a simulated α6000 on loopback whose long polls wait at most `eventTimeout`, without the calls
+    /// `omittedMethods`, with `picturesOnCard` stills on its card and giving `contentCount` as their count where
+    /// set, runs `body` with a camera for it (not yet connected), the simulator and its log, and stops it.
     static func withSimulator(
         eventTimeout: Duration = .seconds(1), longPollTimeout: Duration = deadline,
+        omitting omittedMethods: Set<String> = [], picturesOnCard: Int = 3, contentCount: Int? = nil,
         _ body: (SonyRemoteCamera, SonyRemoteSimulator, Locked<[String]>) async throws -> Void
     ) async throws {
         let log = Locked<[String]>([])
-        let simulator = SonyRemoteSimulator(
-            configuration: .init(
-                port: 0, eventTimeout: eventTimeout, log: { line in log.withLock { $0.append(line) } }))
+        var configuration = SonyRemoteSimulator.Configuration(
+            port: 0, eventTimeout: eventTimeout, log: { line in log.withLock { $0.append(line) } })
+        configuration.omittedMethods = omittedMethods
+        configuration.picturesOnCard = picturesOnCard
+        configuration.contentCount = contentCount
+        let simulator = SonyRemoteSimulator(configuration: configuration)
         let port = try simulator.start()
         do {
             try await body(camera(port: port, longPollTimeout: longPollTimeout), simulator, log)
@@ -132,8 +137,9 @@ import ViewfinderTestSupport
         }
     }
 
+    /// A camera that serves no card (no `setCameraFunction`) offers the postviews of the pictures taken.
     @Test func theShutterOffersThePostviewWhichDownloadsInPieces() async throws {
-        try await Self.withSimulator { camera, _, log in
+        try await Self.withSimulator(omitting: ["setCameraFunction"]) { camera, _, log in
             try await camera.connect()
             let added = Locked<[CameraFileItem]>([])
             let token = camera.addNewFileObserver { item in added.withLock { $0.append(item) } }
