@@ -28,11 +28,12 @@ import ViewfinderTestSupport
     }
 
     /// Starts a simulated α6000 on loopback whose long polls wait at most `eventTimeout`, without the calls
-    /// `omittedMethods`, with `picturesOnCard` stills on its card and giving `contentCount` as their count where
-    /// set, runs `body` with a camera for it (not yet connected), the simulator and its log, and stops it.
+    /// `omittedMethods`, with `picturesOnCard` stills on its card, giving `contentCount` as their count where set and
+    /// `contentPageExcess` entries more than asked for in a page, runs `body` with a camera for it (not yet connected), the simulator and its log, and stops it.
     static func withSimulator(
         eventTimeout: Duration = .seconds(1), longPollTimeout: Duration = deadline,
         omitting omittedMethods: Set<String> = [], picturesOnCard: Int = 3, contentCount: Int? = nil,
+        contentPageExcess: Int = 0,
         _ body: (SonyRemoteCamera, SonyRemoteSimulator, Locked<[String]>) async throws -> Void
     ) async throws {
         let log = Locked<[String]>([])
@@ -41,6 +42,7 @@ import ViewfinderTestSupport
         configuration.omittedMethods = omittedMethods
         configuration.picturesOnCard = picturesOnCard
         configuration.contentCount = contentCount
+        configuration.contentPageExcess = contentPageExcess
         let simulator = SonyRemoteSimulator(configuration: configuration)
         let port = try simulator.start()
         do {

@@ -76,6 +76,20 @@ import ViewfinderTestSupport
         }
     }
 
+    /// A page longer than asked for is refused, not kept.
+    @Test func aPageLongerThanAskedForIsAClearError() async throws {
+        try await SonyRemoteCameraTests.withSimulator(picturesOnCard: 5, contentCount: 2, contentPageExcess: 1) {
+            camera, _, _ in
+            try await camera.connect()
+            let files = try #require(camera.fileAccess)
+            let storage = try #require(try await files.storages().first)
+            let error = await #expect(throws: ViewfinderError.self) { try await files.contents(of: nil, in: storage) }
+            #expect(error?.code == .malformedData, "\(String(describing: error))")
+            #expect(error?.message.contains("getContentList") == true, "\(String(describing: error))")
+            try await camera.disconnect()
+        }
+    }
+
     /// Disconnecting from a camera serving its card leaves it shooting, as it was found.
     @Test func disconnectingSwitchesTheCameraBackToShooting() async throws {
         try await SonyRemoteCameraTests.withSimulator { camera, _, log in

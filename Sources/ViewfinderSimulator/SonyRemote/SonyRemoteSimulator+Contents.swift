@@ -63,7 +63,7 @@ extension SonyRemoteSimulator {
             guard parameters["uri"]?.string == Self.source, let start = parameters["stIdx"]?.integer, start >= 0,
                 let count = parameters["cnt"]?.integer, (1...Self.maximumContentPage).contains(count)
             else { return Self.error(3, "Illegal Argument", id: id) }
-            let page = names.indices.dropFirst(start).prefix(count).map { index in
+            let page = names.indices.dropFirst(start).prefix(count + configuration.contentPageExcess).map { index in
                 Self.contentEntry(names[index], number: index + 1, base: base)
             }
             configuration.log("content list from \(start), \(page.count) of \(count)")

@@ -42,6 +42,9 @@ public final class SonyRemoteSimulator: Sendable {
         /// The count `getContentCount` gives instead of the stills on the card, to play a camera that claims more
         /// than it lists.
         public var contentCount: Int?
+        /// How many entries past those asked for a `getContentList` page holds, where the card has them, to play a
+        /// camera that answers longer pages than asked for.
+        public var contentPageExcess = 0
         /// How long the camera takes to switch between shooting and serving its card.
         public var functionSwitchTime = Duration.milliseconds(200)
         /// Whether the camera announces itself over SSDP as the ScalarWebAPI service, its description (at `/dd.xml`
