@@ -30,7 +30,8 @@ do {
         serve(port: try simulator.start())
         simulator.stop()
     case "serve-sony":
-        let simulator = SonyRemoteSimulator(configuration: .init(port: 0))
+        // Its long poll answers a change or, as a real body's, after a long wait: not once a second, as in tests.
+        let simulator = SonyRemoteSimulator(configuration: .init(port: 0, eventTimeout: .seconds(60)))
         serve(port: try simulator.start())
         simulator.stop()
     default:
