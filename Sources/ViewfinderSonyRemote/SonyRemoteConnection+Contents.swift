@@ -7,7 +7,8 @@ import ViewfinderSystem
 struct SonyRemoteFile: Sendable {
     /// The file as the camera model lists it.
     var item: CameraFileItem
-    /// Where the whole file is.
+    /// Where the whole file is, as the camera wrote it, and as a URL.
+    var address: String
     var url: HTTPURL
     /// Where its thumbnail is; `nil` for a postview, which is small already.
     var thumbnailURL: HTTPURL?
@@ -21,23 +22,51 @@ extension SonyRemoteConnection {
     /// The most sources of the `storage` scheme read.
     static let maximumSources = 16
 
-    /// Registers a file at `address`, keeping the id it had when it was listed before, and returns its item.
-    func register(
+    /// A still as `getContentList` lists it, before it has an id.
+    struct ContentEntry {
+        var name: String
+        var kind: CameraFileItem.Kind
+        var address: String
+        var url: HTTPURL
+        var thumbnailURL: HTTPURL
+        var captureDate: String?
+    }
+
+    /// Registers a file at `address` in `state`, keeping the id it had when it was listed before, and returns its
+    /// item.
+    static func register(
         name: String, kind: CameraFileItem.Kind, storageID: UInt32, address: String, url: HTTPURL,
-        thumbnailURL: HTTPURL? = nil, captureDate: String? = nil
+        thumbnailURL: HTTPURL? = nil, captureDate: String? = nil, in state: inout State
     ) -> CameraFileItem {
+        let id = state.fileIDs[address] ?? state.nextFileID
+        if id == state.nextFileID {
+            state.nextFileID += 1
+            state.fileIDs[address] = id
+        }
+        let item = CameraFileItem(
+            id: id, storageID: storageID, parentID: nil, name: name, kind: kind,
+            byteCount: CameraFileItem.sizeOf4GiBOrMore, captureDate: captureDate)
+        state.files[id] = SonyRemoteFile(
+            item: item, address: address, url: url, thumbnailURL: thumbnailURL, isOnCard: thumbnailURL != nil)
+        return item
+    }
+
+    /// Registers the stills of a listing of the card `storageID`, and forgets those of the card no longer listed,
+    /// so that the files kept are bounded by one listing of each card and the pictures taken.
+    private func replaceCard(_ storageID: UInt32, with entries: [ContentEntry]) -> [CameraFileItem] {
         state.withLock { state in
-            let id = state.fileIDs[address] ?? state.nextFileID
-            if id == state.nextFileID {
-                state.nextFileID += 1
-                state.fileIDs[address] = id
+            let items = entries.map { entry in
+                Self.register(
+                    name: entry.name, kind: entry.kind, storageID: storageID, address: entry.address, url: entry.url,
+                    thumbnailURL: entry.thumbnailURL, captureDate: entry.captureDate, in: &state)
             }
-            let item = CameraFileItem(
-                id: id, storageID: storageID, parentID: nil, name: name, kind: kind,
-                byteCount: CameraFileItem.sizeOf4GiBOrMore, captureDate: captureDate)
-            state.files[id] = SonyRemoteFile(
-                item: item, url: url, thumbnailURL: thumbnailURL, isOnCard: thumbnailURL != nil)
-            return item
+            let kept = Set(items.map(\.id))
+            for (id, file) in state.files where file.isOnCard && file.item.storageID == storageID {
+                guard !kept.contains(id) else { continue }
+                state.files[id] = nil
+                state.fileIDs[file.address] = nil
+            }
+            return items
         }
     }
 
@@ -86,7 +115,7 @@ extension SonyRemoteConnection {
         }
         // The count is the camera's word: a page that comes back short ends the list, and the bound caps it.
         let limit = min(count, configuration.maximumContentCount)
-        var (items, start) = ([CameraFileItem](), 0)
+        var (listed, start) = ([ContentEntry](), 0)
         while start < limit {
             let wanted = min(Self.contentPageLength, limit - start)
             let page =
@@ -99,24 +128,23 @@ extension SonyRemoteConnection {
                     .malformedData,
                     "\(peer) answered getContentList with other than a list of \(wanted) entries or fewer")
             }
-            items += entries.compactMap { item(of: $0, storageID: storageID) }
+            listed += entries.compactMap(Self.entry)
             start += entries.count
             if entries.count < wanted { break }
         }
-        return items
+        return replaceCard(storageID, with: listed)
     }
 
-    /// The item of a `getContentList` entry whose original has a name and an http URL; `nil` otherwise.
-    private func item(of entry: JSONValue, storageID: UInt32) -> CameraFileItem? {
+    /// A `getContentList` entry whose original has a name and an http URL; `nil` otherwise.
+    private static func entry(_ entry: JSONValue) -> ContentEntry? {
         let content = entry["content"]
         guard let original = content?["original"]?.array?.first, let name = original["fileName"]?.string,
             !name.isEmpty, name.utf8.count <= 255, let address = original["url"]?.string, let url = HTTPURL(address)
         else { return nil }
         let thumbnail = content?["thumbnailUrl"]?.string.flatMap(HTTPURL.init) ?? url
-        return register(
-            name: name, kind: original["stillObject"]?.string == "raw" ? .rawImage : .jpegImage, storageID: storageID,
-            address: address, url: url, thumbnailURL: thumbnail,
-            captureDate: entry["createdTime"]?.string.map { String($0.prefix(64)) })
+        return ContentEntry(
+            name: name, kind: original["stillObject"]?.string == "raw" ? .rawImage : .jpegImage, address: address,
+            url: url, thumbnailURL: thumbnail, captureDate: entry["createdTime"]?.string.map { String($0.prefix(64)) })
     }
 
     /// The file `item` names.

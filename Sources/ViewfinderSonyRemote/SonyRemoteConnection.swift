@@ -350,9 +350,11 @@ public final class SonyRemoteConnection: CameraDriverConnection {
             throw ViewfinderError(.malformedData, "\(peer) answered actTakePicture without a postview URL")
         }
         let name = url.target.split(separator: "/").last.map { String($0.prefix { $0 != "?" }) } ?? ""
-        context.reportNewFile(
-            register(
+        let item = state.withLock { state in
+            Self.register(
                 name: name.isEmpty || name.utf8.count > 255 ? "postview.JPG" : name, kind: .jpegImage, storageID: 1,
-                address: address, url: url))
+                address: address, url: url, in: &state)
+        }
+        context.reportNewFile(item)
     }
 }
