@@ -76,6 +76,23 @@ import ViewfinderTestSupport
         }
     }
 
+    /// The driver lists no more stills than its configured bound, in as few pages as that needs.
+    @Test func theListingStopsAtTheConfiguredBound() async throws {
+        try await SonyRemoteCameraTests.withSimulator(picturesOnCard: 150, maximumContentCount: 120) { camera, _, log in
+            try await camera.connect()
+            let files = try #require(camera.fileAccess)
+            let storage = try #require(try await files.storages().first)
+            let items = try await files.contents(of: nil, in: storage)
+            #expect(items.count == 120)
+            #expect(items.last?.name == "DSC00120.JPG")
+            #expect(
+                log.withLock { $0 }.filter { $0.hasPrefix("content list") } == [
+                    "content list from 0, 100 of 100", "content list from 100, 20 of 20",
+                ])
+            try await camera.disconnect()
+        }
+    }
+
     /// A page longer than asked for is refused, not kept.
     @Test func aPageLongerThanAskedForIsAClearError() async throws {
         try await SonyRemoteCameraTests.withSimulator(picturesOnCard: 5, contentCount: 2, contentPageExcess: 1) {
