@@ -28,7 +28,8 @@ RELEASE_FILES := $(RELEASE_TOOL) $(GENERATED)/viewfinder.1 $(GENERATED)/viewfind
 .PHONY: all build demo docs test test-products test-browser test-download test-vivid test-gphoto2 test-tsan test-fuzz \
 	test-soak soak fuzz fuzz-corpus release install uninstall deb test-install test-rig-faults \
 	bench-core bench-imaging bench-ptp bench-replay bench-automation bench-reactive bench-liveview bench-discovery \
-	bench-barcode bench-rig bench-rig-network bench-webcam bench-usb bench-fuji bench-sony bench-olympus lint deps \
+	bench-barcode bench-rig bench-rig-network bench-webcam bench-usb bench-fuji bench-sony bench-olympus \
+	bench-sony-remote lint deps \
 	test-deps
 
 all: build
@@ -198,6 +199,12 @@ bench-webcam: test-deps
 bench-olympus: test-deps
 	$(SWIFT) build -c release --product http-camera-benchmark
 	$$($(SWIFT) build -c release --show-bin-path)/http-camera-benchmark
+
+## Measures Sony Camera Remote API live view (frames/s, CPU per frame) against libsonyapi's live view on the same
+## simulated α6000 (release build).
+bench-sony-remote: test-deps
+	$(SWIFT) build -c release --product http-camera-benchmark
+	$$($(SWIFT) build -c release --show-bin-path)/http-camera-benchmark sony
 
 ## Measures a 200 MB download over USB (dummy_hcd, the simulated camera's gadget) against gphoto2 --get-file, in a
 ## qemu VM.

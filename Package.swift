@@ -457,12 +457,13 @@ let package = Package(
             path: "Benchmarks/ReactiveBenchmark",
             swiftSettings: strict
         ),
-        // Olympus live view against olympuswifi on the simulated E-M10 Mark II; `make bench-olympus`.
+        // Olympus live view against olympuswifi on the simulated E-M10 Mark II, and Sony Camera Remote API live view
+        // against libsonyapi on the simulated α6000; `make bench-olympus`, `make bench-sony-remote`.
         .executableTarget(
             name: "http-camera-benchmark",
             dependencies: [
-                "ViewfinderCore", "ViewfinderReactive", "ViewfinderOlympus", "ViewfinderSimulator", "BenchmarkSupport",
-                "ViewfinderTestSupport",
+                "ViewfinderCore", "ViewfinderReactive", "ViewfinderOlympus", "ViewfinderSonyRemote",
+                "ViewfinderSimulator", "BenchmarkSupport", "ViewfinderTestSupport",
             ],
             path: "Benchmarks/HTTPCameraBenchmark",
             swiftSettings: strict

@@ -1,8 +1,11 @@
 // Measures Olympus live view through OlympusCamera's live view publisher against olympuswifi's own RTP receiver
-// (PyPI, in the test venv) on the same simulated E-M10 Mark II in the same run: frames per second and CPU per frame.
+// (PyPI, in the test venv) on the same simulated E-M10 Mark II in the same run, or Sony Camera Remote API live view
+// through SonyRemoteCamera against libsonyapi (PyPI, in the test venv) on the same simulated α6000: frames per second
+// and CPU per frame.
 //
-// Usage: http-camera-benchmark          (build with -c release; needs the test venv, `make test-deps`)
-//        http-camera-benchmark serve    (the simulated Olympus, started by the benchmark as its own process)
+// Usage: http-camera-benchmark [sony]     (build with -c release; needs the test venv, `make test-deps`)
+//        http-camera-benchmark serve      (the simulated Olympus, started by the benchmark as its own process)
+//        http-camera-benchmark serve-sony (the simulated Sony, likewise)
 
 import BenchmarkSupport
 import ViewfinderSimulator
@@ -11,22 +14,32 @@ import ViewfinderSimulator
 import Glibc
 #endif
 
-/// Runs the simulated Olympus on a free loopback port until standard input closes, printing `port N` first.
-func serve() throws {
-    let simulator = try OlympusSimulator(configuration: .init(port: 0, sampleImageCount: 0))
-    print("port \(try simulator.start())")
+/// Prints `port N` for a simulator listening on `port`, and waits until standard input closes.
+func serve(port: UInt16) {
+    print("port \(port)")
     fflush(nil)
     var byte: UInt8 = 0
     while read(0, &byte, 1) > 0 {}
-    simulator.stop()
 }
 
 do {
-    if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "serve" {
-        try serve()
-    } else {
-        let met = try await OlympusLiveViewBenchmark.run(
-            executable: executablePath(orElse: "http-camera-benchmark"))
+    let mode = CommandLine.arguments.dropFirst().first ?? ""
+    switch mode {
+    case "serve":
+        let simulator = try OlympusSimulator(configuration: .init(port: 0, sampleImageCount: 0))
+        serve(port: try simulator.start())
+        simulator.stop()
+    case "serve-sony":
+        // Its long poll answers a change or, as a real body's, after a long wait: not once a second, as in tests.
+        let simulator = SonyRemoteSimulator(configuration: .init(port: 0, eventTimeout: .seconds(60)))
+        serve(port: try simulator.start())
+        simulator.stop()
+    default:
+        let executable = executablePath(orElse: "http-camera-benchmark")
+        let met =
+            mode == "sony"
+            ? try await SonyRemoteLiveViewBenchmark.run(executable: executable)
+            : try await OlympusLiveViewBenchmark.run(executable: executable)
         say(met ? "every target met" : "some targets not met")
     }
 } catch {

@@ -1,29 +1,38 @@
 import ViewfinderCore
-import ViewfinderSystem
 
 extension SonyRemoteCamera: CameraFileAccess {
-    /// The postviews of the pictures taken on this connection: one storage, as the camera serves no card over this
-    /// API.
+    /// The camera's card, for a camera that serves it (switching the camera to `Contents Transfer` first); else one
+    /// storage of the postviews of the pictures taken on this connection.
     public func storages() async throws -> [CameraStorage] {
-        _ = try driverCore.connection(.fileAccess, for: "list the postviews")
-        return [
-            CameraStorage(
-                id: 1, storageDescription: "Postviews", volumeLabel: "", capacityByteCount: nil, freeByteCount: nil,
-                isWritable: false)
-        ]
-    }
-
-    /// The postviews of the pictures taken on this connection; there are no folders.
-    ///
-    /// - Throws: `ViewfinderError/Code/notFound` for a storage other than the postviews' or a folder.
-    public func contents(of folder: CameraFileItem?, in storage: CameraStorage) async throws -> [CameraFileItem] {
-        guard storage.id == 1, folder == nil else {
-            throw ViewfinderError(.notFound, "a Sony over its Camera Remote API lists its postviews alone")
+        try await driverCore.withConnection(.fileAccess, for: "list the storages") { connection in
+            if connection.servesCard { return try await connection.cardStorages() }
+            return [
+                CameraStorage(
+                    id: 1, storageDescription: "Postviews", volumeLabel: "", capacityByteCount: nil,
+                    freeByteCount: nil, isWritable: false)
+            ]
         }
-        return try driverCore.connection(.fileAccess, for: "list the postviews").postviews()
     }
 
-    /// Downloads a picture's postview in pieces, at the pace `chunkHandler` takes them.
+    /// The stills on the card, listed a page at a time, or the postviews of the pictures taken on this connection.
+    ///
+    /// There are no folders.
+    ///
+    /// - Throws: `ViewfinderError/Code/notFound` for a folder, or a storage the camera does not list.
+    public func contents(of folder: CameraFileItem?, in storage: CameraStorage) async throws -> [CameraFileItem] {
+        try await driverCore.withConnection(.fileAccess, for: "list \(storage.storageDescription)") { connection in
+            guard folder == nil else {
+                throw ViewfinderError(.notFound, "a Sony over its Camera Remote API lists its files without folders")
+            }
+            if connection.servesCard { return try await connection.cardContents(of: storage.id) }
+            guard storage.id == 1 else {
+                throw ViewfinderError(.notFound, "a Sony over its Camera Remote API lists its postviews alone")
+            }
+            return connection.postviews()
+        }
+    }
+
+    /// Downloads a still from the card, or a picture's postview, in pieces, at the pace `chunkHandler` takes them.
     public func download(
         _ item: CameraFileItem,
         chunkHandler: @escaping @Sendable (_ chunk: [UInt8], _ progress: CameraTransferProgress) async throws -> Void
@@ -33,22 +42,14 @@ extension SonyRemoteCamera: CameraFileAccess {
         }
     }
 
-    /// The postview itself, whole: the camera keeps no smaller picture.
+    /// A still's thumbnail from the card, or a postview whole, as the camera keeps no smaller picture of it.
     ///
-    /// - Throws: `ViewfinderError/Code/malformedData` for a postview longer than ``Configuration/maximumFrameLength``,
-    ///   or what ``download(_:chunkHandler:)`` throws.
+    /// - Throws: `ViewfinderError/Code/malformedData` for a thumbnail longer than
+    ///   ``Configuration/maximumFrameLength``, or what ``download(_:chunkHandler:)`` throws.
     public func thumbnail(of item: CameraFileItem) async throws -> [UInt8] {
-        let bytes = Locked<[UInt8]>([])
-        let bound = configuration.maximumFrameLength
-        try await download(item) { chunk, _ in
-            try bytes.withLock { bytes throws(ViewfinderError) in
-                guard bytes.count + chunk.count <= bound else {
-                    throw ViewfinderError(.malformedData, "the postview \(item.name) is longer than \(bound) bytes")
-                }
-                bytes += chunk
-            }
+        try await driverCore.withConnection(.fileAccess, for: "read the thumbnail of \(item.name)") {
+            try await $0.thumbnail(of: item)
         }
-        return bytes.withLock { $0 }
     }
 
     /// Throws `ViewfinderError/Code/notAvailable`: the Camera Remote API deletes nothing from the card.

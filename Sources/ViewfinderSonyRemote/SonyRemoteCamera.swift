@@ -33,8 +33,12 @@ public final class SonyRemoteCamera: DriverBackedCamera {
         public var maximumAnswerLength = 1 << 20
         /// The longest live view waits for the camera's next whole frame.
         public var liveViewTimeout = Duration.seconds(5)
-        /// The longest live view frame read.
+        /// The longest live view frame or thumbnail read.
         public var maximumFrameLength = 4 << 20
+        /// The longest the camera may take to switch between shooting and serving its card.
+        public var cameraFunctionTimeout = Duration.seconds(10)
+        /// The most stills listed from one card, whatever count the camera gives.
+        public var maximumContentCount = 10_000
 
         /// The configuration for real bodies: the description on port 64321, ten seconds per call.
         public init() {}

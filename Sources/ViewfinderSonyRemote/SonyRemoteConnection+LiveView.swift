@@ -7,7 +7,7 @@ extension SonyRemoteConnection {
     /// - Throws: `ViewfinderError/Code/malformedData` for an answer without an http URL, or what the call and
     ///   opening the stream throw.
     public func startLiveView() async throws {
-        let result = try await call("startLiveview")
+        let result = try await shootingCall("startLiveview")
         guard let address = result.first?.string, let url = HTTPURL(address) else {
             throw ViewfinderError(
                 .malformedData, "\(peer) answered startLiveview without the stream's http URL")
@@ -28,7 +28,9 @@ extension SonyRemoteConnection {
         guard let liveView = state.withLock({ $0.liveView }) else {
             throw ViewfinderError(.notAvailable, "live view is not running on \(peer)")
         }
-        return try await liveView.nextFrame().jpeg
+        let frame = try await liveView.nextFrame().jpeg
+        state.withLock { $0.lastLiveViewFrame = frame }
+        return frame
     }
 
     /// Closes the stream and asks the camera to stop it (`stopLiveview`).

@@ -7,15 +7,25 @@ extension SonyRemoteConnection {
         CameraPropertyIdentifier.shutterSpeed.name: "ShutterSpeed",
         CameraPropertyIdentifier.exposureCompensation.name: "ExposureCompensation",
         CameraPropertyIdentifier.whiteBalance.name: "WhiteBalance",
+        CameraPropertyIdentifier.autoExposureMode.name: "ExposureMode",
+        CameraPropertyIdentifier.focusMode.name: "FocusMode",
     ]
 
-    /// Reads the white balance modes the camera takes now (which its events do not carry), then the whole state
-    /// with `getEvent [false]`, and passes them to the camera's properties.
+    /// Reads the white balance modes the camera takes now (which its events do not carry), the exposure and focus
+    /// modes with their `getAvailable` calls, then the whole state with `getEvent [false]`, and passes them to the
+    /// camera's properties.
     func readSettings() async throws(ViewfinderError) {
         if isAvailable("getAvailableWhiteBalance") {
             let result = try await call("getAvailableWhiteBalance")
             let modes = (result.dropFirst().first?.array ?? []).compactMap { $0["whiteBalanceMode"]?.string }
             state.withLock { $0.whiteBalanceModes = modes }
+        }
+        if isAvailable("getAvailableExposureMode") {
+            let result = try await call("getAvailableExposureMode")
+            report(.autoExposureMode, result, SonyRemotePropertyValues.exposureMode)
+        }
+        if isAvailable("getAvailableFocusMode") {
+            report(.focusMode, try await call("getAvailableFocusMode"), SonyRemotePropertyValues.focusMode)
         }
         apply(event: try await call("getEvent", [.bool(false)]))
     }
@@ -26,6 +36,7 @@ extension SonyRemoteConnection {
     ///   `ViewfinderError/Code/invalidPropertyValue` for a value of the wrong kind or one the camera refuses (error
     ///   3); what a call throws.
     public func setRawValue(_ rawValue: CameraPropertyRawValue, forPropertyNamed name: String) async throws {
+        try await enterRemoteShooting()
         guard let setting = Self.settingNames[name], isAvailable("set" + setting) else {
             throw ViewfinderError(.notAvailable, "\(peer) does not set \(name) now")
         }
@@ -54,8 +65,9 @@ extension SonyRemoteConnection {
                 if let type = object["type"]?.string { objects[type] = objects[type] ?? object }
             }
         }
+        applyStatus(objects)
         if let names = objects["availableApiList"]?["names"]?.array {
-            state.withLock { $0.availableMethods = Set(names.compactMap(\.string)) }
+            recordAvailable(names.compactMap(\.string))
         }
         if let object = objects["isoSpeedRate"] {
             report(.iso, object, "currentIsoSpeedRate", "isoSpeedRateCandidates", SonyRemotePropertyValues.iso)
@@ -67,6 +79,14 @@ extension SonyRemoteConnection {
             report(
                 .shutterSpeed, object, "currentShutterSpeed", "shutterSpeedCandidates",
                 SonyRemotePropertyValues.shutterSpeed)
+        }
+        if let object = objects["exposureMode"] {
+            report(
+                .autoExposureMode, object, "currentExposureMode", "exposureModeCandidates",
+                SonyRemotePropertyValues.exposureMode)
+        }
+        if let object = objects["focusMode"] {
+            report(.focusMode, object, "currentFocusMode", "focusModeCandidates", SonyRemotePropertyValues.focusMode)
         }
         if let object = objects["exposureCompensation"] {
             reportExposureCompensation(object)
@@ -80,6 +100,30 @@ extension SonyRemoteConnection {
         }
     }
 
+    /// Records the camera function, its status and shoot modes from an event's objects, and reports a movie
+    /// recording's start and end as the status shows them.
+    private func applyStatus(_ objects: [String: JSONValue]) {
+        let function = objects["cameraFunction"]?["currentCameraFunction"]?.string
+        let result = objects["cameraFunctionResult"]?["cameraFunctionResult"]?.string
+        let status = objects["cameraStatus"]?["cameraStatus"]?.string
+        let shootMode = objects["shootMode"]
+        let (wasRecording, isRecording) = state.withLock { state in
+            let wasRecording = state.status == "MovieRecording"
+            if let function { state.cameraFunction = function }
+            if let result { state.cameraFunctionResult = result }
+            if let status { state.status = status }
+            if let modes = shootMode?["shootModeCandidates"]?.array {
+                state.shootModes = modes.prefix(32).compactMap(\.string)
+            }
+            return (wasRecording, state.status == "MovieRecording")
+        }
+        if isRecording, !wasRecording {
+            context.recordingStarted()
+        } else if wasRecording, !isRecording {
+            context.recordingStopped()
+        }
+    }
+
     /// Passes a setting's current value and candidates (the values it takes now) to its property.
     private func report<Value>(
         _ identifier: CameraPropertyIdentifier<Value>, _ object: JSONValue, _ current: String, _ candidates: String,
@@ -87,6 +131,17 @@ extension SonyRemoteConnection {
     ) {
         let value = object[current]?.string.map(decode)
         let values = (object[candidates]?.array ?? []).compactMap(\.string).map(decode)
+        context.update(identifier, currentValue: value, validSettableValues: CameraPropertySettableValues(values))
+    }
+
+    /// Passes a `getAvailable` call's result, the current value and the values the setting takes now, to its
+    /// property.
+    private func report<Value>(
+        _ identifier: CameraPropertyIdentifier<Value>, _ result: [JSONValue],
+        _ decode: (String) -> TypedCameraPropertyValue<Value>
+    ) {
+        let value = result.first?.string.map(decode)
+        let values = (result.dropFirst().first?.array ?? []).compactMap(\.string).map(decode)
         context.update(identifier, currentValue: value, validSettableValues: CameraPropertySettableValues(values))
     }
 

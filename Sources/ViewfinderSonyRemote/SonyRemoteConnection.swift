@@ -11,10 +11,28 @@ public final class SonyRemoteConnection: CameraDriverConnection {
         var ended: ViewfinderError?
         /// The calls the camera lists now.
         var availableMethods: Set<String> = []
+        /// Every call the camera listed while shooting on this connection: what it offers, though the shoot mode
+        /// and the camera function decide what it lists at a time.
+        var offeredMethods: Set<String> = []
+        /// The camera function (`Remote Shooting`, `Contents Transfer`), and the result of the last switch.
+        var cameraFunction = SonyRemoteConnection.remoteShooting
+        var cameraFunctionResult: String?
+        /// The camera's status, such as `IDLE` or `MovieRecording`.
+        var status = ""
+        /// The shoot modes the camera offers, such as `still` and `movie`.
+        var shootModes: [String] = []
+        /// Whether a touch AF position is set.
+        var touchPositionSet = false
+        /// The last live view frame, whose size is the coordinate space of touch AF.
+        var lastLiveViewFrame: [UInt8]?
+        /// The card's sources, such as `storage:memoryCard1`, by storage id less one.
+        var sources: [String] = []
         /// The white balance modes the camera takes now, which its events do not carry.
         var whiteBalanceModes: [String] = []
-        /// The postview URL of each picture taken, by the id given it.
-        var postviews: [UInt32: HTTPURL] = [:]
+        /// The files listed or taken, by id, and the id of each by its URL.
+        var files: [UInt32: SonyRemoteFile] = [:]
+        var fileIDs: [String: UInt32] = [:]
+        var nextFileID: UInt32 = 1
         /// The number of the next call.
         var nextID = 1
         /// Live view's stream, while live view runs.
@@ -26,6 +44,8 @@ public final class SonyRemoteConnection: CameraDriverConnection {
     let context: CameraDriverContext
     /// Where the `camera` service takes calls.
     let cameraURL: HTTPURL
+    /// Where the `avContent` service takes calls, for a camera that names one.
+    let avContentURL: HTTPURL?
     /// The thread the calls run on, one after another.
     let thread: IOThread
     /// The thread the long poll waits on, so that calls go on while it waits.
@@ -47,6 +67,7 @@ public final class SonyRemoteConnection: CameraDriverConnection {
         self.configuration = configuration
         self.context = context
         self.cameraURL = cameraURL
+        avContentURL = description.serviceURL("avContent")
         (thread, pollThread) = threads
         peer = "the Sony at \(HostPort.text(cameraURL.host, port: cameraURL.port))"
         deviceInfo = CameraDeviceInfo(
@@ -55,7 +76,8 @@ public final class SonyRemoteConnection: CameraDriverConnection {
     }
 
     /// Opens a connection: the device description, the calls available, `startRecMode` where the camera lists it
-    /// and the wait until it lists the shooting calls, and a first reading of the settings.
+    /// and the wait until it lists the shooting calls, the switch back to shooting of a camera left serving its
+    /// card, and a first reading of the settings.
     ///
     /// - Throws: `ViewfinderError/Code/notFound` when the camera serves no description at the configured paths,
     ///   `malformedData` for a description that names no camera service, `timeout` when the camera does not list
@@ -80,6 +102,9 @@ public final class SonyRemoteConnection: CameraDriverConnection {
                 host: host, configuration: configuration, context: context, description: description,
                 cameraURL: cameraURL, threads: (thread, pollThread))
             try await connection.startShooting()
+            // A camera another client left serving its card shoots again before its settings are read.
+            try await connection.readEvent()
+            try await connection.enterRemoteShooting()
             try await connection.readSettings()
             return connection
         } catch {
@@ -139,12 +164,23 @@ public final class SonyRemoteConnection: CameraDriverConnection {
         }
     }
 
-    private func readAvailableMethods() async throws(ViewfinderError) {
+    /// Reads the calls the camera lists now.
+    func readAvailableMethods() async throws(ViewfinderError) {
         let result = try await call("getAvailableApiList")
         guard let names = result.first?.array?.compactMap(\.string) else {
             throw ViewfinderError(.malformedData, "\(peer) answered getAvailableApiList without a list of calls")
         }
-        state.withLock { $0.availableMethods = Set(names) }
+        recordAvailable(names)
+    }
+
+    /// Records the calls the camera lists now, and while it shoots, among those it offers.
+    func recordAvailable(_ names: [String]) {
+        state.withLock { state in
+            state.availableMethods = Set(names.prefix(1000))
+            if state.cameraFunction == Self.remoteShooting {
+                state.offeredMethods.formUnion(state.availableMethods)
+            }
+        }
     }
 
     /// Whether the camera lists `method` now.
@@ -152,15 +188,19 @@ public final class SonyRemoteConnection: CameraDriverConnection {
         state.withLock { $0.availableMethods.contains(method) }
     }
 
-    /// Calls `method` of the camera service with `params` on the connection's thread and returns its result.
+    /// Calls `method` of the camera service (or the service at `service`) with `params` on the connection's thread
+    /// and returns its result.
     ///
     /// - Throws: `ViewfinderError`: the API's error array as ``SonyRemoteCall/error(code:message:method:peer:)``
     ///   maps it, `malformedData` for an answer that is not a JSON-RPC answer or over the bound, `connectionFailed`,
     ///   `timeout` or `disconnected` when the camera does not answer in time, `notConnected` once the connection is
     ///   closed.
-    func call(_ method: String, _ params: [JSONValue] = []) async throws(ViewfinderError) -> [JSONValue] {
-        let (request, body, activity) = prepare(method, params)
-        let (url, timeout, bound) = (cameraURL, configuration.requestTimeout, configuration.maximumAnswerLength)
+    func call(
+        _ method: String, _ params: [JSONValue] = [], service: HTTPURL? = nil, version: String = "1.0"
+    ) async throws(ViewfinderError) -> [JSONValue] {
+        let url = service ?? cameraURL
+        let (request, body, activity) = prepare(method, params, to: url, version: version)
+        let (timeout, bound) = (configuration.requestTimeout, configuration.maximumAnswerLength)
         let answer = try await HTTPClient.run(on: thread, peer: peer) {
             () throws(ViewfinderError) -> HTTPClient.Answer in
             try HTTPClient.exchange(
@@ -170,17 +210,20 @@ public final class SonyRemoteConnection: CameraDriverConnection {
         return try result(of: answer, method: method)
     }
 
-    /// The request, body and activity of a call.
-    func prepare(_ method: String, _ params: [JSONValue]) -> (HTTPHead, [UInt8], String) {
+    /// The request, body and activity of a call to the service at `url` (the camera service's by default).
+    func prepare(
+        _ method: String, _ params: [JSONValue], to url: HTTPURL? = nil, version: String = "1.0"
+    ) -> (HTTPHead, [UInt8], String) {
+        let url = url ?? cameraURL
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID
         }
-        let body = SonyRemoteCall.body(method, params, id: id)
+        let body = SonyRemoteCall.body(method, params, id: id, version: version)
         let request = HTTPHead(
-            startLine: "POST \(cameraURL.target) HTTP/1.1",
+            startLine: "POST \(url.target) HTTP/1.1",
             fields: [
-                .init("Host", HostPort.text(cameraURL.host, port: cameraURL.port)),
+                .init("Host", HostPort.text(url.host, port: url.port)),
                 .init("Content-Type", "application/json"), .init("Content-Length", "\(body.count)"),
                 .init("Connection", "close"),
             ])
@@ -197,11 +240,20 @@ public final class SonyRemoteConnection: CameraDriverConnection {
 
     // MARK: CameraDriverConnection
 
-    /// Still pictures, properties and the pictures' postviews; live view where the camera lists `startLiveview`.
+    /// Still pictures, properties and files (the card, or the pictures' postviews); live view, the half press,
+    /// touch AF and video where the camera offers their calls.
     public var functionality: CameraFunctionality {
+        let (offered, shootModes) = state.withLock { ($0.offeredMethods, $0.shootModes) }
         var functionality: CameraFunctionality = [.stillCapture, .propertyControl, .fileAccess]
-        if isAvailable("startLiveview") {
-            functionality.insert(.liveView)
+        let calls: [(String, CameraFunctionality)] = [
+            ("startLiveview", .liveView), ("actHalfPressShutter", .shutterHalfPress),
+            ("setTouchAFPosition", .touchAutoFocus), ("startMovieRec", .videoRecording),
+        ]
+        for (method, offering) in calls where offered.contains(method) {
+            functionality.insert(offering)
+        }
+        if offered.contains("setShootMode"), shootModes.contains("movie") {
+            functionality.insert(.videoRecording)
         }
         return functionality
     }
@@ -284,6 +336,8 @@ public final class SonyRemoteConnection: CameraDriverConnection {
     /// Takes a picture with `actTakePicture` (`awaitTakePicture` while the camera is still busy with it); new-file
     /// observers hear of its postview, which ``SonyRemoteCamera`` downloads from the camera.
     public func takePicture(engagingAutoFocus engageAutoFocus: Bool) async throws {
+        try await enterRemoteShooting()
+        try await switchShootMode(to: "still", toList: "actTakePicture")
         let result: [JSONValue]
         do {
             result = try await call("actTakePicture")
@@ -295,42 +349,12 @@ public final class SonyRemoteConnection: CameraDriverConnection {
         guard let address = result.first?.array?.first?.string, let url = HTTPURL(address) else {
             throw ViewfinderError(.malformedData, "\(peer) answered actTakePicture without a postview URL")
         }
-        let id = state.withLock { state in
-            let id = UInt32(state.postviews.count + 1)
-            state.postviews[id] = url
-            return id
-        }
-        context.reportNewFile(Self.item(id, url))
-    }
-
-    /// The postviews of the pictures taken on this connection.
-    func postviews() -> [CameraFileItem] {
-        state.withLock { $0.postviews }.sorted { $0.key < $1.key }.map { Self.item($0.key, $0.value) }
-    }
-
-    /// The file of the postview numbered `id` at `url`, named as its URL names it; its size is known once its
-    /// download starts.
-    private static func item(_ id: UInt32, _ url: HTTPURL) -> CameraFileItem {
         let name = url.target.split(separator: "/").last.map { String($0.prefix { $0 != "?" }) } ?? ""
-        return CameraFileItem(
-            id: id, storageID: 1, parentID: nil, name: name.isEmpty ? "postview\(id).JPG" : name, kind: .jpegImage,
-            byteCount: CameraFileItem.sizeOf4GiBOrMore)
-    }
-
-    /// Downloads a postview in pieces, each handed to `chunkHandler` before the next is read.
-    ///
-    /// - Throws: `ViewfinderError/Code/notFound` for a picture not taken on this connection, `malformedData` for an
-    ///   answer that is not a 200 with a length, `disconnected` when the camera stops before the end, `timeout`
-    ///   when it stalls.
-    func download(
-        _ item: CameraFileItem, chunkHandler: @escaping @Sendable ([UInt8], CameraTransferProgress) async throws -> Void
-    ) async throws {
-        guard let url = state.withLock({ $0.postviews[item.id] }) else {
-            throw ViewfinderError(.notFound, "\(item.name) is no picture taken on this connection to \(peer)")
+        let item = state.withLock { state in
+            Self.register(
+                name: name.isEmpty || name.utf8.count > 255 ? "postview.JPG" : name, kind: .jpegImage, storageID: 1,
+                address: address, url: url, in: &state)
         }
-        let download = HTTPClient.Download(
-            url.getRequest(), host: url.host, port: url.port, name: item.name,
-            peer: peer, timeout: configuration.requestTimeout)
-        try await HTTPClient.download(download, on: thread, chunkHandler: chunkHandler)
+        context.reportNewFile(item)
     }
 }

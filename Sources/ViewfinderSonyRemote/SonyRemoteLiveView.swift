@@ -13,11 +13,16 @@ package final class SonyRemoteLiveView: Sendable {
     /// The most bytes waiting that are read through and dropped before a frame is awaited; a flood beyond is read
     /// as it comes.
     static let maximumDrain = 16 << 20
+    /// The most bytes one receive reads.
+    static let receiveLength = 256 * 1024
 
     private let socket: Socket
     private let thread: IOThread
     private let timeout: Duration
     private let reader: Locked<SonyRemoteLiveViewReader>
+    /// The buffer frames are received into, kept from one frame to the next (a fresh one each frame cost a
+    /// quarter of a megabyte mapped and zeroed); taken out while a frame is received.
+    private let spareBuffer = Locked<[UInt8]>([])
     private let peer: String
 
     /// Opens the stream at `url`, its head read within `timeout`, each frame awaited at most `timeout` and at most
@@ -85,7 +90,12 @@ package final class SonyRemoteLiveView: Sendable {
     }
 
     private func receiveFrame() throws(ViewfinderError) -> SonyRemoteLiveViewReader.Frame {
-        var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+        var buffer = spareBuffer.withLock { spare in
+            defer { spare = [] }
+            return spare
+        }
+        if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: Self.receiveLength) }
+        defer { spareBuffer.withLock { [buffer] in $0 = buffer } }
         let activity = "receiving live view from \(peer)"
         // First the bytes waiting, read through without waiting and their frames dropped; then the next frame.
         var drained = 0

@@ -77,4 +77,24 @@ package enum SonyRemotePropertyValues {
         }
         return .unknown(.string(raw))
     }
+
+    /// An exposure mode by the name the camera gives it, such as `Program Auto` or `Aperture`.
+    package static func exposureMode(_ raw: String) -> TypedCameraPropertyValue<AutoExposureModeValue> {
+        let table: [String: AutoExposureModeValue] = [
+            "Intelligent Auto": .fullyAutomatic, "Superior Auto": .fullyAutomatic, "Program Auto": .program,
+            "Aperture": .aperturePriority, "Shutter": .shutterPriority, "Manual": .manual,
+        ]
+        guard let value = table[raw] else { return .unknown(.string(raw)) }
+        return TypedCameraPropertyValue(value, rawValue: .string(raw), localizedDisplayValue: raw)
+    }
+
+    /// A focus mode by the name the camera gives it: `AF-S`, `AF-C`, `DMF` (single autofocus that the focus ring
+    /// then refines) or `MF`.
+    package static func focusMode(_ raw: String) -> TypedCameraPropertyValue<FocusModeValue> {
+        let table: [String: FocusModeValue] = [
+            "AF-S": .singleAutoFocus, "AF-C": .continuousAutoFocus, "DMF": .singleAutoFocus, "MF": .manual,
+        ]
+        guard let value = table[raw] else { return .unknown(.string(raw)) }
+        return TypedCameraPropertyValue(value, rawValue: .string(raw), localizedDisplayValue: raw)
+    }
 }

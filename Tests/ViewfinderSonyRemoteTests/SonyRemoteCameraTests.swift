@@ -16,7 +16,7 @@ import ViewfinderTestSupport
     /// A camera whose description is on loopback at `port`.
     static func camera(
         port: UInt16, requestTimeout: Duration = deadline, longPollTimeout: Duration = deadline,
-        maximumAnswerLength: Int = 1 << 20
+        maximumAnswerLength: Int = 1 << 20, maximumContentCount: Int = 10_000
     ) -> SonyRemoteCamera {
         var configuration = SonyRemoteCamera.Configuration()
         configuration.port = port
@@ -24,22 +24,33 @@ import ViewfinderTestSupport
         configuration.longPollTimeout = longPollTimeout
         configuration.recModeTimeout = deadline
         configuration.maximumAnswerLength = maximumAnswerLength
+        configuration.maximumContentCount = maximumContentCount
         return SonyRemoteCamera(host: "127.0.0.1", configuration: configuration)
     }
 
-    /// Starts a simulated α6000 on loopback whose long polls wait at most `eventTimeout`, runs `body` with a camera
-    /// for it (not yet connected), the simulator and its log, and stops it.
+    /// Starts a simulated α6000 on loopback whose long polls wait at most `eventTimeout`, without the calls
+    /// `omittedMethods`, with `picturesOnCard` stills on its card, giving `contentCount` as their count where set and
+    /// `contentPageExcess` entries more than asked for in a page, runs `body` with a camera for it (not yet connected,
+    /// listing at most `maximumContentCount` stills), the simulator and its log, and stops it.
     static func withSimulator(
         eventTimeout: Duration = .seconds(1), longPollTimeout: Duration = deadline,
+        omitting omittedMethods: Set<String> = [], picturesOnCard: Int = 3, contentCount: Int? = nil,
+        contentPageExcess: Int = 0, maximumContentCount: Int = 10_000,
         _ body: (SonyRemoteCamera, SonyRemoteSimulator, Locked<[String]>) async throws -> Void
     ) async throws {
         let log = Locked<[String]>([])
-        let simulator = SonyRemoteSimulator(
-            configuration: .init(
-                port: 0, eventTimeout: eventTimeout, log: { line in log.withLock { $0.append(line) } }))
+        var configuration = SonyRemoteSimulator.Configuration(
+            port: 0, eventTimeout: eventTimeout, log: { line in log.withLock { $0.append(line) } })
+        configuration.omittedMethods = omittedMethods
+        configuration.picturesOnCard = picturesOnCard
+        configuration.contentCount = contentCount
+        configuration.contentPageExcess = contentPageExcess
+        let simulator = SonyRemoteSimulator(configuration: configuration)
         let port = try simulator.start()
         do {
-            try await body(camera(port: port, longPollTimeout: longPollTimeout), simulator, log)
+            try await body(
+                camera(port: port, longPollTimeout: longPollTimeout, maximumContentCount: maximumContentCount),
+                simulator, log)
         } catch {
             await offThePool { simulator.stop() }
             throw error
@@ -132,8 +143,9 @@ import ViewfinderTestSupport
         }
     }
 
+    /// A camera that serves no card (no `setCameraFunction`) offers the postviews of the pictures taken.
     @Test func theShutterOffersThePostviewWhichDownloadsInPieces() async throws {
-        try await Self.withSimulator { camera, _, log in
+        try await Self.withSimulator(omitting: ["setCameraFunction"]) { camera, _, log in
             try await camera.connect()
             let added = Locked<[CameraFileItem]>([])
             let token = camera.addNewFileObserver { item in added.withLock { $0.append(item) } }

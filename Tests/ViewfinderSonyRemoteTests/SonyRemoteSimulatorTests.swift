@@ -61,6 +61,8 @@ import Glibc
         var fNumberAfter: String
         var exposureCompensationAfter: Int
         var whiteBalanceAfter: [String: Value]
+        var exposureModeAfter: String
+        var focusModes: [Value]
         var refused: [String: Value]
         var unknown: [String: Value]
         var notJSON: [String: Value]
@@ -72,6 +74,15 @@ import Glibc
         var pictureSize: Int
         var liveView: String
         var frames: [Frame]
+        var status: String
+        var schemes: [Value]
+        var sources: [Value]
+        var contentCount: Int
+        var contentNames: [String]
+        var originalStart: String
+        var oldVersion: [String: Value]
+        var tooMany: [String: Value]
+        var shootingInTransfer: [String: Value]
         var afterStop: [String: Value]
     }
 
@@ -100,6 +111,9 @@ import Glibc
         #expect(report.fNumberAfter == "8.0")
         #expect(report.exposureCompensationAfter == -3)
         #expect(report.whiteBalanceAfter["whiteBalanceMode"] == .text("Daylight"))
+        #expect(report.exposureModeAfter == "Manual")
+        #expect(
+            report.focusModes == [.text("AF-S"), .list([.text("AF-S"), .text("AF-C"), .text("DMF"), .text("MF")])])
         #expect(report.refused["error"] == .list([.number(3), .text("Illegal Argument")]))
         #expect(report.refused["id"] == .number(7))
         #expect(report.unknown["error"] == .list([.number(12), .text("No Such Method")]))
@@ -130,6 +144,18 @@ import Glibc
             #expect(frame.size > 100)
             #expect(frame.jpeg.hasPrefix("ffd8") && frame.jpeg.hasSuffix("ffd9"))
         }
+
+        // The card through the avContent service once the camera serves it: the three stills there at start and
+        // the picture taken; the versions the calls take, and pages of at most 100.
+        #expect(report.status == "ContentsTransfer")
+        #expect(report.schemes == [.list([.record(["scheme": .text("storage")])])])
+        #expect(report.sources == [.list([.record(["source": .text("storage:memoryCard1")])])])
+        #expect(report.contentCount == 4)
+        #expect(report.contentNames == ["DSC00001.JPG", "DSC00002.JPG", "DSC00003.JPG", "pict1.JPG"])
+        #expect(report.originalStart == "ffd8")
+        #expect(report.oldVersion["error"] == .list([.number(14), .text("Unsupported Version")]))
+        #expect(report.tooMany["error"] == .list([.number(3), .text("Illegal Argument")]))
+        #expect(report.shootingInTransfer["error"] == .list([.number(1), .text("Not Available Now")]))
 
         // Out of recording mode, a shooting call is not available.
         #expect(report.afterStop["error"] == .list([.number(1), .text("Not Available Now")]))

@@ -25,6 +25,13 @@ extension SonyRemoteSimulator {
             "WhiteBalance", "Auto WB",
             ["Auto WB", "Daylight", "Shade", "Cloudy", "Incandescent", "Fluorescent: Warm White (-1)", "Flash"]
         ),
+        (
+            "ExposureMode", "Program Auto",
+            ["Intelligent Auto", "Superior Auto", "Program Auto", "Aperture", "Shutter", "Manual"]
+        ),
+        ("FocusMode", "AF-S", ["AF-S", "AF-C", "DMF", "MF"]),
+        ("ShootMode", "still", ["still", "movie"]),
+        ("CameraFunction", remoteShooting, [remoteShooting, contentsTransfer]),
     ]
     /// The exposure compensation's range in steps of a third.
     static let exposureCompensationSteps = -9...9
@@ -33,24 +40,17 @@ extension SonyRemoteSimulator {
     static let idleMethods = [
         "getVersions", "getMethodTypes", "getApplicationInfo", "getAvailableApiList", "getEvent", "startRecMode",
     ]
-    /// The calls listed after it.
-    static let shootingMethods =
-        idleMethods.filter { $0 != "startRecMode" }
-        + ["stopRecMode", "actTakePicture", "startLiveview", "stopLiveview"]
-        + (settings.map(\.name) + ["ExposureCompensation"]).flatMap { name in
-            ["get", "set", "getAvailable", "getSupported"].map { $0 + name }
-        }
 
     /// The service type the camera announces over SSDP.
     static let serviceType = "urn:schemas-sony-com:service:ScalarWebAPI:1"
     /// The camera's UDN.
     static let udn = "uuid:00000000-0005-0010-8000-5AF3A0E1F0C2"
 
-    /// Sony's device information: the API version and the `camera` and `system` services' action list URL, on the
-    /// calls' `port`.
+    /// Sony's device information: the API version and the `camera`, `system` and `avContent` services' action
+    /// list URL, on the calls' `port`.
     func deviceInfo(port: UInt16) -> String {
         let base = baseURL(port: port) + "/sony"
-        let services = ["camera", "system"].map { service in
+        let services = ["camera", "system", "avContent"].map { service in
             "<av:X_ScalarWebAPI_Service><av:X_ScalarWebAPI_ServiceType>\(service)</av:X_ScalarWebAPI_ServiceType>"
                 + "<av:X_ScalarWebAPI_ActionList_URL>\(base)</av:X_ScalarWebAPI_ActionList_URL>"
                 + "<av:X_ScalarWebAPI_AccessType /></av:X_ScalarWebAPI_Service>"
@@ -73,13 +73,13 @@ extension SonyRemoteSimulator {
                 + deviceInfo(port: port) + "</device></root>\r\n").utf8)
     }
 
-    /// Answers one request: the description, a call, or a postview picture.
+    /// Answers one request: the description, a call, a postview picture, or a still on the card or its thumbnail.
     func answer(_ request: SimulatedHTTPRequest) -> SimulatedHTTPAnswer {
         let verb = request.head.startWords.first.map(String.init) ?? ""
         switch (verb, request.path) {
         case ("GET", "/dd.xml"):
             return SimulatedHTTPAnswer(body: deviceDescription())
-        case ("POST", "/sony/camera"), ("POST", "/sony/system"):
+        case ("POST", "/sony/camera"), ("POST", "/sony/system"), ("POST", "/sony/avContent"):
             let reply: JSONValue
             do {
                 let call = try JSONValue(parsing: request.body)
@@ -92,21 +92,23 @@ extension SonyRemoteSimulator {
             let name = String(path.dropFirst("/postview/".count))
             guard let jpeg = state.withLock({ $0.pictures[name] }) else { break }
             return SimulatedHTTPAnswer(contentType: "image/jpeg", body: jpeg)
+        case ("GET", let path) where path.hasPrefix("/contents/") || path.hasPrefix("/thumbnail/"):
+            if let answer = contentAnswer(path: path) { return answer }
         default:
             break
         }
         return SimulatedHTTPAnswer(status: "404 Not Found", contentType: "text/plain", body: Array("not found".utf8))
     }
 
-    private static func result(_ values: [JSONValue], id: JSONValue) -> JSONValue {
+    static func result(_ values: [JSONValue], id: JSONValue) -> JSONValue {
         .object([("result", .array(values)), ("id", id)])
     }
 
-    private static func error(_ code: Int, _ message: String, id: JSONValue) -> JSONValue {
+    static func error(_ code: Int, _ message: String, id: JSONValue) -> JSONValue {
         .object([("error", .array([.number(Double(code)), .string(message)])), ("id", id)])
     }
 
-    private static func strings(_ values: [String]) -> JSONValue {
+    static func strings(_ values: [String]) -> JSONValue {
         .array(values.map { .string($0) })
     }
 
@@ -120,25 +122,29 @@ extension SonyRemoteSimulator {
             return method == "getVersions"
                 ? Self.result([Self.strings(["1.0"])], id: id) : Self.error(12, "No Such Method", id: id)
         }
-        let recording = state.withLock { $0.recording }
-        guard Self.shootingMethods.contains(method) || Self.idleMethods.contains(method) else {
+        settleFunctionSwitch()
+        if service == "avContent" {
+            return avContentReply(to: call, method: method, params: params, id: id)
+        }
+        let listed = state.withLock { listedMethods($0) }
+        guard Self.cameraMethods.contains(method), !configuration.omittedMethods.contains(method) else {
             return Self.error(12, "No Such Method", id: id)
         }
-        guard (recording ? Self.shootingMethods : Self.idleMethods).contains(method) else {
+        guard listed.contains(method) else {
             return Self.error(1, "Not Available Now", id: id)
         }
         switch method {
         case "getVersions":
             return Self.result([Self.strings(["1.0"])], id: id)
         case "getMethodTypes":
-            let types = (recording ? Self.shootingMethods : Self.idleMethods).map { name in
+            let types = listed.map { name in
                 JSONValue.array([.string(name), .array([]), .array([]), .string("1.0")])
             }
             return Self.result(types, id: id)
         case "getApplicationInfo":
             return Self.result([.string("Smart Remote Control"), .string("2.1.0")], id: id)
         case "getAvailableApiList":
-            return Self.result([Self.strings(recording ? Self.shootingMethods : Self.idleMethods)], id: id)
+            return Self.result([Self.strings(listed)], id: id)
         case "startRecMode", "stopRecMode":
             state.withLock { state in
                 state.recording = method == "startRecMode"
@@ -158,7 +164,7 @@ extension SonyRemoteSimulator {
             return Self.result(
                 [method == "startLiveview" ? .string(baseURL(port: port) + Self.liveViewPath) : .number(0)], id: id)
         default:
-            return setting(method, params: params, id: id)
+            return shootingReply(method, params: params, id: id) ?? setting(method, params: params, id: id)
         }
     }
 
@@ -254,6 +260,7 @@ extension SonyRemoteSimulator {
             let deadline = ContinuousClock.now + configuration.eventTimeout
             while ContinuousClock.now < deadline, state.withLock({ !$0.changed && !$0.stopping }) {
                 usleep(20_000)
+                settleFunctionSwitch()
             }
             state.withLock { $0.pollsWaiting -= 1 }
         }
@@ -270,13 +277,23 @@ extension SonyRemoteSimulator {
             return object(
                 type, [(current, .string(state.values[name] ?? "")), (candidates, Self.strings(values))])
         }
-        slots[0] = object(
-            "availableApiList", [("names", Self.strings(state.recording ? Self.shootingMethods : Self.idleMethods))])
-        slots[1] = object("cameraStatus", [("cameraStatus", .string("IDLE"))])
+        slots[0] = object("availableApiList", [("names", Self.strings(listedMethods(state)))])
+        slots[1] = object("cameraStatus", [("cameraStatus", .string(Self.cameraStatus(state)))])
+        slots[10] = setting(
+            "CameraFunction", "cameraFunction", current: "currentCameraFunction", candidates: "cameraFunctionCandidates"
+        )
+        if let result = state.functionResult {
+            slots[11] = object("cameraFunctionResult", [("cameraFunctionResult", .string(result))])
+        }
+        // Serving its card, the camera tells of nothing else.
+        guard state.values["CameraFunction"] == Self.remoteShooting, state.functionSwitch == nil else { return slots }
         slots[3] = object("liveviewStatus", [("liveviewStatus", .bool(state.liveView))])
         if let lastPicture = state.lastPicture {
             slots[5] = .array([object("takePicture", [("takePictureUrl", Self.strings([lastPicture]))])])
         }
+        slots[18] = setting(
+            "ExposureMode", "exposureMode", current: "currentExposureMode", candidates: "exposureModeCandidates")
+        slots[21] = setting("ShootMode", "shootMode", current: "currentShootMode", candidates: "shootModeCandidates")
         let steps = Self.exposureCompensationSteps
         slots[25] = object(
             "exposureCompensation",
@@ -287,6 +304,7 @@ extension SonyRemoteSimulator {
                 ("stepIndexOfExposureCompensation", .number(1)),
             ])
         slots[27] = setting("FNumber", "fNumber", current: "currentFNumber", candidates: "fNumberCandidates")
+        slots[28] = setting("FocusMode", "focusMode", current: "currentFocusMode", candidates: "focusModeCandidates")
         slots[29] = setting(
             "IsoSpeedRate", "isoSpeedRate", current: "currentIsoSpeedRate", candidates: "isoSpeedRateCandidates")
         slots[32] = setting(
@@ -297,6 +315,15 @@ extension SonyRemoteSimulator {
                 ("currentWhiteBalanceMode", .string(state.values["WhiteBalance"] ?? "")),
                 ("currentColorTemperature", .number(-1)),
             ])
+        slots[34] = object(
+            "touchAFPosition",
+            [
+                ("currentSet", .bool(state.touchPosition != nil)),
+                ("currentTouchCoordinates", .array(state.touchPosition.map { [.number($0.x), .number($0.y)] } ?? [])),
+            ])
+        if let focusStatus = state.focusStatus {
+            slots[35] = object("focusStatus", [("focusStatus", .string(focusStatus))])
+        }
         return slots
     }
 }

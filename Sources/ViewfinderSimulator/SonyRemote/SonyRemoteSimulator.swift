@@ -7,12 +7,17 @@ import ViewfinderSystem
 /// HTTP stream, well enough that the independent client `libsonyapi` reads its description, switches it to shooting
 /// and reads and sets its settings, and a client takes pictures and reads live view.
 ///
-/// It answers as an α6000 (ILCE-6000): the device description at `/dd.xml` naming the `camera` and `system`
-/// services at `/sony`; `getAvailableApiList`, which lists the shooting calls only after `startRecMode`, as the α
-/// bodies do (a shooting call before it answers error 1); `getEvent`, at once or as a long poll bounded by
+/// It answers as an α6000 (ILCE-6000): the device description at `/dd.xml` naming the `camera`, `system` and
+/// `avContent` services at `/sony`; `getAvailableApiList`, which lists the shooting calls only after `startRecMode`,
+/// as the α bodies do (a shooting call before it answers error 1), `actTakePicture` only in the `still` shoot mode
+/// and `startMovieRec`/`stopMovieRec` only in `movie`; `getEvent`, at once or as a long poll bounded by
 /// ``Configuration/eventTimeout``; `actTakePicture`, each picture a JPEG of the test scene at its postview URL;
-/// get, set, getAvailable and getSupported for ISO, aperture, shutter speed, exposure compensation and white
-/// balance; and `startLiveview`, whose stream of test scene frames is served on a port of its own.
+/// get, set, getAvailable and getSupported for ISO, aperture, shutter speed, exposure compensation, white
+/// balance, exposure mode, focus mode, shoot mode and camera function; the half press and touch AF; `startLiveview`,
+/// whose stream of test scene frames is served on a port of its own; and `setCameraFunction`, which switches to
+/// `Contents Transfer` after ``Configuration/functionSwitchTime``, where the `avContent` service lists the stills on
+/// the card (``Configuration/picturesOnCard`` of them, then the pictures taken) in pages of at most 100, with their
+/// originals and thumbnails, and the camera lists no shooting call.
 ///
 /// ```swift
 /// let simulator = try SonyRemoteSimulator(configuration: .init(port: 0))
@@ -29,6 +34,19 @@ public final class SonyRemoteSimulator: Sendable {
         public var liveViewPort: UInt16
         /// How long a `getEvent` long poll waits for a change before it answers the state as it is.
         public var eventTimeout: Duration
+        /// Calls the camera neither lists nor answers (error 12), to play a body without them, such as
+        /// `actHalfPressShutter`.
+        public var omittedMethods: Set<String> = []
+        /// How many stills the card holds at start, `DSC00001.JPG` on; the pictures taken join them.
+        public var picturesOnCard = 3
+        /// The count `getContentCount` gives instead of the stills on the card, to play a camera that claims more
+        /// than it lists.
+        public var contentCount: Int?
+        /// How many entries past those asked for a `getContentList` page holds, where the card has them, to play a
+        /// camera that answers longer pages than asked for.
+        public var contentPageExcess = 0
+        /// How long the camera takes to switch between shooting and serving its card.
+        public var functionSwitchTime = Duration.milliseconds(200)
         /// Whether the camera announces itself over SSDP as the ScalarWebAPI service, its description (at `/dd.xml`
         /// on a port of its own) naming the services' action list URL; it needs a bind address on a network interface.
         public var announces = false
@@ -58,6 +76,19 @@ public final class SonyRemoteSimulator: Sendable {
         /// The postview JPEGs by name, and the URL of the last picture taken.
         var pictures: [String: [UInt8]] = [:]
         var lastPicture: String?
+        /// A still on the card (all those there at start are the same picture), and the thumbnail of every still.
+        var cardPicture: [UInt8]?
+        var thumbnail: [UInt8]?
+        /// Whether a movie is being recorded.
+        var movieRecording = false
+        /// What the half press or touch AF did, for `focusStatus`; `nil` before either.
+        var focusStatus: String?
+        /// Where touch AF focuses, in percent of the picture's width and height; `nil` when not set.
+        var touchPosition: (x: Double, y: Double)?
+        /// The camera function being switched to and when the switch completes.
+        var functionSwitch: (target: String, due: ContinuousClock.Instant)?
+        /// The result of the last switch of the camera function.
+        var functionResult: String?
         /// Whether something changed since the last `getEvent` answered.
         var changed = true
         /// How many `getEvent` long polls wait for a change.

@@ -11,6 +11,7 @@ it.
 
 import json
 import sys
+import time
 
 import requests
 from libsonyapi.camera import Camera
@@ -37,11 +38,14 @@ report["isoAvailable"] = camera.do("getAvailableIsoSpeedRate")["result"]
 report["fNumberAfter"] = camera.do("getFNumber")["result"][0]
 report["exposureCompensationAfter"] = camera.do("getExposureCompensation")["result"][0]
 report["whiteBalanceAfter"] = camera.do("getWhiteBalance")["result"][0]
+camera.do("setExposureMode", "Manual")
+report["exposureModeAfter"] = camera.do("getExposureMode")["result"][0]
+report["focusModes"] = camera.do("getAvailableFocusMode")["result"]
 
 
-def raw(method, params, body=None):
-    call = {"method": method, "params": params, "id": 7, "version": "1.0"}
-    return requests.post(camera.camera_endpoint_url, body or json.dumps(call), timeout=10).json()
+def raw(method, params, body=None, url=None, version="1.0"):
+    call = {"method": method, "params": params, "id": 7, "version": version}
+    return requests.post(url or camera.camera_endpoint_url, body or json.dumps(call), timeout=10).json()
 
 
 report["refused"] = raw("setIsoSpeedRate", ["123"])
@@ -86,6 +90,27 @@ with requests.get(stream_url, stream=True, timeout=10) as stream:
         )
 report["frames"] = frames
 camera.do("stopLiveview")
+
+# The card: the camera function switched to Contents Transfer, then the avContent service's calls.
+camera.do("setCameraFunction", "Contents Transfer")
+for _ in range(200):
+    status = next(slot for slot in camera.do("getEvent", [False])["result"] if slot and slot["type"] == "cameraStatus")
+    if status["cameraStatus"] == "ContentsTransfer":
+        break
+    time.sleep(0.05)
+report["status"] = status["cameraStatus"]
+av = camera.services["avContent"] + "/avContent"
+report["schemes"] = camera.post_request(av, "getSchemeList")["result"]
+report["sources"] = camera.post_request(av, "getSourceList", [{"scheme": "storage"}])["result"]
+card = {"uri": "storage:memoryCard1", "type": ["still"], "view": "flat"}
+report["contentCount"] = raw("getContentCount", [card], url=av, version="1.2")["result"][0]["count"]
+page = dict(card, stIdx=0, cnt=100, sort="ascending")
+listing = raw("getContentList", [page], url=av, version="1.3")["result"][0]
+report["contentNames"] = [entry["content"]["original"][0]["fileName"] for entry in listing]
+report["originalStart"] = requests.get(listing[-1]["content"]["original"][0]["url"], timeout=10).content[:2].hex()
+report["oldVersion"] = raw("getContentList", [page], url=av)
+report["tooMany"] = raw("getContentList", [dict(page, cnt=101)], url=av, version="1.3")
+report["shootingInTransfer"] = raw("actTakePicture", [])
 camera.do("stopRecMode")
 report["afterStop"] = raw("getIsoSpeedRate", [])
 print(json.dumps(report), flush=True)
