@@ -33,12 +33,12 @@ extension RemoteServerTests {
     /// afterwards, and the camera holds nothing more to let go.
     @Test func aHoldThePageStopsRenewingIsLetGo() async throws {
         try await onOwnThread {
-            let remote = try Remote(["--hold-lease", "2"])
+            let remote = try Remote(["--hold-lease", "5"])
             let held = try remote.post("/api/shutter-button", "action=hold")
             #expect(held.status == 200, "\(held.text)")
             #expect(try remote.post("/api/shutter-button", "action=keep").status == 200)
             let letGo = remote.process.waitForOutput(timeout: .seconds(30)) { _ in
-                remote.process.standardError.contains("the page stopped holding the shutter for 2.0 seconds")
+                remote.process.standardError.contains("the page stopped holding the shutter for 5.0 seconds")
             }
             #expect(letGo, "\(remote.process.standardError)")
             let renewed = try remote.post("/api/shutter-button", "action=keep")

@@ -71,6 +71,7 @@ public final class TestConnection {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, 0) }
+            if sent < 0 && errno == EINTR { continue }
             guard sent > 0 else { throw TestFailure("send failed: errno \(errno)") }
             offset += sent
         }
@@ -137,7 +138,9 @@ public final class TestConnection {
     /// Reads whatever arrives next into the buffer; returns `false` when the peer closed.
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = recv(descriptor, &chunk, chunk.count, 0)
+        var count = recv(descriptor, &chunk, chunk.count, 0)
+        // A signal (a child process ending, a debugger attaching) interrupts the wait; it is no answer.
+        while count < 0 && errno == EINTR { count = recv(descriptor, &chunk, chunk.count, 0) }
         if count > 0 {
             buffered += chunk[..<count]
             return true
