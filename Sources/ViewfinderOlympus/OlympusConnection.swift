@@ -21,6 +21,8 @@ public final class OlympusConnection: CameraDriverConnection {
         var entries: [UInt32: OlympusFolderEntry] = [:]
         /// The id given each path listed.
         var ids: [String: UInt32] = [:]
+        /// The property descriptions last read and passed to the properties, as the camera sent them.
+        var descriptions: [UInt8]?
     }
 
     let host: String
