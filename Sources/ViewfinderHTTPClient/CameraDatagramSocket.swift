@@ -78,7 +78,7 @@ package final class CameraDatagramSocket: Sendable {
             throw ViewfinderError(error)
         }
         guard let received else { return .none }
-        guard camera.map({ $0.host == received.sender.host }) ?? true else { return .stranger }
+        guard camera.map({ $0.hasSameHost(as: received.sender) }) ?? true else { return .stranger }
         guard !received.isTruncated else {
             throw ViewfinderError(.malformedData, "a live view datagram from \(peer) was longer than UDP carries")
         }
