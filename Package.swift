@@ -457,12 +457,13 @@ let package = Package(
             path: "Benchmarks/ReactiveBenchmark",
             swiftSettings: strict
         ),
-        // Olympus live view against olympuswifi on the simulated E-M10 Mark II; `make bench-olympus`.
+        // Olympus live view against olympuswifi on the simulated E-M10 Mark II, and Lumix live view on the simulated
+        // DC-TZ90; `make bench-olympus`.
         .executableTarget(
             name: "http-camera-benchmark",
             dependencies: [
-                "ViewfinderCore", "ViewfinderReactive", "ViewfinderOlympus", "ViewfinderSimulator", "BenchmarkSupport",
-                "ViewfinderTestSupport",
+                "ViewfinderCore", "ViewfinderReactive", "ViewfinderOlympus", "ViewfinderLumix", "ViewfinderSimulator",
+                "BenchmarkSupport", "ViewfinderTestSupport",
             ],
             path: "Benchmarks/HTTPCameraBenchmark",
             swiftSettings: strict

@@ -40,7 +40,10 @@ enum OlympusLiveViewBenchmark {
         guard let line = server.readLine(), line.hasPrefix("port "), let port = UInt16(line.dropFirst(5)) else {
             throw BenchmarkFailure("the simulated Olympus did not start")
         }
-        let viewfinder = try await measureViewfinder(port: port)
+        var configuration = OlympusCamera.Configuration()
+        configuration.port = port
+        let viewfinder = try await measureViewfinder(
+            OlympusCamera(host: "127.0.0.1", configuration: configuration), seconds: seconds)
         let script = repository + "Tests/ViewfinderOlympusTests/Peers/olympuswifi-liveview.py"
         let peer = try measurePeer([python, script, String(port), String(peerFrames)])
 
@@ -67,12 +70,12 @@ enum OlympusLiveViewBenchmark {
         return met
     }
 
-    /// Frames per second and CPU per frame of OlympusCamera's live view publisher, after its first frame, with a
-    /// subscriber that is always ready and counts each JPEG.
-    static func measureViewfinder(port: UInt16) async throws -> (fps: Double, cpuPerFrame: Double, frames: Int) {
-        var configuration = OlympusCamera.Configuration()
-        configuration.port = port
-        let camera = OlympusCamera(host: "127.0.0.1", configuration: configuration)
+    /// Frames per second and CPU per frame of a camera's live view publisher for `seconds` after its first frame,
+    /// with a subscriber that is always ready and counts each JPEG: this process's CPU alone, the driver's property
+    /// poll included.
+    static func measureViewfinder(
+        _ camera: some Camera, seconds: Double
+    ) async throws -> (fps: Double, cpuPerFrame: Double, frames: Int) {
         try await camera.connect()
         let frames = Atomic<Int>(0)
         let bytes = Atomic<Int>(0)
