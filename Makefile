@@ -195,7 +195,7 @@ bench-webcam: test-deps
 	SWIFT=$(SWIFT) Scripts/vivid-vm.sh bench-webcam
 
 ## Measures Olympus live view (frames/s, CPU per frame) against olympuswifi's live view on the same simulated E-M10
-## Mark II (release build).
+## Mark II, and Lumix live view on the simulated DC-TZ90 (release build).
 bench-olympus: test-deps
 	$(SWIFT) build -c release --product http-camera-benchmark
 	$$($(SWIFT) build -c release --show-bin-path)/http-camera-benchmark

@@ -457,12 +457,13 @@ let package = Package(
             path: "Benchmarks/ReactiveBenchmark",
             swiftSettings: strict
         ),
-        // Olympus live view against olympuswifi on the simulated E-M10 Mark II, and Sony Camera Remote API live view
-        // against libsonyapi on the simulated α6000; `make bench-olympus`, `make bench-sony-remote`.
+        // Olympus live view against olympuswifi on the simulated E-M10 Mark II, Lumix live view on the simulated
+        // DC-TZ90, and Sony Camera Remote API live view against libsonyapi on the simulated α6000;
+        // `make bench-olympus`, `make bench-sony-remote`.
         .executableTarget(
             name: "http-camera-benchmark",
             dependencies: [
-                "ViewfinderCore", "ViewfinderReactive", "ViewfinderOlympus", "ViewfinderSonyRemote",
+                "ViewfinderCore", "ViewfinderReactive", "ViewfinderOlympus", "ViewfinderLumix", "ViewfinderSonyRemote",
                 "ViewfinderSimulator", "BenchmarkSupport", "ViewfinderTestSupport",
             ],
             path: "Benchmarks/HTTPCameraBenchmark",

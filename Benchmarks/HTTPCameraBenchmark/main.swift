@@ -1,10 +1,11 @@
 // Measures Olympus live view through OlympusCamera's live view publisher against olympuswifi's own RTP receiver
-// (PyPI, in the test venv) on the same simulated E-M10 Mark II in the same run, or Sony Camera Remote API live view
-// through SonyRemoteCamera against libsonyapi (PyPI, in the test venv) on the same simulated α6000: frames per second
-// and CPU per frame.
+// (PyPI, in the test venv) on the same simulated E-M10 Mark II in the same run, and Lumix live view through
+// LumixCamera's on the simulated DC-TZ90; or Sony Camera Remote API live view through SonyRemoteCamera against
+// libsonyapi (PyPI, in the test venv) on the same simulated α6000: frames per second and CPU per frame.
 //
 // Usage: http-camera-benchmark [sony]     (build with -c release; needs the test venv, `make test-deps`)
 //        http-camera-benchmark serve      (the simulated Olympus, started by the benchmark as its own process)
+//        http-camera-benchmark serve-lumix (the simulated Lumix, likewise; prints `port N M`: commands and content)
 //        http-camera-benchmark serve-sony (the simulated Sony, likewise)
 
 import BenchmarkSupport
@@ -14,9 +15,9 @@ import ViewfinderSimulator
 import Glibc
 #endif
 
-/// Prints `port N` for a simulator listening on `port`, and waits until standard input closes.
-func serve(port: UInt16) {
-    print("port \(port)")
+/// Prints `port` and the ports of a simulator listening on loopback, and waits until standard input closes.
+func serve(ports: UInt16...) {
+    print("port " + ports.map(String.init).joined(separator: " "))
     fflush(nil)
     var byte: UInt8 = 0
     while read(0, &byte, 1) > 0 {}
@@ -27,19 +28,25 @@ do {
     switch mode {
     case "serve":
         let simulator = try OlympusSimulator(configuration: .init(port: 0, sampleImageCount: 0))
-        serve(port: try simulator.start())
+        serve(ports: try simulator.start())
+        simulator.stop()
+    case "serve-lumix":
+        let simulator = LumixSimulator(configuration: .init(port: 0, contentPort: 0, sampleImageCount: 0))
+        let (port, contentPort) = try simulator.start()
+        serve(ports: port, contentPort)
         simulator.stop()
     case "serve-sony":
         // Its long poll answers a change or, as a real body's, after a long wait: not once a second, as in tests.
         let simulator = SonyRemoteSimulator(configuration: .init(port: 0, eventTimeout: .seconds(60)))
-        serve(port: try simulator.start())
+        serve(ports: try simulator.start())
         simulator.stop()
+    case "sony":
+        let met = try await SonyRemoteLiveViewBenchmark.run(executable: executablePath(orElse: "http-camera-benchmark"))
+        say(met ? "every target met" : "some targets not met")
     default:
         let executable = executablePath(orElse: "http-camera-benchmark")
-        let met =
-            mode == "sony"
-            ? try await SonyRemoteLiveViewBenchmark.run(executable: executable)
-            : try await OlympusLiveViewBenchmark.run(executable: executable)
+        let met = try await OlympusLiveViewBenchmark.run(executable: executable)
+        try await LumixLiveViewBenchmark.run(executable: executable)
         say(met ? "every target met" : "some targets not met")
     }
 } catch {

@@ -1,13 +1,16 @@
 import ViewfinderCore
 import ViewfinderSystem
 
-/// The UDP socket an HTTP camera's live view arrives on, read on a thread of its own, with what it heard from whom.
+/// The UDP socket an HTTP camera's live view arrives on, read on the connection's live view thread, with what it
+/// heard from whom.
 ///
 /// Cameras stream live view to a port the client names; a datagram from any address but the camera's is a
-/// stranger's, which the reader ignores.
+/// stranger's, which the reader ignores. The thread outlives the socket: a connection keeps one for every live view
+/// it starts (``HTTPCameraLink/liveViewThread()``), and live view's publisher runs on it, so a frame wakes no other
+/// thread.
 ///
 /// ```swift
-/// let socket = try CameraDatagramSocket(host: "192.168.54.1", port: 0, peer: "the Lumix", threadName: "lumix-lv")
+/// let socket = try CameraDatagramSocket(host: "192.168.54.1", port: 0, peer: "the Lumix", thread: liveViewThread)
 /// let arrival = try await socket.run { () throws(ViewfinderError) in
 ///     try socket.receive(into: &buffer, until: .now + .seconds(2))
 /// }
@@ -32,21 +35,16 @@ package final class CameraDatagramSocket: Sendable {
     package let port: UInt16
 
     /// Opens a socket on `port` (a free one for 0) for the datagrams of the camera at `host`, named `peer` in errors,
-    /// and the thread that reads it.
+    /// read on `thread`.
     ///
-    /// - Throws: `ViewfinderError` when no socket or thread can be had.
-    package init(host: String, port: UInt16, peer: String, threadName: String) throws(ViewfinderError) {
+    /// - Throws: `ViewfinderError` when no socket can be had.
+    package init(host: String, port: UInt16, peer: String, thread: IOThread) throws(ViewfinderError) {
         do {
             socket = try Socket.udp(port: port)
         } catch {
             throw ViewfinderError(error)
         }
-        do {
-            thread = try IOThread(name: threadName)
-        } catch {
-            socket.close()
-            throw ViewfinderError(.io, "cannot start live view's thread: \(error)")
-        }
+        self.thread = thread
         camera = try? SocketAddress(numeric: host, port: 0)
         self.peer = peer
         self.port = socket.localPort
@@ -80,15 +78,17 @@ package final class CameraDatagramSocket: Sendable {
             throw ViewfinderError(error)
         }
         guard let received else { return .none }
-        guard camera.map({ $0.host == received.sender.host }) ?? true else { return .stranger }
+        guard camera.map({ $0.hasSameHost(as: received.sender) }) ?? true else { return .stranger }
         guard !received.isTruncated else {
             throw ViewfinderError(.malformedData, "a live view datagram from \(peer) was longer than UDP carries")
         }
         return .camera(received.count)
     }
 
-    /// Closes the socket and stops the thread, once the read under way (if any) is done.
+    /// Closes the socket once the reads queued on its thread are done; at once when the thread has stopped.
     package func close() {
-        thread.stop { [socket] in socket.close() }
+        if !thread.submit({ [socket] in socket.close() }) {
+            socket.close()
+        }
     }
 }

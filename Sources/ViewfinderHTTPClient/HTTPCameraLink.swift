@@ -1,19 +1,21 @@
 import ViewfinderCore
 import ViewfinderSystem
 
-/// A live view an HTTP camera's connection keeps while it runs: closing it releases its socket and thread.
+/// A live view an HTTP camera's connection keeps while it runs: closing it releases its socket.
 package protocol HTTPCameraLiveView: Sendable {
-    /// Closes the live view's socket and stops its thread.
+    /// Closes the live view's socket, once the read under way on the live view thread is done.
     func close()
 }
 
 /// What an HTTP camera's connection keeps besides its driver's own state: the thread its exchanges run on one after
-/// another, the poll that follows the camera, the error that ended the connection and the live view under way.
+/// another, the poll that follows the camera, the error that ended the connection, the live view under way and the
+/// thread live view is read on.
 ///
 /// The Lumix and Olympus connections hand their `CameraDriverConnection` lifecycle to it:
 ///
 /// ```swift
-/// let link = HTTPCameraLink<LumixLiveView>(thread: try IOThread(name: "lumix-http"), pollInterval: .seconds(1))
+/// let link = HTTPCameraLink<LumixLiveView>(
+///     thread: try IOThread(name: "lumix-http"), pollInterval: .seconds(1), liveViewThreadName: "lumix-liveview")
 /// let error = await link.run { try await readSettings() }  // until link.close()
 /// ```
 package final class HTTPCameraLink<LiveView: HTTPCameraLiveView>: Sendable {
@@ -22,18 +24,25 @@ package final class HTTPCameraLink<LiveView: HTTPCameraLiveView>: Sendable {
         var ended: ViewfinderError?
         /// Live view, while it runs.
         var liveView: LiveView?
+        /// The thread live view is read on, from its first start until the link closes.
+        var liveViewThread: IOThread?
+        /// Whether the link has closed, and starts no thread.
+        var isClosed = false
     }
 
     /// The thread the blocking HTTP exchanges run on, one after another.
     package let thread: IOThread
     /// Reads the camera for changes while the connection runs.
     package let poll: CameraPoll
+    private let liveViewThreadName: String
     private let state = Locked(State())
 
-    /// A link whose exchanges run on `thread` and whose poll runs every `pollInterval`.
-    package init(thread: IOThread, pollInterval: Duration) {
+    /// A link whose exchanges run on `thread`, whose poll runs every `pollInterval` and whose live view is read on a
+    /// thread named `liveViewThreadName`.
+    package init(thread: IOThread, pollInterval: Duration, liveViewThreadName: String) {
         self.thread = thread
         poll = CameraPoll(every: pollInterval)
+        self.liveViewThreadName = liveViewThreadName
     }
 
     /// The error that ended the connection once the camera went away.
@@ -49,11 +58,37 @@ package final class HTTPCameraLink<LiveView: HTTPCameraLiveView>: Sendable {
         return error
     }
 
-    /// Stops the poll, live view and the thread.
+    /// Stops the poll, live view and the threads.
     package func close() {
         poll.stop()
+        let liveViewThread = state.withLock { state in
+            state.isClosed = true
+            return state.liveViewThread
+        }
+        // The live view's socket closes on its thread, before the thread stops.
         takeLiveView()?.close()
+        liveViewThread?.stop()
         thread.stop()
+    }
+
+    /// The thread live view's socket is read on, started at the first call and kept until the link closes; live
+    /// view's publisher runs on it too (`CameraDriverConnection/liveViewExecutor`), so that a frame wakes no other
+    /// thread.
+    ///
+    /// - Throws: `ViewfinderError/Code/notConnected` once the link has closed, `ViewfinderError/Code/io` when no
+    ///   thread can be had.
+    package func liveViewThread() throws(ViewfinderError) -> IOThread {
+        try state.withLock { (state) throws(ViewfinderError) -> IOThread in
+            guard !state.isClosed else { throw ViewfinderError(.notConnected, "the camera's connection is closed") }
+            if let thread = state.liveViewThread { return thread }
+            do {
+                let thread = try IOThread(name: liveViewThreadName)
+                state.liveViewThread = thread
+                return thread
+            } catch {
+                throw ViewfinderError(.io, "cannot start live view's thread: \(error)")
+            }
+        }
     }
 
     /// Records why the connection ended, so calls under way say so, and stops the poll and live view.

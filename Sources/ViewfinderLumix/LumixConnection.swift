@@ -36,7 +36,8 @@ public final class LumixConnection: CameraDriverConnection {
         self.host = host
         self.configuration = configuration
         self.context = context
-        link = HTTPCameraLink(thread: thread, pollInterval: configuration.pollInterval)
+        link = HTTPCameraLink(
+            thread: thread, pollInterval: configuration.pollInterval, liveViewThreadName: "lumix-liveview")
         self.capability = capability
         self.menus = menus
         deviceInfo = CameraDeviceInfo(
@@ -190,12 +191,17 @@ public final class LumixConnection: CameraDriverConnection {
     /// The camera sends to the address the request came from. It stops streaming unless asked again; the poll's
     /// `getstate` each second asks, as gphoto2's driver does between its frames.
     public func startLiveView() async throws {
-        let liveView = try LumixLiveView(host: host, timeout: configuration.liveViewTimeout)
+        let liveView = try LumixLiveView(
+            host: host, thread: try link.liveViewThread(), timeout: configuration.liveViewTimeout)
         try await link.start(liveView) { [self] in
             try await cameraCommand("recmode", while: "switching to recording mode for live view")
             try await command("mode=startstream&value=\(liveView.port)").requireOK("starting live view")
         }
     }
+
+    /// The thread live view's datagrams are read on: live view's publisher runs there, so a frame wakes no other
+    /// thread.
+    public var liveViewExecutor: (any TaskExecutor)? { try? link.liveViewThread() }
 
     /// The newest frame the camera sent since the last one asked for; those in between are dropped.
     public func liveViewImage() async throws -> [UInt8] {

@@ -1,8 +1,9 @@
 import ViewfinderCore
 import ViewfinderHTTPClient
+import ViewfinderSystem
 
-/// A Lumix's live view: the UDP socket its datagrams arrive on, read on a thread of its own at the pace frames are
-/// asked for.
+/// A Lumix's live view: the UDP socket its datagrams arrive on, read on the connection's live view thread at the pace
+/// frames are asked for.
 ///
 /// The camera sends datagrams as fast as it makes them; those that arrived since the last frame was asked for are
 /// dropped but the newest, so a slow consumer sees the camera's latest picture rather than a growing backlog.
@@ -19,11 +20,12 @@ final class LumixLiveView: HTTPCameraLiveView {
     /// The port datagrams arrive on, for `startstream`.
     var port: UInt16 { socket.port }
 
-    /// Opens a socket on a free port for the datagrams of the camera at `host`, each awaited at most `timeout`.
+    /// Opens a socket on a free port for the datagrams of the camera at `host`, read on `thread`, each awaited at
+    /// most `timeout`.
     ///
-    /// - Throws: `ViewfinderError` when no socket or thread can be had.
-    init(host: String, timeout: Duration) throws(ViewfinderError) {
-        socket = try CameraDatagramSocket(host: host, port: 0, peer: "the Lumix", threadName: "lumix-liveview")
+    /// - Throws: `ViewfinderError` when no socket can be had.
+    init(host: String, thread: IOThread, timeout: Duration) throws(ViewfinderError) {
+        socket = try CameraDatagramSocket(host: host, port: 0, peer: "the Lumix", thread: thread)
         self.timeout = timeout
     }
 
@@ -64,7 +66,7 @@ final class LumixLiveView: HTTPCameraLiveView {
         }
     }
 
-    /// Closes the socket and stops the thread, once the frame being read (if any) is done.
+    /// Closes the socket, once the frame being read (if any) is done.
     func close() {
         socket.close()
     }

@@ -40,9 +40,13 @@ extension OlympusConnection {
     /// Reads the property descriptions (`desclist`) and passes each property's value and the values it takes now to
     /// the camera's properties; the camera must be in recording mode.
     ///
+    /// An answer the same, byte for byte, as the one passed last is not read again: the properties show it already,
+    /// as they do at most polls.
+    ///
     /// - Throws: `ViewfinderError/Code/malformedData` for descriptions out of form, or what a command throws.
     func readProperties() async throws(ViewfinderError) {
         let body = try await command("get_camprop", [("com", "desc"), ("propname", "desclist")])
+        guard state.withLock({ $0.descriptions != body }) else { return }
         let descriptions = try OlympusPropertyDescription.list(parsing: body)
         let byName = Dictionary(descriptions.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         report(.autoExposureMode, byName["takemode"], OlympusPropertyValues.exposureMode)
@@ -53,6 +57,7 @@ extension OlympusConnection {
         report(.whiteBalance, byName["wbvalue"], OlympusPropertyValues.whiteBalance)
         report(.driveMode, byName["drivemode"], OlympusPropertyValues.driveMode)
         report(.focusMode, byName["focusmode"], OlympusPropertyValues.focusMode)
+        state.withLock { $0.descriptions = body }
     }
 
     /// Passes a description to its property: its value, and the values it takes when the camera lets it be set.

@@ -21,6 +21,8 @@ public final class OlympusConnection: CameraDriverConnection {
         var entries: [UInt32: OlympusFolderEntry] = [:]
         /// The id given each path listed.
         var ids: [String: UInt32] = [:]
+        /// The property descriptions last read and passed to the properties, as the camera sent them.
+        var descriptions: [UInt8]?
     }
 
     let host: String
@@ -44,7 +46,8 @@ public final class OlympusConnection: CameraDriverConnection {
         self.host = host
         self.configuration = configuration
         self.context = context
-        link = HTTPCameraLink(thread: thread, pollInterval: configuration.pollInterval)
+        link = HTTPCameraLink(
+            thread: thread, pollInterval: configuration.pollInterval, liveViewThreadName: "olympus-liveview")
         self.commandList = commandList
         deviceInfo = CameraDeviceInfo(
             manufacturer: "Olympus", model: model, serialNumber: "",
@@ -237,8 +240,8 @@ public final class OlympusConnection: CameraDriverConnection {
     /// to stream to it (`exec_takemisc.cgi?com=startliveview`).
     public func startLiveView() async throws {
         let liveView = try OlympusLiveView(
-            host: host, port: configuration.liveViewPort, timeout: configuration.liveViewTimeout,
-            maximumFrameLength: configuration.maximumFrameLength)
+            host: host, port: configuration.liveViewPort, thread: try link.liveViewThread(),
+            timeout: configuration.liveViewTimeout, maximumFrameLength: configuration.maximumFrameLength)
         try await link.start(liveView) { [self] in
             try await inMode(.recording) { [self] in
                 let sizes = commandList.values(of: "lvqty", in: "switch_cammode", after: [("mode", "rec")])
@@ -249,6 +252,10 @@ public final class OlympusConnection: CameraDriverConnection {
             }
         }
     }
+
+    /// The thread live view's packets are read on: live view's publisher runs there, so a frame wakes no other
+    /// thread.
+    public var liveViewExecutor: (any TaskExecutor)? { try? link.liveViewThread() }
 
     /// The newest whole frame the camera sent since the last one was asked for, or the next; older ones are
     /// dropped.

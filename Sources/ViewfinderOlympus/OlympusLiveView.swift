@@ -2,8 +2,8 @@ import ViewfinderCore
 import ViewfinderHTTPClient
 import ViewfinderSystem
 
-/// An Olympus's live view: the UDP socket its RTP packets arrive on, read on a thread of its own only while a frame
-/// is asked for.
+/// An Olympus's live view: the UDP socket its RTP packets arrive on, read on the connection's live view thread only
+/// while a frame is asked for.
 ///
 /// The camera sends packets as fast as it makes frames; of those that arrived since the last frame was asked for, the
 /// newest whole frame is the one returned and the older ones are dropped, or when none is whole, the frame under way
@@ -22,13 +22,14 @@ package final class OlympusLiveView: HTTPCameraLiveView {
     /// The port packets arrive on, for `startliveview`.
     package var port: UInt16 { socket.port }
 
-    /// Opens a socket on `port` (a free one for 0) for the packets of the camera at `host`, a frame awaited at most
-    /// `timeout` and at most `maximumFrameLength` bytes long.
+    /// Opens a socket on `port` (a free one for 0) for the packets of the camera at `host`, read on `thread`, a
+    /// frame awaited at most `timeout` and at most `maximumFrameLength` bytes long.
     ///
-    /// - Throws: `ViewfinderError` when no socket or thread can be had.
-    package init(host: String, port: UInt16, timeout: Duration, maximumFrameLength: Int) throws(ViewfinderError) {
-        socket = try CameraDatagramSocket(
-            host: host, port: port, peer: "the Olympus", threadName: "olympus-liveview")
+    /// - Throws: `ViewfinderError` when no socket can be had.
+    package init(
+        host: String, port: UInt16, thread: IOThread, timeout: Duration, maximumFrameLength: Int
+    ) throws(ViewfinderError) {
+        socket = try CameraDatagramSocket(host: host, port: port, peer: "the Olympus", thread: thread)
         self.timeout = timeout
         assembler = Locked(OlympusRTPAssembler(maximumFrameLength: maximumFrameLength))
     }
@@ -69,7 +70,7 @@ package final class OlympusLiveView: HTTPCameraLiveView {
         try assembler.withLock { assembler throws(ViewfinderError) in try assembler.take(packet) }
     }
 
-    /// Closes the socket and stops the thread, once the frame being read (if any) is done.
+    /// Closes the socket, once the frame being read (if any) is done.
     package func close() {
         socket.close()
     }

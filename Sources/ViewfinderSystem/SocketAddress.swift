@@ -109,6 +109,24 @@ package struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
         return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
+    /// Whether `other` is of the same family and has the same host address, whatever its port: the addresses'
+    /// bytes compared, with no text made of them.
+    package func hasSameHost(as other: SocketAddress) -> Bool {
+        family == other.family && withHostBytes { mine in other.withHostBytes { mine.elementsEqual($0) } }
+    }
+
+    /// Calls `body` with the host address's bytes as they sit in the socket address: 16 for IPv6, 4 otherwise.
+    private func withHostBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        withUnsafeBytes(of: storage) { raw in
+            let offset =
+                isIPv6
+                ? MemoryLayout<sockaddr_in6>.offset(of: \.sin6_addr)!
+                : MemoryLayout<sockaddr_in>.offset(of: \.sin_addr)!
+            let count = isIPv6 ? MemoryLayout<in6_addr>.size : MemoryLayout<in_addr>.size
+            return body(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + count)]))
+        }
+    }
+
     /// The host with its interface for an IPv6 link-local address (`fe80::1%wlan0`), which is reachable only through
     /// that interface; the plain ``host`` otherwise.
     package var scopedHost: String {
@@ -155,12 +173,12 @@ package struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     package static func == (lhs: SocketAddress, rhs: SocketAddress) -> Bool {
-        lhs.family == rhs.family && lhs.port == rhs.port && lhs.host == rhs.host
+        lhs.port == rhs.port && lhs.hasSameHost(as: rhs)
     }
 
     package func hash(into hasher: inout Hasher) {
         hasher.combine(family)
         hasher.combine(port)
-        hasher.combine(host)
+        withHostBytes { hasher.combine(bytes: $0) }
     }
 }

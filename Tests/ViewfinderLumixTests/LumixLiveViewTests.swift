@@ -27,16 +27,21 @@ import ViewfinderTestSupport
         try await LumixSimulatorTests.withSimulator { camera, _ in
             try await camera.connect()
             #expect(camera.supportedFunctionality.contains(.liveView))
+            // Frames are read, and reach subscribers, on the connection's live view thread.
+            let thread = try #require(camera.driverCore.currentConnection?.liveViewExecutor as? IOThread)
             let frames = Locked<[LiveViewFrame]>([])
+            let onLiveViewThread = Locked<[Bool]>([])
             let cancellable = camera.liveViewPublisher(options: [.skipImageDecoding: true])
                 .sinkWithReadyHandler { _ in
                 } receiveValue: { frame, ready in
                     frames.withLock { $0.append(frame) }
+                    onLiveViewThread.withLock { $0.append(thread.isCurrent) }
                     ready()
                 }
             try await waitUntil("three frames") { frames.withLock { $0.count } >= 3 }
             cancellable.cancel()
             let seen = frames.withLock { $0 }
+            #expect(onLiveViewThread.withLock { $0.allSatisfy { $0 } })
             #expect(seen.allSatisfy { $0.pixelSize == Dimensions(width: 320, height: 240) })
             #expect(
                 seen.allSatisfy { $0.jpegData.prefix(2) == [0xFF, 0xD8] && $0.jpegData.suffix(2) == [0xFF, 0xD9] })

@@ -66,9 +66,13 @@ import Glibc
     }
 
     @Test func theNewestWaitingFrameIsReturnedOlderOnesDroppedAndStrangersIgnored() async throws {
+        let thread = try IOThread(name: "test-liveview")
         let liveView = try OlympusLiveView(
-            host: "127.0.0.1", port: 0, timeout: .seconds(30), maximumFrameLength: 1 << 20)
-        defer { liveView.close() }
+            host: "127.0.0.1", port: 0, thread: thread, timeout: .seconds(30), maximumFrameLength: 1 << 20)
+        defer {
+            liveView.close()
+            thread.stop()
+        }
         let target = try SocketAddress(numeric: "127.0.0.1", port: liveView.port)
         let sender = try Socket.udp(bindingTo: "127.0.0.1")
         let stranger = try Socket.udp(bindingTo: "127.0.0.2")
@@ -102,9 +106,13 @@ import Glibc
     }
 
     @Test func aCameraThatSendsNothingTimesOut() async throws {
+        let thread = try IOThread(name: "test-liveview")
         let liveView = try OlympusLiveView(
-            host: "127.0.0.1", port: 0, timeout: .milliseconds(200), maximumFrameLength: 1 << 20)
-        defer { liveView.close() }
+            host: "127.0.0.1", port: 0, thread: thread, timeout: .milliseconds(200), maximumFrameLength: 1 << 20)
+        defer {
+            liveView.close()
+            thread.stop()
+        }
         let error = await #expect(throws: ViewfinderError.self) { try await liveView.nextFrame() }
         #expect(error?.code == .timeout)
         #expect(error?.message.contains("no whole live view frame") == true, "\(String(describing: error))")
@@ -114,16 +122,21 @@ import Glibc
         try await OlympusCameraTests.withSimulator { camera, _, log in
             try await camera.connect()
             #expect(camera.supportedFunctionality.contains(.liveView))
+            // Frames are read, and reach subscribers, on the connection's live view thread.
+            let thread = try #require(camera.driverCore.currentConnection?.liveViewExecutor as? IOThread)
             let frames = Locked<[LiveViewFrame]>([])
+            let onLiveViewThread = Locked<[Bool]>([])
             let cancellable = camera.liveViewPublisher(options: [.skipImageDecoding: true])
                 .sinkWithReadyHandler { _ in
                 } receiveValue: { frame, ready in
                     frames.withLock { $0.append(frame) }
+                    onLiveViewThread.withLock { $0.append(thread.isCurrent) }
                     ready()
                 }
             try await waitUntil("three frames") { frames.withLock { $0.count } >= 3 }
             cancellable.cancel()
             let seen = frames.withLock { $0 }
+            #expect(onLiveViewThread.withLock { $0.allSatisfy { $0 } })
             #expect(seen.allSatisfy { $0.pixelSize == Dimensions(width: 320, height: 240) })
             #expect(
                 seen.allSatisfy { $0.jpegData.prefix(2) == [0xFF, 0xD8] && $0.jpegData.suffix(2) == [0xFF, 0xD9] })

@@ -20,6 +20,20 @@ import Glibc
         return datagram.map { (Array(buffer[..<$0.count]), $0) }
     }
 
+    @Test func addressesCompareByFamilyHostAndPort() throws {
+        let camera = try SocketAddress(numeric: "192.168.0.10", port: 0)
+        #expect(camera.hasSameHost(as: try SocketAddress(numeric: "192.168.0.10", port: 40000)))
+        #expect(!camera.hasSameHost(as: try SocketAddress(numeric: "192.168.0.11", port: 0)))
+        #expect(!camera.hasSameHost(as: try SocketAddress(numeric: "::ffff:192.168.0.10", port: 0)))
+        let link = try SocketAddress(numeric: "fe80::1", port: 80)
+        #expect(link.hasSameHost(as: try SocketAddress(numeric: "fe80::1", port: 8080)))
+        #expect(!link.hasSameHost(as: try SocketAddress(numeric: "fe80::2", port: 80)))
+        #expect(link == (try SocketAddress(numeric: "fe80:0::1", port: 80)))
+        #expect(link != (try SocketAddress(numeric: "fe80::1", port: 8080)))
+        let addresses: Set = [camera, try SocketAddress(numeric: "192.168.0.10", port: 0), link]
+        #expect(addresses.count == 2)
+    }
+
     @Test func datagramsArriveWithTheirSenderAndLongOnesAreCutToTheBuffer() throws {
         let receiver = try Socket.udp(bindingTo: "127.0.0.1")
         let sender = try Socket.udp(bindingTo: "127.0.0.1")
