@@ -59,6 +59,10 @@ import Glibc
             let info = try await inApp([Tool.path, "camera", "info", "--gateway", "--family", "olympus"])
             #expect(info.status == 0, "\(info.output)")
             #expect(info.output.contains("E-M10MarkII"), "\(info.output)")
+            // Without --family: nothing answers at the gateway's PTP/IP port, and the Olympus there is found.
+            let any = try await inApp([Tool.path, "discover", "--gateway", "--json"])
+            #expect(any.status == 0, "\(any.output)")
+            #expect(any.output.contains("E-M10MarkII") && any.output.contains("192.168.0.10"), "\(any.output)")
 
             kill(simulator.pid, SIGINT)
             _ = await simulator.finish(timeout: .seconds(30))

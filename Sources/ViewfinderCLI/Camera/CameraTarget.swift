@@ -30,7 +30,8 @@ struct CameraTarget {
             "family", "FAMILY",
             help:
                 "The kind of camera: nikon, canon, sony, sony-remote (Sony's Camera Remote API), fujifilm, panasonic "
-                + "(Lumix), olympus (and OM System) or generic.",
+                + "(Lumix), olympus (and OM System) or generic (any PTP/IP camera; at a gateway where none answers, "
+                + "an Olympus or a Lumix).",
             default: "generic"),
         .value(
             "usb", "BUS:ADDR|SERIAL|any",
@@ -178,15 +179,48 @@ struct CameraTarget {
     ///
     /// - Throws: ``CommandFailure`` with exit status 69 when nothing answers there, or the camera refuses the
     ///   connection; with exit status 130 when Ctrl-C gave up waiting for the camera's user.
+    ///
+    /// At a gateway without `--family`, where nothing answers at the PTP/IP port, the camera may be one that speaks
+    /// HTTP at its own address (an Olympus or OM System, a Panasonic Lumix): each is tried in turn before giving up.
     func connect() async throws -> any Camera {
         let camera = try await discover()
         do {
-            let warnings = try await camera.connect(options: connectionOptions, userIntervention: prompt.handle)
-            prompt.report(warnings)
+            try await connect(camera)
+        } catch let error as ViewfinderError where error.code == .connectionFailed && looksForAnyFamilyAtGateway {
+            for family in Self.familiesAtTheirOwnAddress {
+                var other = descriptor
+                other.family = family
+                guard let candidate = try? await CameraDiscovery.shared.manualDiscovery.discover(other) else {
+                    continue
+                }
+                if (try? await connect(candidate)) != nil { return candidate }
+            }
+            throw failure(error, connecting: true)
         } catch {
             throw failure(error, connecting: true)
         }
         return camera
+    }
+
+    /// The families tried at a gateway where nothing answers at the PTP/IP port, in turn: the cameras that speak HTTP
+    /// on their own network, at its gateway.
+    private static let familiesAtTheirOwnAddress: [CameraFamily] = [.olympus, .panasonic]
+
+    /// Whether the options name a gateway and no family, so that any kind of camera there will do.
+    private var looksForAnyFamilyAtGateway: Bool {
+        guard usbSelector == nil, cameraName == nil, descriptor.family == .genericPTPIP, descriptor.port == nil else {
+            return false
+        }
+        switch descriptor.location {
+        case .suggestedGateway, .gatewayOfInterface: return true
+        case .address, .usb: return false
+        }
+    }
+
+    /// Connects to `camera` with the connection options, reporting its warnings.
+    private func connect(_ camera: any Camera) async throws {
+        let warnings = try await camera.connect(options: connectionOptions, userIntervention: prompt.handle)
+        prompt.report(warnings)
     }
 
     /// Disconnects, turning the camera off with `--power-off`; what goes wrong is printed on standard error, as the
