@@ -37,11 +37,11 @@ public struct PTPUSBEndpoint: PTPEndpoint {
     ///
     /// - Throws: `ViewfinderError/Code/notFound` when the camera is not attached,
     ///   `ViewfinderError/Code/permissionDenied` naming the udev rule to add, `ViewfinderError/Code/deviceBusy` when
-    ///   another program holds it.
+    ///   another program holds it, `ViewfinderError/Code/io` when the USB devices cannot be listed.
     public func openTransport() async throws -> any PTPTransport {
         let endpoint = self
         return try await IOThread.run(name: "usb-open") {
-            let attached = USBCameraDevice.all(sysfs: endpoint.sysfs)
+            let attached = try USBCameraDevice.all(sysfs: endpoint.sysfs)
             guard let current = endpoint.device.sameCamera(in: attached) else {
                 throw ViewfinderError(
                     .notFound, "\(endpoint.device) is not attached any more: plug it in and turn it on")
@@ -82,11 +82,12 @@ extension USBCameraDevice {
     /// when none is there, whose serial number reads as that address), or the one with a serial number.
     ///
     /// - Throws: `ViewfinderError/Code/notFound` when none matches, listing the cameras there are;
-    ///   `ViewfinderError/Code/invalidArgument` for the only camera when several are attached.
+    ///   `ViewfinderError/Code/invalidArgument` for the only camera when several are attached;
+    ///   `ViewfinderError/Code/io` when the USB devices cannot be listed.
     public static func find(_ selector: USBCameraSelector, sysfs: String = sysfsDevices) throws(ViewfinderError)
         -> USBCameraDevice
     {
-        let devices = all(sysfs: sysfs)
+        let devices = try all(sysfs: sysfs)
         let listed =
             devices.isEmpty ? "none is attached" : "attached: " + devices.map(\.description).joined(separator: ", ")
         switch selector {

@@ -8,7 +8,7 @@ import Glibc
 /// device, as the kernel lists it in sysfs.
 ///
 /// ```swift
-/// for device in USBCameraDevice.all() {
+/// for device in try USBCameraDevice.all() {
 ///     print(device)                      // Nikon DSC D750 (usb 1:4)
 /// }
 /// let camera = PTPCamera(endpoint: PTPUSBEndpoint(device: device))

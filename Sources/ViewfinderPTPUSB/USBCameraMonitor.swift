@@ -61,6 +61,12 @@ public final class USBCameraMonitor: Sendable {
     /// The cameras attached when the monitor last looked; empty before ``start()``.
     public var cameras: [USBCameraDevice] { scanner.cameras.withLock { $0 } }
 
+    /// Why the last look at the attached devices failed, or `nil` when it succeeded.
+    ///
+    /// A look that fails (the process has no file descriptor left, say) changes nothing: ``cameras`` stays as the
+    /// last look that succeeded found it, no camera is told as unplugged, and the monitor looks again shortly.
+    public var scanError: ViewfinderError? { scanner.error.withLock { $0 } }
+
     /// Whether the kernel's device events reach the monitor; when `false` it notices changes only as it looks every
     /// `rescanInterval`.
     public var listensToKernel: Bool { state.withLock { $0.listensToKernel } }
@@ -130,6 +136,8 @@ public final class USBCameraMonitor: Sendable {
         let deviceFiles: String
         let rescanInterval: Duration
         let cameras = Locked<[USBCameraDevice]>([])
+        /// Why the last look failed, if it did.
+        let error = Locked<ViewfinderError?>(nil)
         /// Changes found and not yet handed to the observers, in order.
         let pending = Locked<[Change]>([])
         let observers = CameraObserverRegistry<[Change]>(keepingNewest: 1024)
@@ -163,20 +171,32 @@ public final class USBCameraMonitor: Sendable {
                 guard now >= min(settling.min() ?? nextRescan, nextRescan) else { continue }
                 settling.removeAll { $0 <= now }
                 nextRescan = now + rescanInterval
-                rescan()
+                if !rescan() { settling.append(now + Self.retryInterval) }
                 deliver()
             }
         }
 
-        /// Lists the attached cameras and queues what changed since the last look.
-        func rescan() {
-            let now = USBCameraDevice.all(sysfs: sysfs, deviceFiles: deviceFiles)
+        /// How soon a look that failed is tried again.
+        static let retryInterval = Duration.milliseconds(250)
+
+        /// Lists the attached cameras and queues what changed since the last look; returns whether it could look.
+        @discardableResult
+        func rescan() -> Bool {
+            let now: [USBCameraDevice]
+            do {
+                now = try USBCameraDevice.all(sysfs: sysfs, deviceFiles: deviceFiles)
+                self.error.withLock { $0 = nil }
+            } catch {
+                self.error.withLock { $0 = error }
+                return false
+            }
             cameras.withLock { cameras in
                 let changes = USBCameraMonitor.changes(from: cameras, to: now)
                 cameras = now
                 // Queued under the same lock, so changes are told in the order they were found.
                 if !changes.isEmpty { pending.withLock { $0 += changes } }
             }
+            return true
         }
 
         /// Hands the queued changes to the observers, outside any lock; only the watching thread calls it, so batches

@@ -21,7 +21,7 @@ import ViewfinderCore
         try sysfs.device(
             "1-4", bus: 1, address: 6, vendor: "04a9", product: "3218", serial: nil, triple: ("06", "01", "01"),
             endpoints: Array(FakeSysfs.cameraEndpoints.prefix(2)))
-        let devices = USBCameraDevice.all(sysfs: sysfs.root.path)
+        let devices = try USBCameraDevice.all(sysfs: sysfs.root.path)
         #expect(devices.map(\.location) == ["1:4", "2:12"])
         let nikon = try #require(devices.first)
         #expect(nikon.path == "/dev/bus/usb/001/004" && nikon.family == .nikon && nikon.serialNumber == "3001234")
@@ -67,13 +67,31 @@ import ViewfinderCore
         try sysfs.device(
             "1-2", bus: 1, address: 4, vendor: "04b0", product: "0437", serial: "3001234", triple: ("06", "01", "01"),
             endpoints: FakeSysfs.cameraEndpoints)
-        let before = try #require(USBCameraDevice.all(sysfs: sysfs.root.path).first)
+        let before = try #require(try USBCameraDevice.all(sysfs: sysfs.root.path).first)
         // Replugged: the same port and serial number at a new address.
         try sysfs.write("1-2", ["devnum": "9"])
-        let after = USBCameraDevice.all(sysfs: sysfs.root.path)
+        let after = try USBCameraDevice.all(sysfs: sysfs.root.path)
         #expect(before.sameCamera(in: after)?.address == 9)
         // Another model on that port is not the same camera.
         try sysfs.write("1-2", ["idProduct": "0438", "serial": ""])
-        #expect(before.sameCamera(in: USBCameraDevice.all(sysfs: sysfs.root.path)) == nil)
+        #expect(before.sameCamera(in: try USBCameraDevice.all(sysfs: sysfs.root.path)) == nil)
+    }
+
+    @Test func aListingThatCannotBeReadIsAnErrorAndAMissingOneHasNoCameras() throws {
+        let sysfs = try FakeSysfs()
+        try sysfs.camera("1-1", bus: 1, address: 4, serial: "A")
+        // A device without a serial number is still listed: a missing attribute is not a failure.
+        try sysfs.device(
+            "1-2", bus: 1, address: 5, vendor: "04b0", product: "0437", serial: nil, triple: ("06", "01", "01"),
+            endpoints: FakeSysfs.cameraEndpoints)
+        #expect(try USBCameraDevice.all(sysfs: sysfs.root.path).map(\.serialNumber) == ["A", nil])
+        // An attribute that cannot be read (a folder where the file should be: EISDIR) fails the whole listing
+        // rather than leaving the camera out as if unplugged.
+        let serial = sysfs.root.appendingPathComponent("1-1/serial")
+        try FileManager.default.removeItem(at: serial)
+        try FileManager.default.createDirectory(at: serial, withIntermediateDirectories: false)
+        let error = #expect(throws: ViewfinderError.self) { try USBCameraDevice.all(sysfs: sysfs.root.path) }
+        #expect(error?.code == .io && error?.errno == EISDIR && error?.message.contains(sysfs.root.path) == true)
+        #expect(try USBCameraDevice.all(sysfs: sysfs.root.appendingPathComponent("absent").path).isEmpty)
     }
 }

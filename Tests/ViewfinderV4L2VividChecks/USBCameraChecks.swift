@@ -40,11 +40,12 @@ func runUSBCameraChecks(_ runner: CheckRunner, identity: String, tool: String, g
         }
     var found: USBCameraDevice?
     _ = await wait(upTo: .seconds(30)) {
-        found = USBCameraDevice.all().first { $0.vendorID == vendor }
+        found = (try? USBCameraDevice.all())?.first { $0.vendorID == vendor }
         return found != nil
     }
     await runner.run("usb-\(identity)-gphoto2") {
-        let device = try require(found, "the simulated \(identity) camera is not among \(USBCameraDevice.all())")
+        let attached = try USBCameraDevice.all()
+        let device = try require(found, "the simulated \(identity) camera is not among \(attached)")
         let port = "usb:\(String(format: "%03d", device.bus)),\(String(format: "%03d", device.address))"
         func run(_ arguments: [String]) throws -> String {
             let result = try ChildProcess.run(
@@ -154,7 +155,7 @@ func runUSBCameraChecks(_ runner: CheckRunner, identity: String, tool: String, g
 private func runUSBRecordingCheck(_ runner: CheckRunner, identity: String, vendor: UInt16) async {
     await runner.run("usb-\(identity)-recording") {
         let device = try require(
-            USBCameraDevice.all().first { $0.vendorID == vendor }, "the simulated \(identity) is not attached")
+            try USBCameraDevice.all().first { $0.vendorID == vendor }, "the simulated \(identity) is not attached")
         let camera = PTPCamera(endpoint: PTPUSBEndpoint(device: device))
         try await camera.connect()
         let files = Locked<[CameraFileItem]>([])
@@ -188,7 +189,7 @@ private func runKilledDownloadCheck(_ runner: CheckRunner, vendor: UInt16, manuf
     await runner.run("usb-generic-killed-download") {
         let name = "BIG.BIN"
         let device = try require(
-            USBCameraDevice.all().first { $0.vendorID == vendor }, "the simulated camera is not attached")
+            try USBCameraDevice.all().first { $0.vendorID == vendor }, "the simulated camera is not attached")
         let session = try await PTPSession.open(over: try PTPUSBTransport(device: device))
         var found: UInt32?
         for storage in try await session.storageIDs() {
@@ -232,7 +233,7 @@ private func runKilledDownloadCheck(_ runner: CheckRunner, vendor: UInt16, manuf
 
         let (second, output) = try await killMidDownload()
         let current = try require(
-            USBCameraDevice.all().first { $0.vendorID == vendor }, "the simulated camera is gone after the kill")
+            try USBCameraDevice.all().first { $0.vendorID == vendor }, "the simulated camera is gone after the kill")
         try expect(current.location == device.location, "the camera moved from \(device) to \(current)")
         let transport = try PTPUSBTransport(device: current)
         let cleanup = transport.cleanup
@@ -269,7 +270,7 @@ private func runUSBLiveViewUnplugCheck(_ runner: CheckRunner, gadget: String) as
     await runner.run("usb-nikon-unplug-mid-live-view") {
         let controller = try require(Directory.names(in: "/sys/class/udc").first, "no USB device controller")
         let device = try require(
-            USBCameraDevice.all().first { $0.vendorID == 0x04B0 }, "the simulated Nikon is not attached")
+            try USBCameraDevice.all().first { $0.vendorID == 0x04B0 }, "the simulated Nikon is not attached")
         let baseline = ProcessResources()
         var camera: PTPCamera? = PTPCamera(endpoint: PTPUSBEndpoint(device: device))
         try await camera!.connect()
@@ -303,7 +304,7 @@ private func runUSBLiveViewUnplugCheck(_ runner: CheckRunner, gadget: String) as
         writeAttribute("\(gadget)/UDC", controller)
         var back: USBCameraDevice?
         _ = await wait(upTo: .seconds(30)) {
-            back = USBCameraDevice.all().first { $0.vendorID == 0x04B0 }
+            back = (try? USBCameraDevice.all())?.first { $0.vendorID == 0x04B0 }
             return back != nil
         }
         let again = PTPCamera(endpoint: PTPUSBEndpoint(device: device))

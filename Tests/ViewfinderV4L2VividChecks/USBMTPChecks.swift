@@ -160,7 +160,7 @@ func writeAttribute(_ path: String, _ value: String) {
 private func waitForDevices() async -> [USBCameraDevice] {
     var devices: [USBCameraDevice] = []
     _ = await wait(upTo: .seconds(20)) {
-        devices = USBCameraDevice.all()
+        devices = (try? USBCameraDevice.all()) ?? []
         return !devices.isEmpty
     }
     return devices

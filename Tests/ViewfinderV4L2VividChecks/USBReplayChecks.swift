@@ -23,7 +23,7 @@ enum USBReplay {
 func runUSBReplayCheck(_ runner: CheckRunner, name: String, tool: String, model: String, values: [String: String])
     async
 {
-    _ = await wait(upTo: .seconds(30)) { !USBCameraDevice.all().isEmpty }
+    _ = await wait(upTo: .seconds(30)) { !((try? USBCameraDevice.all()) ?? []).isEmpty }
     await runner.run("usb-replay-\(name)") {
         let device = try require(USBCameraDevice.all().first, "the replayed camera is not attached")
         func run(_ arguments: [String]) throws -> String {
