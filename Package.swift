@@ -334,7 +334,7 @@ let package = Package(
             name: "vivid-checks",
             dependencies: [
                 "ViewfinderSystem", "ViewfinderImaging", "ViewfinderV4L2", "ViewfinderBarcode", "ViewfinderTestSupport",
-                "CV4L2", "ViewfinderPTP", "ViewfinderPTPUSB", "ViewfinderReactive",
+                "CV4L2", "ViewfinderPTP", "ViewfinderPTPUSB", "ViewfinderReactive", "ViewfinderDiscovery",
             ],
             path: "Tests/ViewfinderV4L2VividChecks",
             swiftSettings: strict

@@ -17,7 +17,7 @@ build_packages=(libyuv-dev libturbojpeg0-dev libzxing-dev libpng-dev libzbar-dev
 test_packages=(gphoto2 qemu-system-x86 busybox-static kmod v4l-utils iproute2 iperf3 ffmpeg chromium python3 binutils bsdutils
     python3-zeroconf python3-venv avahi-daemon avahi-utils dbus util-linux
     qrencode zint python3-segno dmtx-utils zbar-tools zxing-cpp-tools make gcc-12 libelf1
-    zsh fish man-db dpkg-dev lintian mosquitto mosquitto-clients python3-paho-mqtt nftables openssl)
+    zsh fish man-db dpkg-dev lintian mosquitto mosquitto-clients python3-paho-mqtt nftables openssl hostapd wpasupplicant)
 
 packages=("${build_packages[@]}")
 if [ "${1:-build}" = test ]; then

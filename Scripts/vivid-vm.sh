@@ -15,7 +15,9 @@
 #   6. usb: dummy_hcd and FunctionFS gadgets on configfs; the PTP over USB transport against umtp-responder (an
 #      independent MTP responder, from Debian's package), with an unplug mid-download; then `viewfinder simulate
 #      --usb` as each identity, checked with gphoto2 and the tool;
-#   7. benchmark: on /dev/video1.
+#   7. wifi: the kernel's simulated radios (mac80211_hwsim), hostapd serving a Fujifilm's network on one and
+#      wpa_supplicant joining it on the other; discovery finds `viewfinder simulate --identity fuji` by that network;
+#   8. benchmark: on /dev/video1.
 # Prints the check lines, the benchmark figures and a closing `vivid: N passed, N failed`; exits non-zero on any
 # failure, or when the VM does not finish within VIVID_VM_TIMEOUT seconds.
 #
@@ -25,7 +27,7 @@
 # simulate --usb`, by the PTP over USB transport and by `gphoto2 --get-file`.
 #
 # Usage: Scripts/vivid-vm.sh [bench-webcam|bench-usb]
-#        (environment: VIVID_VM_TIMEOUT=480, SWIFT=swift, VIVID_BENCH_FRAMES=100, WEBCAM_BENCH_SECONDS=20,
+#        (environment: VIVID_VM_TIMEOUT=600, SWIFT=swift, VIVID_BENCH_FRAMES=100, WEBCAM_BENCH_SECONDS=20,
 #        USB_BENCH_MEGABYTES=200, VIVID_USB_IDENTITIES="generic nikon canon sony sony-stepping fuji", the simulator's
 #        identities the USB phase checks)
 set -euo pipefail
@@ -38,7 +40,7 @@ esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache="$root/.vm"
 swift=${SWIFT:-swift}
-timeout_seconds=${VIVID_VM_TIMEOUT:-480}
+timeout_seconds=${VIVID_VM_TIMEOUT:-600}
 bench_frames=${VIVID_BENCH_FRAMES:-100}
 usb_identities=${VIVID_USB_IDENTITIES:-generic nikon canon sony sony-stepping fuji}
 mkdir -p "$cache"
@@ -71,6 +73,9 @@ mapfile -t modules < <(modprobe -d "$kernel_dir" -S "$kernel_version" --show-dep
 mapfile -t usb_modules < <(for module in dummy_hcd usb_f_fs; do
     modprobe -d "$kernel_dir" -S "$kernel_version" --show-depends "$module"
 done | awk '$1 == "insmod" && !seen[$2]++ {print $2}')
+# The WiFi phase's modules: cfg80211, mac80211 and the simulated radios, in load order.
+mapfile -t wifi_modules < <(modprobe -d "$kernel_dir" -S "$kernel_version" --show-depends mac80211_hwsim \
+    | awk '$1 == "insmod" {print $2}')
 
 # 2. The check and benchmark programs, and the tool.
 step "building vivid-checks, v4l2-benchmark and viewfinder (release, Swift runtime linked in)"
@@ -105,11 +110,14 @@ add_modules() {
 }
 add_modules order "${modules[@]}"
 add_modules usb-order "${usb_modules[@]}"
+add_modules wifi-order "${wifi_modules[@]}"
 strip -o "$rootfs/bin/vivid-checks" "$binaries/vivid-checks"
 strip -o "$rootfs/bin/v4l2-benchmark" "$binaries/v4l2-benchmark"
 strip -o "$rootfs/bin/viewfinder" "$binaries/viewfinder"
 # The barcode loop check's picture, made by qrencode here: the VM shows it on vivid's output and reads it back.
 barcode_text="Viewfinder vivid loop"
+# The WiFi phase's network, named as a Fujifilm X-T4 names its own (vivid-checks' WiFiChecks.swift expects it).
+fujifilm_network="FUJIFILM-X-T4-VF01"
 qrencode -s 8 -m 4 -o "$rootfs/loop-qr.png" "$barcode_text"
 v4l2_ctl=$(command -v v4l2-ctl)
 cp "$v4l2_ctl" "$rootfs/bin/v4l2-ctl"
@@ -119,6 +127,11 @@ for trace in canon-eos60d nikon-z6 sony-a7sm3; do
     cp "$root/Tests/ViewfinderPTPTests/Traces/$trace-libgphoto2-cameras.log" "$rootfs/traces/"
 done
 programs=("$v4l2_ctl" "$binaries/vivid-checks" "$binaries/v4l2-benchmark" "$binaries/viewfinder")
+# hostapd and wpa_supplicant (Debian's packages) for the WiFi phase.
+for tool in hostapd wpa_supplicant; do
+    cp "$(command -v "$tool")" "$rootfs/bin/$tool"
+    programs+=("$(command -v "$tool")")
+done
 # v4l2loopback for the VM's kernel, built against that kernel's headers (Debian's packages, unpacked here).
 loopback_module="$cache/v4l2loopback-$kernel_version.ko"
 if [ ! -f "$loopback_module" ]; then
@@ -198,7 +211,28 @@ mount -t functionfs mtp /dev/ffs-mtp
 for i in $(seq 1 100); do test -e /dev/ffs-mtp/ep1 && break; sleep 0.1; done
 ls /sys/class/udc >$gadget/UDC || echo "VIVID FAIL binding the umtp-responder gadget"
 GADGET
-chmod +x "$rootfs/bin/usb-setup" "$rootfs/bin/umtp-gadget"
+# Two simulated radios: hostapd makes wlan0 a Fujifilm's access point (the camera at 192.168.0.1), wpa_supplicant joins
+# it on wlan1 (192.168.0.2, the camera as gateway, as a camera's own network gives its clients).
+cat >"$rootfs/bin/wifi-setup" <<WIFI
+#!/bin/sh
+for module in \$(cat /modules/wifi-order); do
+    case \$module in
+        mac80211_hwsim.ko) insmod /modules/\$module radios=2 || echo "VIVID FAIL insmod \$module" ;;
+        *) grep -q "^\${module%.ko} " /proc/modules || insmod /modules/\$module || echo "VIVID FAIL insmod \$module" ;;
+    esac
+done
+for i in \$(seq 1 100); do test -e /sys/class/net/wlan1 && break; sleep 0.1; done
+printf 'interface=wlan0\\ndriver=nl80211\\nssid=$fujifilm_network\\nhw_mode=g\\nchannel=1\\n' >/tmp/hostapd.conf
+hostapd -B /tmp/hostapd.conf >/tmp/hostapd.log 2>&1 || echo "VIVID FAIL hostapd: \$(cat /tmp/hostapd.log)"
+ip addr add 192.168.0.1/24 dev wlan0
+printf 'network={\\n ssid="$fujifilm_network"\\n key_mgmt=NONE\\n}\\n' >/tmp/wpa_supplicant.conf
+wpa_supplicant -B -D nl80211 -i wlan1 -c /tmp/wpa_supplicant.conf >/tmp/wpa_supplicant.log 2>&1 \\
+    || echo "VIVID FAIL wpa_supplicant: \$(cat /tmp/wpa_supplicant.log)"
+ip link set wlan1 up
+ip addr add 192.168.0.2/24 dev wlan1
+ip route add default via 192.168.0.1 dev wlan1 || echo "VIVID FAIL the default route through wlan1"
+WIFI
+chmod +x "$rootfs/bin/usb-setup" "$rootfs/bin/umtp-gadget" "$rootfs/bin/wifi-setup"
 if [ "$mode" = bench-usb ]; then
     cat >"$rootfs/init" <<INIT
 #!/bin/sh
@@ -322,6 +356,16 @@ for trace in canon-eos60d nikon-z6 sony-a7sm3; do
     kill -INT \$simulator
     wait \$simulator
 done
+echo "VIVID-PHASE wifi at \$(uptime)s"
+/bin/wifi-setup
+/bin/viewfinder simulate --identity fuji --bind 192.168.0.1 >/tmp/sim-wifi.log 2>&1 &
+simulator=\$!
+timeout 240 /bin/vivid-checks wifi /bin/viewfinder
+status=\$?
+[ \$status -le 1 ] || echo "VIVID FAIL vivid-checks wifi ended with status \$status"
+[ \$status -eq 0 ] || sed "s/^/VIVID-INFO simulate --identity fuji: /" /tmp/sim-wifi.log
+kill -INT \$simulator
+wait \$simulator
 echo "VIVID-PHASE benchmark at \$(uptime)s"
 timeout 300 /bin/v4l2-benchmark /dev/video1 /bin/v4l2-ctl $bench_frames || echo "VIVID FAIL benchmark ended with status \$?"
 echo "VIVID-END at \$(uptime)s"

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/netlink.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -191,4 +192,22 @@ int viewfinder_clock_state(struct viewfinder_clock_state *state) {
     state->estimated_error_microseconds = time.esterror;
     state->maximum_error_microseconds = time.maxerror;
     return result;
+}
+
+int viewfinder_netlink_connect(int protocol) {
+    int descriptor = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, protocol);
+    if (descriptor < 0) {
+        return -1;
+    }
+    struct sockaddr_nl address;
+    memset(&address, 0, sizeof address);
+    address.nl_family = AF_NETLINK;
+    if (bind(descriptor, (struct sockaddr *)&address, sizeof address) < 0
+        || connect(descriptor, (struct sockaddr *)&address, sizeof address) < 0) {
+        int error = errno;
+        close(descriptor);
+        errno = error;
+        return -1;
+    }
+    return descriptor;
 }

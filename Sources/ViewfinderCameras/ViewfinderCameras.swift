@@ -34,7 +34,8 @@ extension CameraDiscovery {
     ///
     /// Automatic discovery (`beginSearching()`) listens with every searcher Viewfinder has:
     /// multicast DNS for `_ptp._tcp` services, SSDP for Canon's, Sony's and MTP cameras' services, and the kernel's
-    /// device events for cameras plugged in and out by USB.
+    /// device events for cameras plugged in and out by USB, and the WiFi networks joined for cameras that are their
+    /// own access point and announce nothing else (Fujifilm).
     public static let shared: CameraDiscovery = {
         let discovery = CameraDiscovery(connectors: [
             PTPUSBCameraConnector(), FujiWiFiCameraConnector(), LumixCameraConnector(), OlympusCameraConnector(),
@@ -43,6 +44,7 @@ extension CameraDiscovery {
         discovery.register(MulticastDNSSearcher())
         discovery.register(SSDPSearcher())
         discovery.register(USBCameraSearcher())
+        discovery.register(WirelessNetworkSearcher())
         return discovery
     }()
 }

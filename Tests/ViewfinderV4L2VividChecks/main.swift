@@ -26,6 +26,7 @@
 //        vivid-checks usb-benchmark VIEWFINDER GPHOTO2 MEGABYTES
 //                                          downloads a file of MEGABYTES from `VIEWFINDER simulate --usb`, and with
 //                                          GPHOTO2
+//        vivid-checks wifi VIEWFINDER      finds the simulated Fujifilm by the WiFi network wlan1 joined, and connects
 //        vivid-checks webcam-benchmark VIEWFINDER OUTPUT SECONDS
 //                                          measures `VIEWFINDER webcam` against gphoto2 | ffmpeg on a v4l2loopback device
 import ViewfinderCore
@@ -61,6 +62,8 @@ if arguments.count == 4 && arguments[1] == "hotplug" {
     await runUSBMTPChecks(runner, folder: arguments[2], gadget: arguments[3])
 } else if arguments.count == 4 && arguments[1] == "webcam-loopback" {
     await runWebcamLoopbackCheck(runner, tool: arguments[2], device: arguments[3])
+} else if arguments.count == 3 && arguments[1] == "wifi" {
+    await runWiFiChecks(runner, tool: arguments[2])
 } else if arguments.count == 3 && arguments[1] == "cli" {
     await runCLIChecks(runner, tool: arguments[2])
 } else {

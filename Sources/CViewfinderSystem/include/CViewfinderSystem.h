@@ -15,6 +15,10 @@ int viewfinder_pipe2(int descriptors[2], int flags);
 /// accept4(2): accepts a connection whose descriptor gets `flags` (SOCK_CLOEXEC, SOCK_NONBLOCK) atomically.
 int viewfinder_accept4(int descriptor, struct sockaddr *address, unsigned int *length, int flags);
 
+/// A netlink socket of `protocol` (NETLINK_GENERIC, say), close-on-exec and non-blocking, bound to an address the
+/// kernel picks and connected to the kernel, so send(2) and recv(2) talk to it; -1 with errno on failure.
+int viewfinder_netlink_connect(int protocol);
+
 /// Catches SIGINT and SIGTERM from now on, in every thread, and returns a descriptor that becomes readable (one byte,
 /// the signal's number, per signal) when one arrives; -1 when no pipe could be made. The first call installs the
 /// handlers; later calls return the same descriptor. A signal handler only writes to a pipe, so it is safe whichever

@@ -14,11 +14,13 @@ public struct DiscoveryMethod: OptionSet, Hashable, Sendable, CustomStringConver
     public static let multicastDNS = DiscoveryMethod(rawValue: 2)
     /// Attached by USB, listed by the kernel; its address is a ``CameraAddress/usb(_:)`` at its bus and device.
     public static let usb = DiscoveryMethod(rawValue: 4)
+    /// By the name of the camera's own WiFi network, which this machine joined; its address is the gateway there.
+    public static let wirelessNetwork = DiscoveryMethod(rawValue: 8)
 
     /// The methods' names, such as `ssdp+mdns`.
     public var description: String {
-        [(Self.ssdp, "ssdp"), (Self.multicastDNS, "mdns"), (Self.usb, "usb")].filter { contains($0.0) }.map(\.1)
-            .joined(separator: "+")
+        [(Self.ssdp, "ssdp"), (Self.multicastDNS, "mdns"), (Self.usb, "usb"), (Self.wirelessNetwork, "wifi")]
+            .filter { contains($0.0) }.map(\.1).joined(separator: "+")
     }
 }
 
