@@ -52,16 +52,45 @@ import ViewfinderTestSupport
             return message
         }
         #expect(messages.first?.attribute(JoinedWirelessNetwork.ssidAttribute) == Array("FUJIFILM-X-T4-1A2B".utf8))
-        // Only the station that joined a network has joined one: not the idle station, nor the access point.
+        // The stations, with the SSID where the description gives it (Linux before 4.15); not the access point.
         #expect(
-            JoinedWirelessNetwork.joined(in: messages)
-                == [JoinedWirelessNetwork(interface: "wlan0", ssid: Array("FUJIFILM-X-T4-1A2B".utf8))])
+            JoinedWirelessNetwork.stations(in: messages) == [
+                .init(interface: "wlan0", index: 4, ssid: Array("FUJIFILM-X-T4-1A2B".utf8)),
+                .init(interface: "wlan1", index: 5, ssid: nil),
+            ])
         // An error answer carries the negative errno.
         let error: [UInt8] =
             [36, 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0] + [0xFE, 0xFF, 0xFF, 0xFF]
             + [UInt8](
                 repeating: 0, count: 16)
         #expect(try GenericNetlinkMessage.decode(error) == [.error(code: -2, sequence: 4)])
+    }
+
+    /// A scan result as the kernel dumps it: the access point's BSSID, its information elements and its status.
+    static func scanResult(ssid: [UInt8], status: UInt32?) -> GenericNetlinkMessage {
+        // An SSID element (ID 0), then supported rates (ID 1).
+        let elements: [UInt8] = [0, UInt8(ssid.count)] + ssid + [1, 4, 0x82, 0x84, 0x8B, 0x96]
+        var bss: [(type: UInt16, payload: [UInt8])] = [(1, [2, 0, 0, 0, 0, 0]), (6, elements)]
+        if let status { bss.append((9, withUnsafeBytes(of: status.littleEndian, Array.init))) }
+        return GenericNetlinkMessage(
+            type: 0x20, flags: 0x2, sequence: 3, command: 34, attributes: [(47, GenericNetlinkMessage.encode(bss))])
+    }
+
+    @Test func theNetworkJoinedIsTheAssociatedAccessPointsSSID() throws {
+        let joined = Array("FUJIFILM-X-T4-VF01".utf8)
+        // Another network in range, seen by a scan but not joined, comes first.
+        let scan = [Self.scanResult(ssid: Array("Cafe".utf8), status: nil), Self.scanResult(ssid: joined, status: 1)]
+        #expect(try JoinedWirelessNetwork.associatedSSID(in: scan) == joined)
+        #expect(try JoinedWirelessNetwork.associatedSSID(in: [Self.scanResult(ssid: joined, status: 0)]) == nil)
+        #expect(try JoinedWirelessNetwork.associatedSSID(in: []) == nil)
+        // Elements cut short end the search; a nested length past its attribute is malformed.
+        var cut = Self.scanResult(ssid: joined, status: 1)
+        cut.attributes[0].payload[16 + 1] = 200
+        #expect(try JoinedWirelessNetwork.associatedSSID(in: [cut]) == nil)
+        var bad = Self.scanResult(ssid: joined, status: 1)
+        bad.attributes[0].payload[0] = 200
+        let error = #expect(throws: ViewfinderError.self) { try JoinedWirelessNetwork.associatedSSID(in: [bad]) }
+        #expect(error?.code == .malformedData)
     }
 
     @Test func lengthsThatDoNotFitTheDatagramAreMalformed() {

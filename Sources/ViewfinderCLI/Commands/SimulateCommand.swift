@@ -67,7 +67,8 @@ enum SimulateCommand: Command {
             .value(
                 "port", "PORT",
                 help:
-                    "The TCP port to listen on (80 for lumix and olympus, 8080 for sony-remote-api); 0 picks a free one.",
+                    "The TCP port to listen on (55740 for fuji, 80 for lumix and olympus, 8080 for sony-remote-api); 0 "
+                    + "picks a free one.",
                 default: "15740"),
             .value(
                 "content-port", "PORT", help: "With --identity lumix, the port of its content directory and files.",
@@ -155,7 +156,8 @@ enum SimulateCommand: Command {
                 "--identity takes generic, nikon, canon, sony, sony-stepping, fuji, lumix, olympus or sony-remote-api, not '\(identityName)'",
                 commandPath: arguments.commandPath)
         }
-        let port = try arguments.integer("port", default: 15740, in: 0...65535)
+        // A Fujifilm listens where Fujifilm's clients look, as the HTTP cameras do.
+        let port = try arguments.integer("port", default: identity == .fuji ? 55740 : 15740, in: 0...65535)
         var configuration = CameraSimulator.Configuration(
             identity: identity, model: arguments.value("model"), bindAddress: arguments.value("bind") ?? "127.0.0.1",
             port: UInt16(port), sampleImageCount: try arguments.integer("sample-images", default: 2, in: 0...100),

@@ -45,20 +45,34 @@ struct GenericNetlinkMessage: Equatable {
     /// The message as sent: the 16-byte netlink header, the 4-byte generic header and the attributes, each padded to
     /// four bytes.
     var encoded: [UInt8] {
-        var body: [UInt8] = [command, 1, 0, 0]
-        for attribute in attributes {
-            append(UInt16(4 + attribute.payload.count), to: &body)
-            append(attribute.type, to: &body)
-            body += attribute.payload
-            body += [UInt8](repeating: 0, count: Self.padding(attribute.payload.count))
-        }
+        let body = [command, 1, 0, 0] + Self.encode(attributes)
         var bytes: [UInt8] = []
-        append(UInt32(16 + body.count), to: &bytes)
-        append(type, to: &bytes)
-        append(flags, to: &bytes)
-        append(sequence, to: &bytes)
-        append(UInt32(0), to: &bytes)
+        Self.append(UInt32(16 + body.count), to: &bytes)
+        Self.append(type, to: &bytes)
+        Self.append(flags, to: &bytes)
+        Self.append(sequence, to: &bytes)
+        Self.append(UInt32(0), to: &bytes)
         return bytes + body
+    }
+
+    /// Attributes as a message or a nested attribute holds them: each a length (including its 4-byte header), a type
+    /// and a payload padded to four bytes.
+    static func encode(_ attributes: [(type: UInt16, payload: [UInt8])]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for attribute in attributes {
+            append(UInt16(4 + attribute.payload.count), to: &bytes)
+            append(attribute.type, to: &bytes)
+            bytes += attribute.payload
+            bytes += [UInt8](repeating: 0, count: padding(attribute.payload.count))
+        }
+        return bytes
+    }
+
+    /// The attributes nested in an attribute's payload.
+    ///
+    /// - Throws: `GenericNetlinkMessage.MalformedError` (at the offset in the payload) when a length runs past it.
+    static func nestedAttributes(in payload: [UInt8]) throws(MalformedError) -> [(type: UInt16, payload: [UInt8])] {
+        try attributes(in: payload[...], at: 0)
     }
 
     /// What one datagram from the kernel holds: its messages in order.
@@ -140,7 +154,7 @@ struct GenericNetlinkMessage: Equatable {
         (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
     }
 
-    private func append(_ value: some FixedWidthInteger, to bytes: inout [UInt8]) {
+    private static func append(_ value: some FixedWidthInteger, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
     }
 }

@@ -37,6 +37,10 @@ public struct JoinedWirelessNetwork: Hashable, Sendable, CustomStringConvertible
     /// The networks joined now, asked of the kernel's wireless configuration (nl80211); empty on a machine without
     /// wireless interfaces.
     ///
+    /// The network of each station interface is the one its interface description names, where the kernel gives it
+    /// there (as Linux before 4.15 did), or else the one of the access point it is associated with in its scan results
+    /// (as `iw dev IF link` finds it).
+    ///
     /// - Throws: `ViewfinderError` when the kernel could not be asked or its answer was malformed.
     public static func all() throws(ViewfinderError) -> [JoinedWirelessNetwork] {
         var link = try GenericNetlinkLink()
@@ -45,34 +49,108 @@ public struct JoinedWirelessNetwork: Hashable, Sendable, CustomStringConvertible
             GenericNetlinkMessage(
                 type: family, flags: GenericNetlinkMessage.requestFlag | GenericNetlinkMessage.dumpFlag, sequence: 0,
                 command: getInterfaceCommand, attributes: []))
-        return joined(in: interfaces)
+        var joined: [JoinedWirelessNetwork] = []
+        for station in stations(in: interfaces) {
+            if let ssid = station.ssid {
+                joined.append(JoinedWirelessNetwork(interface: station.interface, ssid: ssid))
+                continue
+            }
+            let scan = try link.dump(
+                GenericNetlinkMessage(
+                    type: family, flags: GenericNetlinkMessage.requestFlag | GenericNetlinkMessage.dumpFlag,
+                    sequence: 0, command: getScanCommand,
+                    attributes: [(interfaceIndexAttribute, withUnsafeBytes(of: station.index.littleEndian, Array.init))]
+                ))
+            if let ssid = try associatedSSID(in: scan) {
+                joined.append(JoinedWirelessNetwork(interface: station.interface, ssid: ssid))
+            }
+        }
+        return joined
     }
 
-    /// The networks that the interfaces in an interface dump's messages have joined.
-    static func joined(in interfaces: [GenericNetlinkMessage]) -> [JoinedWirelessNetwork] {
-        return interfaces.compactMap { message in
-            // An access point's own interface has an SSID too: only a client's network is one joined.
-            guard let type = message.attribute(interfaceTypeAttribute), type.count == 4,
-                clientTypes.contains(
-                    UInt32(type[0]) | UInt32(type[1]) << 8 | UInt32(type[2]) << 16 | UInt32(type[3]) << 24),
-                let ssid = message.attribute(ssidAttribute), !ssid.isEmpty,
+    /// A station interface in an interface dump: its name, its index, and the SSID where the dump gives it.
+    struct Station: Equatable {
+        var interface: String
+        var index: UInt32
+        var ssid: [UInt8]?
+    }
+
+    /// The station interfaces in an interface dump's messages; an access point's own interface is not one.
+    static func stations(in interfaces: [GenericNetlinkMessage]) -> [Station] {
+        interfaces.compactMap { message in
+            guard let type = message.attribute(interfaceTypeAttribute).flatMap(uint32),
+                clientTypes.contains(type),
+                let index = message.attribute(interfaceIndexAttribute).flatMap(uint32),
                 let name = message.attribute(interfaceNameAttribute)
             else { return nil }
-            return JoinedWirelessNetwork(
-                interface: String(decoding: name.prefix { $0 != 0 }, as: UTF8.self), ssid: Array(ssid.prefix(32)))
+            let ssid = message.attribute(ssidAttribute).flatMap { $0.isEmpty ? nil : Array($0.prefix(32)) }
+            return Station(
+                interface: String(decoding: name.prefix { $0 != 0 }, as: UTF8.self), index: index, ssid: ssid)
         }
+    }
+
+    /// The SSID of the access point a scan dump's messages say the interface is associated with, from its
+    /// information elements; `nil` when it is associated with none.
+    ///
+    /// - Throws: `ViewfinderError` with `malformedData` when a nested length runs past its attribute.
+    static func associatedSSID(in scan: [GenericNetlinkMessage]) throws(ViewfinderError) -> [UInt8]? {
+        for message in scan {
+            guard let bss = message.attribute(bssAttribute) else { continue }
+            let attributes: [(type: UInt16, payload: [UInt8])]
+            do {
+                attributes = try GenericNetlinkMessage.nestedAttributes(in: bss)
+            } catch {
+                throw ViewfinderError(
+                    .malformedData, "the kernel's scan result has a bad length at byte \(error.offset)")
+            }
+            func attribute(_ type: UInt16) -> [UInt8]? { attributes.first { $0.type == type }?.payload }
+            guard attribute(bssStatusAttribute).flatMap(uint32) == associatedStatus,
+                let elements = attribute(bssInformationElementsAttribute) ?? attribute(bssBeaconElementsAttribute)
+            else { continue }
+            // Information elements: an ID, a length and that many bytes each; the SSID's ID is 0.
+            var offset = 0
+            while elements.count - offset >= 2 {
+                let length = Int(elements[offset + 1])
+                guard length <= elements.count - offset - 2 else { break }
+                if elements[offset] == 0 {
+                    return length == 0 || length > 32 ? nil : Array(elements[(offset + 2)..<(offset + 2 + length)])
+                }
+                offset += 2 + length
+            }
+        }
+        return nil
+    }
+
+    /// A u32 attribute's value, in the host's (little-endian) order.
+    private static func uint32(_ payload: [UInt8]) -> UInt32? {
+        guard payload.count == 4 else { return nil }
+        return UInt32(payload[0]) | UInt32(payload[1]) << 8 | UInt32(payload[2]) << 16 | UInt32(payload[3]) << 24
     }
 
     /// `NL80211_CMD_GET_INTERFACE`.
     static let getInterfaceCommand: UInt8 = 5
+    /// `NL80211_CMD_GET_SCAN`, the scan results of the interface `NL80211_ATTR_IFINDEX` names.
+    static let getScanCommand: UInt8 = 32
+    /// `NL80211_ATTR_IFINDEX`, a u32.
+    static let interfaceIndexAttribute: UInt16 = 3
     /// `NL80211_ATTR_IFNAME`, a NUL-terminated string.
     static let interfaceNameAttribute: UInt16 = 4
     /// `NL80211_ATTR_IFTYPE`, a u32.
     static let interfaceTypeAttribute: UInt16 = 5
     /// `NL80211_IFTYPE_STATION` and `NL80211_IFTYPE_P2P_CLIENT`: interfaces that join a network.
     static let clientTypes: Set<UInt32> = [2, 8]
-    /// `NL80211_ATTR_SSID`: the network a station interface has joined, present only while it has.
+    /// `NL80211_ATTR_SSID`: an access point's own network, and before Linux 4.15 a station's too.
     static let ssidAttribute: UInt16 = 52
+    /// `NL80211_ATTR_BSS`: a scan result, nested.
+    static let bssAttribute: UInt16 = 47
+    /// `NL80211_BSS_INFORMATION_ELEMENTS`, in a scan result.
+    static let bssInformationElementsAttribute: UInt16 = 6
+    /// `NL80211_BSS_BEACON_IES`, in a scan result.
+    static let bssBeaconElementsAttribute: UInt16 = 11
+    /// `NL80211_BSS_STATUS`, a u32, in a scan result.
+    static let bssStatusAttribute: UInt16 = 9
+    /// `NL80211_BSS_STATUS_ASSOCIATED`.
+    static let associatedStatus: UInt32 = 1
 }
 
 /// A generic netlink socket connected to the kernel, for one request at a time with a deadline.
