@@ -36,29 +36,44 @@ package enum Poll {
     /// - Returns: The events that happened for each request, in order; all zero when the deadline passed.
     package static func wait(_ requests: [Request], until deadline: ContinuousClock.Instant?) throws(Errno) -> [Int16] {
         var descriptors = requests.map { pollfd(fd: $0.descriptor, events: $0.events, revents: 0) }
-        while true {
-            let timeout = deadline.map { milliseconds(until: $0) } ?? -1
-            let ready = descriptors.withUnsafeMutableBufferPointer {
-                Glibc.poll($0.baseAddress, nfds_t($0.count), timeout)
-            }
-            if ready > 0 { return descriptors.map(\.revents) }
-            if ready == 0 {
-                // poll rounds down to its clock's tick: wait again until the deadline has really passed.
-                guard let deadline, ContinuousClock.now < deadline else { return descriptors.map(\.revents) }
-                continue
-            }
-            let error = Errno.current
-            guard error == .interrupted else { throw error }
+        let failure = descriptors.withUnsafeMutableBufferPointer {
+            poll($0.baseAddress, count: $0.count, until: deadline)
         }
+        if let failure { throw failure }
+        return descriptors.map(\.revents)
     }
 
-    /// Waits until `descriptor` is ready for `events` or `deadline` passes.
+    /// Waits until `descriptor` is ready for `events` or `deadline` passes, with nothing allocated, as a socket waits
+    /// before each read.
     ///
     /// - Returns: The events that happened; 0 when the deadline passed.
     package static func wait(_ descriptor: CInt, for events: Int16, until deadline: ContinuousClock.Instant?)
         throws(Errno) -> Int16
     {
-        try wait([Request(descriptor, for: events)], until: deadline)[0]
+        var entry = pollfd(fd: descriptor, events: events, revents: 0)
+        if let failure = poll(&entry, count: 1, until: deadline) { throw failure }
+        return entry.revents
+    }
+
+    /// Calls `poll` on `count` entries until one is ready or `deadline` has really passed, again when a signal
+    /// interrupts it.
+    ///
+    /// - Returns: The error that ended the wait, or `nil`.
+    private static func poll(
+        _ entries: UnsafeMutablePointer<pollfd>?, count: Int, until deadline: ContinuousClock.Instant?
+    ) -> Errno? {
+        while true {
+            let timeout = deadline.map { milliseconds(until: $0) } ?? -1
+            let ready = Glibc.poll(entries, nfds_t(count), timeout)
+            if ready > 0 { return nil }
+            if ready == 0 {
+                // poll rounds down to its clock's tick: wait again until the deadline has really passed.
+                guard let deadline, ContinuousClock.now < deadline else { return nil }
+                continue
+            }
+            let error = Errno.current
+            guard error == .interrupted else { return error }
+        }
     }
 
     /// The milliseconds from now until `deadline`, rounded up and at least 0, as `poll` takes them.

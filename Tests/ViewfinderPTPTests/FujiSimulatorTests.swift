@@ -177,6 +177,35 @@ import ViewfinderTestSupport
         }
     }
 
+    /// While live view runs, a dial turned on the camera reaches the property's observers within the poll's bound.
+    ///
+    /// The bound is one interval of CurrentState questions (200 ms) plus the round trips of the question and the
+    /// property's read; the wait allows 3 s for a busy machine. Frames keep coming meanwhile.
+    @Test func aDialTurnedDuringLiveViewReachesObserversWithinThePollsBound() async throws {
+        try await CameraHarness.run(Self.fuji()) { harness in
+            let frames = Atomic(0)
+            let cancellable = harness.camera.liveViewPublisher(options: [.skipImageDecoding: true])
+                .sinkWithReadyHandler { _ in
+                } receiveValue: { _, ready in
+                    frames.add(1, ordering: .relaxed)
+                    ready()
+                }
+            defer { cancellable.cancel() }
+            try await waitUntil("live view frames") { frames.load(ordering: .relaxed) >= 3 }
+            let seen = Observed<String>()
+            let token = harness.camera.property(for: .iso).addObserver { property, _ in
+                property.currentValue.map { seen.append($0.localizedDisplayValue) }
+            }
+            try harness.simulator.turnDial(.exposureIndex, to: 3200)
+            try await waitUntil("the observer to hear of ISO 3200", limit: .seconds(3)) {
+                seen.all.contains("ISO 3200")
+            }
+            let framesThen = frames.load(ordering: .relaxed)
+            try await waitUntil("frames after the change") { frames.load(ordering: .relaxed) > framesThen + 2 }
+            withExtendedLifetime(token) {}
+        }
+    }
+
     /// CurrentState's value: a count, then each property's code and value; a count beyond the bytes is refused.
     @Test func currentStateListsTheChangedProperties() throws {
         #expect(try FujiPropertyValues.changedProperties(inCurrentState: []) == [])

@@ -49,9 +49,24 @@ extension PTPSession {
     /// Runs a transaction whose data-in phase is a dataset, collecting at most
     /// ``Configuration/maximumDatasetLength`` bytes of it.
     func dataset(_ operation: PTPOperationCode, parameters: [UInt32] = []) async throws -> [UInt8] {
+        let core = core
+        return try await core.perform { flag in
+            try core.dataset(operation, parameters: parameters, cancellation: flag)
+        }
+    }
+}
+
+extension PTPSessionCore {
+    /// Runs a transaction whose data-in phase is a dataset, collecting at most
+    /// ``PTPSession/Configuration/maximumDatasetLength`` bytes of it; runs on the command thread.
+    func dataset(
+        _ operation: PTPOperationCode, parameters: [UInt32] = [], cancellation: PTPCancellationFlag
+    ) throws -> [UInt8] {
         let collector = PTPDatasetCollector(
             limit: configuration.maximumDatasetLength, subject: "the camera's answer to \(operation)")
-        _ = try await transaction(operation, parameters: parameters) { try collector.append($0) }
+        _ = try transaction(
+            operation, parameters: parameters, dataOut: nil,
+            dataIn: .stream(consumer: { try collector.append($0) }, progress: nil), cancellation: cancellation)
         return collector.bytes
     }
 }

@@ -201,19 +201,30 @@ extension FujiWiFiTransport {
         return events & Poll.readable != 0
     }
 
-    /// Reads one frame: its 32-bit length (itself included), a 14-byte header and a JPEG.
+    /// Reads one frame: its 32-bit length (itself included), a 14-byte header and a JPEG, received straight into the
+    /// returned array's memory.
     func readFrame(from connection: PTPIPConnection) throws(ViewfinderError) -> [UInt8] {
         func activity() -> String { "reading a live view frame from \(connection.socket.endpoint)" }
-        var reader = PTPDataReader(try Self.read(4, from: connection, while: activity()), reading: "live view frame")
-        let length = Int(try reader.read(UInt32.self))
+        var field: UInt32 = 0
+        try withUnsafeMutableBytes(of: &field) { (raw) throws(ViewfinderError) in
+            try connection.readPayload(into: raw, while: activity())
+        }
+        let length = Int(UInt32(littleEndian: field))
         let overhead = 4 + Self.liveViewHeaderLength
         guard length >= overhead + 4, length - overhead <= configuration.maximumLiveViewFrameLength else {
-            throw reader.malformed(
-                "a frame of \(length) bytes is not between \(overhead + 4) and "
+            throw ViewfinderError(
+                .malformedData,
+                "a live view frame of \(length) bytes from \(endpoint) is not between \(overhead + 4) and "
                     + "\(configuration.maximumLiveViewFrameLength + overhead) bytes")
         }
         try connection.skipPayload(Self.liveViewHeaderLength, while: activity())
-        let jpeg = try Self.read(length - overhead, from: connection, while: activity())
+        let count = length - overhead
+        let jpeg = try typedThrows {
+            try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                try connection.readPayload(into: UnsafeMutableRawBufferPointer(buffer), while: activity())
+                initialized = count
+            }
+        }
         guard jpeg[0] == 0xFF, jpeg[1] == 0xD8 else {
             throw ViewfinderError(.malformedData, "a live view frame from \(endpoint) does not hold a JPEG")
         }

@@ -89,11 +89,13 @@ final class FujiDialect: PTPDialect {
         return dialect
     }
 
-    /// Reads CurrentState (0xD212), the properties changed on the camera since it was last read, as libgphoto2 does
-    /// where it waits for the camera; each is the DevicePropChanged event a camera of another make would send.
-    static func changedProperties(on session: PTPSession) async throws -> [PTPEvent] {
+    /// Reads CurrentState (0xD212), the properties changed on the camera since it was last read, on the command thread.
+    ///
+    /// libgphoto2 reads it where it waits for the camera; each property listed is the DevicePropChanged event a
+    /// camera of another make would send.
+    static func changedProperties(on core: PTPSessionCore) throws -> [PTPEvent] {
         let code = UInt32(PTPDevicePropertyCode.fujiCurrentState.rawValue)
-        let data = try await session.transaction(.getDevicePropValue, parameters: [code]).data
+        let data = try core.dataset(.getDevicePropValue, parameters: [code], cancellation: PTPCancellationFlag())
         return try FujiPropertyValues.changedProperties(inCurrentState: data).map {
             PTPEvent(code: .devicePropChanged, transactionID: 0xFFFF_FFFF, parameters: [UInt32($0.rawValue)])
         }

@@ -53,9 +53,9 @@ final class NikonDialect: PTPDialect {
     }
 
     /// Asks the camera for the events it holds, with CheckEvent (0x90C7), as libgphoto2 does wherever the camera
-    /// lists the operation.
-    static func checkEvent(on session: PTPSession) async throws -> [PTPEvent] {
-        try events(inCheckEventAnswer: try await session.dataset(.nikonCheckEvent))
+    /// lists the operation; runs on the command thread.
+    static func checkEvent(on core: PTPSessionCore) throws -> [PTPEvent] {
+        try events(inCheckEventAnswer: try core.dataset(.nikonCheckEvent, cancellation: PTPCancellationFlag()))
     }
 
     /// The events in a CheckEvent answer: each record an event code and its one parameter.

@@ -7,7 +7,11 @@ import ViewfinderSystem
 ///
 /// Both answer a 16-bit count, then that many records of a 16-bit code and a 32-bit value (``records(in:of:)``); the
 /// dialect turns the records into events. The poller asks while the connection lasts and hands each event to
-/// `deliver` in order.
+/// `deliver` in order, the next question coming ``interval`` after the last answer's events were handled.
+///
+/// Each question runs as a timed job on the session's command thread, between the transactions of other callers,
+/// and an empty answer schedules the next one there: a poll that finds nothing wakes that one thread and no task.
+/// Only an answer with events starts a task, which hands them over and then schedules the next question.
 package final class PTPEventPoller: Sendable {
     /// One record of an event list: a 16-bit code and a 32-bit value.
     package struct Record: Equatable, Sendable {
@@ -17,10 +21,23 @@ package final class PTPEventPoller: Sendable {
         package var value: UInt32
     }
 
-    /// How often the camera is asked.
+    /// How often the camera is asked: a change on the camera reaches `deliver` at most this long, plus the question's
+    /// round trip, after the camera lists it.
     static let interval = Duration.milliseconds(200)
 
-    private let task: Locked<Task<Void, Never>?> = Locked(nil)
+    /// Asks the camera, on the command thread, and returns its events.
+    typealias Question = @Sendable (PTPSessionCore) throws -> [PTPEvent]
+    /// Handles one event.
+    typealias Delivery = @Sendable (PTPEvent) async -> Void
+
+    private struct State {
+        /// Whether the poller was stopped: no question is asked any more.
+        var stopped = false
+        /// The task handing over the events of the last answer, while it runs.
+        var delivery: Task<Void, Never>?
+    }
+
+    private let state = Locked(State())
 
     /// The records of an event list: a 16-bit count, then that many records of 6 bytes; an empty answer is an empty
     /// list.
@@ -41,38 +58,63 @@ package final class PTPEventPoller: Sendable {
         }
     }
 
-    /// Starts asking the camera of `session` for its events with `ask`, handing them to `deliver`.
-    func start(
-        on session: PTPSession, asking ask: @escaping @Sendable (PTPSession) async throws -> [PTPEvent],
-        deliver: @escaping @Sendable (PTPEvent) async -> Void
-    ) {
-        let poll = Task {
-            while !Task.isCancelled {
-                do {
-                    for event in try await ask(session) { await deliver(event) }
-                } catch let error as ViewfinderError where error.code == .notConnected {
-                    return
-                } catch {
-                    // A refused or malformed answer: the next poll asks again.
-                }
-                try? await Task.sleep(for: Self.interval)
-            }
-        }
-        task.withLock { $0 = poll }
+    /// Starts asking the camera of `session` for its events with `ask`, on the session's command thread, handing
+    /// them to `deliver`.
+    func start(on session: PTPSession, asking ask: @escaping Question, deliver: @escaping Delivery) {
+        scheduleQuestion(on: session.core, ask, deliver)
     }
 
-    /// Stops asking, and waits for the poll under way.
-    func stop() async {
-        let poll = task.withLock { task in
-            defer { task = nil }
-            return task
+    /// Asks again ``interval`` from now.
+    private func scheduleQuestion(on core: PTPSessionCore, _ ask: @escaping Question, _ deliver: @escaping Delivery) {
+        guard !state.withLock({ $0.stopped }) else { return }
+        core.commandThread.schedule(at: .now + Self.interval) { [self] in
+            question(on: core, ask, deliver)
         }
-        poll?.cancel()
-        await poll?.value
+    }
+
+    /// Asks the camera once; runs on the command thread.
+    private func question(on core: PTPSessionCore, _ ask: @escaping Question, _ deliver: @escaping Delivery) {
+        // A timer due after the thread stopped runs elsewhere: the session has ended then, and so has the polling.
+        guard core.commandThread.isCurrent, !state.withLock({ $0.stopped }) else { return }
+        let events: [PTPEvent]
+        do {
+            events = try ask(core)
+        } catch let error as ViewfinderError where error.code == .notConnected {
+            return
+        } catch {
+            // A refused or malformed answer: the next question asks again.
+            events = []
+        }
+        guard !events.isEmpty else {
+            scheduleQuestion(on: core, ask, deliver)
+            return
+        }
+        state.withLock { state in
+            guard !state.stopped else { return }
+            state.delivery = Task { [self] in
+                for event in events { await deliver(event) }
+                scheduleQuestion(on: core, ask, deliver)
+            }
+        }
+    }
+
+    /// Stops asking, and waits for the events of the last answer to be handled; a question under way on the command
+    /// thread ends before any transaction asked for later.
+    func stop() async {
+        let delivery = state.withLock { state in
+            state.stopped = true
+            defer { state.delivery = nil }
+            return state.delivery
+        }
+        delivery?.cancel()
+        await delivery?.value
     }
 
     /// Stops asking, without waiting.
     func cancel() {
-        task.withLock { $0 }?.cancel()
+        state.withLock { state in
+            state.stopped = true
+            return state.delivery
+        }?.cancel()
     }
 }
