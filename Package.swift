@@ -229,7 +229,7 @@ let package = Package(
             name: "ViewfinderHTTPClientTests",
             dependencies: [
                 "ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore", "ViewfinderHTTPMessage",
-                "ViewfinderHTTPClient",
+                "ViewfinderHTTPClient", "ViewfinderSimulator",
             ],
             swiftSettings: strict),
         // The Lumix driver against a TZ90's recorded answers served back over loopback HTTP, the simulated Lumix and
