@@ -224,6 +224,14 @@ let package = Package(
             name: "ViewfinderSystemTests", dependencies: ["ViewfinderTestSupport", "ViewfinderSystem"],
             swiftSettings: strict),
         .testTarget(name: "ViewfinderHTTPMessageTests", dependencies: ["ViewfinderHTTPMessage"], swiftSettings: strict),
+        // The HTTP cameras' client against loopback servers that keep, drop and refuse connections as cameras do.
+        .testTarget(
+            name: "ViewfinderHTTPClientTests",
+            dependencies: [
+                "ViewfinderTestSupport", "ViewfinderSystem", "ViewfinderCore", "ViewfinderHTTPMessage",
+                "ViewfinderHTTPClient", "ViewfinderSimulator",
+            ],
+            swiftSettings: strict),
         // The Lumix driver against a TZ90's recorded answers served back over loopback HTTP, the simulated Lumix and
         // hostile peers.
         .testTarget(

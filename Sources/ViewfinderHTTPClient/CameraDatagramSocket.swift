@@ -12,7 +12,9 @@ import ViewfinderSystem
 /// ```swift
 /// let socket = try CameraDatagramSocket(host: "192.168.54.1", port: 0, peer: "the Lumix", thread: liveViewThread)
 /// let arrival = try await socket.run { () throws(ViewfinderError) in
-///     try socket.receive(into: &buffer, until: .now + .seconds(2))
+///     try socket.withReceiveBuffer { buffer throws(ViewfinderError) in
+///         try socket.receive(into: &buffer, until: .now + .seconds(2))
+///     }
 /// }
 /// ```
 package final class CameraDatagramSocket: Sendable {
@@ -26,8 +28,14 @@ package final class CameraDatagramSocket: Sendable {
         case camera(Int)
     }
 
+    /// The longest datagram read: the most UDP carries.
+    package static let maximumDatagramLength = 65536
+
     private let socket: Socket
     private let thread: IOThread
+    /// The buffer datagrams are received into, kept from one frame to the next (a fresh one each frame cost 64 KiB
+    /// allocated and zeroed); taken out while a read runs.
+    private let spareBuffer = Locked<[UInt8]>([])
     private let camera: SocketAddress?
     private let peer: String
 
@@ -57,6 +65,22 @@ package final class CameraDatagramSocket: Sendable {
         _ body: @escaping @Sendable () throws(ViewfinderError) -> Value
     ) async throws(ViewfinderError) -> Value {
         try await HTTPClient.run(on: thread, peer: "\(peer)'s live view", body)
+    }
+
+    /// Runs `body` with a buffer of ``maximumDatagramLength`` bytes to receive into, the one the previous read used
+    /// when it is free.
+    ///
+    /// - Throws: What `body` throws.
+    package func withReceiveBuffer<Value>(
+        _ body: (inout [UInt8]) throws(ViewfinderError) -> Value
+    ) throws(ViewfinderError) -> Value {
+        var buffer = spareBuffer.withLock { spare in
+            defer { spare = [] }
+            return spare
+        }
+        if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: Self.maximumDatagramLength) }
+        defer { spareBuffer.withLock { [buffer] in $0 = buffer } }
+        return try body(&buffer)
     }
 
     /// Receives one datagram into `buffer` by `deadline`, blocking the calling thread (the socket's own).

@@ -8,14 +8,15 @@ package protocol HTTPCameraLiveView: Sendable {
 }
 
 /// What an HTTP camera's connection keeps besides its driver's own state: the thread its exchanges run on one after
-/// another, the poll that follows the camera, the error that ended the connection, the live view under way and the
-/// thread live view is read on.
+/// another, the HTTP connection kept between them, the poll that follows the camera, the error that ended the
+/// connection, the live view under way and the thread live view is read on.
 ///
 /// The Lumix and Olympus connections hand their `CameraDriverConnection` lifecycle to it:
 ///
 /// ```swift
 /// let link = HTTPCameraLink<LumixLiveView>(
-///     thread: try IOThread(name: "lumix-http"), pollInterval: .seconds(1), liveViewThreadName: "lumix-liveview")
+///     thread: try IOThread(name: "lumix-http"), connection: HTTPKeptConnection(host: host, port: 80),
+///     pollInterval: .seconds(1), liveViewThreadName: "lumix-liveview")
 /// let error = await link.run { try await readSettings() }  // until link.close()
 /// ```
 package final class HTTPCameraLink<LiveView: HTTPCameraLiveView>: Sendable {
@@ -32,15 +33,20 @@ package final class HTTPCameraLink<LiveView: HTTPCameraLiveView>: Sendable {
 
     /// The thread the blocking HTTP exchanges run on, one after another.
     package let thread: IOThread
+    /// The HTTP connection the exchanges share while the camera keeps it open.
+    package let connection: HTTPKeptConnection
     /// Reads the camera for changes while the connection runs.
     package let poll: CameraPoll
     private let liveViewThreadName: String
     private let state = Locked(State())
 
-    /// A link whose exchanges run on `thread`, whose poll runs every `pollInterval` and whose live view is read on a
-    /// thread named `liveViewThreadName`.
-    package init(thread: IOThread, pollInterval: Duration, liveViewThreadName: String) {
+    /// A link whose exchanges run on `thread` over `connection`, whose poll runs every `pollInterval` and whose live
+    /// view is read on a thread named `liveViewThreadName`.
+    package init(
+        thread: IOThread, connection: HTTPKeptConnection, pollInterval: Duration, liveViewThreadName: String
+    ) {
         self.thread = thread
+        self.connection = connection
         poll = CameraPoll(every: pollInterval)
         self.liveViewThreadName = liveViewThreadName
     }
@@ -58,7 +64,7 @@ package final class HTTPCameraLink<LiveView: HTTPCameraLiveView>: Sendable {
         return error
     }
 
-    /// Stops the poll, live view and the threads.
+    /// Stops the poll, live view, the threads and the kept connection.
     package func close() {
         poll.stop()
         let liveViewThread = state.withLock { state in
@@ -69,6 +75,7 @@ package final class HTTPCameraLink<LiveView: HTTPCameraLiveView>: Sendable {
         takeLiveView()?.close()
         liveViewThread?.stop()
         thread.stop()
+        connection.close()
     }
 
     /// The thread live view's socket is read on, started at the first call and kept until the link closes; live

@@ -45,6 +45,12 @@ package struct HTTPBodyReader: Sendable {
     package private(set) var body: [UInt8] = []
     /// Whether the body is whole.
     package private(set) var isComplete = false
+    /// How many of the bytes taken came after the body's end: none when the peer sent the body alone.
+    package private(set) var excess = 0
+
+    /// Whether the body ends where the peer closes the connection (it has no length and no chunks), so that the
+    /// connection carries nothing after it.
+    package var endsAtClose: Bool { framing == .untilClose }
 
     /// The longest chunk size line or trailer line read.
     private static let maximumLineLength = 1024
@@ -69,10 +75,15 @@ package struct HTTPBodyReader: Sendable {
     ///
     /// - Throws: ``Failure/tooLong(_:)`` past the bound, ``Failure/malformedChunk`` for chunks out of form.
     package mutating func take(_ bytes: ArraySlice<UInt8>) throws(Failure) {
-        guard !isComplete else { return }
+        guard !isComplete else {
+            excess += bytes.count
+            return
+        }
         switch framing {
         case .length(let length):
-            body += bytes.prefix(length - body.count)
+            let wanted = length - body.count
+            body += bytes.prefix(wanted)
+            excess += max(0, bytes.count - wanted)
             isComplete = body.count == length
         case .untilClose:
             guard body.count + bytes.count <= maximumLength else { throw .tooLong(maximumLength) }
@@ -82,6 +93,7 @@ package struct HTTPBodyReader: Sendable {
             while !rest.isEmpty, !isComplete {
                 try takeChunked(&rest)
             }
+            excess += rest.count
         }
     }
 

@@ -49,12 +49,12 @@ package struct HTTPURL: Hashable, Sendable {
         target = path.isEmpty ? "/" : String(path)
     }
 
-    /// The GET request for the URL that Viewfinder's clients send: `Host`, the fields given, `Connection: close` and
-    /// `User-Agent: Viewfinder`.
-    package func getRequest(with fields: [HTTPHead.Field] = []) -> HTTPHead {
+    /// The GET request for the URL that Viewfinder's clients send: `Host`, the fields given, `Connection: close`
+    /// unless the connection is to be kept for more requests, and `User-Agent: Viewfinder`.
+    package func getRequest(with fields: [HTTPHead.Field] = [], keepingConnection: Bool = false) -> HTTPHead {
         HTTPHead(
             startLine: "GET \(target) HTTP/1.1",
             fields: [.init("Host", HostPort.text(host, port: port))] + fields
-                + [.init("Connection", "close"), .init("User-Agent", "Viewfinder")])
+                + (keepingConnection ? [] : [.init("Connection", "close")]) + [.init("User-Agent", "Viewfinder")])
     }
 }

@@ -30,14 +30,15 @@ public final class LumixConnection: CameraDriverConnection {
     public let deviceInfo: CameraDeviceInfo
 
     private init(
-        host: String, configuration: LumixCamera.Configuration, context: CameraDriverContext, thread: IOThread,
-        capability: LumixCapability, menus: LumixMenus, version: String
+        configuration: LumixCamera.Configuration, context: CameraDriverContext, thread: IOThread,
+        connection: HTTPKeptConnection, capability: LumixCapability, menus: LumixMenus, version: String
     ) {
-        self.host = host
+        host = connection.host
         self.configuration = configuration
         self.context = context
         link = HTTPCameraLink(
-            thread: thread, pollInterval: configuration.pollInterval, liveViewThreadName: "lumix-liveview")
+            thread: thread, connection: connection, pollInterval: configuration.pollInterval,
+            liveViewThreadName: "lumix-liveview")
         self.capability = capability
         self.menus = menus
         deviceInfo = CameraDeviceInfo(
@@ -53,9 +54,10 @@ public final class LumixConnection: CameraDriverConnection {
         host: String, configuration: LumixCamera.Configuration, context: CameraDriverContext
     ) async throws -> LumixConnection {
         let thread = try IOThread(name: "lumix-http")
+        let http = HTTPKeptConnection(host: host, port: configuration.port)
         do {
             let exchange = { @Sendable (query: String) async throws(ViewfinderError) -> LumixReply in
-                try await Self.command(query, on: thread, host: host, configuration: configuration)
+                try await Self.command(query, on: thread, via: http, configuration: configuration)
             }
             try await requestAccess(exchange, host: host, deviceName: configuration.deviceName)
             let capability = try await LumixCapability(exchange)
@@ -69,12 +71,13 @@ public final class LumixConnection: CameraDriverConnection {
             let state = try await exchange("mode=getstate")
             try state.requireOK("reading the camera's state")
             let connection = LumixConnection(
-                host: host, configuration: configuration, context: context, thread: thread, capability: capability,
-                menus: menus, version: state.childTexts(of: "state")["version"] ?? "")
+                configuration: configuration, context: context, thread: thread, connection: http,
+                capability: capability, menus: menus, version: state.childTexts(of: "state")["version"] ?? "")
             try await connection.readSettings(state: state)
             return connection
         } catch {
             thread.stop()
+            http.close()
             throw error
         }
     }
@@ -109,21 +112,25 @@ public final class LumixConnection: CameraDriverConnection {
     ///   of form, a body over the bound), `notConnected` once the connection is closed.
     func command(_ query: String, maximumLength: Int? = nil) async throws(ViewfinderError) -> LumixReply {
         try await Self.command(
-            query, on: link.thread, host: host, configuration: configuration, maximumLength: maximumLength)
+            query, on: link.thread, via: link.connection, configuration: configuration, maximumLength: maximumLength)
     }
 
     private static func command(
-        _ query: String, on thread: IOThread, host: String, configuration: LumixCamera.Configuration,
-        maximumLength: Int? = nil
+        _ query: String, on thread: IOThread, via connection: HTTPKeptConnection,
+        configuration: LumixCamera.Configuration, maximumLength: Int? = nil
     ) async throws(ViewfinderError) -> LumixReply {
+        let host = connection.host
         let url = HTTPURL(host: host, port: configuration.port, target: "/cam.cgi?\(query)")
         let activity = "sending \(query) to the Lumix at \(HostPort.text(host, port: configuration.port))"
         let bound = maximumLength ?? configuration.maximumAnswerLength
         let timeout = configuration.requestTimeout
+        // A get mode (getstate, getsetting, getinfo, get_content_info) only reads, so it may go once more when the
+        // kept connection turns out closed under it.
+        let repeatable = query.hasPrefix("mode=get")
         return try await Self.run(on: thread) { () throws(ViewfinderError) -> LumixReply in
-            let answer = try HTTPClient.exchange(
-                url.getRequest(), host: host, port: configuration.port, deadline: .now + timeout,
-                maximumBodyLength: bound, activity: activity)
+            let answer = try connection.exchange(
+                url.getRequest(keepingConnection: true), deadline: .now + timeout, maximumBodyLength: bound,
+                activity: activity, repeatable: repeatable)
             guard answer.status == 200 else {
                 throw ViewfinderError(
                     .malformedData, "the Lumix at \(host) answered \(query) with HTTP \(answer.status), not 200")

@@ -9,8 +9,6 @@ import ViewfinderSystem
 /// dropped but the newest, so a slow consumer sees the camera's latest picture rather than a growing backlog.
 /// Datagrams from any address but the camera's are ignored.
 final class LumixLiveView: HTTPCameraLiveView {
-    /// The largest datagram: the most UDP carries.
-    static let maximumDatagramLength = 65536
     /// The most datagrams read for one frame; the newest of them is the frame.
     static let maximumDrain = 64
 
@@ -34,12 +32,17 @@ final class LumixLiveView: HTTPCameraLiveView {
     /// - Throws: `ViewfinderError/Code/timeout` when none arrives in time, `ViewfinderError/Code/malformedData`
     ///   for a datagram cut short or without a JPEG.
     func nextImage() async throws(ViewfinderError) -> [UInt8] {
-        try await socket.run { () throws(ViewfinderError) -> [UInt8] in try self.receiveNewest() }
+        try await socket.run { () throws(ViewfinderError) -> [UInt8] in
+            try self.socket.withReceiveBuffer { buffer throws(ViewfinderError) in
+                try self.receiveNewest(into: &buffer)
+            }
+        }
     }
 
-    private func receiveNewest() throws(ViewfinderError) -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: Self.maximumDatagramLength)
-        var newest: [UInt8]?
+    private func receiveNewest(into buffer: inout [UInt8]) throws(ViewfinderError) -> [UInt8] {
+        // The JPEG of the newest datagram from the camera, or why it holds none, cut out as it arrives (the buffer
+        // takes the next): a newer one replaces it.
+        var newest: Result<[UInt8], ViewfinderError>?
         var drained = 0
         // First the datagrams waiting, without waiting; then, when none was, the next one.
         var deadline = ContinuousClock.now
@@ -49,7 +52,10 @@ final class LumixLiveView: HTTPCameraLiveView {
             if arrival != .none {
                 drained += 1
                 if case .camera(let count) = arrival {
-                    newest = Array(buffer[..<count])
+                    let datagram = buffer[..<count]
+                    newest = Result { () throws(ViewfinderError) in
+                        Array(try LumixLiveViewDatagram.jpeg(in: datagram))
+                    }
                     // Drain what else waits without waiting.
                     deadline = .now
                 }
@@ -57,7 +63,7 @@ final class LumixLiveView: HTTPCameraLiveView {
                 if drained < Self.maximumDrain { continue }
             }
             if let newest {
-                return Array(try LumixLiveViewDatagram.jpeg(in: newest[...]))
+                return try newest.get()
             }
             guard drained < Self.maximumDrain, ContinuousClock.now < end else {
                 throw ViewfinderError(.timeout, "the Lumix sent no live view frame for \(timeout)")

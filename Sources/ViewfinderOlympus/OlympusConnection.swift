@@ -40,14 +40,15 @@ public final class OlympusConnection: CameraDriverConnection {
     public let deviceInfo: CameraDeviceInfo
 
     private init(
-        host: String, configuration: OlympusCamera.Configuration, context: CameraDriverContext, thread: IOThread,
-        commandList: OlympusCommandList, model: String
+        configuration: OlympusCamera.Configuration, context: CameraDriverContext, thread: IOThread,
+        connection: HTTPKeptConnection, commandList: OlympusCommandList, model: String
     ) {
-        self.host = host
+        host = connection.host
         self.configuration = configuration
         self.context = context
         link = HTTPCameraLink(
-            thread: thread, pollInterval: configuration.pollInterval, liveViewThreadName: "olympus-liveview")
+            thread: thread, connection: connection, pollInterval: configuration.pollInterval,
+            liveViewThreadName: "olympus-liveview")
         self.commandList = commandList
         deviceInfo = CameraDeviceInfo(
             manufacturer: "Olympus", model: model, serialNumber: "",
@@ -63,9 +64,10 @@ public final class OlympusConnection: CameraDriverConnection {
         host: String, configuration: OlympusCamera.Configuration, context: CameraDriverContext
     ) async throws -> OlympusConnection {
         let thread = try IOThread(name: "olympus-http")
+        let http = HTTPKeptConnection(host: host, port: configuration.port)
         do {
             let send = { @Sendable (name: String) async throws(ViewfinderError) -> [UInt8] in
-                try await Self.command(name, on: thread, host: host, configuration: configuration)
+                try await Self.command(name, on: thread, via: http, configuration: configuration)
             }
             let connectMode = try XMLElements(
                 try await send("get_connectmode"), from: "the camera's connect mode", maximumLength: 4096
@@ -86,12 +88,13 @@ public final class OlympusConnection: CameraDriverConnection {
                 model = name
             }
             let connection = OlympusConnection(
-                host: host, configuration: configuration, context: context, thread: thread,
+                configuration: configuration, context: context, thread: thread, connection: http,
                 commandList: commandList, model: model)
             try await connection.inMode(.recording) { try await connection.readProperties() }
             return connection
         } catch {
             thread.stop()
+            http.close()
             throw error
         }
     }
@@ -113,25 +116,28 @@ public final class OlympusConnection: CameraDriverConnection {
                 .notAvailable, "the Olympus at \(host) does not list \(name)\(query.isEmpty ? "" : " \(query)")")
         }
         return try await Self.command(
-            name, arguments, body: body, on: link.thread, host: host, configuration: configuration,
+            name, arguments, body: body, on: link.thread, via: link.connection, configuration: configuration,
             maximumLength: maximumLength)
     }
 
     private static func command(
         _ name: String, _ arguments: [(name: String, value: String)] = [], body: [UInt8]? = nil, on thread: IOThread,
-        host: String, configuration: OlympusCamera.Configuration, maximumLength: Int? = nil
+        via connection: HTTPKeptConnection, configuration: OlympusCamera.Configuration, maximumLength: Int? = nil
     ) async throws(ViewfinderError) -> [UInt8] {
+        let host = connection.host
         let query = arguments.map { "\($0.name)=\(HTTPClient.percentEncoded($0.value))" }.joined(separator: "&")
         let request = Self.request(
             "/\(name).cgi" + (query.isEmpty ? "" : "?" + query), host: host, port: configuration.port, body: body)
         let activity = "sending \(name) to the Olympus at \(HostPort.text(host, port: configuration.port))"
         let bound = maximumLength ?? configuration.maximumAnswerLength
         let timeout = configuration.requestTimeout
+        // A get_ command only reads, so it may go once more when the kept connection turns out closed under it.
+        let repeatable = name.hasPrefix("get_")
         let answer = try await HTTPClient.run(on: thread, peer: "the Olympus") {
             () throws(ViewfinderError) -> HTTPClient.Answer in
-            try HTTPClient.exchange(
-                request, body: body ?? [], host: host, port: configuration.port, deadline: .now + timeout,
-                maximumBodyLength: bound, activity: activity)
+            try connection.exchange(
+                request, body: body ?? [], deadline: .now + timeout, maximumBodyLength: bound, activity: activity,
+                repeatable: repeatable)
         }
         switch answer.status {
         case 200, 202:
@@ -149,11 +155,11 @@ public final class OlympusConnection: CameraDriverConnection {
         }
     }
 
-    /// A request for `target` as OI.Share sends it: its user agent, a GET, or a POST of `body` as text.
+    /// A request for `target` as OI.Share sends it: its user agent, a GET, or a POST of `body` as text; HTTP/1.1, so
+    /// the camera may keep the connection for the next one.
     static func request(_ target: String, host: String, port: UInt16, body: [UInt8]? = nil) -> HTTPHead {
         var fields: [HTTPHead.Field] = [
             .init("Host", HostPort.text(host, port: port)), .init("User-Agent", "OI.Share v2"),
-            .init("Connection", "close"),
         ]
         if let body {
             fields += [.init("Content-Type", "text/plain;charset=utf-8"), .init("Content-Length", "\(body.count)")]

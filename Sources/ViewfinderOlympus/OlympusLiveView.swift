@@ -10,8 +10,6 @@ import ViewfinderSystem
 /// (or the next) once it is, so a slow consumer sees the camera's latest picture rather than a growing backlog, and a
 /// consumer that asks while a frame arrives loses none. Packets from any address but the camera's are ignored.
 package final class OlympusLiveView: HTTPCameraLiveView {
-    /// The largest packet read: the most UDP carries.
-    static let maximumPacketLength = 65536
     /// The most waiting packets read without waiting; a flood beyond is read as it comes.
     static let maximumDrain = 4096
 
@@ -39,11 +37,12 @@ package final class OlympusLiveView: HTTPCameraLiveView {
     /// - Throws: `ViewfinderError/Code/timeout` when no whole frame arrives in time,
     ///   `ViewfinderError/Code/malformedData` for a packet that is not RTP.
     package func nextFrame() async throws(ViewfinderError) -> OlympusRTPAssembler.Frame {
-        try await socket.run { () throws(ViewfinderError) -> OlympusRTPAssembler.Frame in try self.receiveFrame() }
+        try await socket.run { () throws(ViewfinderError) -> OlympusRTPAssembler.Frame in
+            try self.socket.withReceiveBuffer { buffer throws(ViewfinderError) in try self.receiveFrame(into: &buffer) }
+        }
     }
 
-    private func receiveFrame() throws(ViewfinderError) -> OlympusRTPAssembler.Frame {
-        var buffer = [UInt8](repeating: 0, count: Self.maximumPacketLength)
+    private func receiveFrame(into buffer: inout [UInt8]) throws(ViewfinderError) -> OlympusRTPAssembler.Frame {
         // First the packets waiting, read without waiting: the newest whole frame among them is the one returned.
         var newest: OlympusRTPAssembler.Frame?
         var drained = 0

@@ -51,9 +51,20 @@ struct SimulatedHTTPAnswer {
     }
 }
 
-/// The HTTP server of a simulated camera: it listens on a port and answers each request on a thread of its own (one
-/// connection at a time unless told to take more side by side), closing the connection after each answer (a streamed
-/// answer or a long poll holds its thread until it ends).
+/// What a simulated camera's HTTP server does with a connection once it has answered.
+enum SimulatedHTTPConnections: Sendable {
+    /// Closes it after each answer, saying `Connection: close`.
+    case closedAfterEachAnswer
+    /// Keeps it open for the client's next request, as HTTP/1.1 lets a server do, until the client asks to close
+    /// it, it sits idle for `idleTimeout`, or another client connects while the thread holding it waits (a camera
+    /// with fewer connections than clients drops its idle one); an HTTP/1.0 request is answered and closed.
+    case keptAlive(idleTimeout: Duration)
+}
+
+/// The HTTP server of a simulated camera: it listens on a port and answers requests on threads of its own that each
+/// serve one connection at a time (one thread unless told to take more side by side), closing the connection after
+/// each answer or keeping it for the next request as told (a streamed answer or a long poll holds its thread until it
+/// ends).
 final class SimulatedHTTPServer: Sendable {
     private let listener: Socket
     private let threads: [PlatformThread]
@@ -62,11 +73,13 @@ final class SimulatedHTTPServer: Sendable {
     var port: UInt16 { listener.localPort }
 
     /// Listens on `host` and `port` (0 for a free one) and answers each request with `answer`, adding `fields` (such
-    /// as `Server`) to each answer's head, on `connections` threads that each take one connection at a time.
+    /// as `Server`) to each answer's head, on `connections` threads that each take one connection at a time, and
+    /// closing or keeping connections after an answer as `kept` says.
     ///
     /// - Throws: A `ViewfinderError` when the port cannot be bound or a thread not started.
     init(
         host: String, port: UInt16, name: String, fields: [HTTPHead.Field] = [], connections: Int = 1,
+        kept: SimulatedHTTPConnections = .closedAfterEachAnswer,
         _ answer: @escaping @Sendable (SimulatedHTTPRequest) -> SimulatedHTTPAnswer
     ) throws {
         let listener: Socket
@@ -78,7 +91,8 @@ final class SimulatedHTTPServer: Sendable {
         var threads: [PlatformThread] = []
         do {
             for _ in 0..<max(1, connections) {
-                threads.append(try Self.thread(name: name, listener: listener, fields: fields, answer))
+                let serving = Serving(listener: listener, fields: fields, kept: kept, answer: answer)
+                threads.append(try PlatformThread(name: name) { serving.run() })
             }
         } catch {
             listener.shutdown()
@@ -90,42 +104,6 @@ final class SimulatedHTTPServer: Sendable {
         self.threads = threads
     }
 
-    /// A thread that takes the listener's connections one at a time and answers them.
-    private static func thread(
-        name: String, listener: Socket, fields: [HTTPHead.Field],
-        _ answer: @escaping @Sendable (SimulatedHTTPRequest) -> SimulatedHTTPAnswer
-    ) throws -> PlatformThread {
-        try PlatformThread(name: name) {
-            // Until stop() shuts the listener down, which ends accept with an error: a client may come after any
-            // pause, and a camera left waiting longer than accept's timeout still answers.
-            while true {
-                let client: Socket
-                do {
-                    guard let accepted = try listener.accept(timeout: .seconds(3600)) else { continue }
-                    client = accepted
-                } catch {
-                    return
-                }
-                if let request = Self.read(from: client) {
-                    let reply = answer(request)
-                    let length: [HTTPHead.Field] =
-                        reply.stream == nil ? [.init("Content-Length", String(reply.body.count))] : []
-                    let head = HTTPHead(
-                        startLine: "HTTP/1.1 \(reply.status)",
-                        fields: fields + [.init("Content-Type", reply.contentType)] + length + [
-                            .init("Connection", "close")
-                        ])
-                    if (try? client.send(head.encoded() + reply.body, timeout: .seconds(10), while: "answering"))
-                        != nil
-                    {
-                        reply.stream?(client)
-                    }
-                }
-                client.close()
-            }
-        }
-    }
-
     /// Stops listening and waits for the threads to end.
     func stop() {
         listener.shutdown()
@@ -133,9 +111,110 @@ final class SimulatedHTTPServer: Sendable {
         listener.close()
     }
 
-    /// Reads one request, its body bounded to 64 KiB, within 10 seconds.
-    private static func read(from client: Socket) -> SimulatedHTTPRequest? {
-        var received: [UInt8] = []
+    /// What one of the server's threads does: it takes the listener's connections one at a time and answers them.
+    private struct Serving: Sendable {
+        /// What became of a connection once it was served.
+        enum Outcome {
+            /// It is closed; the thread takes the next one.
+            case closed
+            /// It was dropped, idle, for this client's, which the thread serves next.
+            case yielded(to: Socket)
+            /// The server stopped.
+            case stopped
+        }
+
+        let listener: Socket
+        let fields: [HTTPHead.Field]
+        let kept: SimulatedHTTPConnections
+        let answer: @Sendable (SimulatedHTTPRequest) -> SimulatedHTTPAnswer
+
+        /// Serves connections until stop() shuts the listener down, which ends accept with an error: a client may
+        /// come after any pause, and a camera left waiting longer than accept's timeout still answers.
+        func run() {
+            while true {
+                var next: Socket?
+                do {
+                    next = try listener.accept(timeout: .seconds(3600))
+                } catch {
+                    return
+                }
+                while let client = next {
+                    let outcome = serve(client)
+                    client.close()
+                    switch outcome {
+                    case .closed: next = nil
+                    case .yielded(let newer): next = newer
+                    case .stopped: return
+                    }
+                }
+            }
+        }
+
+        /// Answers the requests on `client` until the connection is to close.
+        private func serve(_ client: Socket) -> Outcome {
+            var pending: [UInt8] = []
+            while let request = SimulatedHTTPServer.read(from: client, pending: &pending) {
+                let reply = answer(request)
+                let keeps = keepsOpen(after: request, reply)
+                let length: [HTTPHead.Field] =
+                    reply.stream == nil ? [.init("Content-Length", String(reply.body.count))] : []
+                // HTTP/1.1 keeps a connection unless a side says close.
+                let connection: [HTTPHead.Field] = keeps ? [] : [.init("Connection", "close")]
+                let head = HTTPHead(
+                    startLine: "HTTP/1.1 \(reply.status)",
+                    fields: fields + [.init("Content-Type", reply.contentType)] + length + connection)
+                guard (try? client.send(head.encoded() + reply.body, timeout: .seconds(10), while: "answering")) != nil
+                else { return .closed }
+                if let stream = reply.stream {
+                    stream(client)
+                    return .closed
+                }
+                guard keeps, case .keptAlive(let idleTimeout) = kept else { return .closed }
+                if pending.isEmpty, let outcome = waitForRequest(on: client, idleTimeout: idleTimeout) {
+                    return outcome
+                }
+            }
+            return .closed
+        }
+
+        /// Whether the connection stays open after `reply` to `request`.
+        private func keepsOpen(after request: SimulatedHTTPRequest, _ reply: SimulatedHTTPAnswer) -> Bool {
+            guard case .keptAlive = kept, reply.stream == nil else { return false }
+            return request.head.startLine.hasSuffix("HTTP/1.1")
+                && request.head["connection"]?.lowercased().contains("close") != true
+        }
+
+        /// Waits for the client's next request: `nil` once it comes; `.closed` when the connection sat idle for
+        /// `idleTimeout` (the camera closes it without a word), `.yielded` to a client that connected meanwhile, or
+        /// `.stopped` when the server stops.
+        private func waitForRequest(on client: Socket, idleTimeout: Duration) -> Outcome? {
+            let deadline = ContinuousClock.now + idleTimeout
+            while true {
+                let ready: [Int16]
+                do {
+                    ready = try Poll.wait(
+                        [.init(client.descriptor, for: Poll.readable), .init(listener.descriptor, for: Poll.readable)],
+                        until: deadline)
+                } catch {
+                    return .stopped
+                }
+                if ready[0] != 0 { return nil }
+                if ready[1] == 0 { return .closed }
+                do {
+                    // Another thread may have taken the client first: then this one waits on.
+                    if let next = try listener.acceptNow() { return .yielded(to: next) }
+                } catch {
+                    return .stopped
+                }
+            }
+        }
+    }
+
+    /// Reads one request, its body bounded to 64 KiB, within 10 seconds, starting with `pending` bytes received
+    /// before; leaves in `pending` the bytes received after it.
+    private static func read(from client: Socket, pending: inout [UInt8]) -> SimulatedHTTPRequest? {
+        var received = pending
+        pending = []
         var buffer = [UInt8](repeating: 0, count: 16384)
         let deadline = ContinuousClock.now + .seconds(10)
         func receive() -> Bool {
@@ -147,22 +226,23 @@ final class SimulatedHTTPServer: Sendable {
             received += buffer[..<count]
             return count > 0
         }
-        var end: Int?
+        var end = HTTPHead.end(in: received)
         while end == nil {
             guard received.count < 65536, receive() else { return nil }
             end = HTTPHead.end(in: received)
         }
         guard let end, let head = try? HTTPHead(parsing: received[..<end]) else { return nil }
         let peer = SocketAddress.filling { getpeername(client.descriptor, $0, &$1) }.1.host
-        guard head["content-length"] != nil else { return SimulatedHTTPRequest(head: head, body: [], peer: peer) }
-        guard var body = try? HTTPBodyReader(head: head, maximumLength: 65536) else { return nil }
-        var taken = received[end...]
-        while (try? body.take(taken)) != nil, !body.isComplete {
-            let before = received.count
-            guard receive() else { return nil }
-            taken = received[before...]
+        guard let lengthText = head["content-length"] else {
+            pending = Array(received[end...])
+            return SimulatedHTTPRequest(head: head, body: [], peer: peer)
         }
-        return body.isComplete ? SimulatedHTTPRequest(head: head, body: body.body, peer: peer) : nil
+        guard let length = Int(lengthText), (0...65536).contains(length) else { return nil }
+        while received.count - end < length {
+            guard receive() else { return nil }
+        }
+        pending = Array(received[(end + length)...])
+        return SimulatedHTTPRequest(head: head, body: Array(received[end..<(end + length)]), peer: peer)
     }
 }
 

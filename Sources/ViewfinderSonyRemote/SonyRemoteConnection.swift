@@ -48,6 +48,8 @@ public final class SonyRemoteConnection: CameraDriverConnection {
     let avContentURL: HTTPURL?
     /// The thread the calls run on, one after another.
     let thread: IOThread
+    /// The HTTP connection the calls to the camera service share while the camera keeps it open.
+    let http: HTTPKeptConnection
     /// The thread the long poll waits on, so that calls go on while it waits.
     let pollThread: IOThread
     /// Ends the long poll under way when the connection closes.
@@ -67,6 +69,7 @@ public final class SonyRemoteConnection: CameraDriverConnection {
         self.configuration = configuration
         self.context = context
         self.cameraURL = cameraURL
+        http = HTTPKeptConnection(host: cameraURL.host, port: cameraURL.port)
         avContentURL = description.serviceURL("avContent")
         (thread, pollThread) = threads
         peer = "the Sony at \(HostPort.text(cameraURL.host, port: cameraURL.port))"
@@ -201,11 +204,18 @@ public final class SonyRemoteConnection: CameraDriverConnection {
         let url = service ?? cameraURL
         let (request, body, activity) = prepare(method, params, to: url, version: version)
         let (timeout, bound) = (configuration.requestTimeout, configuration.maximumAnswerLength)
+        let http = http
         let answer = try await HTTPClient.run(on: thread, peer: peer) {
             () throws(ViewfinderError) -> HTTPClient.Answer in
-            try HTTPClient.exchange(
-                request, body: body, host: url.host, port: url.port, deadline: .now + timeout,
-                maximumBodyLength: bound, activity: activity)
+            guard url.host == http.host, url.port == http.port else {
+                return try HTTPClient.exchange(
+                    request, body: body, host: url.host, port: url.port, deadline: .now + timeout,
+                    maximumBodyLength: bound, activity: activity)
+            }
+            // A get method only reads, so it may go once more when the kept connection turns out closed under it.
+            return try http.exchange(
+                request, body: body, deadline: .now + timeout, maximumBodyLength: bound, activity: activity,
+                repeatable: method.hasPrefix("get"))
         }
         return try result(of: answer, method: method)
     }
@@ -225,7 +235,6 @@ public final class SonyRemoteConnection: CameraDriverConnection {
             fields: [
                 .init("Host", HostPort.text(url.host, port: url.port)),
                 .init("Content-Type", "application/json"), .init("Content-Length", "\(body.count)"),
-                .init("Connection", "close"),
             ])
         return (request, body, "calling \(method) on \(peer)")
     }
@@ -329,6 +338,7 @@ public final class SonyRemoteConnection: CameraDriverConnection {
         liveView?.close()
         thread.stop()
         pollThread.stop()
+        http.close()
     }
 
     // MARK: Shooting

@@ -260,6 +260,21 @@ extension Socket {
         }
     }
 
+    /// Whether the connection is open with nothing waiting to be read, found without waiting: not once the peer
+    /// closed or reset it, or sent bytes that nothing asked for.
+    package var isIdle: Bool {
+        var byte: UInt8 = 0
+        while true {
+            let received = recv(descriptor, &byte, 1, CInt(MSG_PEEK) | CInt(MSG_DONTWAIT))
+            if received >= 0 { return false }
+            switch Errno.current.rawValue {
+            case EINTR: continue
+            case EAGAIN: return true
+            default: return false
+            }
+        }
+    }
+
     /// Receives at least one byte into `buffer`, waiting at most `timeout` for it.
     ///
     /// - Parameter quickAck: Whether to acknowledge at once before each wait (``setQuickAck()``).

@@ -84,7 +84,7 @@ extension Socket {
 
     /// Receives one datagram into `buffer`, waiting until `deadline` for one to arrive.
     ///
-    /// A datagram longer than `buffer` is cut to its length and marked ``ReceivedDatagram/isTruncated``, so a peer's
+    /// A deadline already passed takes a datagram that has arrived, without a system call to wait. A datagram longer than `buffer` is cut to its length and marked ``ReceivedDatagram/isTruncated``, so a peer's
     /// oversized packet costs no more memory than the buffer.
     ///
     /// - Returns: The datagram, or `nil` when none arrived by `deadline`.
@@ -107,6 +107,8 @@ extension Socket {
                 throw SocketError(.system(error), while: activity(), endpoint: endpoint)
             }
             if error.rawValue == EINTR { continue }
+            // A deadline already passed asks for what has arrived alone: no poll to learn that nothing has.
+            guard ContinuousClock.now < deadline else { return nil }
             let ready: Int16
             do {
                 ready = try Poll.wait(descriptor, for: Poll.readable, until: deadline)

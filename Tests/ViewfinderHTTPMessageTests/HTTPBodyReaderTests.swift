@@ -21,6 +21,22 @@ import ViewfinderHTTPMessage
         try body.take(Array("lo, and more".utf8)[...])
         #expect(body.isComplete)
         #expect(body.body == Array("hello".utf8))
+        #expect(body.excess == ", and more".utf8.count)
+        try body.take(Array("!".utf8)[...])
+        #expect(body.excess == ", and more!".utf8.count)
+        #expect(!body.endsAtClose)
+    }
+
+    @Test func bytesAfterTheLastChunkAreCountedAndTheBodyAloneIsNot() throws {
+        let chunked = "5\r\nhello\r\n0\r\n\r\n"
+        var alone = try reader("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+        try alone.take(Array(chunked.utf8)[...])
+        #expect(alone.isComplete)
+        #expect(alone.excess == 0)
+        var followed = try reader("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+        try followed.take(Array((chunked + "HTTP/1.1").utf8)[...])
+        #expect(followed.body == Array("hello".utf8))
+        #expect(followed.excess == "HTTP/1.1".utf8.count)
     }
 
     @Test func chunksSplitAnywhereMakeTheSameBody() throws {
@@ -36,6 +52,7 @@ import ViewfinderHTTPMessage
 
     @Test func aBodyUpToTheCloseIsWholeAtTheClose() throws {
         var body = try reader("HTTP/1.1 200 OK\r\n\r\n")
+        #expect(body.endsAtClose)
         try body.take(Array("ok,1".utf8)[...])
         #expect(!body.isComplete)
         try body.finishAtClose()

@@ -102,9 +102,15 @@ struct LiveViewPublisherState {
     mutating func takeRecipients() -> [(UInt64, LiveViewSubscriberReference)] {
         statistics.framesFetched += 1
         var recipients: [(UInt64, LiveViewSubscriberReference)] = []
-        for (id, entry) in entries where entry.demand > 0 {
-            entries[id]?.demand -= 1
-            recipients.append((id, entry.reference))
+        // By index, changing the values in place: a loop over the entries while changing them copied the whole
+        // dictionary at every frame.
+        var index = entries.startIndex
+        while index != entries.endIndex {
+            if entries.values[index].demand > 0 {
+                entries.values[index].demand -= 1
+                recipients.append((entries.keys[index], entries.values[index].reference))
+            }
+            entries.formIndex(after: &index)
         }
         statistics.framesDelivered += recipients.count
         return recipients

@@ -85,8 +85,16 @@ public final class LumixSimulator: Sendable {
             try addPicture()
         }
         do {
-            let control = try serve(port: configuration.port, name: "lumix-cgi") { self.answerCommand($0) }
-            let content = try serve(port: configuration.contentPort, name: "lumix-cds") { self.answerContent($0) }
+            // Known: Panasonic's UPnP server (port 60606) answers CONNECTION: close to each request (a BGH1's, in a
+            // public curl trace). Nothing published tells of cam.cgi's server on port 80; assumed: it keeps a
+            // connection between requests, as HTTP/1.1 lets, and drops it after a few idle seconds or when another
+            // client connects.
+            let control = try serve(
+                port: configuration.port, name: "lumix-cgi", kept: .keptAlive(idleTimeout: .seconds(5))
+            ) { self.answerCommand($0) }
+            let content = try serve(port: configuration.contentPort, name: "lumix-cds", kept: .closedAfterEachAnswer) {
+                self.answerContent($0)
+            }
             let streamer = try PlatformThread(name: "lumix-stream") { self.streamLiveView() }
             state.withLock { $0.streamThread = streamer }
             if configuration.announces {
@@ -126,13 +134,15 @@ public final class LumixSimulator: Sendable {
         streamer?.join()
     }
 
-    /// Listens on `port` and answers each request with `answer`, with the `Server` field a Lumix sends, returning the
-    /// port.
+    /// Listens on `port` and answers each request with `answer`, with the `Server` field a Lumix sends, keeping
+    /// connections as `kept` says, returning the port.
     private func serve(
-        port: UInt16, name: String, _ answer: @escaping @Sendable (SimulatedHTTPRequest) -> SimulatedHTTPAnswer
+        port: UInt16, name: String, kept: SimulatedHTTPConnections,
+        _ answer: @escaping @Sendable (SimulatedHTTPRequest) -> SimulatedHTTPAnswer
     ) throws -> UInt16 {
         let server = try SimulatedHTTPServer(
-            host: configuration.bindAddress, port: port, name: name, fields: [.init("Server", "Panasonic")], answer)
+            host: configuration.bindAddress, port: port, name: name, fields: [.init("Server", "Panasonic")],
+            kept: kept, answer)
         state.withLock { $0.servers.append(server) }
         return server.port
     }

@@ -83,10 +83,13 @@ public final class OlympusSimulator: Sendable {
         for _ in 0..<configuration.sampleImageCount {
             try addPicture()
         }
-        let server = try SimulatedHTTPServer(host: configuration.bindAddress, port: configuration.port, name: "olympus")
-        {
-            self.answer($0)
-        }
+        // Nothing published tells whether an Olympus keeps a connection between requests (olympuswifi opens one per
+        // request); assumed: its HTTP/1.1 server keeps it, as HTTP/1.1 lets, and drops it after a few idle seconds or
+        // when another client connects, as servers with one connection at a time do.
+        let server = try SimulatedHTTPServer(
+            host: configuration.bindAddress, port: configuration.port, name: "olympus",
+            kept: .keptAlive(idleTimeout: .seconds(5))
+        ) { self.answer($0) }
         state.withLock { $0.server = server }
         do {
             let streamer = try PlatformThread(name: "olympus-stream") { self.streamLiveView() }

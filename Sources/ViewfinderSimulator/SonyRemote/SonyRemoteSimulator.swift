@@ -115,9 +115,13 @@ public final class SonyRemoteSimulator: Sendable {
     /// - Throws: A `ViewfinderError` when a port cannot be bound (ports below 1024 need root).
     @discardableResult
     public func start() throws -> UInt16 {
-        // Calls side by side, as a client keeps a getEvent long poll open while it sets values.
+        // Calls side by side, as a client keeps a getEvent long poll open while it sets values. Nothing published
+        // tells whether a body keeps a connection between calls; assumed: its HTTP/1.1 server keeps it, as HTTP/1.1
+        // lets, and drops it after a few idle seconds or when another client connects while every connection is
+        // taken.
         let server = try SimulatedHTTPServer(
-            host: configuration.bindAddress, port: configuration.port, name: "sony", connections: 4
+            host: configuration.bindAddress, port: configuration.port, name: "sony", connections: 4,
+            kept: .keptAlive(idleTimeout: .seconds(5))
         ) { self.answer($0) }
         state.withLock { $0.server = server }
         do {
