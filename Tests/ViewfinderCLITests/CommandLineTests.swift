@@ -92,7 +92,16 @@ import ViewfinderTestSupport
         (["simulate", "--usb", "--count", "2"], "--usb runs one camera; leave out --count"),
         (
             ["simulate", "--identity", "sony-remote-api", "--sample-images", "3"],
-            "--sample-images is not for --identity sony-remote-api, which takes --bind, --port and --announce ssdp"
+            "--sample-images is not for --identity sony-remote-api, which takes --bind, --port, --description-path "
+                + "and --announce ssdp"
+        ),
+        (
+            ["simulate", "--identity", "sony-remote-api", "--description-path", "dd.xml"],
+            "--description-path takes a path such as /DmsRmtDesc.xml, not 'dd.xml'"
+        ),
+        (
+            ["simulate", "--identity", "olympus", "--description-path", "/dd.xml"],
+            "--description-path is not for --identity olympus"
         ),
         (
             ["simulate", "--identity", "olympus", "--announce", "ssdp"],
