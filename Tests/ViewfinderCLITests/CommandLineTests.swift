@@ -104,6 +104,11 @@ import ViewfinderTestSupport
             "--description-path is not for --identity olympus"
         ),
         (
+            ["rig", "connect", "--hosts", "127.0.0.1:1,127.0.0.1:2", "--families", "olympus,olympus,olympus"],
+            "--families gives 3 families for 2 cameras"
+        ),
+        (["rig", "connect", "--hosts", "127.0.0.1", "--families", "pentax"], "--family takes nikon, canon, sony"),
+        (
             ["simulate", "--identity", "olympus", "--announce", "ssdp"],
             "--announce is not for --identity olympus, which takes --bind, --port and --sample-images"
         ),

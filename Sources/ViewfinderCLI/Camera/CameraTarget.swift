@@ -96,8 +96,8 @@ struct CameraTarget {
         }
     }
 
-    /// The family named by `--family`.
-    private static func family(_ name: String, commandPath: String) throws -> CameraFamily {
+    /// The family named by `--family` (and each of `viewfinder rig`'s `--families`).
+    static func family(_ name: String, commandPath: String) throws -> CameraFamily {
         let lowered = name.lowercased()
         if lowered == "generic" || lowered == "ptpip" { return .genericPTPIP }
         if lowered == "sony-remote" || lowered == "sonyremoteapi" { return .sonyRemoteAPI }
