@@ -11,7 +11,8 @@
 #   3. cli: the `viewfinder` tool's device commands and its preview server (over loopback) on the same devices;
 #   4. barcode and webcam: frames written to the output node, read back on the capture node through vivid's loop;
 #   5. webcam-loopback: `viewfinder webcam` to a v4l2loopback device (the device it writes to in real use; Debian ships
-#      it as source, built here for the VM's kernel against Debian's header packages), read back from the same node;
+#      it as source, built here for the VM's kernel against Debian's header packages), read back from the same node,
+#      with the built-in simulated camera and then with a simulated camera that speaks HTTP (Sony's Camera Remote API);
 #   6. usb: dummy_hcd and FunctionFS gadgets on configfs; the PTP over USB transport against umtp-responder (an
 #      independent MTP responder, from Debian's package), with an unplug mid-download; then `viewfinder simulate
 #      --usb` as each identity, checked with gphoto2 and the tool;
@@ -308,6 +309,10 @@ insmod /modules/v4l2loopback.ko video_nr=10 card_label=Viewfinder || echo "VIVID
 timeout 180 /bin/vivid-checks webcam-loopback /bin/viewfinder /dev/video10
 status=\$?
 [ \$status -le 1 ] || echo "VIVID FAIL vivid-checks webcam-loopback ended with status \$status"
+echo "VIVID-PHASE webcam-http at \$(uptime)s"
+timeout 180 /bin/vivid-checks webcam-http /bin/viewfinder /dev/video10
+status=\$?
+[ \$status -le 1 ] || echo "VIVID FAIL vivid-checks webcam-http ended with status \$status"
 echo "VIVID-PHASE usb at \$(uptime)s"
 mkdir -p /tmp/umtp-store
 echo "Viewfinder over USB" >/tmp/umtp-store/small.txt

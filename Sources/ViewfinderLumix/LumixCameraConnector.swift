@@ -24,7 +24,7 @@ public struct LumixCameraConnector: CameraConnector {
     /// - Throws: `ViewfinderError/Code/notAvailable` for a family other than Panasonic, which leaves the camera to
     ///   the next connector.
     public func camera(of family: CameraFamily, at address: CameraAddress) async throws -> any Camera {
-        guard family == .panasonic, case .network(let host, let port) = address else {
+        guard family == .panasonic, case .network(let host, let port, _) = address else {
             throw ViewfinderError(.notAvailable, "the Lumix driver speaks to Panasonic cameras on the network alone")
         }
         var configuration = configuration

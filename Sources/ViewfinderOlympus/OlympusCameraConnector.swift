@@ -24,7 +24,7 @@ public struct OlympusCameraConnector: CameraConnector {
     /// - Throws: `ViewfinderError/Code/notAvailable` for a family other than Olympus, which leaves the camera to the
     ///   next connector.
     public func camera(of family: CameraFamily, at address: CameraAddress) async throws -> any Camera {
-        guard family == .olympus, case .network(let host, let port) = address else {
+        guard family == .olympus, case .network(let host, let port, _) = address else {
             throw ViewfinderError(
                 .notAvailable, "the Olympus driver speaks to Olympus and OM System cameras on the network alone")
         }

@@ -39,10 +39,10 @@ public struct PTPIPCameraConnector: CameraConnector {
     /// `PTPCamera/connect()` finds out whether it answers.
     ///
     /// - Throws: `ViewfinderError/Code/notAvailable` for Fujifilm cameras, which ``FujiWiFiCameraConnector`` reaches,
-    ///   for Olympus and Panasonic cameras and Sony's Camera Remote API, which need protocols Viewfinder does not
-    ///   speak, and for an address that is not on the network.
+    ///   for Olympus and Panasonic cameras and Sony's Camera Remote API, which speak HTTP to connectors of their own,
+    ///   and for an address that is not on the network.
     public func camera(of family: CameraFamily, at address: CameraAddress) async throws -> any Camera {
-        guard case .network(let host, let port) = address else {
+        guard case .network(let host, let port, _) = address else {
             throw ViewfinderError(.notAvailable, "\(address) is not a network address; PTP/IP reaches cameras by host")
         }
         switch family {
@@ -52,7 +52,7 @@ public struct PTPIPCameraConnector: CameraConnector {
                 "Fujifilm cameras speak their own variant of PTP/IP, which FujiWiFiCameraConnector reaches")
         case .olympus, .panasonic:
             throw ViewfinderError(
-                .notAvailable, "\(family) cameras are controlled over HTTP, which Viewfinder does not support yet")
+                .notAvailable, "\(family) cameras speak HTTP, which their own connectors reach, not PTP/IP")
         case .sonyRemoteAPI:
             throw ViewfinderError(
                 .notAvailable,

@@ -92,8 +92,22 @@ import ViewfinderTestSupport
         (["simulate", "--usb", "--count", "2"], "--usb runs one camera; leave out --count"),
         (
             ["simulate", "--identity", "sony-remote-api", "--sample-images", "3"],
-            "--sample-images is not for --identity sony-remote-api, which takes --bind, --port and --announce ssdp"
+            "--sample-images is not for --identity sony-remote-api, which takes --bind, --port, --description-path "
+                + "and --announce ssdp"
         ),
+        (
+            ["simulate", "--identity", "sony-remote-api", "--description-path", "dd.xml"],
+            "--description-path takes a path such as /DmsRmtDesc.xml, not 'dd.xml'"
+        ),
+        (
+            ["simulate", "--identity", "olympus", "--description-path", "/dd.xml"],
+            "--description-path is not for --identity olympus"
+        ),
+        (
+            ["rig", "connect", "--hosts", "127.0.0.1:1,127.0.0.1:2", "--families", "olympus,olympus,olympus"],
+            "--families gives 3 families for 2 cameras"
+        ),
+        (["rig", "connect", "--hosts", "127.0.0.1", "--families", "pentax"], "--family takes nikon, canon, sony"),
         (
             ["simulate", "--identity", "olympus", "--announce", "ssdp"],
             "--announce is not for --identity olympus, which takes --bind, --port and --sample-images"

@@ -62,12 +62,12 @@ import ViewfinderTestSupport
             ])
     }
 
-    @Test func aRemoteAPIBodyIsReportedAtThePortOfItsDescriptionAndAPTPIPBodyAtNone() throws {
+    @Test func aRemoteAPIBodyIsReportedAtThePortAndPathOfItsDescriptionAndAPTPIPBodyAtNone() throws {
         let legacy = try UPnPDeviceDescription(decoding: Self.remoteAPIDescription)
         let answer = Self.answer(
             usn: "uuid:000000001000-1010-8000-62F1894EE7BE", location: "http://192.168.122.1:61000/DmsRmtDesc.xml")
         let found = try #require(SSDPSearcher.camera(from: answer, description: legacy, sender: "192.168.122.1"))
-        #expect(found.address == .network(host: "192.168.122.1", port: 61000))
+        #expect(found.address == .network(host: "192.168.122.1", port: 61000, path: "/DmsRmtDesc.xml"))
 
         // A PTP/IP body serves PTP/IP on its own port, not its description's.
         let remote = try UPnPDeviceDescription(decoding: Self.ptpipDescription)
@@ -97,7 +97,7 @@ import ViewfinderTestSupport
             throw TestFailure("the search reported \(reported) rather than the camera")
         }
         #expect(camera.family == .sonyRemoteAPI)
-        #expect(camera.address == .network(host: "127.0.0.1", port: 1))
+        #expect(camera.address == .network(host: "127.0.0.1", port: 1, path: "/dd.xml"))
         // The fetch of port 1 is refused at once; its thread ends before the test does.
         await offThePool { fetches.waitForRunning() }
     }

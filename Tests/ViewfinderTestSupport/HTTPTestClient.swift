@@ -187,12 +187,47 @@ public enum HTTPTestClient {
         var reply = try connection.readHead()
         if method != "HEAD" {
             reply.body = try connection.readToEnd()
+            if reply.headers["transfer-encoding"]?.lowercased() == "chunked" {
+                reply.body = try dechunked(reply.body)
+            }
         }
         if let length = reply.headers["content-length"].flatMap(Int.init), method != "HEAD", length != reply.body.count
         {
             throw TestFailure("Content-Length says \(length) but the body has \(reply.body.count) bytes")
         }
         return reply
+    }
+}
+
+/// The data of a chunked body: each chunk's hexadecimal size line and data, to the last chunk of size 0.
+///
+/// - Throws: ``TestFailure`` for a body that is not well-formed chunks.
+func dechunked(_ body: [UInt8]) throws -> [UInt8] {
+    var data: [UInt8] = []
+    var position = 0
+    func line() throws -> String {
+        guard let end = body[position...].firstIndex(of: 0x0A), end > position, body[end - 1] == 0x0D else {
+            throw TestFailure("a chunked body has no line ending after byte \(position)")
+        }
+        defer { position = end + 1 }
+        return String(decoding: body[position..<(end - 1)], as: UTF8.self)
+    }
+    while true {
+        let sizeLine = try line()
+        guard let size = Int(sizeLine.prefix { $0 != ";" }, radix: 16), size >= 0 else {
+            throw TestFailure("a chunked body has a chunk size line '\(sizeLine)'")
+        }
+        if size == 0 {
+            guard try line().isEmpty, position == body.count else {
+                throw TestFailure("a chunked body goes on after its last chunk")
+            }
+            return data
+        }
+        guard position + size + 2 <= body.count, body[position + size] == 0x0D, body[position + size + 1] == 0x0A else {
+            throw TestFailure("a chunked body's chunk of \(size) bytes at byte \(position) is cut short")
+        }
+        data += body[position..<(position + size)]
+        position += size + 2
     }
 }
 

@@ -31,11 +31,37 @@ func runWebcamLoopbackCheck(_ runner: CheckRunner, tool: String, device path: St
     }
 }
 
+/// Checks `viewfinder webcam` with a camera that speaks HTTP rather than PTP, as with a PTP camera: a simulated Sony
+/// Camera Remote API body on loopback (`viewfinder simulate --identity sony-remote-api`), whose live view stream the
+/// tool writes to the v4l2loopback device at `path`, read back there.
+func runWebcamHTTPCameraCheck(_ runner: CheckRunner, tool: String, device path: String) async {
+    await runner.run("webcam-of-a-camera-remote-api-body") {
+        let simulator = try ChildProcess(tool, ["simulate", "--identity", "sony-remote-api", "--port", "0"])
+        defer {
+            simulator.interrupt()
+            _ = simulator.wait(timeout: .seconds(30))
+        }
+        let prefix = "description at http://127.0.0.1:"
+        _ = await offThePool { simulator.waitForOutput(timeout: .seconds(60)) { $0.contains(prefix) } }
+        let line = simulator.standardOutput.split(separator: "\n").first { $0.hasPrefix(prefix) }
+        let port = try require(
+            line.flatMap { UInt16($0.dropFirst(prefix.count).prefix { $0.isNumber }) },
+            "the simulator did not say where it listens: \(simulator.standardOutput) \(simulator.standardError)")
+        let device = CaptureDevice(path: path, name: "", bus: "", driver: "", capabilities: 0)
+        return try await checkWebcam(
+            tool: tool, output: path, size: Dimensions(width: 1280, height: 720), readingBack: device,
+            camera: ["--family", "sony-remote", "--host", "127.0.0.1:\(port)"],
+            liveViewSize: Dimensions(width: 320, height: 240))
+    }
+}
+
 /// Runs `viewfinder webcam` to `output` at `size` and 30 frames a second, decoding JPEG `decoding` (`auto`,
 /// `transform` or `packing`), reads its frames back from `device`, and checks they show the simulated camera's
-/// picture and the tool wrote no faster than the asked rate.
+/// picture and the tool wrote no faster than the asked rate; `camera` are the options that name the camera (the
+/// tool's built-in simulated camera without), whose live view is `liveViewSize`.
 private func checkWebcam(
-    tool: String, output: String, size: Dimensions, readingBack device: CaptureDevice, decoding: String = "auto"
+    tool: String, output: String, size: Dimensions, readingBack device: CaptureDevice, decoding: String = "auto",
+    camera: [String] = [], liveViewSize: Dimensions = WebcamPicture.simulatedLiveViewSize
 ) async throws -> String {
     let rate = 30
     let webcam = try ChildProcess(
@@ -43,14 +69,14 @@ private func checkWebcam(
         [
             "webcam", output, "--format", "\(size.width)x\(size.height)@\(rate)", "--duration", "15",
             "--jpeg-decoding", decoding, "--json",
-        ])
+        ] + camera)
     let source = CameraSource()
     let context = DataCaptureContext()
     let seen = Locked<(frames: Int, matching: Int, last: String)>((0, 0, "no frame"))
     let converter = PixelConverter()
     let processor = context.addProcessor { frame in
         let rgb = try converter.convert(frame.pixelBuffer, to: .bgra)
-        let verdict = WebcamPicture.check(rgb)
+        let verdict = WebcamPicture.check(rgb, liveViewSize: liveViewSize)
         seen.withLock { seen in
             seen.frames += 1
             if verdict == nil { seen.matching += 1 } else { seen.last = verdict! }
@@ -106,16 +132,18 @@ enum WebcamPicture {
     /// How far a colour may be from the ideal in each channel after JPEG, scaling, YUYV and the loop.
     static let tolerance = 64
 
-    /// `nil` when `image` (BGRA) shows the picture at either size, else what differs.
-    static func check(_ image: PixelBuffer) -> String? {
-        // The simulated camera's live view is 640x424.
-        let live = Dimensions(width: 640, height: 424)
+    /// The size of the built-in simulated camera's live view.
+    static let simulatedLiveViewSize = Dimensions(width: 640, height: 424)
+
+    /// `nil` when `image` (BGRA) shows the picture, a live view of `live`, at either size, else what differs.
+    static func check(_ image: PixelBuffer, liveViewSize live: Dimensions = simulatedLiveViewSize) -> String? {
         let bounds = Dimensions(width: image.width, height: image.height)
-        let fill = min(Double(image.width) / 640, Double(image.height) / 424)
+        let fill = min(Double(image.width) / Double(live.width), Double(image.height) / Double(live.height))
         let fitted = Dimensions(
-            width: min(image.width, Int(640 * fill / 2) * 2), height: min(image.height, Int(424 * fill / 2) * 2))
+            width: min(image.width, Int(Double(live.width) * fill / 2) * 2),
+            height: min(image.height, Int(Double(live.height) * fill / 2) * 2))
         let scale = JPEGDecoder.Scale.largest(for: live, fittingIn: bounds)
-        let decoded = Dimensions(width: scale.apply(to: 640), height: scale.apply(to: 424))
+        let decoded = Dimensions(width: scale.apply(to: live.width), height: scale.apply(to: live.height))
         let verdicts = [fitted, decoded].map { check(image, pictureSize: $0) }
         return verdicts.contains { $0 == nil } ? nil : verdicts.compactMap { $0 }.joined(separator: "; or ")
     }

@@ -11,6 +11,8 @@
 //        vivid-checks webcam VIEWFINDER    loops `VIEWFINDER webcam` from the output node back to the capture node
 //        vivid-checks webcam-loopback VIEWFINDER DEVICE
 //                                          runs `VIEWFINDER webcam` to the v4l2loopback DEVICE and reads it back there
+//        vivid-checks webcam-http VIEWFINDER DEVICE
+//                                          the same with a simulated camera that speaks HTTP (Sony's Camera Remote API)
 //        vivid-checks usb-mtp FOLDER GADGET
 //                                          the PTP over USB transport against umtp-responder serving FOLDER from the
 //                                          configfs gadget GADGET, which it unbinds and binds again
@@ -64,6 +66,8 @@ if arguments.count == 4 && arguments[1] == "hotplug" {
     await runWebcamLoopbackCheck(runner, tool: arguments[2], device: arguments[3])
 } else if arguments.count == 3 && arguments[1] == "wifi" {
     await runWiFiChecks(runner, tool: arguments[2])
+} else if arguments.count == 4 && arguments[1] == "webcam-http" {
+    await runWebcamHTTPCameraCheck(runner, tool: arguments[2], device: arguments[3])
 } else if arguments.count == 3 && arguments[1] == "cli" {
     await runCLIChecks(runner, tool: arguments[2])
 } else {

@@ -96,8 +96,8 @@ struct CameraTarget {
         }
     }
 
-    /// The family named by `--family`.
-    private static func family(_ name: String, commandPath: String) throws -> CameraFamily {
+    /// The family named by `--family` (and each of `viewfinder rig`'s `--families`).
+    static func family(_ name: String, commandPath: String) throws -> CameraFamily {
         let lowered = name.lowercased()
         if lowered == "generic" || lowered == "ptpip" { return .genericPTPIP }
         if lowered == "sony-remote" || lowered == "sonyremoteapi" { return .sonyRemoteAPI }
@@ -182,24 +182,49 @@ struct CameraTarget {
     ///
     /// At a gateway without `--family`, where nothing answers at the PTP/IP port, the camera may be one that speaks
     /// HTTP at its own address (an Olympus or OM System, a Panasonic Lumix): each is tried in turn before giving up.
+    /// When an attempt finds something other than silence there, the failure says what each attempt found.
     func connect() async throws -> any Camera {
         let camera = try await discover()
         do {
             try await connect(camera)
         } catch let error as ViewfinderError where error.code == .connectionFailed && looksForAnyFamilyAtGateway {
-            for family in Self.familiesAtTheirOwnAddress {
-                var other = descriptor
-                other.family = family
-                guard let candidate = try? await CameraDiscovery.shared.manualDiscovery.discover(other) else {
-                    continue
-                }
-                if (try? await connect(candidate)) != nil { return candidate }
-            }
-            throw failure(error, connecting: true)
+            return try await connectToAnotherFamily(afterPTPIPFailed: error)
         } catch {
             throw failure(error, connecting: true)
         }
         return camera
+    }
+
+    /// Tries the families that speak HTTP at their own address, in turn, once nothing answered at the gateway's
+    /// PTP/IP port with `ptpipError`, and returns the first that connects.
+    ///
+    /// - Throws: ``CommandFailure``: the PTP/IP failure when nothing answers for any family either; otherwise what
+    ///   each attempt found.
+    private func connectToAnotherFamily(afterPTPIPFailed ptpipError: ViewfinderError) async throws -> any Camera {
+        var attempts: [(family: CameraFamily, error: ViewfinderError)] = []
+        for family in Self.familiesAtTheirOwnAddress {
+            var other = descriptor
+            other.family = family
+            do {
+                let candidate = try await CameraDiscovery.shared.manualDiscovery.discover(other)
+                try await connect(candidate)
+                return candidate
+            } catch {
+                let failed = error as? ViewfinderError ?? ViewfinderError(.connectionFailed, "\(error)")
+                if failed.code == .cancelled { throw failure(failed, connecting: true) }
+                attempts.append((family, failed))
+            }
+        }
+        guard attempts.contains(where: { $0.error.code != .connectionFailed }) else {
+            throw failure(ptpipError, connecting: true)
+        }
+        let found = attempts.map { "as \($0.family): \($0.error.message)" }
+        throw CommandFailure(
+            "no camera at \(place) answered as any kind tried; as a PTP/IP camera: \(ptpipError.message); "
+                + found.joined(separator: "; "),
+            hint: "Something answers there but not as these cameras: give its kind with --family, and its address "
+                + "with --host HOST[:PORT].",
+            exitStatus: ExitStatus.unavailable)
     }
 
     /// The families tried at a gateway where nothing answers at the PTP/IP port, in turn: the cameras that speak HTTP

@@ -30,7 +30,7 @@ struct DiscoveredCameraRecord: Encodable {
         port = camera.address.port.map(Int.init)
         foundBy = camera.foundBy.description.split(separator: "+").map(String.init)
         switch camera.address {
-        case .network(let host, nil): place = HostPort.bracketed(host)
+        case .network(let host, nil, _): place = HostPort.bracketed(host)
         default: place = camera.address.description
         }
     }

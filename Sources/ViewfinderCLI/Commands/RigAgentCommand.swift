@@ -92,7 +92,7 @@ enum RigAgentCommand: Command {
         } else if let list = arguments.value("usb") {
             members = try await usbCameras(list, commandPath: commandPath)
         } else {
-            members = try RigTarget(arguments).makeRig(commandPath: commandPath).members
+            members = try await RigTarget(arguments).makeRig(commandPath: commandPath).members
         }
         let rig: CameraRig
         do {

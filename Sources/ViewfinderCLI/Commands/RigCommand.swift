@@ -46,7 +46,7 @@ enum RigConnectCommand: Command {
 
     static func run(_ arguments: ParsedArguments) async throws {
         let target = try RigTarget(arguments)
-        let rig = try target.makeRig(commandPath: arguments.commandPath)
+        let rig = try await target.makeRig(commandPath: arguments.commandPath)
         let report = await rig.connect(timeout: target.connectTimeout)
         let records = zip(report.outcomes, rig.members).map { outcome, member in
             RigOutcomeRecord(outcome, address: target.address(of: outcome.camera)) { _ in

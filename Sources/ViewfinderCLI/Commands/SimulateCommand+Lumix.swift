@@ -6,7 +6,9 @@ extension SimulateCommand {
     /// otherwise) and the content directory on --content-port (60606), both on --bind.
     static func runLumix(_ arguments: ParsedArguments) async throws {
         try refuse(
-            ["count", "usb", "replay", "generated-file", "live-view-picture", "save-captures"], in: arguments,
+            [
+                "count", "usb", "replay", "generated-file", "live-view-picture", "save-captures", "description-path",
+            ], in: arguments,
             identity: "lumix", takes: "--bind, --port, --content-port, --sample-images and --announce ssdp")
         let announce = arguments.value("announce")
         guard announce == nil || announce == "ssdp" else {

@@ -8,7 +8,7 @@ extension SimulateCommand {
         try refuse(
             [
                 "count", "usb", "replay", "generated-file", "live-view-picture", "save-captures", "content-port",
-                "announce",
+                "announce", "description-path",
             ],
             in: arguments, identity: "olympus", takes: "--bind, --port and --sample-images")
         let simulator = try OlympusSimulator(

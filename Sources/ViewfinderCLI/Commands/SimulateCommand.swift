@@ -33,7 +33,7 @@ enum SimulateCommand: Command {
             HTTP commands on --port (80; its clients look for 192.168.0.10): the command list, modes, properties, \
             the shutter, the card's listing and pictures, and live view as JPEG frames in RTP packets over UDP, as \
             olympuswifi expects. With --identity sony-remote-api it is a Sony α6000 speaking the Camera Remote API \
-            (JSON-RPC over HTTP): its device description at /dd.xml and the camera service at /sony/camera on \
+            (JSON-RPC over HTTP): its device description at /dd.xml (or --description-path) and the camera service at /sony/camera on \
             --port (8080), rec mode, settings, getEvent, the shutter with postview pictures, and live view as an \
             HTTP stream on a free port, as libsonyapi expects; with --announce ssdp it answers SSDP searches for \
             the ScalarWebAPI service. With \
@@ -73,6 +73,9 @@ enum SimulateCommand: Command {
             .value(
                 "content-port", "PORT", help: "With --identity lumix, the port of its content directory and files.",
                 default: "60606"),
+            .value(
+                "description-path", "PATH",
+                help: "With --identity sony-remote-api, the path of its device description.", default: "/dd.xml"),
             .value(
                 "identity", "generic|nikon|canon|sony|sony-stepping|fuji|lumix|olympus|sony-remote-api",
                 help: "Who the camera says it is.",

@@ -2,7 +2,8 @@ import Foundation
 import Viewfinder
 import ViewfinderSystem
 
-/// The cameras of a `viewfinder rig` command, from the options the rig commands share: `--hosts` and `--names`.
+/// The cameras of a `viewfinder rig` command, from the options the rig commands share: `--hosts`, `--names` and
+/// `--families`.
 ///
 /// ```swift
 /// let target = try RigTarget(arguments)
@@ -21,16 +22,25 @@ struct RigTarget {
             "names", "LIST",
             help: "The cameras' names, separated by commas, in the order of --hosts (cam0, cam1, … by default)."),
         .value(
+            "families", "LIST",
+            help: "The cameras' kinds, as --family takes them, separated by commas, in the order of --hosts; one "
+                + "for them all (generic, any PTP/IP camera, by default)."),
+        .value(
             "connect-timeout", "SECONDS", help: "How long each camera may take to connect.", default: "15"),
     ]
 
-    /// One camera's address.
+    /// One camera's address, and its kind.
     struct Address: Equatable, CustomStringConvertible {
         var host: String
-        var port: UInt16
+        /// The port; `nil` for the usual port of a camera that speaks HTTP (a PTP/IP camera's is 15740).
+        var port: UInt16?
+        var family: CameraFamily = .genericPTPIP
 
-        var description: String { HostPort.text(host, port: port) }
+        var description: String { CameraAddress.network(host: host, port: port).description }
     }
+
+    /// The families whose cameras speak HTTP on a port of their own rather than PTP/IP on 15740.
+    private static let familiesOverHTTP: Set<CameraFamily> = [.olympus, .panasonic, .sonyRemoteAPI]
 
     /// The cameras' names and addresses, in order.
     let cameras: [(name: String, address: Address)]
@@ -65,7 +75,10 @@ struct RigTarget {
             guard first + count - 1 <= 65535 else {
                 throw UsageError("--hosts: '\(entry)' goes past port 65535", commandPath: commandPath)
             }
-            addresses += (0..<count).map { Address(host: host, port: UInt16(first + $0)) }
+            // The port stays unsaid for one camera without one, until its family is known.
+            addresses += (0..<count).map {
+                Address(host: host, port: port == nil && count == 1 ? nil : UInt16(first + $0))
+            }
             guard addresses.count <= 1000 else {
                 throw UsageError("a rig takes at most 1000 cameras", commandPath: commandPath)
             }
@@ -80,6 +93,23 @@ struct RigTarget {
                     "--names gives \(names.count) names for \(addresses.count) cameras", commandPath: commandPath)
             }
         }
+        if let given = arguments.value("families") {
+            let families = try given.split(separator: ",", omittingEmptySubsequences: false).map {
+                try CameraTarget.family($0.trimmingCharacters(in: .whitespaces), commandPath: commandPath)
+            }
+            guard families.count == 1 || families.count == addresses.count else {
+                throw UsageError(
+                    "--families gives \(families.count) families for \(addresses.count) cameras; give one for each, "
+                        + "or one for them all", commandPath: commandPath)
+            }
+            for index in addresses.indices {
+                addresses[index].family = families.count == 1 ? families[0] : families[index]
+            }
+        }
+        for index in addresses.indices
+        where addresses[index].port == nil && !Self.familiesOverHTTP.contains(addresses[index].family) {
+            addresses[index].port = PTPIPCameraConnector.standardPort
+        }
         cameras = Array(zip(names, addresses))
         connectTimeout = .seconds(try arguments.seconds("connect-timeout", default: 15, in: 0.1...600))
     }
@@ -93,22 +123,23 @@ struct RigTarget {
         }
     }
 
-    /// Makes the rig, not yet connected.
+    /// Makes the rig, not yet connected: each camera as its family's connector makes it at its address.
     ///
     /// - Throws: ``UsageError`` for names a rig cannot take or the same address twice.
-    func makeRig(commandPath: String) throws -> CameraRig {
+    func makeRig(commandPath: String) async throws -> CameraRig {
         var seen: Set<String> = []
         for camera in cameras where !seen.insert(camera.address.description).inserted {
             throw UsageError("--hosts names \(camera.address) twice", commandPath: commandPath)
         }
         do {
-            return try CameraRig(
-                members: cameras.map { camera in
-                    var transport = PTPIPTransport.Configuration()
-                    transport.port = camera.address.port
-                    return RigMember(
-                        name: camera.name, camera: PTPCamera(host: camera.address.host, transport: transport))
-                })
+            var members: [RigMember] = []
+            for camera in cameras {
+                let address = camera.address
+                let made = try await CameraDiscovery.shared.manualDiscovery.discover(
+                    .cameraType(address.family, atAddress: address.host, port: address.port))
+                members.append(RigMember(name: camera.name, camera: made))
+            }
+            return try CameraRig(members: members)
         } catch let error as ViewfinderError {
             throw UsageError(error.message, commandPath: commandPath)
         }
@@ -127,7 +158,7 @@ struct RigTarget {
     func withConnectedRig<Result>(
         commandPath: String, _ body: (CameraRig, _ connectFailures: [RigOutcomeRecord]) async throws -> Result
     ) async throws -> Result {
-        let rig = try makeRig(commandPath: commandPath)
+        let rig = try await makeRig(commandPath: commandPath)
         let report = await rig.connect(timeout: connectTimeout)
         let failures = report.outcomes.compactMap { outcome -> RigOutcomeRecord? in
             guard case .failure = outcome.result else { return nil }

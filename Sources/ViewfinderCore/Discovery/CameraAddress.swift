@@ -11,8 +11,10 @@ import ViewfinderSystem
 /// let attached = CameraAddress.usb(.busAddress(bus: 1, address: 4))
 /// ```
 public enum CameraAddress: Hashable, Sendable, CustomStringConvertible {
-    /// A camera on the network, by host name or IP address, and its port when it is not its family's usual one.
-    case network(host: String, port: UInt16?)
+    /// A camera on the network, by host name or IP address, its port when it is not its family's usual one, and the
+    /// path of the device description it announced when its family is reached through one (a Sony body that speaks
+    /// the Camera Remote API), which the family's usual paths stand in for when `nil`.
+    case network(host: String, port: UInt16?, path: String? = nil)
     /// A camera attached by USB.
     case usb(USBCameraSelector)
 
@@ -42,18 +44,23 @@ public enum CameraAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// The host of a network address; `nil` for a USB one.
     public var host: String? {
-        if case .network(let host, _) = self { host } else { nil }
+        if case .network(let host, _, _) = self { host } else { nil }
     }
 
     /// The port of a network address, when it names one.
     public var port: UInt16? {
-        if case .network(_, let port) = self { port } else { nil }
+        if case .network(_, let port, _) = self { port } else { nil }
     }
 
-    /// `HOST`, `HOST:PORT` (`[IPv6]:PORT`), or `usb:` and the selector.
+    /// The path of the device description a network camera announced, where its family is reached through one.
+    public var path: String? {
+        if case .network(_, _, let path) = self { path } else { nil }
+    }
+
+    /// `HOST`, `HOST:PORT` (`[IPv6]:PORT`), or `usb:` and the selector; a description's path is not shown.
     public var description: String {
         switch self {
-        case .network(let host, let port):
+        case .network(let host, let port, _):
             guard let port else { return host }
             return HostPort.text(host, port: port)
         case .usb(let selector):

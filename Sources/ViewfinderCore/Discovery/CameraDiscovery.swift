@@ -124,7 +124,7 @@ public final class ManualCameraDiscovery: Sendable {
     private func address(of descriptor: ManualCameraDescriptor) throws -> CameraAddress {
         switch descriptor.location {
         case .address(let host):
-            return .network(host: host, port: descriptor.port)
+            return .network(host: host, port: descriptor.port, path: descriptor.path)
         case .usb(let selector):
             return .usb(selector)
         case .suggestedGateway:
@@ -134,9 +134,10 @@ public final class ManualCameraDiscovery: Sendable {
                     "the routing table has no default route; join the camera's WiFi network, or name the interface "
                         + "or the camera's address")
             }
-            return .network(host: gateway, port: descriptor.port)
+            return .network(host: gateway, port: descriptor.port, path: descriptor.path)
         case .gatewayOfInterface(let interface):
-            return .network(host: try routingTable().gateway(ofInterface: interface), port: descriptor.port)
+            return .network(
+                host: try routingTable().gateway(ofInterface: interface), port: descriptor.port, path: descriptor.path)
         }
     }
 

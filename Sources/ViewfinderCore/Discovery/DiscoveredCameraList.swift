@@ -118,8 +118,8 @@ struct DiscoveredCameraList {
             if camera.model.isEmpty { camera.model = other.model }
             if camera.manufacturer.isEmpty { camera.manufacturer = other.manufacturer }
             camera.serialNumber = camera.serialNumber ?? other.serialNumber
-            if case .network(let host, nil) = camera.address, let port = other.address.port {
-                camera.address = .network(host: host, port: port)
+            if case .network(let host, nil, let path) = camera.address, let port = other.address.port {
+                camera.address = .network(host: host, port: port, path: path)
             }
             camera.foundBy.formUnion(other.foundBy)
         }

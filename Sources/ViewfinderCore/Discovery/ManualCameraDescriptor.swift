@@ -25,12 +25,16 @@ public struct ManualCameraDescriptor: Hashable, Sendable, CustomStringConvertibl
     public var location: Location
     /// The camera's TCP port; the family's usual port when `nil`.
     public var port: UInt16?
+    /// The path of the camera's device description, for a family reached through one (a Sony body that speaks the
+    /// Camera Remote API); the family's usual paths when `nil`.
+    public var path: String?
 
     /// Creates a descriptor.
-    public init(family: CameraFamily, location: Location, port: UInt16? = nil) {
+    public init(family: CameraFamily, location: Location, port: UInt16? = nil, path: String? = nil) {
         self.family = family
         self.location = location
         self.port = port
+        self.path = path
     }
 
     /// A camera of `family` at the gateway of the default route, as when the computer joined the camera's own WiFi
@@ -66,8 +70,8 @@ public struct ManualCameraDescriptor: Hashable, Sendable, CustomStringConvertibl
     /// A camera of `family` at an address of either kind, such as one a searcher found.
     public static func camera(_ family: CameraFamily, at address: CameraAddress) -> ManualCameraDescriptor {
         switch address {
-        case .network(let host, let port):
-            ManualCameraDescriptor(family: family, location: .address(host), port: port)
+        case .network(let host, let port, let path):
+            ManualCameraDescriptor(family: family, location: .address(host), port: port, path: path)
         case .usb(let selector):
             ManualCameraDescriptor(family: family, location: .usb(selector))
         }

@@ -117,8 +117,8 @@ public final class SSDPSearcher: CameraSearcher {
     /// The camera an SSDP message from `sender` and its device description describe, at the sender's address.
     ///
     /// A Sony that speaks the Camera Remote API is reached through its description, so its address keeps the port
-    /// of the description's LOCATION; the other families serve on a port of their own, which the LOCATION does not
-    /// give.
+    /// and path of the description's LOCATION; the other families serve on a port of their own, which the LOCATION
+    /// does not give.
     static func camera(
         from message: SSDPMessage, description: UPnPDeviceDescription, sender: String
     ) -> DiscoveredCamera? {
@@ -141,11 +141,11 @@ public final class SSDPSearcher: CameraSearcher {
                 .genericPTPIP
             }
         let model = description.modelName ?? ""
-        let port = family == .sonyRemoteAPI ? message.location.flatMap(HTTPURL.init)?.port : nil
+        let location = family == .sonyRemoteAPI ? message.location.flatMap(HTTPURL.init) : nil
         return DiscoveredCamera(
             id: id, family: family, manufacturer: description.manufacturer ?? "", model: model,
             name: description.nickname ?? description.friendlyName ?? model, serialNumber: description.serialNumber,
-            address: .network(host: sender, port: port), foundBy: .ssdp)
+            address: .network(host: sender, port: location?.port, path: location?.target), foundBy: .ssdp)
     }
 
     /// One search: its sockets, what it has read, and the loop.

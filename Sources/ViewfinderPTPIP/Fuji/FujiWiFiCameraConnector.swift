@@ -33,7 +33,7 @@ public struct FujiWiFiCameraConnector: CameraConnector {
     /// - Throws: `ViewfinderError/Code/notAvailable` for other families, which other connectors reach, and for an
     ///   address that is not on the network.
     public func camera(of family: CameraFamily, at address: CameraAddress) async throws -> any Camera {
-        guard case .network(let host, let port) = address else {
+        guard case .network(let host, let port, _) = address else {
             throw ViewfinderError(.notAvailable, "\(address) is not a network address")
         }
         guard family == .fujifilm else {

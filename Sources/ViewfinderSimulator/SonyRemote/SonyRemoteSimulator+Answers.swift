@@ -61,7 +61,7 @@ extension SonyRemoteSimulator {
             + "</av:X_ScalarWebAPI_DeviceInfo>"
     }
 
-    /// The device description at `/dd.xml`: the name and Sony's device information.
+    /// The device description at its path: the name and Sony's device information.
     func deviceDescription() -> [UInt8] {
         let port = state.withLock { $0.server?.port } ?? 0
         return Array(
@@ -76,9 +76,10 @@ extension SonyRemoteSimulator {
     /// Answers one request: the description, a call, a postview picture, or a still on the card or its thumbnail.
     func answer(_ request: SimulatedHTTPRequest) -> SimulatedHTTPAnswer {
         let verb = request.head.startWords.first.map(String.init) ?? ""
-        switch (verb, request.path) {
-        case ("GET", "/dd.xml"):
+        if verb == "GET", request.path == configuration.descriptionPath {
             return SimulatedHTTPAnswer(body: deviceDescription())
+        }
+        switch (verb, request.path) {
         case ("POST", "/sony/camera"), ("POST", "/sony/system"), ("POST", "/sony/avContent"):
             let reply: JSONValue
             do {

@@ -7,7 +7,7 @@ import ViewfinderSystem
 /// HTTP stream, well enough that the independent client `libsonyapi` reads its description, switches it to shooting
 /// and reads and sets its settings, and a client takes pictures and reads live view.
 ///
-/// It answers as an α6000 (ILCE-6000): the device description at `/dd.xml` naming the `camera`, `system` and
+/// It answers as an α6000 (ILCE-6000): the device description at `/dd.xml` (or another path) naming the `camera`, `system` and
 /// `avContent` services at `/sony`; `getAvailableApiList`, which lists the shooting calls only after `startRecMode`,
 /// as the α bodies do (a shooting call before it answers error 1), `actTakePicture` only in the `still` shoot mode
 /// and `startMovieRec`/`stopMovieRec` only in `movie`; `getEvent`, at once or as a long poll bounded by
@@ -47,9 +47,13 @@ public final class SonyRemoteSimulator: Sendable {
         public var contentPageExcess = 0
         /// How long the camera takes to switch between shooting and serving its card.
         public var functionSwitchTime = Duration.milliseconds(200)
-        /// Whether the camera announces itself over SSDP as the ScalarWebAPI service, its description (at `/dd.xml`
-        /// on a port of its own) naming the services' action list URL; it needs a bind address on a network interface.
+        /// Whether the camera announces itself over SSDP as the ScalarWebAPI service, its description (at
+        /// ``descriptionPath`` on a port of its own) naming the services' action list URL; it needs a bind address on
+        /// a network interface.
         public var announces = false
+        /// The path of the device description: `/dd.xml` as on most bodies, or another, to play a body that serves
+        /// it elsewhere (`/DmsRmtDesc.xml` on some) and that clients find through its SSDP LOCATION.
+        public var descriptionPath = "/dd.xml"
         /// Where log lines go.
         public var log: @Sendable (String) -> Void
 
@@ -135,8 +139,7 @@ public final class SonyRemoteSimulator: Sendable {
                         udn: Self.udn, types: [Self.serviceType], manufacturer: "Sony Corporation",
                         modelName: "SonyImagingDevice", friendlyName: Self.model, serialNumber: "",
                         address: configuration.bindAddress, vendorElements: deviceInfo(port: server.port),
-                        // At a path the Camera Remote API driver reads, so that the port of the LOCATION is enough.
-                        descriptionPath: "/dd.xml"))
+                        descriptionPath: configuration.descriptionPath))
                 state.withLock { $0.announcer = announcer }
                 configuration.log("announcing over SSDP at \(announcer.location)")
             }

@@ -62,7 +62,9 @@ import ViewfinderTestSupport
         }
 
         func camera(of family: CameraFamily, at address: CameraAddress) async throws -> any Camera {
-            asked.append("\(family) \(address.host ?? "\(address)") \(address.port.map(String.init) ?? "-")")
+            asked.append(
+                "\(family) \(address.host ?? "\(address)") \(address.port.map(String.init) ?? "-")"
+                    + (address.path.map { " " + $0 } ?? ""))
             guard address.host != "10.9.9.9" else { throw ViewfinderError(.connectionFailed, "connection refused") }
             return FakeCamera()
         }
@@ -107,6 +109,20 @@ import ViewfinderTestSupport
             noUSB?.message
                 == "cannot find the USB camera serial-9: no transport Viewfinder has reaches cameras over USB")
         #expect(network.asked.all == ["Nikon 10.0.0.7 -"])
+    }
+
+    /// A discovered camera reaches its family's connector at its whole address: a Camera Remote API body found over
+    /// SSDP at the path of the description it announced too.
+    @Test func aDiscoveredCameraReachesItsConnectorAtThePathItAnnounced() async throws {
+        let connector = RecordingConnector()
+        let discovery = CameraDiscovery(connectors: [connector]) { try RoutingTable(parsing: Self.table) }
+        let sony = DiscoveredCamera(
+            id: "uuid:1", family: .sonyRemoteAPI, manufacturer: "Sony Corporation", model: "ILCE-6000",
+            name: "ILCE-6000", address: .network(host: "10.0.0.1", port: 61000, path: "/camera/description.xml"),
+            foundBy: .ssdp)
+        _ = try await discovery.camera(for: sony)
+        #expect(connector.asked.all == ["Sony (Camera Remote API) 10.0.0.1 61000 /camera/description.xml"])
+        #expect(sony.address.description == "10.0.0.1:61000")
     }
 
     @Test func addressesReadAndPrintAsTheToolTakesThem() {
