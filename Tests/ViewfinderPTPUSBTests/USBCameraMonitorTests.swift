@@ -106,16 +106,18 @@ import ViewfinderTestSupport
         defer { monitor.stop() }
         let first = try #require(monitor.cameras.first)
         try await waitUntil("the camera found at start") { seen.withLock { $0.count } == 1 }
-        // The camera's serial number cannot be read for a while (a folder where the file should be: EISDIR).
-        let serial = sysfs.root.appendingPathComponent("1-1/serial")
-        try FileManager.default.removeItem(at: serial)
-        try FileManager.default.createDirectory(at: serial, withIntermediateDirectories: false)
+        // The camera's serial number cannot be read for a while: the file is replaced, in one rename, by a link to a
+        // folder (reading it fails with EISDIR), and later by the file again, so no look sees it missing.
+        let device = sysfs.root.appendingPathComponent("1-1").path
+        try FileManager.default.createDirectory(atPath: device + "/unreadable", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: device + "/serial.link", withDestinationPath: "unreadable")
+        #expect(rename(device + "/serial.link", device + "/serial") == 0)
         try await waitUntil("the failed look") { monitor.scanError != nil }
         #expect(monitor.scanError?.errno == EISDIR)
         #expect(monitor.cameras == [first])
         // Readable again: the next look succeeds and finds the same camera.
-        try FileManager.default.removeItem(at: serial)
-        try "A\n".write(to: serial, atomically: true, encoding: .utf8)
+        try "A\n".write(toFile: device + "/serial.new", atomically: false, encoding: .utf8)
+        #expect(rename(device + "/serial.new", device + "/serial") == 0)
         try await waitUntil("a look that succeeds") { monitor.scanError == nil }
         // A camera plugged in now is told next, so nothing was told in between: the failed looks told no unplug.
         try sysfs.camera("1-2", bus: 1, address: 5, serial: "B")
