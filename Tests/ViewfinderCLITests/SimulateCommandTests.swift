@@ -60,13 +60,14 @@ import ViewfinderTestSupport
             #expect(line?.hasSuffix("as an Olympus E-M10MarkII") == true, "\(process.standardOutput)")
 
             let info = try TestConnection(port: port)
-            try info.request("/get_caminfo.cgi")
+            // Each request asks the camera to close after its answer, which the test reads to the end.
+            try info.request("/get_caminfo.cgi", headers: ["Connection": "close"])
             let head = try info.readHead()
             #expect(head.status == 200)
             #expect(head.headers["content-type"] == "text/xml")
             #expect(String(decoding: try info.readToEnd(), as: UTF8.self).contains("<model>E-M10MarkII</model>"))
             let listing = try TestConnection(port: port)
-            try listing.request("/get_imglist.cgi?DIR=%2FDCIM%2F100OLYMP")
+            try listing.request("/get_imglist.cgi?DIR=%2FDCIM%2F100OLYMP", headers: ["Connection": "close"])
             #expect(try listing.readHead().status == 200)
             #expect(String(decoding: try listing.readToEnd(), as: UTF8.self).contains("/DCIM/100OLYMP,PC060001.JPG,"))
 

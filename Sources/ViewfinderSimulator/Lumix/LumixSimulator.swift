@@ -87,10 +87,10 @@ public final class LumixSimulator: Sendable {
         do {
             // Known: Panasonic's UPnP server (port 60606) answers CONNECTION: close to each request (a BGH1's, in a
             // public curl trace). Nothing published tells of cam.cgi's server on port 80; assumed: it keeps a
-            // connection between requests, as HTTP/1.1 lets, and drops it after a few idle seconds or when another
+            // connection between requests, as HTTP/1.1 lets, and drops it after half a minute idle or when another
             // client connects.
             let control = try serve(
-                port: configuration.port, name: "lumix-cgi", kept: .keptAlive(idleTimeout: .seconds(5))
+                port: configuration.port, name: "lumix-cgi", kept: .keptAlive(idleTimeout: .seconds(30))
             ) { self.answerCommand($0) }
             let content = try serve(port: configuration.contentPort, name: "lumix-cds", kept: .closedAfterEachAnswer) {
                 self.answerContent($0)

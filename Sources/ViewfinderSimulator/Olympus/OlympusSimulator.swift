@@ -84,11 +84,11 @@ public final class OlympusSimulator: Sendable {
             try addPicture()
         }
         // Nothing published tells whether an Olympus keeps a connection between requests (olympuswifi opens one per
-        // request); assumed: its HTTP/1.1 server keeps it, as HTTP/1.1 lets, and drops it after a few idle seconds or
+        // request); assumed: its HTTP/1.1 server keeps it, as HTTP/1.1 lets, and drops it after half a minute idle or
         // when another client connects, as servers with one connection at a time do.
         let server = try SimulatedHTTPServer(
             host: configuration.bindAddress, port: configuration.port, name: "olympus",
-            kept: .keptAlive(idleTimeout: .seconds(5))
+            kept: .keptAlive(idleTimeout: .seconds(30))
         ) { self.answer($0) }
         state.withLock { $0.server = server }
         do {

@@ -121,11 +121,11 @@ public final class SonyRemoteSimulator: Sendable {
     public func start() throws -> UInt16 {
         // Calls side by side, as a client keeps a getEvent long poll open while it sets values. Nothing published
         // tells whether a body keeps a connection between calls; assumed: its HTTP/1.1 server keeps it, as HTTP/1.1
-        // lets, and drops it after a few idle seconds or when another client connects while every connection is
+        // lets, and drops it after half a minute idle or when another client connects while every connection is
         // taken.
         let server = try SimulatedHTTPServer(
             host: configuration.bindAddress, port: configuration.port, name: "sony", connections: 4,
-            kept: .keptAlive(idleTimeout: .seconds(5))
+            kept: .keptAlive(idleTimeout: .seconds(30))
         ) { self.answer($0) }
         state.withLock { $0.server = server }
         do {
