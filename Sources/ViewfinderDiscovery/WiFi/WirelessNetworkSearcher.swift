@@ -38,6 +38,10 @@ public final class WirelessNetworkSearcher: CameraSearcher {
         self.routingTable = routingTable
     }
 
+    /// How long a camera stays found without being announced again: four looks, and at least 10 s, so a thread that
+    /// the machine keeps waiting does not lose it (a network left is reported as gone at the next look).
+    private var lifetime: Duration { max(interval * 4, .seconds(10)) }
+
     /// Why the last look at the joined networks failed, or `nil` when it succeeded; the cameras reported stay as the
     /// last look that succeeded found them.
     public var lookError: ViewfinderError? { failure.withLock { $0 } }
@@ -55,7 +59,14 @@ public final class WirelessNetworkSearcher: CameraSearcher {
                 var known = initial
                 while (try? Poll.wait(wakeup.descriptor, for: Poll.readable, until: .now + interval)) == 0 {
                     guard let self else { return }
-                    if let found = try? look(known: known, report: report) { known = found }
+                    if let found = try? look(known: known, report: report) {
+                        known = found
+                    } else {
+                        // A look that failed keeps what was found: announced again, it does not run out meanwhile.
+                        for (key, camera) in known.sorted(by: { $0.key < $1.key }) {
+                            report(.seen(key: key, camera: camera, lifetime: lifetime))
+                        }
+                    }
                 }
             }
         }
@@ -98,7 +109,7 @@ public final class WirelessNetworkSearcher: CameraSearcher {
             found["wifi:\(network.interface):\(network.name)"] = camera
         }
         for (key, camera) in found.sorted(by: { $0.key < $1.key }) {
-            report(.seen(key: key, camera: camera, lifetime: interval * 4))
+            report(.seen(key: key, camera: camera, lifetime: lifetime))
         }
         for key in known.keys.sorted() where found[key] == nil {
             report(.gone(key: key))
