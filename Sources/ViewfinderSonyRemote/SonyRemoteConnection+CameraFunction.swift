@@ -58,7 +58,10 @@ extension SonyRemoteConnection {
             }
             liveView?.close()
         }
-        state.withLock { $0.cameraFunctionResult = nil }
+        state.withLock { state in
+            state.cameraFunctionResult = nil
+            state.modeSwitches += 1
+        }
         _ = try await call("setCameraFunction", [.string(target)])
         let deadline = ContinuousClock.now + configuration.cameraFunctionTimeout
         while true {

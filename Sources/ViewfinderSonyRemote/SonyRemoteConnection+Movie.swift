@@ -32,6 +32,7 @@ extension SonyRemoteConnection {
     func switchShootMode(to mode: String, toList method: String) async throws {
         let offered = state.withLock { $0.shootModes.contains(mode) }
         guard !isAvailable(method), offered, isAvailable("setShootMode") else { return }
+        state.withLock { $0.modeSwitches += 1 }
         _ = try await call("setShootMode", [.string(mode)])
         let deadline = ContinuousClock.now + configuration.recModeTimeout
         while true {

@@ -58,16 +58,23 @@ extension SonyRemoteConnection {
 
     /// Passes an event's state to the camera's properties: each object found by its `type`, whatever its slot; a
     /// kind the event does not carry leaves its property as it was.
-    func apply(event: [JSONValue]) {
+    ///
+    /// - Parameter switches: For an event asked for on another connection, how many times the driver had asked the
+    ///   camera to switch its function or shoot mode when it asked: an event asked for before a later switch and
+    ///   answered after it was seen done tells of the function, status and calls the camera had before, and those
+    ///   are left as the switch found them.
+    func apply(event: [JSONValue], askedAfterSwitches switches: Int? = nil) {
         var objects: [String: JSONValue] = [:]
         for slot in event {
             for object in slot.array ?? [slot] {
                 if let type = object["type"]?.string { objects[type] = objects[type] ?? object }
             }
         }
-        applyStatus(objects)
-        if let names = objects["availableApiList"]?["names"]?.array {
-            recordAvailable(names.compactMap(\.string))
+        if switches == nil || switches == state.withLock({ $0.modeSwitches }) {
+            applyStatus(objects)
+            if let names = objects["availableApiList"]?["names"]?.array {
+                recordAvailable(names.compactMap(\.string))
+            }
         }
         if let object = objects["isoSpeedRate"] {
             report(.iso, object, "currentIsoSpeedRate", "isoSpeedRateCandidates", SonyRemotePropertyValues.iso)

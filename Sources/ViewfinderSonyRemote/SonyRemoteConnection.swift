@@ -17,6 +17,9 @@ public final class SonyRemoteConnection: CameraDriverConnection {
         /// The camera function (`Remote Shooting`, `Contents Transfer`), and the result of the last switch.
         var cameraFunction = SonyRemoteConnection.remoteShooting
         var cameraFunctionResult: String?
+        /// How many times the driver asked the camera to switch its function or shoot mode: an event asked for
+        /// before the last switch tells of the camera as it was, and its function, status and calls are not taken.
+        var modeSwitches = 0
         /// The camera's status, such as `IDLE` or `MovieRecording`.
         var status = ""
         /// The shoot modes the camera offers, such as `still` and `movie`.
@@ -299,6 +302,7 @@ public final class SonyRemoteConnection: CameraDriverConnection {
     /// camera's own timeout (error 2) passes nothing.
     private func longPoll() async throws(ViewfinderError) {
         let (request, body, activity) = prepare("getEvent", [.bool(true)])
+        let switches = state.withLock { $0.modeSwitches }
         let (url, timeout, bound) = (cameraURL, configuration.longPollTimeout, configuration.maximumAnswerLength)
         let cancellation = pollCancellation
         let answer = try await HTTPClient.run(on: pollThread, peer: peer) {
@@ -315,7 +319,7 @@ public final class SonyRemoteConnection: CameraDriverConnection {
             guard error.code == .timeout else { throw error }
             return
         }
-        apply(event: event)
+        apply(event: event, askedAfterSwitches: switches)
     }
 
     /// Stops the long poll, live view and the connection's threads.

@@ -35,7 +35,7 @@ import ViewfinderTestSupport
     static func withSimulator(
         eventTimeout: Duration = .seconds(1), longPollTimeout: Duration = deadline,
         omitting omittedMethods: Set<String> = [], picturesOnCard: Int = 3, contentCount: Int? = nil,
-        contentPageExcess: Int = 0, maximumContentCount: Int = 10_000,
+        contentPageExcess: Int = 0, maximumContentCount: Int = 10_000, longPollAnswerDelay: Duration = .zero,
         _ body: (SonyRemoteCamera, SonyRemoteSimulator, Locked<[String]>) async throws -> Void
     ) async throws {
         let log = Locked<[String]>([])
@@ -45,6 +45,7 @@ import ViewfinderTestSupport
         configuration.picturesOnCard = picturesOnCard
         configuration.contentCount = contentCount
         configuration.contentPageExcess = contentPageExcess
+        configuration.longPollAnswerDelay = longPollAnswerDelay
         let simulator = SonyRemoteSimulator(configuration: configuration)
         let port = try simulator.start()
         do {

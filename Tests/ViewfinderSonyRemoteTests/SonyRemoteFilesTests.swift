@@ -107,6 +107,30 @@ import ViewfinderTestSupport
         }
     }
 
+    /// A long poll answered before the switch to the card (the camera still shooting), whose answer arrives after the
+    /// switch was seen done, leaves the camera serving its card: its listing is not refused for a second switch.
+    @Test func aLongPollAnsweredLateDoesNotUndoTheSwitchToTheCard() async throws {
+        try await SonyRemoteCameraTests.withSimulator(longPollAnswerDelay: .milliseconds(1500)) {
+            camera, simulator, log in
+            try await camera.connect()
+            try await waitUntil { simulator.longPollsWaiting == 1 }
+            // A change made by another client answers the driver's long poll with the camera shooting; the answer
+            // arrives late, after the switch below.
+            _ = try await SonyRemoteCameraTests.call(
+                "setIsoSpeedRate", [.string("1600")], port: camera.configuration.port)
+            try await waitUntil { simulator.longPollsWaiting == 0 }
+            try await camera.switchToCommandCategories(.fileAccess)
+            // The late answer has been taken once the driver's next long poll waits.
+            try await waitUntil { simulator.longPollsWaiting == 1 }
+            #expect(camera.property(for: .iso).commonValue == .iso1600)
+            #expect(camera.currentCommandCategories == .fileAccess)
+            let files = try #require(camera.fileAccess)
+            let storage = try #require(try await files.storages().first)
+            #expect(try await files.contents(of: nil, in: storage).count == 3)
+            #expect(log.withLock { $0 }.filter { $0.hasPrefix("set CameraFunction") }.count == 1)
+        }
+    }
+
     /// Disconnecting from a camera serving its card leaves it shooting, as it was found.
     @Test func disconnectingSwitchesTheCameraBackToShooting() async throws {
         try await SonyRemoteCameraTests.withSimulator { camera, _, log in

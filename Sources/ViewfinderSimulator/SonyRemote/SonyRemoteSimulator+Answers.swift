@@ -155,7 +155,13 @@ extension SonyRemoteSimulator {
             configuration.log(method)
             return Self.result([.number(0)], id: id)
         case "getEvent":
-            return Self.result(event(longPoll: params.first == .bool(true)), id: id)
+            let longPoll = params.first == .bool(true)
+            let answer = Self.result(event(longPoll: longPoll), id: id)
+            if longPoll, configuration.longPollAnswerDelay > .zero {
+                let (seconds, attoseconds) = configuration.longPollAnswerDelay.components
+                usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+            }
+            return answer
         case "actTakePicture":
             return takePicture(id: id)
         case "startLiveview", "stopLiveview":

@@ -47,6 +47,9 @@ public final class SonyRemoteSimulator: Sendable {
         public var contentPageExcess = 0
         /// How long the camera takes to switch between shooting and serving its card.
         public var functionSwitchTime = Duration.milliseconds(200)
+        /// How long a `getEvent` long poll's answer waits, once made, before it is sent, to play a camera (or a
+        /// network) whose answers arrive late: after those of calls made since on another connection.
+        public var longPollAnswerDelay = Duration.zero
         /// Whether the camera announces itself over SSDP as the ScalarWebAPI service, its description (at
         /// ``descriptionPath`` on a port of its own) naming the services' action list URL; it needs a bind address on
         /// a network interface.
