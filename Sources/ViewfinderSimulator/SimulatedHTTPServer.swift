@@ -56,8 +56,8 @@ enum SimulatedHTTPConnections: Sendable {
     /// Closes it after each answer, saying `Connection: close`.
     case closedAfterEachAnswer
     /// Keeps it open for the client's next request, as HTTP/1.1 lets a server do, until the client asks to close
-    /// it, it sits idle for `idleTimeout`, or another client connects while the thread holding it waits (a camera
-    /// with fewer connections than clients drops its idle one); an HTTP/1.0 request is answered and closed.
+    /// it, it sits idle for `idleTimeout`, or another client connects while every other thread holds a connection (a
+    /// camera with fewer connections than clients drops its idle one); an HTTP/1.0 request is answered and closed.
     case keptAlive(idleTimeout: Duration)
 }
 
@@ -89,9 +89,11 @@ final class SimulatedHTTPServer: Sendable {
             throw ViewfinderError(error)
         }
         var threads: [PlatformThread] = []
+        let accepting = Locked(0)
         do {
             for _ in 0..<max(1, connections) {
-                let serving = Serving(listener: listener, fields: fields, kept: kept, answer: answer)
+                let serving = Serving(
+                    listener: listener, accepting: accepting, fields: fields, kept: kept, answer: answer)
                 threads.append(try PlatformThread(name: name) { serving.run() })
             }
         } catch {
@@ -124,6 +126,9 @@ final class SimulatedHTTPServer: Sendable {
         }
 
         let listener: Socket
+        /// How many of the server's threads wait for a new connection: an idle connection is dropped for a new one
+        /// only while none does.
+        let accepting: Locked<Int>
         let fields: [HTTPHead.Field]
         let kept: SimulatedHTTPConnections
         let answer: @Sendable (SimulatedHTTPRequest) -> SimulatedHTTPAnswer
@@ -133,9 +138,12 @@ final class SimulatedHTTPServer: Sendable {
         func run() {
             while true {
                 var next: Socket?
+                accepting.withLock { $0 += 1 }
                 do {
                     next = try listener.accept(timeout: .seconds(3600))
+                    accepting.withLock { $0 -= 1 }
                 } catch {
+                    accepting.withLock { $0 -= 1 }
                     return
                 }
                 while let client = next {
@@ -153,9 +161,12 @@ final class SimulatedHTTPServer: Sendable {
         /// Answers the requests on `client` until the connection is to close.
         private func serve(_ client: Socket) -> Outcome {
             var pending: [UInt8] = []
+            // A client that connected as this connection's next request came: this one's last answer says close.
+            var newer: Socket?
+            let ended = { (newer: Socket?) -> Outcome in newer.map { .yielded(to: $0) } ?? .closed }
             while let request = SimulatedHTTPServer.read(from: client, pending: &pending) {
                 let reply = answer(request)
-                let keeps = keepsOpen(after: request, reply)
+                let keeps = newer == nil && keepsOpen(after: request, reply)
                 let length: [HTTPHead.Field] =
                     reply.stream == nil ? [.init("Content-Length", String(reply.body.count))] : []
                 // HTTP/1.1 keeps a connection unless a side says close.
@@ -164,17 +175,23 @@ final class SimulatedHTTPServer: Sendable {
                     startLine: "HTTP/1.1 \(reply.status)",
                     fields: fields + [.init("Content-Type", reply.contentType)] + length + connection)
                 guard (try? client.send(head.encoded() + reply.body, timeout: .seconds(10), while: "answering")) != nil
-                else { return .closed }
+                else { return ended(newer) }
                 if let stream = reply.stream {
                     stream(client)
-                    return .closed
+                    return ended(newer)
                 }
-                guard keeps, case .keptAlive(let idleTimeout) = kept else { return .closed }
-                if pending.isEmpty, let outcome = waitForRequest(on: client, idleTimeout: idleTimeout) {
+                guard keeps, case .keptAlive(let idleTimeout) = kept else { return ended(newer) }
+                guard pending.isEmpty else { continue }
+                switch waitForRequest(on: client, idleTimeout: idleTimeout) {
+                case .request:
+                    continue
+                case .requestBeforeYielding(let next):
+                    newer = next
+                case .ended(let outcome):
                     return outcome
                 }
             }
-            return .closed
+            return ended(newer)
         }
 
         /// Whether the connection stays open after `reply` to `request`.
@@ -184,10 +201,23 @@ final class SimulatedHTTPServer: Sendable {
                 && request.head["connection"]?.lowercased().contains("close") != true
         }
 
-        /// Waits for the client's next request: `nil` once it comes; `.closed` when the connection sat idle for
-        /// `idleTimeout` (the camera closes it without a word), `.yielded` to a client that connected meanwhile, or
-        /// `.stopped` when the server stops.
-        private func waitForRequest(on client: Socket, idleTimeout: Duration) -> Outcome? {
+        /// What came while a kept connection sat idle.
+        private enum Wait {
+            /// The client's next request.
+            case request
+            /// The client's next request, as another client connected, which the thread serves once it answered.
+            case requestBeforeYielding(to: Socket)
+            /// The connection is to close.
+            case ended(Outcome)
+        }
+
+        /// Waits for the client's next request: `.request` once it comes; `.closed` when the connection sat idle for
+        /// `idleTimeout` (the camera closes it without a word), `.yielded` to a client that connected meanwhile while
+        /// no other thread was free to take it, or `.stopped` when the server stops.
+        ///
+        /// A request that arrives as the thread takes the other client is answered first, saying close: a
+        /// connection closed with a request unread would be reset under a client sending it.
+        private func waitForRequest(on client: Socket, idleTimeout: Duration) -> Wait {
             let deadline = ContinuousClock.now + idleTimeout
             while true {
                 let ready: [Int16]
@@ -196,16 +226,28 @@ final class SimulatedHTTPServer: Sendable {
                         [.init(client.descriptor, for: Poll.readable), .init(listener.descriptor, for: Poll.readable)],
                         until: deadline)
                 } catch {
-                    return .stopped
+                    return .ended(.stopped)
                 }
-                if ready[0] != 0 { return nil }
-                if ready[1] == 0 { return .closed }
+                if ready[0] != 0 { return .request }
+                if ready[1] == 0 { return .ended(.closed) }
+                if accepting.withLock({ $0 }) > 0 {
+                    // A thread without a connection takes the new client; this one goes on waiting on its own.
+                    guard ContinuousClock.now < deadline else { return .ended(.closed) }
+                    let moment = min(deadline, .now + .milliseconds(5))
+                    guard let ready = try? Poll.wait([.init(client.descriptor, for: Poll.readable)], until: moment)
+                    else { return .ended(.stopped) }
+                    if ready[0] != 0 { return .request }
+                    continue
+                }
+                let next: Socket?
                 do {
-                    // Another thread may have taken the client first: then this one waits on.
-                    if let next = try listener.acceptNow() { return .yielded(to: next) }
+                    next = try listener.acceptNow()
                 } catch {
-                    return .stopped
+                    return .ended(.stopped)
                 }
+                // Another thread may have taken the client first: then this one waits on.
+                guard let next else { continue }
+                return client.isIdle ? .ended(.yielded(to: next)) : .requestBeforeYielding(to: next)
             }
         }
     }

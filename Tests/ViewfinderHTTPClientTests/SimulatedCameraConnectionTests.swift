@@ -140,4 +140,25 @@ import Glibc
             }
         }
     }
+
+    /// With a thread free to take them, new clients leave a kept idle connection open: one is dropped only for a client
+    /// that would otherwise wait.
+    @Test func theSonyKeepsAnIdleConnectionWhileAThreadIsFreeForNewClients() async throws {
+        let simulator = SonyRemoteSimulator(configuration: .init(port: 0))
+        let port = try simulator.start()
+        try await Self.serving(stop: simulator.stop) {
+            let idle = try Self.connect(port)
+            defer { idle.close() }
+            #expect(try Self.exchange(Self.get("/dd.xml", port: port), on: idle).isReusable)
+            for _ in 0..<20 {
+                let other = try Self.connect(port)
+                defer { other.close() }
+                let answer = try Self.exchange(Self.get("/dd.xml", port: port, closing: true), on: other)
+                #expect(answer.answer.status == 200)
+            }
+            let kept = idle.isIdle
+            #expect(kept, "the idle connection was dropped")
+            if kept { #expect(try Self.exchange(Self.get("/dd.xml", port: port), on: idle).answer.status == 200) }
+        }
+    }
 }
