@@ -71,6 +71,12 @@ package final class HTTPKeptConnection: Sendable {
         }
     }
 
+    /// Whether a connection is kept for the next exchange that the camera has neither closed nor sent anything on
+    /// unasked, as the next exchange would find it.
+    package var keepsAnOpenConnection: Bool {
+        state.withLock { $0.idle?.isIdle ?? false }
+    }
+
     /// Closes the kept connection; later exchanges still run, each on a connection of its own.
     package func close() {
         let idle = state.withLock { state in
