@@ -277,7 +277,7 @@ struct RigNetworkBenchmark {
         let take = ContinuousClock.now
         let report = try await coordinator.capturePictures(into: "\(work)/scale", lead: .milliseconds(500))
         let seconds = take.duration(to: .now).inSeconds
-        let bytes = report.successes.flatMap(\.value.files).map(\.item.byteCount).reduce(0, +)
+        let bytes = report.successes.flatMap(\.value.files).compactMap(\.item.byteCount).reduce(0, +)
         say(
             "  a take with every picture: \(report.successes.count) of \(report.outcomes.count) cameras, "
                 + "\(format(Double(bytes) / 1_048_576, 1)) MiB fetched and checked, \(format(seconds, 2)) s from the "

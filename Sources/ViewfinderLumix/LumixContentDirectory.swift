@@ -79,9 +79,7 @@ enum LumixContentDirectory {
             guard let original, let name = original.url.split(separator: "/").last, HTTPURL(original.url) != nil
             else { continue }
             let item = CameraFileItem(
-                id: id, storageID: 1, parentID: nil, name: String(name), kind: original.kind,
-                byteCount: original.size.map { min($0, CameraFileItem.sizeOf4GiBOrMore) }
-                    ?? CameraFileItem.sizeOf4GiBOrMore)
+                id: id, storageID: 1, parentID: nil, name: String(name), kind: original.kind, byteCount: original.size)
             files.append(File(item: item, url: original.url, thumbnailURL: thumbnail))
         }
         return (files, returned)

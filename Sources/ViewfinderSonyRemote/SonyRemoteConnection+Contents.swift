@@ -45,7 +45,7 @@ extension SonyRemoteConnection {
         }
         let item = CameraFileItem(
             id: id, storageID: storageID, parentID: nil, name: name, kind: kind,
-            byteCount: CameraFileItem.sizeOf4GiBOrMore, captureDate: captureDate)
+            byteCount: nil, captureDate: captureDate)
         state.files[id] = SonyRemoteFile(
             item: item, address: address, url: url, thumbnailURL: thumbnailURL, isOnCard: thumbnailURL != nil)
         return item

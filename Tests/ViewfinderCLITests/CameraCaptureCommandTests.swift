@@ -13,6 +13,7 @@ extension SimulatedCameraCommands {
             var folder: String?
             var kind: String
             var bytes: Int?
+            var sizeKind: String
         }
 
         struct LiveViewJSON: Decodable {
@@ -240,6 +241,7 @@ extension SimulatedCameraCommands {
                 let files = try decodeJSON([FileJSON].self, from: json)
                 #expect(files.map(\.name) == ["DSC_0001.JPG", "DSC_0002.JPG"], "\(json)")
                 #expect(files.allSatisfy { $0.folder == "/DCIM/100NIKON" && $0.kind == "jpeg" }, "\(json)")
+                #expect(files.allSatisfy { $0.bytes != nil && $0.sizeKind == "bytes" }, "\(json)")
 
                 let table = try camera.run("camera", "files")
                 #expect(table.standardOutput.hasPrefix("HANDLE  SIZE"), "\(table)")
@@ -265,7 +267,7 @@ extension SimulatedCameraCommands {
                 _ = try camera.simulator.addGeneratedObject(named: "DSC_0003.MOV", byteCount: 5 << 30)
                 let withVideo = try decodeJSON([FileJSON].self, from: try camera.run("camera", "files", "--json"))
                 let video = try #require(withVideo.first { $0.name == "DSC_0003.MOV" }, "\(withVideo)")
-                #expect(video.bytes == nil && video.kind == "video", "\(video)")
+                #expect(video.bytes == nil && video.kind == "video" && video.sizeKind == "4GiBOrMore", "\(video)")
                 let listed = try camera.run("camera", "files")
                 #expect(
                     listed.standardOutput.split(separator: "\n").contains {

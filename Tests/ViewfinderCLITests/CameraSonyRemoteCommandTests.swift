@@ -5,6 +5,16 @@ import ViewfinderTestSupport
 /// The `camera` commands on a simulated Sony Camera Remote API body, which speaks JSON-RPC over HTTP rather than PTP,
 /// found with `--family sony-remote --host`.
 @Suite struct CameraSonyRemoteCommandTests {
+    /// What `camera shoot --json` prints, as far as these tests read it.
+    struct ShootReport: Decodable {
+        struct File: Decodable {
+            var name: String
+            var bytes: UInt64?
+            var sizeKind: String
+        }
+        var files: [File]
+    }
+
     @Test func infoGetSetShootAndLiveViewWorkOnACameraRemoteAPIBody() async throws {
         try await onOwnThread {
             let simulator = try Tool.start(
@@ -37,6 +47,15 @@ import ViewfinderTestSupport
             let shot = try Tool.run(["camera", "shoot", "--download", directory.path] + target)
             #expect(shot.status == 0, "\(shot)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["pict1.JPG"], "\(shot)")
+            // The Camera Remote API gives no file sizes: the size is unknown, not "4 GB or more".
+            #expect(shot.standardOutput.contains("Took pict1.JPG (handle "), "\(shot)")
+            #expect(shot.standardOutput.contains(", unknown)"), "\(shot)")
+            #expect(!shot.standardOutput.contains("4 GB"), "\(shot)")
+            let shotJSON = try Tool.run(["camera", "shoot", "--json"] + target)
+            #expect(shotJSON.status == 0, "\(shotJSON)")
+            let report = try decodeJSON(ShootReport.self, from: shotJSON)
+            let file = try #require(report.files.first, "\(shotJSON)")
+            #expect(file.bytes == nil && file.sizeKind == "unknown", "\(shotJSON)")
 
             let frames = try TemporaryDirectory()
             let liveView = try Tool.run(["camera", "liveview", "--frames", "3", "--out", frames.path] + target)

@@ -174,7 +174,7 @@ extension SimulatedCameraTests {
             configuration.refusedOperations = [refused]
             let (items, answered) = try await Self.listing(configuration)
             #expect(items.count == 22)
-            #expect(items.allSatisfy { $0.kind == .jpegImage && $0.byteCount > 0 })
+            #expect(items.allSatisfy { $0.kind == .jpegImage && ($0.byteCount ?? 0) > 0 })
             #expect(answered[refused] == 3)
             #expect(answered[.getObjectHandles] == 3 && answered[.getObjectInfo] == 24)
         }

@@ -39,7 +39,7 @@ extension SimulatedCameraTests {
                 #expect(top.first?.parentID == nil)
                 let (_, files) = try await Self.cameraFolder(of: harness.camera)
                 #expect(files.map(\.name) == ["DSC_0001.JPG", "DSC_0002.JPG"])
-                #expect(files.allSatisfy { $0.kind == .jpegImage && $0.byteCount > 0 && $0.captureDate != nil })
+                #expect(files.allSatisfy { $0.kind == .jpegImage && ($0.byteCount ?? 0) > 0 && $0.captureDate != nil })
             }
         }
 
@@ -121,7 +121,7 @@ extension SimulatedCameraTests {
                 let item = try #require(files.first)
                 let thumbnail = try await harness.camera.thumbnail(of: item)
                 #expect(thumbnail.prefix(2) == [0xFF, 0xD8])
-                #expect(thumbnail.count < Int(item.byteCount))
+                #expect(thumbnail.count < Int(item.byteCount ?? 0))
                 let measured = try #require(JPEGProbe.measure(thumbnail[...]))
                 #expect(measured.width == 160)
             }

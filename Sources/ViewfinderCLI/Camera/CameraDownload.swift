@@ -42,7 +42,7 @@ struct CameraDownload {
             transfer.cancel()
         }
         defer { interruption.cancel() }
-        let bar = showsProgress ? ProgressBar(title: item.name, total: Int64(item.byteCount)) : nil
+        let bar = showsProgress ? ProgressBar(title: item.name, total: Int64(clamping: item.knownByteCount ?? 0)) : nil
         for await progress in updates {
             bar?.update(Int64(progress.completedByteCount), total: Int64(progress.totalByteCount))
         }

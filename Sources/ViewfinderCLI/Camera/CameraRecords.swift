@@ -71,8 +71,11 @@ struct CameraFileRecord: Encodable {
     /// The file's folder on the card, such as `/DCIM/100NIKON`, when known.
     var folder: String?
     var kind: String
-    /// The size; `nil` when the camera says only that the file holds 4 GiB or more.
+    /// The size; `nil` when the camera does not give it exactly (``sizeKind`` says why).
     var bytes: UInt64?
+    /// What the camera gives of the size: `bytes` (in ``bytes``), `4GiBOrMore` when it says only that the file
+    /// holds 4 GiB or more, `unknown` when it gives no size.
+    var sizeKind: String
     var captureDate: String?
     var width: Int?
     var height: Int?
@@ -83,7 +86,8 @@ struct CameraFileRecord: Encodable {
         name = item.name
         self.folder = folder
         kind = Self.name(of: item.kind)
-        bytes = item.isByteCountKnown ? item.byteCount : nil
+        bytes = item.knownByteCount
+        sizeKind = item.knownByteCount != nil ? "bytes" : item.byteCount == nil ? "unknown" : "4GiBOrMore"
         captureDate = item.captureDate
         width = item.pixelSize?.width
         height = item.pixelSize?.height
@@ -101,10 +105,12 @@ struct CameraFileRecord: Encodable {
         }
     }
 
-    /// The size for people, such as `2.4 MB`, or `4 GB or more` when the camera does not say.
+    /// The size for people, such as `2.4 MB`; `4 GB or more` when the camera says only that, `unknown` when it
+    /// gives no size.
     var size: String {
         guard kind != "undescribed" else { return "-" }
-        return bytes.map { ProgressBar.bytes(Int64(clamping: $0)) } ?? "4 GB or more"
+        if let bytes { return ProgressBar.bytes(Int64(clamping: bytes)) }
+        return sizeKind == "unknown" ? "unknown" : "4 GB or more"
     }
 
     /// The file's path on the card, such as `/DCIM/100NIKON/DSC_0001.JPG`, or its name when the folder is unknown.

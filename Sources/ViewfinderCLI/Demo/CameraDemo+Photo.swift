@@ -24,10 +24,10 @@ extension CameraDemo {
         }
         let size = item.pixelSize.map { ", \($0)" } ?? ""
         Console.print(
-            "addNewFileObserver reported \(item.name) (\(ProgressBar.bytes(Int64(item.byteCount)))\(size)); "
+            "addNewFileObserver reported \(item.name) (\(CameraFileRecord(item, folder: nil).size)\(size)); "
                 + "downloading it with downloadData(of:progress:)")
 
-        let bar = ProgressBar(title: "Downloading \(item.name)", total: Int64(item.byteCount))
+        let bar = ProgressBar(title: "Downloading \(item.name)", total: Int64(clamping: item.knownByteCount ?? 0))
         bar.update(0)
         let (progress, reporter) = AsyncStream.makeStream(
             of: CameraTransferProgress.self, bufferingPolicy: .bufferingNewest(1))
@@ -36,7 +36,7 @@ extension CameraDemo {
             return try await files.downloadData(of: item) { reporter.yield($0) }
         }()
         for await step in progress {
-            bar.update(Int64(step.completedByteCount))
+            bar.update(Int64(clamping: step.completedByteCount), total: Int64(clamping: step.totalByteCount))
         }
         let bytes = try await download
         bar.finish()

@@ -36,7 +36,7 @@ extension RemoteServer {
     }
 
     /// Sends a file as it comes from the camera: its length in advance when the camera gives it, in chunks when it
-    /// says only "4 GiB or more".
+    /// gives none or says only "4 GiB or more".
     ///
     /// A few chunks at most are held (``ChunkRelay``), however large the file. Each chunk has its deadline, from the
     /// camera (``Configuration/cameraTimeout``) and to the browser (``Configuration/sendTimeout``), so a movie of
@@ -51,7 +51,7 @@ extension RemoteServer {
         }
         defer { downloads.withLock { _ = $0.remove(item.id) } }
         let name = item.safeFileName
-        let length: HTTPResponse.BodyLength = item.isByteCountKnown ? .bytes(item.byteCount) : .chunked
+        let length: HTTPResponse.BodyLength = item.knownByteCount.map { .bytes($0) } ?? .chunked
         let head = exchange.head(
             status: "200 OK", contentType: Self.mediaType(of: name), length: length,
             headers: [("Content-Disposition", HTTPResponse.attachment(named: name))])

@@ -28,14 +28,18 @@ public struct CameraFileItem: Hashable, Sendable, Identifiable {
     /// What the file holds.
     public var kind: Kind
     /// The size in bytes; ``sizeOf4GiBOrMore`` when the camera says only that the file holds 4 GiB or more, as
-    /// PTP's 32-bit size does, and the size is known only once a download starts.
-    public var byteCount: UInt64
+    /// PTP's 32-bit size does, and `nil` when the camera gives no size at all (a Sony's Camera Remote API, a Lumix
+    /// that leaves it out of its listing): either way the size is known only once a download starts.
+    public var byteCount: UInt64?
 
     /// What ``byteCount`` is for a file whose size the camera gives only as "4 GiB or more": `0xFFFFFFFF`.
     public static let sizeOf4GiBOrMore: UInt64 = 0xFFFF_FFFF
 
-    /// Whether ``byteCount`` is the file's size, rather than ``sizeOf4GiBOrMore``.
-    public var isByteCountKnown: Bool { byteCount != Self.sizeOf4GiBOrMore }
+    /// Whether ``byteCount`` is the file's size: given, and not ``sizeOf4GiBOrMore``.
+    public var isByteCountKnown: Bool { knownByteCount != nil }
+
+    /// The file's size in bytes when the camera gives it; `nil` when it gives none or says only "4 GiB or more".
+    public var knownByteCount: UInt64? { byteCount.flatMap { $0 == Self.sizeOf4GiBOrMore ? nil : $0 } }
     /// When the picture was taken, as the camera writes it (ISO 8601 basic format, such as "20240131T154502").
     public var captureDate: String?
     /// The picture's size in pixels, when the camera reports it.
@@ -48,7 +52,7 @@ public struct CameraFileItem: Hashable, Sendable, Identifiable {
         parentID: UInt32?,
         name: String,
         kind: Kind,
-        byteCount: UInt64,
+        byteCount: UInt64?,
         captureDate: String? = nil,
         pixelSize: Dimensions? = nil
     ) {

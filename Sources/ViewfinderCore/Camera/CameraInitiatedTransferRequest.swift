@@ -51,7 +51,7 @@ public final class CameraInitiatedTransferRequest: Sendable {
     public var fileNameHint: String { file.name }
 
     /// The picture's size in bytes as the camera told it; `nil` when the camera did not say.
-    public var predictedByteCount: UInt64? { file.isByteCountKnown ? file.byteCount : nil }
+    public var predictedByteCount: UInt64? { file.knownByteCount }
 
     /// Where the request is in its life.
     public var state: State { progressState.withLock { $0 } }

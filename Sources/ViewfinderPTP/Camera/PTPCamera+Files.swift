@@ -57,8 +57,7 @@ extension PTPCamera {
         } catch let error as ViewfinderError where error.code == .protocolFailure {
             // The camera lists the object but will not describe it: the listing goes on, as gphoto2's does.
             return CameraFileItem(
-                id: handle, storageID: storage.id, parentID: folder?.id, name: "", kind: .undescribed,
-                byteCount: CameraFileItem.sizeOf4GiBOrMore)
+                id: handle, storageID: storage.id, parentID: folder?.id, name: "", kind: .undescribed, byteCount: nil)
         }
         return await item(handle, info, on: link)
     }
@@ -145,9 +144,10 @@ extension PTPCamera {
         guard !item.isFolder else {
             throw ViewfinderError(.invalidArgument, "\(item.name) is a folder; download the files in it instead")
         }
-        let total = item.byteCount
         // GetPartialObject's offset and length are 32 bits.
-        guard link.ptpDeviceInfo.supports(.getPartialObject), total < CameraFileItem.sizeOf4GiBOrMore else {
+        guard link.ptpDeviceInfo.supports(.getPartialObject), let total = item.knownByteCount,
+            total < CameraFileItem.sizeOf4GiBOrMore
+        else {
             try await streamDownload(item, on: link, chunkHandler: chunkHandler)
             return await link.dialect.fileDownloaded(item.id)
         }
@@ -175,7 +175,7 @@ extension PTPCamera {
         chunkHandler: @escaping @Sendable (_ chunk: [UInt8], _ progress: CameraTransferProgress) async throws -> Void
     ) async throws {
         // The item's size is the camera's word, unless it is the 32-bit field's "4 GiB or more".
-        let known = item.isByteCountKnown ? item.byteCount : nil
+        let known = item.knownByteCount
         let name = item.name
         let received = try await fileOperation("download \(name)", on: link) {
             try await link.session.object(item.id, chunkSize: configuration.downloadChunkSize) { chunk, progress in
