@@ -52,19 +52,26 @@ import Glibc
         await pair.remove()
     }
 
+    /// Runs `discover --timeout 2 --json` with `inApp` and returns the one camera it lists; the test fails unless
+    /// the tool succeeds and lists exactly one.
+    static func discoverOne(_ inApp: ([String]) async throws -> ChildProcess.Result) async throws -> Found {
+        let json = try await inApp(["discover", "--timeout", "2", "--json"])
+        #expect(json.status == 0, "\(json.output)")
+        let found = try JSONDecoder().decode([Found].self, from: Data(json.output.utf8))
+        try #require(found.count == 1, "\(json.output)")
+        return found[0]
+    }
+
     @Test func discoverListsTheAnnouncedCameraOnceAndCameraCommandsPickItByName() async throws {
         let canon = ["--identity", "canon", "--port", "15740", "--announce", "both"]
         try await Self.withSimulator(canon, readyWhen: "over SSDP") { pair, _, inApp in
-            let json = try await inApp(["discover", "--timeout", "2", "--json"])
-            #expect(json.status == 0, "\(json.output)")
-            let found = try JSONDecoder().decode([Found].self, from: Data(json.output.utf8))
-            try #require(found.count == 1, "\(json.output)")
-            #expect(found[0].family == "canon")
-            #expect(found[0].model == "Canon EOS 5D Mark IV")
-            #expect(found[0].host == pair.gateway)
-            #expect(found[0].port == 15740)
-            #expect(found[0].serialNumber == "CN0000001")
-            #expect(Set(found[0].foundBy) == ["ssdp", "mdns"])
+            let found = try await Self.discoverOne(inApp)
+            #expect(found.family == "canon")
+            #expect(found.model == "Canon EOS 5D Mark IV")
+            #expect(found.host == pair.gateway)
+            #expect(found.port == 15740)
+            #expect(found.serialNumber == "CN0000001")
+            #expect(Set(found.foundBy) == ["ssdp", "mdns"])
 
             let table = try await inApp(["discover", "--timeout", "2", "--family", "canon"])
             #expect(table.output.contains("FOUND BY"), "\(table.output)")
@@ -92,15 +99,12 @@ import Glibc
             let location = try #require(line.split(separator: " ").last)
             let port = try #require(Int(location.split(separator: ":").last?.split(separator: "/").first ?? ""))
             #expect(port != 64321)
-            let json = try await inApp(["discover", "--timeout", "2", "--json"])
-            #expect(json.status == 0, "\(json.output)")
-            let found = try JSONDecoder().decode([Found].self, from: Data(json.output.utf8))
-            try #require(found.count == 1, "\(json.output)")
-            #expect(found[0].family == "sonyRemoteAPI")
-            #expect(found[0].host == pair.gateway)
-            #expect(found[0].port == port)
+            let found = try await Self.discoverOne(inApp)
+            #expect(found.family == "sonyRemoteAPI")
+            #expect(found.host == pair.gateway)
+            #expect(found.port == port)
 
-            let info = try await inApp(["camera", "info", "--camera", found[0].name])
+            let info = try await inApp(["camera", "info", "--camera", found.name])
             #expect(info.status == 0, "\(info.output)")
             #expect(info.output.contains("ILCE-6000"), "\(info.output)")
         }

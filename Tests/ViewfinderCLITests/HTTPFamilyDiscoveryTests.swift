@@ -1,4 +1,3 @@
-import Foundation
 import Testing
 import ViewfinderTestSupport
 
@@ -7,8 +6,6 @@ import ViewfinderTestSupport
 /// announcements, an Olympus (which announces nothing) at the gateway; and what the tool says at a gateway where
 /// something other than a camera answers.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct HTTPFamilyDiscoveryTests {
-    typealias Found = DiscoverSearchCommandTests.Found
-
     /// Checks that `camera shoot` with `target` saved one picture that decodes.
     static func checkShot(
         _ target: [String], _ inApp: ([String]) async throws -> ChildProcess.Result
@@ -25,13 +22,10 @@ import ViewfinderTestSupport
     @Test func aLumixAnnouncedOverSSDPIsFoundAndShotByName() async throws {
         let lumix = ["--identity", "lumix", "--announce", "ssdp"]
         try await DiscoverSearchCommandTests.withSimulator(lumix, readyWhen: "over SSDP") { pair, _, inApp in
-            let json = try await inApp(["discover", "--timeout", "2", "--json"])
-            #expect(json.status == 0, "\(json.output)")
-            let found = try JSONDecoder().decode([Found].self, from: Data(json.output.utf8))
-            try #require(found.count == 1, "\(json.output)")
-            #expect(found[0].family == "panasonic")
-            #expect(found[0].host == pair.gateway)
-            try await Self.checkShot(["--camera", found[0].name], inApp)
+            let found = try await DiscoverSearchCommandTests.discoverOne(inApp)
+            #expect(found.family == "panasonic")
+            #expect(found.host == pair.gateway)
+            try await Self.checkShot(["--camera", found.name], inApp)
         }
     }
 
@@ -44,17 +38,14 @@ import ViewfinderTestSupport
         ]
         try await DiscoverSearchCommandTests.withSimulator(sony, readyWhen: "description at") { pair, output, inApp in
             #expect(output.contains("/camera/description.xml"), "\(output)")
-            let json = try await inApp(["discover", "--timeout", "2", "--json"])
-            #expect(json.status == 0, "\(json.output)")
-            let found = try JSONDecoder().decode([Found].self, from: Data(json.output.utf8))
-            try #require(found.count == 1, "\(json.output)")
-            #expect(found[0].family == "sonyRemoteAPI")
-            #expect(found[0].host == pair.gateway)
-            #expect(found[0].model == "ILCE-6000" || found[0].name == "ILCE-6000", "\(json.output)")
-            try await Self.checkShot(["--camera", found[0].name], inApp)
+            let found = try await DiscoverSearchCommandTests.discoverOne(inApp)
+            #expect(found.family == "sonyRemoteAPI")
+            #expect(found.host == pair.gateway)
+            #expect(found.model == "ILCE-6000" || found.name == "ILCE-6000", "\(found)")
+            try await Self.checkShot(["--camera", found.name], inApp)
 
             // At its address alone, the tool asks the usual paths, where this body has no description.
-            let port = try #require(found[0].port)
+            let port = try #require(found.port)
             let direct = try await inApp(
                 ["camera", "info", "--family", "sony-remote", "--host", "\(pair.gateway):\(port)"])
             #expect(direct.status == 69, "\(direct.output)")
