@@ -23,8 +23,12 @@ public final class LumixCamera: DriverBackedCamera {
     public struct Configuration: Sendable {
         /// The port of the camera's `cam.cgi`; 80 on real bodies.
         public var port: UInt16 = 80
-        /// The port of the camera's content directory, which lists its card; 60606 on real bodies.
+        /// The port of the camera's UPnP server, which serves its device description and, unless the description
+        /// names another place, its content directory, which lists its card; 60606 on real bodies.
         public var contentPort: UInt16 = 60606
+        /// Where on ``contentPort`` the camera serves its device description, which names its content directory's
+        /// control URL; `/Lumix/Server0/ddd` on real bodies, or the path its SSDP announcement gives.
+        public var descriptionPath = "/Lumix/Server0/ddd"
         /// How often the camera's state and settings are read for changes.
         public var pollInterval = Duration.seconds(1)
         /// The longest one command may take, from connecting to the whole answer.

@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderDiscovery
 import ViewfinderHTTPClient
 import ViewfinderHTTPMessage
 import ViewfinderSystem
@@ -75,17 +76,40 @@ extension LumixConnection: CameraDriverCardAccess {
         }
     }
 
+    /// Where the content directory takes its Browse: as the camera's device description names it, read once per
+    /// connection, or the usual place on the description's port when the description cannot be read (no answer, an
+    /// HTTP status other than 200, more than a description's bound, XML out of form) or names none.
+    private func contentControl() async -> HTTPURL {
+        if let known = state.withLock({ $0.contentControl }) { return known }
+        let location = HTTPURL(host: host, port: configuration.contentPort, target: configuration.descriptionPath)
+        let timeout = configuration.requestTimeout
+        let answer = try? await Self.run(on: link.thread) { () throws(ViewfinderError) -> HTTPClient.Answer in
+            try HTTPClient.exchange(
+                location.getRequest(), host: location.host, port: location.port, deadline: .now + timeout,
+                maximumBodyLength: UPnPDeviceDescription.maximumLength,
+                activity: "reading the Lumix's device description")
+        }
+        let named = answer.flatMap { answer in
+            answer.status == 200 ? LumixContentDirectory.controlURL(inDescription: answer.body, at: location) : nil
+        }
+        let control =
+            named
+            ?? HTTPURL(host: host, port: configuration.contentPort, target: LumixContentDirectory.usualControlPath)
+        state.withLock { $0.contentControl = control }
+        return control
+    }
+
     private func browse(from start: Int, count: Int) async throws(ViewfinderError) -> (
         files: [LumixContentDirectory.File], returned: Int
     ) {
-        let (host, port) = (host, configuration.contentPort)
-        let (head, body) = LumixContentDirectory.browseRequest(host: host, port: port, start: start, count: count)
+        let control = await contentControl()
+        let (head, body) = LumixContentDirectory.browseRequest(at: control, start: start, count: count)
         let timeout = configuration.requestTimeout
         let bound = configuration.maximumAnswerLength
         let answer = try await Self.run(on: link.thread) { () throws(ViewfinderError) -> HTTPClient.Answer in
             try HTTPClient.exchange(
-                head, body: body, host: host, port: port, deadline: .now + timeout, maximumBodyLength: bound,
-                activity: "listing the Lumix's card")
+                head, body: body, host: control.host, port: control.port, deadline: .now + timeout,
+                maximumBodyLength: bound, activity: "listing the Lumix's card")
         }
         guard answer.status == 200 else {
             throw ViewfinderError(.malformedData, "the Lumix's content directory answered HTTP \(answer.status)")

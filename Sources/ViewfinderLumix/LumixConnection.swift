@@ -11,6 +11,8 @@ public final class LumixConnection: CameraDriverConnection {
         var recording = false
         /// The files listed last, by their id.
         var files: [UInt32: LumixContentDirectory.File] = [:]
+        /// Where the content directory takes its Browse, once the camera's description was asked for it.
+        var contentControl: HTTPURL?
         /// How many files the card held when the shutter was pressed and held, when new-file observers want to hear.
         var filesBeforeHeldShutter: Int?
     }

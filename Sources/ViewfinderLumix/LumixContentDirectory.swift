@@ -5,7 +5,10 @@ import ViewfinderSystem
 
 /// A Lumix's card as its UPnP content directory lists it.
 ///
-/// A SOAP Browse of object 0 on the content port is answered with DIDL-Lite items whose resources are the picture
+/// The camera's device description (at `/Lumix/Server0/ddd` on port 60606 on real bodies, or where its SSDP
+/// LOCATION says) names the content directory's control URL; where the description cannot be read or names none,
+/// the control URL real bodies use, `/Server0/CDS_control` on the description's port, stands in. A SOAP Browse of
+/// object 0 there is answered with DIDL-Lite items whose resources are the picture
 /// (`CAM_ORG`, or `CAM_RAW`), its thumbnail (`CAM_TN`) and a large preview (`CAM_LRGTN`), each a URL to GET. A
 /// resource's size is its DIDL `size` attribute, where the camera gives one (the TZ90 does not: its files' sizes are
 /// known once downloaded).
@@ -23,8 +26,23 @@ enum LumixContentDirectory {
     /// The most items asked for in one Browse.
     static let pageSize = 100
 
-    /// The Browse request for `count` items from `start`, as Panasonic's app sends it.
-    static func browseRequest(host: String, port: UInt16, start: Int, count: Int) -> (HTTPHead, [UInt8]) {
+    /// The content directory's service type, any version.
+    static let serviceType = "urn:schemas-upnp-org:service:ContentDirectory:"
+    /// Where real bodies take a Browse, on the port of their description.
+    static let usualControlPath = "/Server0/CDS_control"
+
+    /// Where the content directory takes its Browse, as the description at `location` names it: `nil` for a
+    /// description that is out of form or names no content directory with an `http://` control URL on the camera's
+    /// host, which leaves the usual place to stand in.
+    static func controlURL(inDescription body: [UInt8], at location: HTTPURL) -> HTTPURL? {
+        guard let description = try? UPnPDeviceDescription(decoding: body),
+            let control = description.controlURL(of: serviceType, describedAt: location), control.host == location.host
+        else { return nil }
+        return control
+    }
+
+    /// The Browse request for `count` items from `start` at `control`, as Panasonic's app sends it.
+    static func browseRequest(at control: HTTPURL, start: Int, count: Int) -> (HTTPHead, [UInt8]) {
         let body = Array(
             ("<?xml version=\"1.0\" encoding=\"utf-8\"?><s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\" "
                 + "s:encodingStyle=\"http://schemas.xmlsoap.org/soap/encoding/\"><s:Body><u:Browse "
@@ -34,9 +52,9 @@ enum LumixContentDirectory {
                 + "<RequestedCount>\(count)</RequestedCount><SortCriteria></SortCriteria>"
                 + "<pana:X_FromCP>LumixLink2.0</pana:X_FromCP></u:Browse></s:Body></s:Envelope>").utf8)
         let head = HTTPHead(
-            startLine: "POST /Server0/CDS_control HTTP/1.1",
+            startLine: "POST \(control.target) HTTP/1.1",
             fields: [
-                .init("Host", HostPort.text(host, port: port)),
+                .init("Host", HostPort.text(control.host, port: control.port)),
                 .init("SOAPACTION", "\"urn:schemas-upnp-org:service:ContentDirectory:1#Browse\""),
                 .init("Content-Type", "text/xml; charset=\"utf-8\""), .init("Content-Length", String(body.count)),
                 .init("Connection", "close"), .init("User-Agent", "Viewfinder"),

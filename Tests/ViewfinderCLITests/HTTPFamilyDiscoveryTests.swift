@@ -19,8 +19,10 @@ import ViewfinderTestSupport
         #expect(size.width > 0 && size.height > 0)
     }
 
+    /// A Lumix whose content directory is on another port than real bodies' 60606: the description its SSDP
+    /// LOCATION names, on that port, is where the tool learns it.
     @Test func aLumixAnnouncedOverSSDPIsFoundAndShotByName() async throws {
-        let lumix = ["--identity", "lumix", "--announce", "ssdp"]
+        let lumix = ["--identity", "lumix", "--content-port", "0", "--announce", "ssdp"]
         try await DiscoverSearchCommandTests.withSimulator(lumix, readyWhen: "over SSDP") { pair, _, inApp in
             let found = try await DiscoverSearchCommandTests.discoverOne(inApp)
             #expect(found.family == "panasonic")

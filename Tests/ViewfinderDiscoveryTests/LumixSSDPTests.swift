@@ -28,7 +28,10 @@ import ViewfinderTestSupport
                 sender: "192.168.54.1"))
         #expect(camera.family == .panasonic)
         #expect(camera.model == "DC-TZ90")
-        #expect(camera.address == .network(host: "192.168.54.1", port: nil))
+        // The LOCATION goes with the address: the description there names the content directory.
+        #expect(
+            camera.address
+                == .network(host: "192.168.54.1", port: nil, path: "http://192.168.54.1:60606/Lumix/Server0/ddd"))
     }
 
     /// A search on sockets of its own on loopback, its descriptions read by `fetches`, reporting to `report`; the

@@ -27,9 +27,9 @@ enum SimulateCommand: Command {
             exposure times, film simulations and shutter; gphoto2 drives it as "Fuji X (WLAN)". With --identity \
             lumix it is a Panasonic Lumix on WiFi instead, speaking HTTP rather than PTP: cam.cgi commands on --port \
             (80, as gphoto2's lumix driver expects; a port below 1024 needs root or a network namespace), its \
-            content directory and pictures on --content-port (60606), and live view as JPEG datagrams to whoever \
-            asks; with --announce ssdp it announces itself as a Lumix does, a media server described at \
-            /Lumix/Server0/ddd. With --identity olympus it is an Olympus E-M10 Mark II on WiFi, speaking the OI.Share \
+            device description (/Lumix/Server0/ddd), content directory and pictures on --content-port (60606), \
+            and live view as JPEG datagrams to whoever asks; with --announce ssdp it announces itself as a Lumix \
+            does, a media server whose LOCATION is that description. With --identity olympus it is an Olympus E-M10 Mark II on WiFi, speaking the OI.Share \
             HTTP commands on --port (80; its clients look for 192.168.0.10): the command list, modes, properties, \
             the shutter, the card's listing and pictures, and live view as JPEG frames in RTP packets over UDP, as \
             olympuswifi expects. With --identity sony-remote-api it is a Sony α6000 speaking the Camera Remote API \

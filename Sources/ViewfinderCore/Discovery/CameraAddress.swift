@@ -11,9 +11,10 @@ import ViewfinderSystem
 /// let attached = CameraAddress.usb(.busAddress(bus: 1, address: 4))
 /// ```
 public enum CameraAddress: Hashable, Sendable, CustomStringConvertible {
-    /// A camera on the network, by host name or IP address, its port when it is not its family's usual one, and the
-    /// path of the device description it announced when its family is reached through one (a Sony body that speaks
-    /// the Camera Remote API), which the family's usual paths stand in for when `nil`.
+    /// A camera on the network, by host name or IP address, its port when it is not its family's usual one, and
+    /// where the device description it announced is when its family reads one: its path on that port for a Sony body
+    /// that speaks the Camera Remote API, its whole URL for a Lumix (whose description is on its content directory's
+    /// port, not its commands'); the family's usual places stand in when `nil`.
     case network(host: String, port: UInt16?, path: String? = nil)
     /// A camera attached by USB.
     case usb(USBCameraSelector)
@@ -52,7 +53,8 @@ public enum CameraAddress: Hashable, Sendable, CustomStringConvertible {
         if case .network(_, let port, _) = self { port } else { nil }
     }
 
-    /// The path of the device description a network camera announced, where its family is reached through one.
+    /// Where the device description a network camera announced is, where its family reads one (see
+    /// ``network(host:port:path:)``).
     public var path: String? {
         if case .network(_, _, let path) = self { path } else { nil }
     }

@@ -25,8 +25,8 @@ public struct ManualCameraDescriptor: Hashable, Sendable, CustomStringConvertibl
     public var location: Location
     /// The camera's TCP port; the family's usual port when `nil`.
     public var port: UInt16?
-    /// The path of the camera's device description, for a family reached through one (a Sony body that speaks the
-    /// Camera Remote API); the family's usual paths when `nil`.
+    /// Where the camera's device description is, for a family that reads one: its path for a Sony body that speaks
+    /// the Camera Remote API, its URL for a Lumix (see `CameraAddress`); the family's usual places when `nil`.
     public var path: String?
 
     /// Creates a descriptor.

@@ -26,14 +26,17 @@ package final class SSDPAnnouncer: Sendable {
         /// Elements the description's device element holds besides UPnP's, as written, such as a Sony's
         /// `av:X_ScalarWebAPI_DeviceInfo`; none by default.
         package var vendorElements: String
-        /// The path the description is served at, such as a Lumix's `/Lumix/Server0/ddd`.
+        /// The path the description is served at.
         package var descriptionPath: String
+        /// Where the device serves a description of its own (a Lumix's, on its UPnP server), which is then
+        /// announced, and no description is served by the announcer; `nil` to serve one at ``descriptionPath``.
+        package var servedLocation: String?
 
         /// A device.
         package init(
             udn: String, types: [String], manufacturer: String, modelName: String, friendlyName: String,
             serialNumber: String, address: String, vendorElements: String = "",
-            descriptionPath: String = SSDPAnnouncer.path
+            descriptionPath: String = SSDPAnnouncer.path, servedLocation: String? = nil
         ) {
             self.udn = udn
             self.types = types
@@ -44,6 +47,7 @@ package final class SSDPAnnouncer: Sendable {
             self.address = address
             self.vendorElements = vendorElements
             self.descriptionPath = descriptionPath
+            self.servedLocation = servedLocation
         }
     }
 
@@ -52,7 +56,8 @@ package final class SSDPAnnouncer: Sendable {
 
     private let device: Device
     private let multicast: Socket
-    private let http: Socket
+    /// The socket the description is served on, unless the device serves its own.
+    private let http: Socket?
     private let group: SocketAddress
     private let description: [UInt8]
     private let loop = Locked<SocketLoop?>(nil)
@@ -80,14 +85,14 @@ package final class SSDPAnnouncer: Sendable {
     package init(_ device: Device) throws(ViewfinderError) {
         self.device = device
         do throws(SocketError) {
-            http = try Socket.listen(host: device.address, port: 0)
+            http = device.servedLocation == nil ? try Socket.listen(host: device.address, port: 0) : nil
         } catch {
             throw ViewfinderError(error)
         }
         do throws(SocketError) {
             multicast = try Socket.udp(bindingTo: SSDPMessage.ipv4Group, port: SSDPMessage.port, sharingPort: true)
         } catch {
-            http.close()
+            http?.close()
             throw ViewfinderError(error)
         }
         do throws(SocketError) {
@@ -95,13 +100,15 @@ package final class SSDPAnnouncer: Sendable {
             try multicast.joinMulticastGroup(group, interface: device.address)
             try multicast.setMulticastSending(from: device.address, timeToLive: 2)
         } catch {
-            http.close()
+            http?.close()
             multicast.close()
             throw ViewfinderError(error)
         }
-        location = "http://\(device.address):\(http.localPort)\(device.descriptionPath)"
+        location =
+            device.servedLocation ?? "http://\(device.address):\(http?.localPort ?? 0)\(device.descriptionPath)"
         description = Self.description(of: device)
-        let started = try SocketLoop(name: "ssdp-announce", sockets: [http, multicast]) { [self] loop in
+        let sockets = [http, multicast].compactMap(\.self)
+        let started = try SocketLoop(name: "ssdp-announce", sockets: sockets) { [self] loop in
             serve(until: loop)
         }
         loop.withLock { $0 = started }
@@ -146,10 +153,9 @@ package final class SSDPAnnouncer: Sendable {
             }
             let ready =
                 (try? Poll.wait(
-                    [
-                        Poll.Request(multicast.descriptor, for: Poll.readable),
-                        Poll.Request(http.descriptor, for: Poll.readable),
-                    ], until: .now + .milliseconds(100))) ?? []
+                    [Poll.Request(multicast.descriptor, for: Poll.readable)]
+                        + (http.map { [Poll.Request($0.descriptor, for: Poll.readable)] } ?? []),
+                    until: .now + .milliseconds(100))) ?? []
             if ready.first.map({ $0 != 0 }) == true {
                 let received = buffer.withUnsafeMutableBytes { raw in
                     try? multicast.receiveDatagram(into: raw, until: .now, while: "answering SSDP")
@@ -160,7 +166,7 @@ package final class SSDPAnnouncer: Sendable {
                     answer(message, from: datagram.sender)
                 }
             }
-            if ready.last.map({ $0 != 0 }) == true, let client = try? http.acceptNow() {
+            if let http, ready.count == 2, ready[1] != 0, let client = try? http.acceptNow() {
                 serveDescription(to: client)
             }
         }

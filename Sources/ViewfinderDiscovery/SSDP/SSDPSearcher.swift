@@ -117,8 +117,9 @@ public final class SSDPSearcher: CameraSearcher {
     /// The camera an SSDP message from `sender` and its device description describe, at the sender's address.
     ///
     /// A Sony that speaks the Camera Remote API is reached through its description, so its address keeps the port
-    /// and path of the description's LOCATION; the other families serve on a port of their own, which the LOCATION
-    /// does not give.
+    /// and path of the description's LOCATION; a Lumix's description names its content directory, on a port other
+    /// than its commands', so its address keeps the whole LOCATION as its path; the other families serve on a port
+    /// of their own, which the LOCATION does not give.
     static func camera(
         from message: SSDPMessage, description: UPnPDeviceDescription, sender: String
     ) -> DiscoveredCamera? {
@@ -141,11 +142,17 @@ public final class SSDPSearcher: CameraSearcher {
                 .genericPTPIP
             }
         let model = description.modelName ?? ""
-        let location = family == .sonyRemoteAPI ? message.location.flatMap(HTTPURL.init) : nil
+        let location = message.location.flatMap(HTTPURL.init)
+        let address: CameraAddress =
+            switch family {
+            case .sonyRemoteAPI: .network(host: sender, port: location?.port, path: location?.target)
+            case .panasonic: .network(host: sender, port: nil, path: location != nil ? message.location : nil)
+            default: .network(host: sender, port: nil)
+            }
         return DiscoveredCamera(
             id: id, family: family, manufacturer: description.manufacturer ?? "", model: model,
             name: description.nickname ?? description.friendlyName ?? model, serialNumber: description.serialNumber,
-            address: .network(host: sender, port: location?.port, path: location?.target), foundBy: .ssdp)
+            address: address, foundBy: .ssdp)
     }
 
     /// One search: its sockets, what it has read, and the loop.

@@ -1,4 +1,5 @@
 import ViewfinderCore
+import ViewfinderHTTPMessage
 
 /// What a UPnP device description (the XML at an SSDP LOCATION) says about the device: its maker, model, names
 /// and UDN, and the services it offers.
@@ -21,6 +22,10 @@ package struct UPnPDeviceDescription: Hashable, Sendable {
     package var nickname: String?
     /// The service types of the device and its embedded devices.
     package var serviceTypes: [String] = []
+    /// Where each service takes its actions (its `controlURL`, as written), by service type; the first of a type.
+    package var controlURLs: [String: String] = [:]
+    /// The base that relative URLs of the description are read against (`URLBase`), where it gives one.
+    package var urlBase: String?
     /// The version of Sony's Camera Remote API (`X_ScalarWebAPI_Version`), which a Sony that speaks it over HTTP
     /// gives and one that speaks PTP/IP does not.
     package var remoteAPIVersion: String?
@@ -36,7 +41,7 @@ package struct UPnPDeviceDescription: Hashable, Sendable {
     package init(
         manufacturer: String? = nil, modelName: String? = nil, friendlyName: String? = nil, udn: String? = nil,
         serialNumber: String? = nil, nickname: String? = nil, serviceTypes: [String] = [],
-        remoteAPIVersion: String? = nil
+        controlURLs: [String: String] = [:], remoteAPIVersion: String? = nil
     ) {
         self.manufacturer = manufacturer
         self.modelName = modelName
@@ -45,6 +50,7 @@ package struct UPnPDeviceDescription: Hashable, Sendable {
         self.serialNumber = serialNumber
         self.nickname = nickname
         self.serviceTypes = serviceTypes
+        self.controlURLs = controlURLs
         self.remoteAPIVersion = remoteAPIVersion
     }
 
@@ -65,12 +71,42 @@ package struct UPnPDeviceDescription: Hashable, Sendable {
                 nickname = nickname ?? element.text
             case "X_ScalarWebAPI_Version":
                 remoteAPIVersion = remoteAPIVersion ?? element.text
+            case "URLBase":
+                urlBase = urlBase ?? element.text
             case _ where rootDevice != nil && element.parent == rootDevice:
                 assign(element.text, to: element.name)
             default:
                 break
             }
         }
+        for position in document.positions(of: "service").prefix(Self.maximumServiceCount) {
+            let children = document.children(of: position)
+            guard let type = children.first(where: { $0.name == "serviceType" })?.text,
+                let control = children.first(where: { $0.name == "controlURL" })?.text, controlURLs[type] == nil
+            else { continue }
+            controlURLs[type] = control
+        }
+    }
+
+    /// Where the service whose type begins with `typePrefix` (any version of it) takes its actions, its control URL
+    /// read against ``urlBase`` or else against `location`, the description's own URL; `nil` when the description
+    /// names no such service or its control URL is not an `http://` one.
+    ///
+    /// ```swift
+    /// let control = description.controlURL(
+    ///     of: "urn:schemas-upnp-org:service:ContentDirectory:", describedAt: location)
+    /// ```
+    package func controlURL(of typePrefix: String, describedAt location: HTTPURL) -> HTTPURL? {
+        guard let control = controlURLs.filter({ $0.key.hasPrefix(typePrefix) }).min(by: { $0.key < $1.key })?.value
+        else { return nil }
+        // A URL with a scheme stands alone: an http:// one is read, any other is none.
+        if let colon = control.firstIndex(of: ":"), !control[..<colon].contains("/") { return HTTPURL(control) }
+        let base = urlBase.flatMap(HTTPURL.init) ?? location
+        if control.hasPrefix("/") { return HTTPURL(host: base.host, port: base.port, target: control) }
+        // A relative path is read against the base's directory.
+        let directory = base.target.prefix { $0 != "?" }
+        let parent = directory.lastIndex(of: "/").map { directory[...$0] } ?? "/"
+        return HTTPURL(host: base.host, port: base.port, target: parent + control)
     }
 
     /// Keeps the first value of a field of the root device.

@@ -10,6 +10,8 @@ import Glibc
 extension LumixSimulator {
     /// The model the simulated camera gives.
     static let model = "DC-TZ90"
+    /// The UDN it announces and describes itself by.
+    static let udn = "uuid:4D454930-0100-1000-8001-A8C1FE000001"
     /// The lens answer: f/8 to f/3.3, 1/2000 to 4 s, as the recorded TZ90's.
     static let lens = "ok,1536/256,882/256,2816/256,-512/256,0,off,720,24,off,128/1024,on"
 
@@ -170,11 +172,15 @@ extension LumixSimulator {
 
     // MARK: Content directory
 
-    /// Answers the content directory's Browse and the pictures' GETs.
+    /// Answers the content directory's Browse, the pictures' GETs and, unless it has a port of its own, the device
+    /// description.
     func answerContent(_ request: SimulatedHTTPRequest) -> SimulatedHTTPAnswer {
         let path = request.path
         if request.head.startWords.first == "POST", path == "/Server0/CDS_control" {
             return SimulatedHTTPAnswer(contentType: "text/xml; charset=\"utf-8\"", body: browse(request))
+        }
+        if configuration.descriptionPort == nil, path == SSDPSearcher.lumixDescriptionPath {
+            return SimulatedHTTPAnswer(contentType: "text/xml; charset=\"utf-8\"", body: description(request))
         }
         let name = path.dropFirst()
         guard name.count > 6, ["DO", "DT", "DL"].contains(String(name.prefix(2))), name.hasSuffix(".JPG"),
@@ -193,9 +199,7 @@ extension LumixSimulator {
         let count = document?.first("RequestedCount").flatMap { Int($0.text) } ?? 0
         let pictures = state.withLock { $0.pictures }
         let chosen = pictures.dropFirst(max(0, start)).prefix(max(0, count))
-        let host = request.head["host"].map { String($0.prefix { $0 != ":" }) } ?? configuration.bindAddress
-        let contentPort = state.withLock { $0.servers.last?.port } ?? configuration.contentPort
-        let base = "http://\(host):\(contentPort)"
+        let base = contentBase(for: request)
         let items = chosen.map { picture in
             let id = picture.id
             func res(_ prefix: String, _ kind: String, _ pn: String) -> String {
@@ -216,6 +220,44 @@ extension LumixSimulator {
                 + "xmlns:u=\"urn:schemas-upnp-org:service:ContentDirectory:1\"><Result>\(XMLElements.escaped(didl))</Result>"
                 + "<NumberReturned>\(chosen.count)</NumberReturned><TotalMatches>\(pictures.count)</TotalMatches>"
                 + "<UpdateID>1</UpdateID></u:BrowseResponse></s:Body></s:Envelope>").utf8)
+    }
+
+    /// `http://HOST:PORT` of the content directory, at the host the request was sent to.
+    private func contentBase(for request: SimulatedHTTPRequest) -> String {
+        let host = request.head["host"].map { String($0.prefix { $0 != ":" }) } ?? configuration.bindAddress
+        let port = state.withLock { $0.contentPort } ?? configuration.contentPort
+        return "http://\(host):\(port)"
+    }
+
+    // MARK: Device description
+
+    /// Answers the server of the description's own port: the description, or 404.
+    func answerDescriptionServer(_ request: SimulatedHTTPRequest) -> SimulatedHTTPAnswer {
+        guard request.path == SSDPSearcher.lumixDescriptionPath else {
+            return SimulatedHTTPAnswer(
+                status: "404 Not Found", contentType: "text/plain", body: Array("not found".utf8))
+        }
+        return SimulatedHTTPAnswer(contentType: "text/xml; charset=\"utf-8\"", body: description(request))
+    }
+
+    /// The device description: a media server whose content directory takes its Browse at `/Server0/CDS_control`,
+    /// named by its path when the description is served beside it, by its whole URL when on a port of its own.
+    private func description(_ request: SimulatedHTTPRequest) -> [UInt8] {
+        let control =
+            (configuration.descriptionPort == nil ? "" : contentBase(for: request)) + "/Server0/CDS_control"
+        return Array(
+            ("<?xml version=\"1.0\"?>\n<root xmlns=\"urn:schemas-upnp-org:device-1-0\" "
+                + "xmlns:pana=\"urn:schemas-panasonic-com:pana\"><specVersion><major>1</major><minor>0</minor>"
+                + "</specVersion><device><deviceType>urn:schemas-upnp-org:device:MediaServer:1</deviceType>"
+                + "<friendlyName>\(Self.model)</friendlyName><manufacturer>Panasonic</manufacturer>"
+                + "<modelName>\(Self.model)</modelName><UDN>\(Self.udn)</UDN><serviceList><service>"
+                + "<serviceType>urn:schemas-upnp-org:service:ConnectionManager:1</serviceType>"
+                + "<serviceId>urn:upnp-org:serviceId:ConnectionManager</serviceId><SCPDURL>/Server0/CMS_SCPD</SCPDURL>"
+                + "<controlURL>/Server0/CMS_control</controlURL><eventSubURL>/Server0/CMS_event</eventSubURL>"
+                + "</service><service><serviceType>urn:schemas-upnp-org:service:ContentDirectory:1</serviceType>"
+                + "<serviceId>urn:upnp-org:serviceId:ContentDirectory</serviceId><SCPDURL>/Server0/CDS_SCPD</SCPDURL>"
+                + "<controlURL>\(control)</controlURL><eventSubURL>/Server0/CDS_event</eventSubURL></service>"
+                + "</serviceList></device></root>\n").utf8)
     }
 
     // MARK: Live view

@@ -25,12 +25,16 @@ public final class LumixSimulator: Sendable {
         public var bindAddress: String
         /// The port of `cam.cgi`; 80 as on real bodies, 0 for a free one.
         public var port: UInt16
-        /// The port of the content directory and the files; 60606 as on real bodies, 0 for a free one.
+        /// The port of the content directory, the files and (unless ``descriptionPort`` names another) the device
+        /// description; 60606 as on real bodies, 0 for a free one.
         public var contentPort: UInt16
+        /// The port of a server of its own for the device description, which then names the content directory by
+        /// its whole URL; `nil` (the default) serves the description on ``contentPort`` as real bodies do.
+        public var descriptionPort: UInt16?
         /// How many pictures are on the card at start.
         public var sampleImageCount: Int
         /// Whether the camera announces itself over SSDP as a Lumix does (a media server whose description is at
-        /// `/Lumix/Server0/ddd`); it needs a bind address on a network interface.
+        /// `/Lumix/Server0/ddd` on its description's port); it needs a bind address on a network interface.
         public var announces = false
         /// Where log lines go.
         public var log: @Sendable (String) -> Void
@@ -61,6 +65,9 @@ public final class LumixSimulator: Sendable {
         /// Where live view goes, while it runs, and when it stops unless asked for again.
         var stream: (address: SocketAddress, until: ContinuousClock.Instant)?
         var servers: [SimulatedHTTPServer] = []
+        /// The ports the content directory and the description listen on, once started.
+        var contentPort: UInt16?
+        var descriptionPort: UInt16?
         var streamThread: PlatformThread?
         var announcer: SSDPAnnouncer?
         var stopping = false
@@ -95,20 +102,30 @@ public final class LumixSimulator: Sendable {
             let content = try serve(port: configuration.contentPort, name: "lumix-cds", kept: .closedAfterEachAnswer) {
                 self.answerContent($0)
             }
+            state.withLock { $0.contentPort = content }
+            var description = content
+            if let descriptionPort = configuration.descriptionPort {
+                description = try serve(port: descriptionPort, name: "lumix-ddd", kept: .closedAfterEachAnswer) {
+                    self.answerDescriptionServer($0)
+                }
+            }
+            state.withLock { $0.descriptionPort = description }
             let streamer = try PlatformThread(name: "lumix-stream") { self.streamLiveView() }
             state.withLock { $0.streamThread = streamer }
             if configuration.announces {
                 let announcer = try SSDPAnnouncer(
                     .init(
-                        udn: "uuid:4D454930-0100-1000-8001-A8C1FE000001", types: [SSDPSearcher.mediaServer],
+                        udn: Self.udn, types: [SSDPSearcher.mediaServer],
                         manufacturer: "Panasonic", modelName: Self.model, friendlyName: Self.model, serialNumber: "",
-                        address: configuration.bindAddress, descriptionPath: SSDPSearcher.lumixDescriptionPath))
+                        address: configuration.bindAddress,
+                        servedLocation: "http://\(configuration.bindAddress):\(description)"
+                            + SSDPSearcher.lumixDescriptionPath))
                 state.withLock { $0.announcer = announcer }
                 configuration.log("announcing over SSDP at \(announcer.location)")
             }
             configuration.log(
                 "listening on \(configuration.bindAddress):\(control) (cam.cgi) and :\(content) (content directory) "
-                    + "as a Lumix")
+                    + (description != content ? "and :\(description) (device description) " : "") + "as a Lumix")
             return (control, content)
         } catch {
             // What started stops again: a simulator that failed to start holds no port.
