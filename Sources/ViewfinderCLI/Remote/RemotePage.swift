@@ -317,7 +317,8 @@ enum RemotePage {
               link.download = file.name;
               link.textContent = file.name;
               const size = document.createElement("span");
-              size.textContent = file.bytes == null ? "" : (file.bytes / 1048576).toFixed(1) + " MB";
+              size.textContent = file.bytes != null ? (file.bytes / 1048576).toFixed(1) + " MB"
+                : file.sizeKind === "4GiBOrMore" ? "4 GB or more" : "size unknown";
               caption.append(link, size);
               figure.append(image, caption);
               return figure;
