@@ -108,6 +108,43 @@ import ViewfinderTestSupport
         }
     }
 
+    /// A description that cannot be used (missing, longer than a description's bound, out of form) is asked for
+    /// once, and the card is listed at the usual place on the content port.
+    @Test(arguments: [
+        ScriptedHTTPResponder.Answer.raw(Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n".utf8)),
+        .body([UInt8](repeating: UInt8(ascii: " "), count: 70_000)), .body(Array("<root><device>".utf8)),
+    ])
+    func anUnusableDescriptionLeavesTheUsualPlace(_ description: ScriptedHTTPResponder.Answer) async throws {
+        let tz90 = RecordedTZ90()
+        tz90.override(
+            "mode=get_content_info",
+            with: .body(Array("<camrply><result>ok</result><content_number>1</content_number></camrply>".utf8)))
+        let content = try ScriptedHTTPResponder { path in
+            guard path == "/Server0/CDS_control" else { return description }
+            let didl =
+                "<DIDL-Lite><item id=\"7\"><res protocolInfo=\"http-get:*:image/jpeg:PANASONIC.COM_PN=CAM_ORG\">"
+                + "http://127.0.0.1:1/DO7.JPG</res></item></DIDL-Lite>"
+            return .body(LumixContentDirectoryTests.browseAnswer(Array(didl.utf8), returned: 1))
+        }
+        let responder = try ScriptedHTTPResponder(answer: tz90.answer)
+        do {
+            let camera = LumixCameraTests.camera(port: responder.port, contentPort: content.port)
+            try await camera.connect()
+            let storage = try #require(try await camera.storages().first)
+            for _ in 0..<2 {
+                #expect(try await camera.contents(of: nil, in: storage).map(\.name) == ["DO7.JPG"])
+            }
+            #expect(content.queries == ["/Lumix/Server0/ddd", "/Server0/CDS_control", "/Server0/CDS_control"])
+            try await camera.disconnect()
+        } catch {
+            await offThePool { responder.close() }
+            await offThePool { content.close() }
+            throw error
+        }
+        await offThePool { responder.close() }
+        await offThePool { content.close() }
+    }
+
     @Test func aDescriptionAnnouncedElsewhereThanOnTheCameraIsRefused() async throws {
         let error = await #expect(throws: ViewfinderError.self) {
             _ = try await LumixCameraConnector().camera(
