@@ -38,6 +38,8 @@ package final class CameraDatagramSocket: Sendable {
     private let spareBuffer = Locked<[UInt8]>([])
     private let camera: SocketAddress?
     private let peer: String
+    /// What the reads are, for the error once the thread has stopped: made once, not for every frame.
+    private let reading: String
 
     /// The port datagrams arrive on, for the command that starts live view.
     package let port: UInt16
@@ -55,6 +57,7 @@ package final class CameraDatagramSocket: Sendable {
         self.thread = thread
         camera = try? SocketAddress(numeric: host, port: 0)
         self.peer = peer
+        reading = "\(peer)'s live view"
         self.port = socket.localPort
     }
 
@@ -64,7 +67,7 @@ package final class CameraDatagramSocket: Sendable {
     package func run<Value: Sendable>(
         _ body: @escaping @Sendable () throws(ViewfinderError) -> Value
     ) async throws(ViewfinderError) -> Value {
-        try await HTTPClient.run(on: thread, peer: "\(peer)'s live view", body)
+        try await HTTPClient.run(on: thread, peer: reading, body)
     }
 
     /// Runs `body` with a buffer of ``maximumDatagramLength`` bytes to receive into, the one the previous read used
