@@ -112,6 +112,22 @@ package final class CameraDatagramSocket: Sendable {
         return .camera(received.count)
     }
 
+    /// Waits until a datagram is there to read or `deadline` passes, blocking the calling thread (the socket's own);
+    /// whether one is there.
+    ///
+    /// A reader that has just found nothing waiting waits with this rather than with ``receive(into:until:)``, which
+    /// would ask the socket once more before it waits.
+    ///
+    /// - Throws: The socket's error.
+    package func waitForDatagram(until deadline: ContinuousClock.Instant) throws(ViewfinderError) -> Bool {
+        do {
+            return try Poll.wait(socket.descriptor, for: Poll.readable, until: deadline) != 0
+        } catch {
+            throw ViewfinderError(
+                SocketError(.system(error), while: "waiting for live view", endpoint: socket.endpoint))
+        }
+    }
+
     /// Closes the socket once the reads queued on its thread are done; at once when the thread has stopped.
     package func close() {
         if !thread.submit({ [socket] in socket.close() }) {
