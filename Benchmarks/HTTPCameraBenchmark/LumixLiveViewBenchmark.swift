@@ -91,11 +91,13 @@ enum LumixLiveViewBenchmark {
             var walls: [Double] = []
             var cpus: [Double] = []
             for _ in 0..<peerRuns {
+                // --capture-movie writes movie.mjpg where it runs, whatever --filename says: env moves to a scratch
+                // directory and becomes gphoto2 (the same process, so the child's CPU is gphoto2's).
                 let outcome = try ChildProcess.run(
-                    "/usr/bin/gphoto2",
+                    "/usr/bin/env",
                     [
-                        "--port", "ip:\(host)", "--camera", "Panasonic LumixGSeries", "--capture-movie=\(frames)",
-                        "--filename", directory.path + "/movie.mjpg", "--force-overwrite",
+                        "-C", directory.path, "gphoto2", "--port", "ip:\(host)", "--camera", "Panasonic LumixGSeries",
+                        "--capture-movie=\(frames)", "--force-overwrite",
                     ], mergingErrors: true)
                 guard outcome.status == 0, !outcome.standardOutput.contains("*** Error") else {
                     throw BenchmarkFailure("gphoto2 --capture-movie=\(frames) failed:\n\(outcome)")
