@@ -195,7 +195,9 @@ bench-webcam: test-deps
 	SWIFT=$(SWIFT) Scripts/vivid-vm.sh bench-webcam
 
 ## Measures Olympus live view (frames/s, CPU per frame) against olympuswifi's live view on the same simulated E-M10
-## Mark II, and Lumix live view on the simulated DC-TZ90 (release build).
+## Mark II, and Lumix live view on the simulated DC-TZ90 against gphoto2 --capture-movie (as root, which gives the
+## simulator ports 80 and 60606 on 127.0.0.2), each beside a bare floor: a blocking socket that only receives the
+## datagrams and finds each frame (release build).
 bench-olympus: test-deps
 	$(SWIFT) build -c release --product http-camera-benchmark
 	$$($(SWIFT) build -c release --show-bin-path)/http-camera-benchmark

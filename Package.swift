@@ -472,7 +472,8 @@ let package = Package(
             name: "http-camera-benchmark",
             dependencies: [
                 "ViewfinderCore", "ViewfinderReactive", "ViewfinderOlympus", "ViewfinderLumix", "ViewfinderSonyRemote",
-                "ViewfinderSimulator", "BenchmarkSupport", "ViewfinderTestSupport",
+                "ViewfinderSimulator", "ViewfinderHTTPClient", "ViewfinderHTTPMessage", "ViewfinderSystem",
+                "BenchmarkSupport", "ViewfinderTestSupport",
             ],
             path: "Benchmarks/HTTPCameraBenchmark",
             swiftSettings: strict

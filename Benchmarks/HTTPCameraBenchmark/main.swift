@@ -1,11 +1,13 @@
 // Measures Olympus live view through OlympusCamera's live view publisher against olympuswifi's own RTP receiver
 // (PyPI, in the test venv) on the same simulated E-M10 Mark II in the same run, and Lumix live view through
-// LumixCamera's on the simulated DC-TZ90; or Sony Camera Remote API live view through SonyRemoteCamera against
-// libsonyapi (PyPI, in the test venv) on the same simulated α6000: frames per second and CPU per frame.
+// LumixCamera's against gphoto2 --capture-movie (as root) on the simulated DC-TZ90, each beside a bare floor; or
+// Sony Camera Remote API live view through SonyRemoteCamera against libsonyapi (PyPI, in the test venv) on the same
+// simulated α6000: frames per second and CPU per frame.
 //
 // Usage: http-camera-benchmark [sony]     (build with -c release; needs the test venv, `make test-deps`)
 //        http-camera-benchmark serve      (the simulated Olympus, started by the benchmark as its own process)
-//        http-camera-benchmark serve-lumix (the simulated Lumix, likewise; prints `port N M`: commands and content)
+//        http-camera-benchmark serve-lumix [ADDRESS] (the simulated Lumix, likewise, on ADDRESS's ports 80 and 60606
+//                                         when given; prints `port N M`: commands and content)
 //        http-camera-benchmark serve-sony (the simulated Sony, likewise)
 
 import BenchmarkSupport
@@ -31,7 +33,11 @@ do {
         serve(ports: try simulator.start())
         simulator.stop()
     case "serve-lumix":
-        let simulator = LumixSimulator(configuration: .init(port: 0, contentPort: 0, sampleImageCount: 0))
+        // On an address of its own it takes a Lumix's ports, 80 and 60606, where gphoto2 looks; on loopback free ones.
+        let address = CommandLine.arguments.dropFirst(2).first
+        let simulator = LumixSimulator(
+            configuration: address.map { .init(bindAddress: $0, sampleImageCount: 0) }
+                ?? .init(port: 0, contentPort: 0, sampleImageCount: 0))
         let (port, contentPort) = try simulator.start()
         serve(ports: port, contentPort)
         simulator.stop()
@@ -45,9 +51,9 @@ do {
         say(met ? "every target met" : "some targets not met")
     default:
         let executable = executablePath(orElse: "http-camera-benchmark")
-        let met = try await OlympusLiveViewBenchmark.run(executable: executable)
-        try await LumixLiveViewBenchmark.run(executable: executable)
-        say(met ? "every target met" : "some targets not met")
+        let olympus = try await OlympusLiveViewBenchmark.run(executable: executable)
+        let lumix = try await LumixLiveViewBenchmark.run(executable: executable)
+        say(olympus && lumix ? "every target met" : "some targets not met")
     }
 } catch {
     let message = Array("http-camera-benchmark: \(error)\n".utf8)

@@ -38,6 +38,8 @@ package final class CameraDatagramSocket: Sendable {
     private let spareBuffer = Locked<[UInt8]>([])
     private let camera: SocketAddress?
     private let peer: String
+    /// What the reads are, for the error once the thread has stopped: made once, not for every frame.
+    private let reading: String
 
     /// The port datagrams arrive on, for the command that starts live view.
     package let port: UInt16
@@ -55,6 +57,7 @@ package final class CameraDatagramSocket: Sendable {
         self.thread = thread
         camera = try? SocketAddress(numeric: host, port: 0)
         self.peer = peer
+        reading = "\(peer)'s live view"
         self.port = socket.localPort
     }
 
@@ -64,7 +67,7 @@ package final class CameraDatagramSocket: Sendable {
     package func run<Value: Sendable>(
         _ body: @escaping @Sendable () throws(ViewfinderError) -> Value
     ) async throws(ViewfinderError) -> Value {
-        try await HTTPClient.run(on: thread, peer: "\(peer)'s live view", body)
+        try await HTTPClient.run(on: thread, peer: reading, body)
     }
 
     /// Runs `body` with a buffer of ``maximumDatagramLength`` bytes to receive into, the one the previous read used
@@ -107,6 +110,22 @@ package final class CameraDatagramSocket: Sendable {
             throw ViewfinderError(.malformedData, "a live view datagram from \(peer) was longer than UDP carries")
         }
         return .camera(received.count)
+    }
+
+    /// Waits until a datagram is there to read or `deadline` passes, blocking the calling thread (the socket's own);
+    /// whether one is there.
+    ///
+    /// A reader that has just found nothing waiting waits with this rather than with ``receive(into:until:)``, which
+    /// would ask the socket once more before it waits.
+    ///
+    /// - Throws: The socket's error.
+    package func waitForDatagram(until deadline: ContinuousClock.Instant) throws(ViewfinderError) -> Bool {
+        do {
+            return try Poll.wait(socket.descriptor, for: Poll.readable, until: deadline) != 0
+        } catch {
+            throw ViewfinderError(
+                SocketError(.system(error), while: "waiting for live view", endpoint: socket.endpoint))
+        }
     }
 
     /// Closes the socket once the reads queued on its thread are done; at once when the thread has stopped.

@@ -126,9 +126,9 @@ package final class HTTPCameraLink<LiveView: HTTPCameraLiveView>: Sendable {
     /// The live view under way.
     ///
     /// - Throws: `ViewfinderError/Code/notAvailable` naming `camera` when none runs.
-    package func runningLiveView(on camera: String) throws(ViewfinderError) -> LiveView {
+    package func runningLiveView(on camera: @autoclosure () -> String) throws(ViewfinderError) -> LiveView {
         guard let liveView = state.withLock({ $0.liveView }) else {
-            throw ViewfinderError(.notAvailable, "live view is not running on \(camera)")
+            throw ViewfinderError(.notAvailable, "live view is not running on \(camera())")
         }
         return liveView
     }

@@ -5,11 +5,19 @@ import ViewfinderSystem
 extension HTTPClient {
     /// Runs blocking `body` on `thread` and returns what it returns, without holding a thread of Swift's pool.
     ///
+    /// A caller already running on `thread` (a task that prefers it as its executor, as live view's publisher does)
+    /// runs `body` there at once: queued as a job, it would only suspend the task until the thread ran the job and
+    /// resumed the task, on the same thread, after the same wait. Jobs queued meanwhile run after it, as they would
+    /// after the job.
+    ///
     /// - Throws: What `body` throws, or `ViewfinderError/Code/notConnected` naming `peer` once the thread has
     ///   stopped.
     package static func run<Value: Sendable>(
         on thread: IOThread, peer: String, _ body: @escaping @Sendable () throws(ViewfinderError) -> Value
     ) async throws(ViewfinderError) -> Value {
+        if thread.isCurrent {
+            return try body()
+        }
         let outcome: Result<Value, ViewfinderError> = await withCheckedContinuation { continuation in
             let submitted = thread.submit {
                 continuation.resume(returning: Result { () throws(ViewfinderError) -> Value in try body() })

@@ -44,11 +44,10 @@ final class LumixLiveView: HTTPCameraLiveView {
         // takes the next): a newer one replaces it.
         var newest: Result<[UInt8], ViewfinderError>?
         var drained = 0
-        // First the datagrams waiting, without waiting; then, when none was, the next one.
-        var deadline = ContinuousClock.now
-        let end = deadline + timeout
+        let end = ContinuousClock.now + timeout
+        // The datagrams waiting, read without waiting; when none is the camera's, a wait for the next, then again.
         while true {
-            let arrival = try socket.receive(into: &buffer, until: deadline)
+            let arrival = try socket.receive(into: &buffer, until: .now)
             if arrival != .none {
                 drained += 1
                 if case .camera(let count) = arrival {
@@ -56,8 +55,6 @@ final class LumixLiveView: HTTPCameraLiveView {
                     newest = Result { () throws(ViewfinderError) in
                         Array(try LumixLiveViewDatagram.jpeg(in: datagram))
                     }
-                    // Drain what else waits without waiting.
-                    deadline = .now
                 }
                 // A flood is read no further than this; what arrives meanwhile waits for the next frame.
                 if drained < Self.maximumDrain { continue }
@@ -65,10 +62,9 @@ final class LumixLiveView: HTTPCameraLiveView {
             if let newest {
                 return try newest.get()
             }
-            guard drained < Self.maximumDrain, ContinuousClock.now < end else {
+            guard drained < Self.maximumDrain, ContinuousClock.now < end, try socket.waitForDatagram(until: end) else {
                 throw ViewfinderError(.timeout, "the Lumix sent no live view frame for \(timeout)")
             }
-            deadline = end
         }
     }
 

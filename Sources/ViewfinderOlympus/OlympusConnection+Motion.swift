@@ -4,6 +4,11 @@ import ViewfinderDiscovery
 extension OlympusConnection {
     /// Whether the camera lists `exec_takemotion` with `com`, such as `takeready`.
     func takesMotion(_ com: String) -> Bool {
+        Self.takesMotion(com, in: commandList)
+    }
+
+    /// Whether `commandList` lists `exec_takemotion` with `com`.
+    static func takesMotion(_ com: String, in commandList: OlympusCommandList) -> Bool {
         commandList.accepts("exec_takemotion", [("com", com)])
     }
 

@@ -39,6 +39,13 @@ public final class OlympusConnection: CameraDriverConnection {
     /// Who made the camera and which model it is.
     public let deviceInfo: CameraDeviceInfo
 
+    /// Still pictures, properties and the card's files; live view where the camera lists `startliveview`, the half
+    /// press where it lists `exec_takemotion` `takeready`, and video where it lists `starttake` and `stoptake`.
+    ///
+    /// Not the battery level: the OI.Share API gives none (`get_caminfo` names the model alone). Read from the
+    /// command list once, as the core asks for it with every live view frame.
+    public let functionality: CameraFunctionality
+
     private init(
         configuration: OlympusCamera.Configuration, context: CameraDriverContext, thread: IOThread,
         connection: HTTPKeptConnection, commandList: OlympusCommandList, model: String
@@ -50,6 +57,7 @@ public final class OlympusConnection: CameraDriverConnection {
             thread: thread, connection: connection, pollInterval: configuration.pollInterval,
             liveViewThreadName: "olympus-liveview")
         self.commandList = commandList
+        functionality = Self.functionality(listedIn: commandList)
         deviceInfo = CameraDeviceInfo(
             manufacturer: "Olympus", model: model, serialNumber: "",
             version: commandList.versions["version"] ?? "")
@@ -201,19 +209,16 @@ public final class OlympusConnection: CameraDriverConnection {
 
     // MARK: CameraDriverConnection
 
-    /// Still pictures, properties and the card's files; live view where the camera lists `startliveview`, the half
-    /// press where it lists `exec_takemotion` `takeready`, and video where it lists `starttake` and `stoptake`.
-    ///
-    /// Not the battery level: the OI.Share API gives none (`get_caminfo` names the model alone).
-    public var functionality: CameraFunctionality {
+    /// What a camera with `commandList` offers: see ``functionality``.
+    private static func functionality(listedIn commandList: OlympusCommandList) -> CameraFunctionality {
         var functionality: CameraFunctionality = [.stillCapture, .propertyControl, .fileAccess]
         if commandList.accepts("exec_takemisc", [("com", "startliveview")]) {
             functionality.insert(.liveView)
         }
-        if takesMotion("takeready") {
+        if takesMotion("takeready", in: commandList) {
             functionality.insert(.shutterHalfPress)
         }
-        if takesMotion("starttake"), takesMotion("stoptake") {
+        if takesMotion("starttake", in: commandList), takesMotion("stoptake", in: commandList) {
             functionality.insert(.videoRecording)
         }
         return functionality

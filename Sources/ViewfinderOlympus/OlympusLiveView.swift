@@ -55,11 +55,15 @@ package final class OlympusLiveView: HTTPCameraLiveView {
             }
         }
         if let newest { return newest }
-        // Then the rest of the frame under way, or the next one.
+        // Then the rest of the frame under way, or the next one: nothing waits now, so each round waits first and
+        // then reads what came.
         let end = ContinuousClock.now + timeout
-        while ContinuousClock.now < end {
-            guard case .camera(let count) = try socket.receive(into: &buffer, until: end) else { continue }
-            if let frame = try take(buffer[..<count]) { return frame }
+        while ContinuousClock.now < end, try socket.waitForDatagram(until: end) {
+            while ContinuousClock.now < end, case let arrival = try socket.receive(into: &buffer, until: .now),
+                arrival != .none
+            {
+                if case .camera(let count) = arrival, let frame = try take(buffer[..<count]) { return frame }
+            }
         }
         throw ViewfinderError(.timeout, "the Olympus sent no whole live view frame for \(timeout)")
     }

@@ -22,6 +22,8 @@ package struct OlympusRTPAssembler: Sendable {
     package private(set) var droppedFrames = 0
 
     private var frame: [UInt8] = []
+    /// How long the last whole frame was: the room a new frame starts with, so that it is not grown packet by packet.
+    private var lastLength = 0
     private var orientation: UInt8?
     /// Whether a frame is under way with no packet missing.
     private var assembling = false
@@ -45,6 +47,7 @@ package struct OlympusRTPAssembler: Sendable {
         if payload.starts(with: [0xFF, 0xD8]) {
             if assembling { drop() }
             frame = []
+            frame.reserveCapacity(min(lastLength + lastLength / 4, maximumFrameLength))
             orientation = parsed.orientation
             assembling = true
         }
@@ -62,6 +65,7 @@ package struct OlympusRTPAssembler: Sendable {
             droppedFrames += 1
             return nil
         }
+        lastLength = frame.count
         return Frame(jpeg: frame, orientation: orientation)
     }
 
@@ -71,36 +75,37 @@ package struct OlympusRTPAssembler: Sendable {
         frame = []
     }
 
-    /// A packet's marker bit, sequence number, the orientation in its extension and where its payload is.
+    /// A packet's marker bit, sequence number, the orientation in its extension and where its payload is; read in
+    /// place, indices counted from the packet's start.
     private static func parse(_ packet: ArraySlice<UInt8>) throws(ViewfinderError) -> (
         marker: Bool, sequence: UInt16, orientation: UInt8?, payload: Range<Int>
     ) {
-        let bytes = Array(packet)
+        let base = packet.startIndex
+        func byte(_ offset: Int) -> UInt8 { packet[base + offset] }
         func malformed(_ what: String) -> ViewfinderError {
             ViewfinderError(.malformedData, "a live view packet from the Olympus \(what)")
         }
-        guard bytes.count >= 12 else { throw malformed("is \(bytes.count) bytes, shorter than an RTP header") }
-        guard bytes[0] >> 6 == 2 else { throw malformed("is not RTP version 2") }
-        var end = bytes.count
-        if bytes[0] & 0x20 != 0 {
-            let padding = Int(bytes[end - 1])
+        guard packet.count >= 12 else { throw malformed("is \(packet.count) bytes, shorter than an RTP header") }
+        guard byte(0) >> 6 == 2 else { throw malformed("is not RTP version 2") }
+        var end = packet.count
+        if byte(0) & 0x20 != 0 {
+            let padding = Int(byte(end - 1))
             guard padding >= 1, padding <= end - 12 else { throw malformed("has more padding than bytes") }
             end -= padding
         }
-        var start = 12 + 4 * Int(bytes[0] & 0x0F)
+        var start = 12 + 4 * Int(byte(0) & 0x0F)
         guard start <= end else { throw malformed("lists more contributing sources than it holds") }
         var orientation: UInt8?
-        if bytes[0] & 0x10 != 0 {
+        if byte(0) & 0x10 != 0 {
             guard start + 4 <= end else { throw malformed("has a header extension cut short") }
-            let length = 4 * (Int(bytes[start + 2]) << 8 | Int(bytes[start + 3]))
+            let length = 4 * (Int(byte(start + 2)) << 8 | Int(byte(start + 3)))
             let elements = start + 4
             guard elements + length <= end else { throw malformed("has a header extension longer than itself") }
-            orientation = Self.orientation(in: bytes[elements..<(elements + length)])
+            orientation = Self.orientation(in: packet[(base + elements)..<(base + elements + length)])
             start = elements + length
         }
-        let sequence = UInt16(bytes[2]) << 8 | UInt16(bytes[3])
-        let base = packet.startIndex
-        return (bytes[1] & 0x80 != 0, sequence, orientation, (base + start)..<(base + end))
+        let sequence = UInt16(byte(2)) << 8 | UInt16(byte(3))
+        return (byte(1) & 0x80 != 0, sequence, orientation, (base + start)..<(base + end))
     }
 
     /// The orientation in the extension's elements (`[function u16][words u16][data]`), function 4, when given.

@@ -266,9 +266,11 @@ extension LumixSimulator {
     /// asking (ten seconds without `startstream` or `getstate`) or the simulator stops.
     ///
     /// Each datagram is a 32-byte header of the simulator's own (a big-endian frame number, then zeros: the layout
-    /// of a real body's header is not known) followed by one whole JPEG, as clients expect.
+    /// of a real body's header is not known) followed by one whole JPEG, as clients expect. They come from the address
+    /// the simulator listens on, as a camera's come from its own, so that a client that hears its camera alone takes
+    /// them wherever the simulator listens (such as 127.0.0.2, with ports 80 and 60606 of its own).
     func streamLiveView() {
-        guard let socket = try? Socket.udp() else { return }
+        guard let socket = try? Socket.udp(bindingTo: configuration.bindAddress) else { return }
         defer { socket.close() }
         var frame: UInt32 = 0
         while !state.withLock({ $0.stopping }) {
