@@ -4,10 +4,68 @@ import ViewfinderTestSupport
 
 @testable import ViewfinderPTP
 @testable import ViewfinderPTPIP
+@testable import ViewfinderSimulator
 
-/// Fuji GetDeviceInfo (0x902B), which describes every property at once: its answer's reading, from good and malformed
-/// bytes, and a camera whose descriptions fill its properties.
+/// A Fujifilm X-T4 over WiFi as libgphoto2 says the real one is: GetDeviceInfo answered with no data, the properties
+/// described all at once by Fuji GetDeviceInfo (0x902B); and that answer's reading, from good and malformed bytes.
 @Suite struct FujiGetDeviceInfoTests {
+    /// The simulated X-T4, its DeviceInfo empty when `empty`; a full battery however long the test takes.
+    static func fuji(emptyDeviceInfo empty: Bool) -> CameraSimulator.Configuration {
+        var configuration = CameraSimulator.Configuration(identity: .fuji, sampleImageCount: 2)
+        configuration.emptyDeviceInfo = empty
+        configuration.batteryDrainInterval = .seconds(86_400)
+        return configuration
+    }
+
+    /// Each typed property's current value and valid settable values, as they read.
+    static func summary(of camera: PTPCamera) -> [String] {
+        func line<Value>(_ identifier: CameraPropertyIdentifier<Value>) -> String {
+            let property = camera.property(for: identifier)
+            let values = property.validSettableValues.map(\.localizedDisplayValue).joined(separator: ",")
+            return "\(identifier.name)=\(property.currentValue?.localizedDisplayValue ?? "-") [\(values)]"
+        }
+        return [
+            line(.iso), line(.shutterSpeed), line(.aperture), line(.exposureCompensation), line(.whiteBalance),
+            line(.focusMode), line(.autoExposureMode), line(.driveMode), line(.filmSimulation), line(.batteryLevel),
+        ]
+    }
+
+    @Test func anXT4WithAnEmptyDeviceInfoConnectsWithItsPropertiesFromOneAnswer() async throws {
+        let described = try await CameraHarness.run(Self.fuji(emptyDeviceInfo: false)) { Self.summary(of: $0.camera) }
+        try await CameraHarness.run(Self.fuji(emptyDeviceInfo: true)) { harness in
+            let camera = harness.camera
+            let info = try harness.session.deviceInfo
+            #expect(info.vendorExtensionID == 0x0E && info.supports(PTPOperationCode.fujiGetDeviceInfo))
+            #expect(camera.deviceInfo?.model == "X-T4", "the name from the camera's answer to the init")
+            #expect(harness.simulator.requestsAnswered(.fujiGetDeviceInfo) == 1)
+            #expect(harness.simulator.requestsAnswered(.getDevicePropDesc) == 0, "no property was described apart")
+            #expect(Self.summary(of: camera) == described)
+            let iso = camera.property(for: .iso)
+            #expect(iso.currentValue?.commonValue == .iso100)
+            #expect(iso.validSettableValues.map(\.localizedDisplayValue).prefix(3) == ["Auto 1", "Auto 2", "Auto 3"])
+            #expect(camera.property(for: .filmSimulation).validSettableValues.count == 18)
+            try await iso.setValue(.iso800)
+            #expect(iso.currentValue?.commonValue == .iso800)
+            let item = try await harness.takePicture(engagingAutoFocus: true)
+            #expect(item.name == "DSCF0003.JPG")
+            #expect(try await camera.downloadData(of: item) == harness.simulator.objectData(item.id))
+        }
+    }
+
+    /// CurrentState, which the DeviceInfo standing in for the empty one lists, is still read: a dial turned on the
+    /// camera reaches the property's observers.
+    @Test func aDialTurnedOnAnXT4WithAnEmptyDeviceInfoReachesObservers() async throws {
+        try await CameraHarness.run(Self.fuji(emptyDeviceInfo: true)) { harness in
+            let seen = Observed<String>()
+            let token = harness.camera.property(for: .iso).addObserver { property, _ in
+                property.currentValue.map { seen.append($0.localizedDisplayValue) }
+            }
+            try harness.simulator.turnDial(.exposureIndex, to: 1600)
+            try await waitUntil("the observer to hear of ISO 1600") { seen.all.contains("ISO 1600") }
+            withExtendedLifetime(token) {}
+        }
+    }
+
     /// A count, then each entry's size (its own four bytes included) and description.
     static func answer(_ entries: [[UInt8]], count: UInt32? = nil) -> [UInt8] {
         var writer = PTPDataWriter()
