@@ -179,8 +179,9 @@ import ViewfinderTestSupport
 
     /// While live view runs, a dial turned on the camera reaches the property's observers within the poll's bound.
     ///
-    /// The bound is one interval of CurrentState questions (200 ms) plus the round trips of the question and the
-    /// property's read; the wait allows 3 s for a busy machine. Frames keep coming meanwhile.
+    /// The bound is one interval of CurrentState questions while live view streams
+    /// (`FujiDialect.liveViewPollInterval`, 1 s, where it is 200 ms otherwise) plus the round trips of the question and
+    /// the property's read; the wait allows 3 s for a busy machine. Frames keep coming meanwhile.
     @Test func aDialTurnedDuringLiveViewReachesObserversWithinThePollsBound() async throws {
         try await CameraHarness.run(Self.fuji()) { harness in
             let frames = Atomic(0)
