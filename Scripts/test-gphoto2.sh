@@ -701,6 +701,27 @@ else
     fail fuji-viewfinder-shoot "viewfinder camera shoot did not report DSCF0005.JPG" "$work/fuji-viewfinder-shoot.out"
 fi
 
+# A real X-T4 over WiFi answers GetDeviceInfo with no data (a 12-byte data container): gphoto2 makes up an X-T4's
+# DeviceInfo (model "X-T42", Fuji GetDeviceInfo 0x902B among its operations) and takes the properties from 0x902B's
+# answer, which lists the exposure time and f-number its made-up DeviceInfo leaves out; viewfinder reads the same.
+start_simulator fuji-empty --identity fuji --empty-device-info
+expect_ok fuji-empty-summary "$fuji" 'Model: X-T42' --summary
+grep -q 'Exposure Index (film speed ISO)(0x500f):(readwrite) (type=0x5) Enumeration \[-1,-2,-3,' \
+    "$work/fuji-empty-summary.out" && grep -q '(0x500d):(readwrite) (type=0x6) Enumeration' "$work/fuji-empty-summary.out" \
+    && pass fuji-empty-summary-properties \
+    || fail fuji-empty-summary-properties "the summary lacks the ISO or exposure time of 0x902B's answer" \
+        "$work/fuji-empty-summary.out"
+expect_ok fuji-empty-iso "$fuji" '^Choice: [0-9]+ 800$' --get-config iso
+expect_ok fuji-empty-capture "$fuji" 'New file is in location /store_00010001/DCIM/100_FUJI/DSCF0003.JPG' \
+    --capture-image-and-download --filename fuji-empty-capture.jpg
+expect_jpeg fuji-empty-capture-is-jpeg "$work/files/fuji-empty-capture.jpg" 3008x2000
+if "$viewfinder" camera get iso --host "127.0.0.1:$port" --family fujifilm >"$work/fuji-empty-viewfinder.out" 2>&1 \
+    && [ "$(cat "$work/fuji-empty-viewfinder.out")" = "ISO 100" ]; then
+    pass fuji-empty-viewfinder-iso
+else
+    fail fuji-empty-viewfinder-iso "viewfinder camera get iso did not print ISO 100" "$work/fuji-empty-viewfinder.out"
+fi
+
 if [ "$failures" -gt 0 ]; then
     echo "test-gphoto2: $failures check(s) failed; simulator logs follow"
     sed 's/^/        | /' "$work"/*.log

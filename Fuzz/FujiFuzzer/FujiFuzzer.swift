@@ -6,17 +6,21 @@ import ViewfinderSystem
 
 /// Fuzzes Fujifilm's WiFi framing and the Fuji dialect's property tables: what a camera sends on the command port
 /// (its answer to the init, then containers), on the live view port (frames), the DevicePropDesc datasets the
-/// dialect decodes, and CurrentState's list of changed properties, which the dialect polls.
+/// dialect decodes, CurrentState's list of changed properties, which the dialect polls, and the answer to Fuji
+/// GetDeviceInfo (0x902B), whose descriptions the dialect reads at connect.
 ///
 /// The input is a sequence of parts, each a two-byte little-endian length and that many bytes: the first is the
 /// command connection's stream, the second the live view connection's, the rest property descriptions. On the command
 /// connection the client sends the init and, once accepted, GetDevicePropDesc requests until the stream ends, reading
 /// each answer's data phase and response; on the live view connection it reads the newest frame until the stream
-/// ends; each description is decoded with every Fuji binding's table, and read as a CurrentState value too.
+/// ends; each description is decoded with every Fuji binding's table, and read as a CurrentState value and as a 0x902B
+/// answer too.
 ///
 /// What must hold: a finite stream ends in a `ViewfinderError` other than a timeout; a frame returned is a JPEG no
 /// longer than the limit; a data phase returns no more bytes than it announced; a value offered as settable is never
-/// unknown; a CurrentState value lists as many properties as it counts, each in the bytes it has. Errors are expected; crashes, hangs and leaks are bugs.
+/// unknown; a CurrentState value lists as many properties as it counts, each in the bytes it has; a 0x902B answer read
+/// has at least 8 bytes and no more descriptions than it counts, each entry in the bytes it has. Errors are expected;
+/// crashes, hangs and leaks are bugs.
 @main enum FujiFuzzer {
     static func main() {
         FuzzEntry.run(fuzz)
@@ -35,6 +39,7 @@ import ViewfinderSystem
         for description in parts.dropFirst(2) {
             decode(description)
             changedProperties(description)
+            propertyDescriptions(description)
         }
         transport.close(gracefully: false)
     }
@@ -112,6 +117,15 @@ import ViewfinderSystem
         let count = bytes.count >= 2 ? Int(bytes[0]) | Int(bytes[1]) << 8 : 0
         precondition(listed.count == count, "\(listed.count) properties of a list that counts \(count)")
         precondition(2 + 6 * count <= max(bytes.count, 2), "\(count) properties in \(bytes.count) bytes")
+    }
+
+    /// Reads a part as the answer to Fuji GetDeviceInfo (0x902B), as the dialect reads it at connect.
+    static func propertyDescriptions(_ bytes: [UInt8]) {
+        guard let described = try? FujiPropertyValues.propertyDescriptions(inDeviceInfo: bytes) else { return }
+        precondition(bytes.count >= 8, "a 0x902B answer of \(bytes.count) bytes was read")
+        let count = bytes.prefix(4).reversed().reduce(0) { $0 << 8 | Int($1) }
+        precondition(described.count <= count, "\(described.count) descriptions of an answer that counts \(count)")
+        precondition(4 + 4 * count <= bytes.count, "\(count) entries in \(bytes.count) bytes")
     }
 
     /// Decodes a description's current value and every value of its form with each of the Fuji tables.

@@ -263,6 +263,10 @@ extension CameraSimulator {
         /// Operations the camera lists in its DeviceInfo but refuses with OperationNotSupported, as cameras whose
         /// DeviceInfo promises more than they do; none by default.
         public var refusedOperations: Set<PTPOperationCode> = []
+        /// Whether a Fujifilm answers GetDeviceInfo over its WiFi protocol with no data, as libgphoto2 says a real X-T4
+        /// does, and describes its properties in one answer to Fuji GetDeviceInfo (0x902B) instead: a count, then
+        /// each property's size and description, as GetDevicePropDesc describes it; `false` by default.
+        public var emptyDeviceInfo = false
         /// Changes what GetDeviceInfo says after the identity has filled it in, such as another vendor's extension
         /// and operation codes, for testing how a client treats cameras the simulator does not otherwise play.
         public var deviceInfoChanges: (@Sendable (inout PTPDeviceInfo) -> Void)?

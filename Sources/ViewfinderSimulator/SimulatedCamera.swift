@@ -140,6 +140,9 @@ final class SimulatedCamera: SimulatorResponder {
         if configuration.identity == .nikon && configuration.nikonEventsByCheckEvent {
             deviceInfo.operationsSupported.append(.nikonCheckEvent)
         }
+        if configuration.identity == .fuji && configuration.emptyDeviceInfo {
+            deviceInfo.operationsSupported.append(.fujiGetDeviceInfo)
+        }
         if !configuration.reportsCaptureComplete {
             deviceInfo.eventsSupported.removeAll { $0 == .captureComplete }
         }

@@ -179,8 +179,10 @@ import ViewfinderTestSupport
 
     /// While live view runs, a dial turned on the camera reaches the property's observers within the poll's bound.
     ///
-    /// The bound is one interval of CurrentState questions (200 ms) plus the round trips of the question and the
-    /// property's read; the wait allows 3 s for a busy machine. Frames keep coming meanwhile.
+    /// The bound is one interval of CurrentState questions while live view streams
+    /// (`FujiDialect.liveViewPollInterval`, 1 s, where it is 200 ms otherwise) plus the round trips of the question and
+    /// the property's read; the wait allows 3 s for a busy machine. The dial turns just after a question at that pace.
+    /// Frames keep coming meanwhile.
     @Test func aDialTurnedDuringLiveViewReachesObserversWithinThePollsBound() async throws {
         try await CameraHarness.run(Self.fuji()) { harness in
             let frames = Atomic(0)
@@ -192,6 +194,12 @@ import ViewfinderTestSupport
                 }
             defer { cancellable.cancel() }
             try await waitUntil("live view frames") { frames.load(ordering: .relaxed) >= 3 }
+            // Two more questions: the one due before live view started, then one at live view's pace, so the dial is
+            // turned a whole live view interval before the next.
+            let asked = harness.simulator.requestsAnswered(.getDevicePropValue)
+            try await waitUntil("two CurrentState questions", limit: .seconds(5)) {
+                harness.simulator.requestsAnswered(.getDevicePropValue) >= asked + 2
+            }
             let seen = Observed<String>()
             let token = harness.camera.property(for: .iso).addObserver { property, _ in
                 property.currentValue.map { seen.append($0.localizedDisplayValue) }

@@ -157,6 +157,28 @@ import ViewfinderTestSupport
         #expect(try await peer.recordedFailures() == [])
     }
 
+    /// A body that answers GetDeviceInfo with no data phase at all, and gives no name in its answer to the init, gets
+    /// the stand-in too, named for its maker, with Fuji GetDeviceInfo (0x902B) among its operations; the response
+    /// after it is read in turn.
+    @Test func aMissingDeviceInfoIsReplacedByFujifilmsOwn() async throws {
+        let peer = try FujiScriptedPeer { peer in
+            _ = try peer.readInit()
+            try peer.acknowledge(name: "")
+            try peer.respond(.ok, try peer.expectRequest(.openSession))
+            try peer.respond(.ok, try peer.expectRequest(.getDeviceInfo))
+            try peer.sendData([7, 0], .getDevicePropValue, try peer.expectRequest(.getDevicePropValue))
+            peer.waitForClose()
+        }
+        let (_, session) = try await open(peer)
+        #expect(session.deviceInfo.vendorExtensionID == 0x0E && session.deviceInfo.model == "Fujifilm camera")
+        #expect(
+            session.deviceInfo.supports(PTPOperationCode.fujiGetDeviceInfo)
+                && session.deviceInfo.supports(.fujiCurrentState))
+        #expect(try await session.transaction(.getDevicePropValue, parameters: [0xD001]).data == [7, 0])
+        await session.close()
+        #expect(try await peer.recordedFailures() == [])
+    }
+
     @Test func aRefusedInitIsSentAgainOnTheSameConnection() async throws {
         let inits = Atomic(0)
         let peer = try FujiScriptedPeer { peer in

@@ -24,8 +24,9 @@ enum SimulateCommand: Command {
             compensation move a notch at a time; gphoto2 drives both as "PTP/IP Camera". With --identity fuji it \
             is a Fujifilm X-T4 speaking Fujifilm's WiFi protocol rather than PTP/IP (the init on --port, events and \
             the JPEG live view stream on the next two ports once remote capture starts), with Fujifilm's ISO, \
-            exposure times, film simulations and shutter; gphoto2 drives it as "Fuji X (WLAN)". With --identity \
-            lumix it is a Panasonic Lumix on WiFi instead, speaking HTTP rather than PTP: cam.cgi commands on --port \
+            exposure times, film simulations and shutter; gphoto2 drives it as "Fuji X (WLAN)"; with \
+            --empty-device-info it answers GetDeviceInfo with no data, as a real X-T4 does over WiFi, and describes \
+            its properties with Fujifilm's GetDeviceInfo (0x902B) instead. With --identity lumix it is a Panasonic Lumix on WiFi instead, speaking HTTP rather than PTP: cam.cgi commands on --port \
             (80, as gphoto2's lumix driver expects; a port below 1024 needs root or a network namespace), its \
             device description (/Lumix/Server0/ddd), content directory and pictures on --content-port (60606), \
             and live view as JPEG datagrams to whoever asks; with --announce ssdp it announces itself as a Lumix \
@@ -84,6 +85,10 @@ enum SimulateCommand: Command {
             .value("sample-images", "COUNT", help: "How many images are on the card at start.", default: "2"),
             .value("save-captures", "DIRECTORY", help: "Also write every captured image to this directory."),
             .flag("no-focus", help: "Make autofocus find no focus, as on a blank wall."),
+            .flag(
+                "empty-device-info",
+                help: "With --identity fuji, answer GetDeviceInfo with no data and describe the properties with "
+                    + "Fujifilm's GetDeviceInfo (0x902B), as a real X-T4 does over WiFi."),
             .flag(
                 "strict",
                 help: "Behave as real bodies do: no grace for a reconnecting client, no answers to probes, busy while "
@@ -167,6 +172,14 @@ enum SimulateCommand: Command {
             captureArchiveDirectory: arguments.value("save-captures"), log: { Console.print($0) })
         configuration.focusSucceeds = !arguments.flag("no-focus")
         configuration.strict = arguments.flag("strict")
+        if arguments.flag("empty-device-info") {
+            guard identity == .fuji, !arguments.flag("usb") else {
+                throw UsageError(
+                    "--empty-device-info plays a Fujifilm over WiFi: only with --identity fuji, not with --usb",
+                    commandPath: arguments.commandPath)
+            }
+            configuration.emptyDeviceInfo = true
+        }
         configuration.liveViewPicture = try arguments.value("live-view-picture").map {
             try ImageFile.picture(atPath: $0)
         }

@@ -86,21 +86,26 @@ public enum FujiWiFiPacket {
         }
     }
 
-    /// The DeviceInfo that stands in for the empty one an X-T4 sends over WiFi: Fujifilm's extension (0x0E), the
-    /// camera's name from its answer to the init, the operations and properties Fujifilm bodies offer remotely.
+    /// The DeviceInfo that stands in for the empty one a real X-T4 sends over WiFi, as libgphoto2 makes one up:
+    /// Fujifilm's extension (0x0E), the camera's name from its answer to the init (or "Fujifilm camera" when it gave
+    /// none), the operations libgphoto2 assumes such a body has (Fuji GetDeviceInfo 0x902B among them, which
+    /// describes the properties), and the properties the Fuji dialect reads.
     public static func standInDeviceInfo(model: String) -> PTPDeviceInfo {
-        PTPDeviceInfo(
+        let operations: [UInt16] =
+            Array(0x1001...0x100B) + [0x100E, 0x100F] + Array(0x1014...0x1018) + [0x101B, 0x101C]
+            + [0x900C, 0x900D, 0x901D, 0x9801, 0x9802, 0x9803, 0x9805, 0x9022, 0x9026, 0x9027]
+            + Array(0x902B...0x902E)
+        return PTPDeviceInfo(
             vendorExtensionID: 0x0E, vendorExtensionVersion: 100, vendorExtensionDescription: "fujifilm.co.jp: 1.0; ",
-            operationsSupported: [
-                .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getObjectHandles,
-                .getObjectInfo, .getObject, .getPartialObject, .deleteObject, .initiateCapture, .getDevicePropDesc,
-                .getDevicePropValue, .setDevicePropValue, .initiateOpenCapture,
-            ],
-            eventsSupported: [.objectAdded],
-            devicePropertiesSupported: [0x5005, 0x5007, 0x500A, 0x500D, 0x500E, 0x500F, 0x5010, 0xD001, 0xD201].map(
-                PTPDevicePropertyCode.init(rawValue:)),
-            captureFormats: [.exifJPEG], imageFormats: [.exifJPEG], manufacturer: "FUJIFILM", model: model,
-            deviceVersion: "", serialNumber: "")
+            operationsSupported: operations.map(PTPOperationCode.init(rawValue:)),
+            eventsSupported: [0x4002, 0x4003, 0x4004, 0x4005, 0x400D, 0xC006].map(PTPEventCode.init(rawValue:)),
+            // The exposure settings, white balance, focus, film simulation and drive mode; CurrentState, the list of
+            // changed properties; BatteryInfo2.
+            devicePropertiesSupported: [
+                0x5005, 0x5007, 0x500A, 0x500D, 0x500E, 0x500F, 0x5010, 0xD001, 0xD201, 0xD212, 0xD36B,
+            ].map(PTPDevicePropertyCode.init(rawValue:)),
+            captureFormats: [.exifJPEG], imageFormats: [.exifJPEG], manufacturer: "FUJIFILM",
+            model: model.isEmpty ? "Fujifilm camera" : model, deviceVersion: "", serialNumber: "")
     }
 
     /// What a container carries.

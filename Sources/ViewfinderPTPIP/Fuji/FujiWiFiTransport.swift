@@ -45,8 +45,12 @@ public final class FujiWiFiTransport: FujiWiFiChannels, @unchecked Sendable {
     private var dataRemaining: Int?
     /// The operation of the transaction under way, which its data-out container names.
     private var operation = PTPOperationCode(rawValue: 0)
-    /// The DeviceInfo still to hand over in place of a camera's empty one, on the command thread.
+    /// The DeviceInfo still to hand over in place of a camera's empty or missing one, on the command thread.
     private var standIn: [UInt8]?
+    /// Whether the transaction under way is GetDeviceInfo and no data has come for it yet, on the command thread.
+    private var awaitsDeviceInfo = false
+    /// The response to GetDeviceInfo that came without data, held while the stand-in is handed over in its place.
+    private var heldResponse: PTPResponse?
 
     /// The channels opened after the init, and where they stand.
     struct Channels {
@@ -194,6 +198,8 @@ public final class FujiWiFiTransport: FujiWiFiChannels, @unchecked Sendable {
         }
         dataRemaining = nil
         standIn = nil
+        heldResponse = nil
+        awaitsDeviceInfo = request.code == .getDeviceInfo
         operation = request.code
         let bytes = FujiWiFiPacket.container(
             .command, code: request.code.rawValue, transactionID: request.transactionID,
@@ -234,6 +240,10 @@ public final class FujiWiFiTransport: FujiWiFiChannels, @unchecked Sendable {
                 .malformedData, "the data phase of transaction \(transactionID) was not read to its end")
         }
         dataRemaining = nil
+        if let response = heldResponse {
+            heldResponse = nil
+            return .response(response)
+        }
         while true {
             let header = try Self.readHeader(from: command, while: activity())
             switch header.kind {
@@ -249,25 +259,36 @@ public final class FujiWiFiTransport: FujiWiFiChannels, @unchecked Sendable {
                     continue
                 }
                 if header.kind == .data {
-                    if header.payloadLength == 0, operation == .getDeviceInfo {
+                    if header.payloadLength == 0, awaitsDeviceInfo {
                         // An X-T4 answers GetDeviceInfo over WiFi with no data (libgphoto2 says so, and makes one up).
-                        let info = try FujiWiFiPacket.standInDeviceInfo(model: acceptance.name).encoded()
-                        standIn = info
-                        return .data(totalLength: info.count)
+                        return try handOverStandIn()
                     }
+                    awaitsDeviceInfo = false
                     dataRemaining = header.payloadLength
                     return .data(totalLength: header.payloadLength)
                 }
                 let parameters = try Self.readParameters(of: header, from: command, while: activity())
-                return .response(
-                    PTPResponse(
-                        code: PTPResponseCode(rawValue: header.code), transactionID: transactionID,
-                        parameters: parameters))
+                let response = PTPResponse(
+                    code: PTPResponseCode(rawValue: header.code), transactionID: transactionID, parameters: parameters)
+                if awaitsDeviceInfo, response.code == .ok {
+                    // Nor does a body that answers it with no data phase at all go without one.
+                    heldResponse = response
+                    return try handOverStandIn()
+                }
+                return .response(response)
             case .command, .event:
                 throw ViewfinderError(
                     .malformedData, "\(endpoint) sent a \(header.kind) container on the command connection")
             }
         }
+    }
+
+    /// Starts handing over the DeviceInfo that stands in for the camera's, made from its answer to the init.
+    private func handOverStandIn() throws(ViewfinderError) -> PTPInboundPhase {
+        let info = try FujiWiFiPacket.standInDeviceInfo(model: acceptance.name).encoded()
+        standIn = info
+        awaitsDeviceInfo = false
+        return .data(totalLength: info.count)
     }
 
     /// Reads the data container's payload straight into `buffer`.

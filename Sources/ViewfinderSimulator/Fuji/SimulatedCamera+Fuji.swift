@@ -81,6 +81,8 @@ extension SimulatedCamera {
         switch request.code {
         case .getDevicePropValue where request.parameter(0) == UInt32(PTPDevicePropertyCode.fujiCurrentState.rawValue):
             return fujiCurrentState()
+        case .fujiGetDeviceInfo:
+            return fujiPropertyDescriptions(in: context)
         case .getDevicePropDesc, .getDevicePropValue, .setDevicePropValue:
             guard let raw = request.parameter(0), raw == 0x500F || raw == 0x500D else { return nil }
             return raw == 0x500F ? fujiISO(request) : fujiExposureTime(request)
@@ -124,6 +126,26 @@ extension SimulatedCamera {
         default:
             return nil
         }
+    }
+
+    /// Fuji GetDeviceInfo's answer (0x902B), which only a body that sends its DeviceInfo empty lists: a 32-bit count,
+    /// then each property's 32-bit size (its own four bytes included) and description, as GetDevicePropDesc answers
+    /// for every property in the DeviceInfo but CurrentState, which a real X-T4 does not describe.
+    private func fujiPropertyDescriptions(in context: any SimulatorSessionContext) -> SimulatorReply {
+        var entries: [[UInt8]] = []
+        for code in deviceInfo.devicePropertiesSupported where code != .fujiCurrentState {
+            let request = SimulatorRequest(
+                code: .getDevicePropDesc, transactionID: 0, parameters: [UInt32(code.rawValue)], data: nil)
+            let reply = respondToFuji(request, in: context) ?? respondToProperty(request)
+            if reply.code == .ok, case .bytes(let description)? = reply.data { entries.append(description) }
+        }
+        var writer = PTPDataWriter(capacity: 4 + entries.reduce(0) { $0 + 4 + $1.count })
+        writer.append(UInt32(entries.count))
+        for entry in entries {
+            writer.append(UInt32(4 + entry.count))
+            writer.append(bytes: entry)
+        }
+        return .data(writer.bytes)
     }
 
     /// The object that holds the live view frame over USB.

@@ -154,9 +154,11 @@ final class SimulatorFujiWiFiServer: Sendable {
     }
 
     /// The camera's answer to a request: over WiFi, its DeviceInfo names Fujifilm's vendor extension (0x0E), as
-    /// libgphoto2's X-T4 DeviceInfo for WiFi has it, where over USB it says 6.
+    /// libgphoto2's X-T4 DeviceInfo for WiFi has it, where over USB it says 6; or, as a real X-T4's, it is empty
+    /// (a data container of 12 bytes) when the configuration says so.
     private func answer(_ request: SimulatorRequest, in pump: SimulatorEventPump) -> SimulatorReply {
         guard request.code == .getDeviceInfo else { return camera.respond(to: request, in: pump) }
+        if configuration.emptyDeviceInfo { return .data([]) }
         var info = camera.deviceInfo
         info.vendorExtensionID = 0x0E
         return (try? info.encoded()).map(SimulatorReply.data) ?? SimulatorReply(code: .generalError)

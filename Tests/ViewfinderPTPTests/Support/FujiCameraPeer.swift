@@ -28,6 +28,8 @@ final class FujiCameraPeer: @unchecked Sendable {
     private let afStatus: UInt16
     /// ClientState values the camera refuses with AccessDenied.
     private let refusedClientStates: Set<UInt16>
+    /// The answer to Fuji GetDeviceInfo (0x902B), which the camera lists when there is one.
+    private let propertyDescriptions: [UInt8]?
 
     static let deviceInfo = PTPDeviceInfo(
         vendorExtensionID: 0x0E, vendorExtensionDescription: "fujifilm.co.jp: 1.0; ",
@@ -43,9 +45,10 @@ final class FujiCameraPeer: @unchecked Sendable {
         captureFormats: [], imageFormats: [.exifJPEG], manufacturer: "Fujifilm", model: "X-T4", deviceVersion: "1.0",
         serialNumber: "1")
 
-    init(afStatus: UInt16 = 2, refusedClientStates: Set<UInt16> = []) {
+    init(afStatus: UInt16 = 2, refusedClientStates: Set<UInt16> = [], propertyDescriptions: [UInt8]? = nil) {
         self.afStatus = afStatus
         self.refusedClientStates = refusedClientStates
+        self.propertyDescriptions = propertyDescriptions
         func describe(_ code: PTPDevicePropertyCode, _ value: PTPValue, _ values: [PTPValue])
             -> PTPDevicePropertyDescription
         {
@@ -69,7 +72,9 @@ final class FujiCameraPeer: @unchecked Sendable {
 
     /// Serves the client until it closes: the init, the session, and every request after.
     func serve(_ peer: FujiScriptedPeer.Peer) throws {
-        try peer.accept(deviceInfo: Self.deviceInfo)
+        var deviceInfo = Self.deviceInfo
+        if propertyDescriptions != nil { deviceInfo.operationsSupported.append(.fujiGetDeviceInfo) }
+        try peer.accept(deviceInfo: deviceInfo)
         while let (header, payload) = try? peer.expect(.command) {
             let parameters = try FujiWiFiPacket.parameters(in: payload)
             var data: [UInt8]?
@@ -110,6 +115,9 @@ final class FujiCameraPeer: @unchecked Sendable {
                 properties[property]?.currentValue = try reader.readValue(of: description.dataType)
             }
             try peer.respond(.ok, id)
+        case .fujiGetDeviceInfo:
+            guard let propertyDescriptions else { return try peer.respond(.operationNotSupported, id) }
+            try peer.sendData(propertyDescriptions, code, id)
         case .initiateOpenCapture:
             // The event port opens before the answer goes out, as the client connects as soon as it has it.
             try peer.acceptEvents { try peer.respond(.ok, id) }

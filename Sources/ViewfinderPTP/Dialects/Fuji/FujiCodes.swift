@@ -1,3 +1,11 @@
+/// Fujifilm's operation codes (vendor extension 0x0E), with libgphoto2's names.
+extension PTPOperationCode {
+    /// Fuji GetDeviceInfo: every property's description in one answer, a 32-bit count, then each description after
+    /// its 32-bit size (the size's own four bytes included); libgphoto2 asks for it in place of the properties a real
+    /// X-T4 leaves out of its empty DeviceInfo over WiFi.
+    public static let fujiGetDeviceInfo = PTPOperationCode(0x902B, vendorName: "Fuji GetDeviceInfo")
+}
+
 /// Fujifilm's property codes (vendor extension 0x0E), which mean what they say only on a Fujifilm camera; the names
 /// are libgphoto2's where it has one.
 extension PTPDevicePropertyCode {

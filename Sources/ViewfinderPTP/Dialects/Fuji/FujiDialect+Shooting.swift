@@ -72,9 +72,16 @@ extension FujiDialect {
 
     // MARK: Live view
 
-    /// Opens the JPEG stream over WiFi; over USB, starts remote capture, whose frames the live view object holds.
+    /// How often CurrentState is read while live view streams, rather than every 200 ms: each question takes the
+    /// command connection's round trip and the CPU of a frame or so, so a change made on the camera reaches observers
+    /// within this interval (plus the question's and the property's round trips) while frames stream.
+    static let liveViewPollInterval = Duration.seconds(1)
+
+    /// Opens the JPEG stream over WiFi; over USB, starts remote capture, whose frames the live view object holds; reads
+    /// CurrentState less often until live view ends.
     func startLiveView() async throws {
         try await enterRemoteShooting()
+        poller.pace(Self.liveViewPollInterval)
         if let channels {
             try await channels.openLiveView()
             return
@@ -82,6 +89,12 @@ extension FujiDialect {
         guard !state.withLock({ $0.openCapture }) else { return }
         _ = try await connection.session.transaction(.initiateOpenCapture, parameters: [0, 0])
         state.withLock { $0.openCapture = true }
+    }
+
+    /// Reads CurrentState at its usual pace again; the JPEG stream, or remote capture over USB, stays open for the
+    /// next start.
+    func endLiveView() async {
+        poller.pace(nil)
     }
 
     /// The WiFi transport's live view thread, where the JPEG stream is read; none over USB.

@@ -8,7 +8,9 @@ import ViewfinderSystem
 ///
 /// Over WiFi (a transport that is ``FujiWiFiChannels``), the dialect does what libgphoto2's "Fuji X (WLAN)" does:
 /// ClientState to remote (5), RemoteVersion read and echoed back, InitiateOpenCapture, then the event connection,
-/// which the camera opens only then. A Fujifilm body offers remote shooting or its files, one at a time: a file
+/// which the camera opens only then. Where the camera lists Fuji GetDeviceInfo (0x902B), as the DeviceInfo that stands in
+/// for the empty one a real X-T4 sends over WiFi does, its answer describes the properties all at once, in place of a
+/// GetDevicePropDesc for each. A Fujifilm body offers remote shooting or its files, one at a time: a file
 /// operation while it shoots remotely switches it to its pictures (CameraState 6, ClientState 11,
 /// RemoteGetObjectVersion 5, as libfudge does), and a picture or live view switches it back (ClientState 5); a
 /// camera that refuses the switch says so. Over USB, where a tethered body shows its pictures in its own memory,
@@ -79,14 +81,30 @@ final class FujiDialect: PTPDialect {
                 try await session.setPropertyValue(.fujiPriorityMode, to: FujiCodes.Priority.usb.value)
             }
         }
-        try await dialect.properties.readAll()
+        try await dialect.properties.readAll(describedBy: try await dialect.describedProperties())
         try await dialect.refreshBattery()
-        if connection.deviceInfo.supports(.fujiCurrentState) {
+        if dialect.properties.has(.fujiCurrentState) {
             dialect.poller.start(on: session, asking: changedProperties) { [weak dialect] event in
                 await dialect?.handle(event)
             }
         }
         return dialect
+    }
+
+    /// Every property's description from Fuji GetDeviceInfo (0x902B) where the camera lists the operation (a body that
+    /// sends an empty DeviceInfo over WiFi is taken to), as libgphoto2 reads them; none when the camera refuses it.
+    ///
+    /// - Throws: `ViewfinderError/Code/malformedData` for an answer that is not a list of descriptions, such as one
+    ///   shorter than 8 bytes, and the errors that end the session.
+    func describedProperties() async throws -> [PTPDevicePropertyDescription] {
+        guard connection.deviceInfo.supports(.fujiGetDeviceInfo) else { return [] }
+        let data: [UInt8]
+        do {
+            data = try await connection.session.dataset(.fujiGetDeviceInfo)
+        } catch let error as ViewfinderError where error.code == .protocolFailure {
+            return []
+        }
+        return try FujiPropertyValues.propertyDescriptions(inDeviceInfo: data)
     }
 
     /// Reads CurrentState (0xD212), the properties changed on the camera since it was last read, on the command thread.
@@ -111,8 +129,7 @@ final class FujiDialect: PTPDialect {
 
     /// Reads the battery's charge from BatteryInfo2 where the camera lists it and not the standard BatteryLevel.
     func refreshBattery() async throws {
-        let info = connection.deviceInfo
-        guard info.supports(.fujiBatteryInfo), !info.supports(.batteryLevel) else { return }
+        guard properties.has(.fujiBatteryInfo), !properties.has(.batteryLevel) else { return }
         let value: PTPValue
         do {
             value = try await connection.session.propertyValue(.fujiBatteryInfo, of: .string)

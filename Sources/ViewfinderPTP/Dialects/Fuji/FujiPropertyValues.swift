@@ -102,6 +102,41 @@ package enum FujiPropertyValues {
         return percent
     }
 
+    /// The property descriptions in an answer to Fuji GetDeviceInfo (0x902B): a 32-bit count, then that many entries,
+    /// each a 32-bit size (its own four bytes included) and a DevicePropDesc dataset in the rest of the entry.
+    ///
+    /// An entry whose description does not decode is skipped, as its size says where the next begins.
+    ///
+    /// - Throws: `ViewfinderError/Code/malformedData` for an answer shorter than 8 bytes (libgphoto2 refuses those
+    ///   too), a count of more entries than the bytes could hold, or an entry whose size is less than its size field
+    ///   or runs past the answer's end.
+    package static func propertyDescriptions(
+        inDeviceInfo data: [UInt8]
+    ) throws(ViewfinderError) -> [PTPDevicePropertyDescription] {
+        var reader = PTPDataReader(data, reading: "Fujifilm GetDeviceInfo (0x902B)")
+        guard data.count >= 8 else {
+            throw reader.malformed("the answer has \(data.count) bytes, fewer than a count and one entry's size")
+        }
+        let count = Int(try reader.read(UInt32.self))
+        guard count <= reader.remainingCount / 4 else {
+            throw reader.malformed("the answer claims \(count) descriptions, but \(reader.remainingCount) bytes follow")
+        }
+        var descriptions: [PTPDevicePropertyDescription] = []
+        descriptions.reserveCapacity(count)
+        for index in 0..<count {
+            let size = Int(try reader.read(UInt32.self))
+            guard size >= 4, size - 4 <= reader.remainingCount else {
+                throw reader.malformed(
+                    "entry \(index + 1) of \(count) claims \(size) bytes, but \(reader.remainingCount + 4) are left")
+            }
+            let entry = try reader.readBytes(size - 4)
+            if let description = try? PTPDevicePropertyDescription(decoding: entry) {
+                descriptions.append(description)
+            }
+        }
+        return descriptions
+    }
+
     /// The properties a CurrentState (0xD212) value lists as changed: a 16-bit count, then each property's 16-bit
     /// code and 32-bit value, as libgphoto2 reads it; the values are left out, as the client reads each property
     /// again.

@@ -7,7 +7,8 @@ import ViewfinderSystem
 ///
 /// Both answer a 16-bit count, then that many records of a 16-bit code and a 32-bit value (``records(in:of:)``); the
 /// dialect turns the records into events. The poller asks while the connection lasts and hands each event to
-/// `deliver` in order, the next question coming ``interval`` after the last answer's events were handled.
+/// `deliver` in order, the next question coming ``interval`` (or the interval ``pace(_:)`` set) after the last answer's
+/// events were handled.
 ///
 /// Each question runs as a timed job on the session's command thread, between the transactions of other callers,
 /// and an empty answer schedules the next one there: a poll that finds nothing wakes that one thread and no task.
@@ -21,8 +22,8 @@ package final class PTPEventPoller: Sendable {
         package var value: UInt32
     }
 
-    /// How often the camera is asked: a change on the camera reaches `deliver` at most this long, plus the question's
-    /// round trip, after the camera lists it.
+    /// How often the camera is asked unless ``pace(_:)`` says otherwise: a change on the camera reaches `deliver` at
+    /// most this long, plus the question's round trip, after the camera lists it.
     static let interval = Duration.milliseconds(200)
 
     /// Asks the camera, on the command thread, and returns its events.
@@ -35,6 +36,8 @@ package final class PTPEventPoller: Sendable {
         var stopped = false
         /// The task handing over the events of the last answer, while it runs.
         var delivery: Task<Void, Never>?
+        /// The pause between an answer and the next question.
+        var interval = PTPEventPoller.interval
     }
 
     private let state = Locked(State())
@@ -64,10 +67,19 @@ package final class PTPEventPoller: Sendable {
         scheduleQuestion(on: session.core, ask, deliver)
     }
 
-    /// Asks again ``interval`` from now.
+    /// Asks the camera every `interval` from the next question on, or every ``interval`` when `nil`.
+    ///
+    /// Less often while live view streams, for one, whose frames each question would delay: a change then reaches
+    /// `deliver` at most `interval`, plus the question's round trip, after the camera lists it. A question already
+    /// scheduled keeps its time.
+    func pace(_ interval: Duration?) {
+        state.withLock { $0.interval = interval ?? Self.interval }
+    }
+
+    /// Asks again one interval from now.
     private func scheduleQuestion(on core: PTPSessionCore, _ ask: @escaping Question, _ deliver: @escaping Delivery) {
-        guard !state.withLock({ $0.stopped }) else { return }
-        core.commandThread.schedule(at: .now + Self.interval) { [self] in
+        guard let interval = state.withLock({ $0.stopped ? nil : $0.interval }) else { return }
+        core.commandThread.schedule(at: .now + interval) { [self] in
             question(on: core, ask, deliver)
         }
     }

@@ -18,12 +18,28 @@ final class StandardProperties: Sendable {
         self.bindings = bindings
     }
 
-    /// Reads every bound property the camera lists, and the shots available, as a connection opens.
+    /// The properties the camera described all at once (as a Fujifilm does with its GetDeviceInfo, 0x902B), which it
+    /// has whether or not its DeviceInfo lists them.
+    private let described = Locked<Set<PTPDevicePropertyCode>>([])
+
+    /// Whether the camera has a property: its DeviceInfo lists it, or the camera described it.
+    func has(_ code: PTPDevicePropertyCode) -> Bool {
+        connection.deviceInfo.supports(code) || described.withLock { $0.contains(code) }
+    }
+
+    /// Reads every bound property the camera has, and the shots available, as a connection opens: from
+    /// `descriptions`, the camera's descriptions of many properties in one answer, where they hold the property, and
+    /// with GetDevicePropDesc otherwise.
     ///
     /// - Throws: Errors that end the session; a camera refusing to describe a property leaves it unreported.
-    func readAll() async throws {
-        for binding in bindings where connection.deviceInfo.supports(binding.code) {
-            try await refresh(binding)
+    func readAll(describedBy descriptions: [PTPDevicePropertyDescription] = []) async throws {
+        described.withLock { $0.formUnion(descriptions.map(\.code)) }
+        for binding in bindings where has(binding.code) {
+            if let description = descriptions.last(where: { $0.code == binding.code }) {
+                take(description, for: binding)
+            } else {
+                try await refresh(binding)
+            }
         }
         try await refreshShotsAvailable()
     }
@@ -47,6 +63,11 @@ final class StandardProperties: Sendable {
         } catch let error as ViewfinderError where error.code == .protocolFailure || error.code == .malformedData {
             return
         }
+        take(description, for: binding)
+    }
+
+    /// Passes a property's description on to its typed property, keeping its data type for new values.
+    private func take(_ description: PTPDevicePropertyDescription, for binding: PTPPropertyBinding) {
         dataTypes.withLock { $0[binding.code] = description.dataType }
         binding.apply(description, connection)
     }
@@ -64,7 +85,7 @@ final class StandardProperties: Sendable {
             throw ViewfinderError(.notAvailable, "\(connection.model) has no property named \(name) over PTP")
         }
         let info = connection.deviceInfo
-        guard info.supports(binding.code), info.supports(.setDevicePropValue) else {
+        guard has(binding.code), info.supports(.setDevicePropValue) else {
             throw ViewfinderError(.notAvailable, "\(info.model) cannot set \(binding.displayName) (\(binding.code))")
         }
         let dataType = dataTypes.withLock { $0[binding.code] }
