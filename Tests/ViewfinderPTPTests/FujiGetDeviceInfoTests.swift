@@ -102,6 +102,20 @@ import ViewfinderTestSupport
         #expect(read == [Self.iso])
     }
 
+    /// A camera whose sizes leave out their own four bytes, which libgphoto2 reads as it reads the others (it takes
+    /// the size as a bound only), has its descriptions read too.
+    @Test func sizesLeavingOutTheirOwnFieldAreReadToo() throws {
+        var writer = PTPDataWriter()
+        let entries = [try Self.filmSimulation.encoded(), try Self.iso.encoded()]
+        writer.append(UInt32(entries.count))
+        for entry in entries {
+            writer.append(UInt32(entry.count))
+            writer.append(bytes: entry)
+        }
+        let read = try FujiPropertyValues.propertyDescriptions(inDeviceInfo: writer.bytes)
+        #expect(read == [Self.filmSimulation, Self.iso])
+    }
+
     /// Answers that cannot be a list of descriptions are refused with a clear error, and a count of four billion
     /// entries reserves nothing.
     @Test(

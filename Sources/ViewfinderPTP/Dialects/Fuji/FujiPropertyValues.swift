@@ -105,7 +105,10 @@ package enum FujiPropertyValues {
     /// The property descriptions in an answer to Fuji GetDeviceInfo (0x902B): a 32-bit count, then that many entries,
     /// each a 32-bit size (its own four bytes included) and a DevicePropDesc dataset in the rest of the entry.
     ///
-    /// An entry whose description does not decode is skipped, as its size says where the next begins.
+    /// An entry whose description does not decode is skipped, as its size says where the next begins. libgphoto2
+    /// reads each description where the last ended and takes the size only as a bound, so a camera whose sizes leave
+    /// out their own four bytes works with it: an entry that does not decode so is read with its size counted from
+    /// after the field, and taken when its description fills exactly that, before it is skipped.
     ///
     /// - Throws: `ViewfinderError/Code/malformedData` for an answer shorter than 8 bytes (libgphoto2 refuses those
     ///   too), a count of more entries than the bytes could hold, or an entry whose size is less than its size field
@@ -132,6 +135,14 @@ package enum FujiPropertyValues {
             let entry = try reader.readBytes(size - 4)
             if let description = try? PTPDevicePropertyDescription(decoding: entry) {
                 descriptions.append(description)
+            } else if reader.remainingCount >= 4,
+                let description = try? PTPDevicePropertyDescription(
+                    decoding: entry + data[reader.offset..<reader.offset + 4]),
+                (try? description.encoded().count) == size
+            {
+                // The size left out its own field, and the description fills it exactly: the entry ends four bytes on.
+                descriptions.append(description)
+                _ = try reader.readBytes(4)
             }
         }
         return descriptions
