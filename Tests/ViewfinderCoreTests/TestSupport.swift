@@ -92,8 +92,9 @@ final class RecordingProcessor: FrameProcessor {
             most = actual
         }
         gate?.wait()
-        seen.append(frame.sequenceNumber)
+        // Tests wait for `seen`, then read the rest: it is recorded last.
         mirrored.append(frame.isMirrored)
+        seen.append(frame.sequenceNumber)
         inFlight.wrappingSubtract(1, ordering: .acquiringAndReleasing)
     }
 
