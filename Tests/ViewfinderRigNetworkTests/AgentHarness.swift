@@ -69,7 +69,8 @@ final class AgentHarness: @unchecked Sendable {
                 transport.clientName = "rig-network-tests"
                 return RigMember(name: "cam\(number)", camera: PTPCamera(host: "127.0.0.1", transport: transport))
             })
-        let connected = await rig.connect(timeout: .seconds(30))
+        // Generous: a sanitized run beside other work took more than 30 s for every test at once.
+        let connected = await rig.connect(timeout: .seconds(90))
         guard connected.allSucceeded else { throw TestFailure("cameras did not connect: \(connected.failures)") }
         var configuration = RigAgent.Configuration(
             broker: try brokerConfiguration(), host: "h\(index)", storage: "\(folder)/h\(index)")
